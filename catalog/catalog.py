@@ -1,0 +1,97 @@
+"""The catalog: GPUs, models, cloud offers and providers, with lookups by loose names."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from .errors import CatalogError, SizingError
+from .gpu import GpuSpec
+from .loading import load_table, user_catalog_dir
+from .lookup import NameIndex, compact
+from .model_arch import ModelArch
+from .offer import CloudOffer, Provider
+
+
+@dataclass(frozen=True)
+class GpuMatch:
+    gpu: GpuSpec
+    note: str | None  # set when a bare family name was resolved to one part
+
+
+class Catalog:
+    def __init__(self, gpus: list[GpuSpec], models: list[ModelArch], offers: list[CloudOffer],
+                 providers: list[Provider], user_dir: Path | None = None):
+        self.gpus, self.models, self.offers, self.providers = gpus, models, offers, providers
+        self.user_dir = user_dir
+        self.gpu_by_id = {g.gpu_id: g for g in gpus}
+        self.model_by_id = {m.model_id: m for m in models}
+        self.provider_by_id = {p.provider: p for p in providers}
+        self._check_references()
+        self._gpu_names = NameIndex("GPU", ((g.gpu_id, [g.name, *g.aliases]) for g in gpus))
+        self._model_names = NameIndex("model", ((m.model_id, [m.model_id.split("/")[-1], *m.aliases]) for m in models))
+        self._family_default = {compact(g.family): g for g in gpus if g.family_default}
+
+    def _check_references(self) -> None:
+        for offer in self.offers:
+            if offer.gpu_id not in self.gpu_by_id:
+                raise CatalogError(f"offer {offer.offer_id!r} names unknown gpu_id {offer.gpu_id!r}")
+            if offer.provider not in self.provider_by_id:
+                raise CatalogError(f"offer {offer.offer_id!r} names provider {offer.provider!r} with no row in providers.csv")
+
+    def resolve_gpu(self, name: str) -> GpuMatch:
+        """Like find_gpu, and says so when a family name ('H100') was taken to mean one part."""
+        if not isinstance(name, str) or not name.strip():
+            raise SizingError("a GPU name is required, e.g. 'h100-sxm' or 'A100-80GB' (see gpusizer://gpus)")
+        gpu_id = self._gpu_names.get(name)
+        if gpu_id:
+            gpu = self.gpu_by_id[gpu_id]
+            exact = compact(name) in (compact(gpu.gpu_id), compact(gpu.name))
+            family_guess = gpu.family_default and compact(name) == compact(gpu.family)
+            note = None if exact or not family_guess else self._family_note(name, gpu)
+            return GpuMatch(gpu, note)
+        family = self._family_default.get(compact(name))
+        if family:
+            return GpuMatch(family, self._family_note(name, family))
+        raise SizingError(self._gpu_names.unknown_message(name, "the gpusizer://gpus resource lists every GPU"))
+
+    def _family_note(self, name: str, gpu: GpuSpec) -> str:
+        siblings = [g.gpu_id for g in self.gpus if g.family == gpu.family and g.gpu_id != gpu.gpu_id]
+        others = f"; other parts: {', '.join(siblings)}" if siblings else ""
+        return f"'{name}' read as {gpu.gpu_id} ({gpu.name}), the most common data-centre part{others}"
+
+    def find_gpu(self, name: str) -> GpuSpec:
+        return self.resolve_gpu(name).gpu
+
+    def find_model(self, name: str) -> ModelArch:
+        if not isinstance(name, str) or not name.strip():
+            raise SizingError("a model name is required, e.g. 'meta-llama/Llama-3.1-8B' (see gpusizer://models)")
+        model_id = self._model_names.get(name)
+        if model_id is None:
+            raise SizingError(self._model_names.unknown_message(
+                name, "the gpusizer://models resource lists every model; or pass params_billions for an unlisted dense model"))
+        return self.model_by_id[model_id]
+
+    def offers_for(self, gpu_id: str) -> list[CloudOffer]:
+        return [o for o in self.offers if o.gpu_id == gpu_id]
+
+
+def load_catalog(user_dir: Path | str | None = None, *, include_user: bool = True) -> Catalog:
+    """The built-in catalog merged with the user's own rows (cached per folder)."""
+    folder = Path(user_dir) if user_dir is not None else (user_catalog_dir() if include_user else None)
+    return _load(folder)
+
+
+@lru_cache(maxsize=8)
+def _load(folder: Path | None) -> Catalog:
+    return Catalog(
+        gpus=load_table("gpus.csv", GpuSpec, "gpu_id", folder),
+        models=load_table("models.json", ModelArch, "model_id", folder),
+        offers=load_table("offers.csv", CloudOffer, "offer_id", folder),
+        providers=load_table("providers.csv", Provider, "provider", folder),
+        user_dir=folder,
+    )
+
+
+def clear_cache() -> None:
+    _load.cache_clear()

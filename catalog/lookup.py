@@ -1,0 +1,60 @@
+"""Names to ids: exact ids, aliases and loose spellings, with suggestions when nothing matches."""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from rapidfuzz import fuzz, process
+
+VENDOR_WORDS = ("nvidia", "geforce", "tesla", "amd", "instinct", "intel", "habana", "google", "cloud", "aws")
+SUFFIX_WORDS = ("instruct", "chat", "hf", "base", "it", "pt")
+
+
+def compact(name: str) -> str:
+    """Lower-case letters and digits only, vendor words dropped: 'NVIDIA H100-SXM5' -> 'h100sxm5'."""
+    words = re.split(r"[^a-z0-9.]+", name.lower())
+    words = [w for w in words if w and w not in VENDOR_WORDS]
+    return re.sub(r"[^a-z0-9]", "", "".join(words))
+
+
+class NameIndex:
+    """Maps every spelling we know of a thing to its id."""
+
+    def __init__(self, kind: str, entries: Iterable[tuple[str, Iterable[str]]]):
+        self.kind = kind
+        self.ids: list[str] = []
+        self._by_key: dict[str, str] = {}
+        for item_id, spellings in entries:
+            self.ids.append(item_id)
+            for spelling in (item_id, *spellings):
+                self._by_key.setdefault(compact(spelling), item_id)
+                self._by_key.setdefault(spelling.lower(), item_id)
+
+    def get(self, name: str) -> str | None:
+        for key in (name.lower().strip(), compact(name), self._without_suffix(name)):
+            if key and key in self._by_key:
+                return self._by_key[key]
+        return None
+
+    @staticmethod
+    def _without_suffix(name: str) -> str:
+        words = [w for w in re.split(r"[^a-z0-9.]+", name.lower().split("/")[-1]) if w]
+        while words and words[-1] in SUFFIX_WORDS:
+            words.pop()
+        return compact(" ".join(words))
+
+    def suggestions(self, name: str, limit: int = 3) -> list[str]:
+        query = compact(name) or name.lower()
+        matches = process.extract(query, list(self._by_key), scorer=fuzz.WRatio, limit=limit * 8)
+        found: list[str] = []
+        for key, _score, _ in sorted(matches, key=lambda m: (-m[1], len(m[0]))):
+            item_id = self._by_key[key]
+            if item_id not in found:
+                found.append(item_id)
+            if len(found) == limit:
+                break
+        return found
+
+    def unknown_message(self, name: str, hint: str) -> str:
+        close = ", ".join(f"'{s}'" for s in self.suggestions(name))
+        return f"unknown {self.kind} '{name}'; did you mean {close}? ({hint})"

@@ -1,0 +1,82 @@
+"""Parameter counts from an architecture, by component, so weights can be priced per format."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gpusizer.catalog import ModelArch
+
+
+@dataclass(frozen=True)
+class ParameterCount:
+    embedding: int        # input embedding table
+    lm_head: int          # 0 when tied to the embedding
+    attention: int        # all layers: projections, biases, q/k norms, sinks, MLA low-rank parts
+    dense_mlp: int        # all layers with a dense MLP
+    routed_experts: int   # all layers, every expert
+    shared_experts: int
+    routers: int
+    norms: int            # layer norms and the final norm
+    vision: int           # vision tower of a multimodal checkpoint
+    active_routed_experts: int  # experts one token passes through, all layers
+
+    @property
+    def total(self) -> int:
+        return (self.embedding + self.lm_head + self.attention + self.dense_mlp + self.routed_experts
+                + self.shared_experts + self.routers + self.norms + self.vision)
+
+    @property
+    def active(self) -> int:
+        """Parameters one token touches (MoE: only its routed experts)."""
+        return self.total - self.routed_experts + self.active_routed_experts
+
+    @property
+    def linear_in_blocks(self) -> int:
+        """Weights of the decoder blocks' linear layers: what quantization formats compress."""
+        return self.attention + self.dense_mlp + self.routed_experts + self.shared_experts
+
+
+def attention_params_per_layer(arch: ModelArch) -> int:
+    h, heads, kv = arch.hidden_size, arch.num_attention_heads, arch.num_key_value_heads
+    if arch.uses_mla:
+        q_head = arch.qk_nope_head_dim + arch.qk_rope_head_dim
+        q = (h * arch.q_lora_rank + arch.q_lora_rank + arch.q_lora_rank * heads * q_head) if arch.q_lora_rank else h * heads * q_head
+        kv_down = h * (arch.kv_lora_rank + arch.qk_rope_head_dim) + arch.kv_lora_rank
+        kv_up = arch.kv_lora_rank * heads * (arch.qk_nope_head_dim + arch.v_head_dim)
+        return q + kv_down + kv_up + heads * arch.v_head_dim * h
+    d = arch.attention_head_dim
+    count = h * heads * d + 2 * h * kv * d + heads * d * h
+    if arch.attention_bias:
+        count += heads * d + 2 * kv * d
+    if arch.attention_output_bias:
+        count += h
+    if arch.qk_norm:
+        count += 2 * d
+    if arch.attention_sinks:
+        count += heads
+    return count
+
+
+def gated_mlp_params(hidden: int, width: int, bias: bool = False) -> int:
+    return 3 * hidden * width + ((2 * width + hidden) if bias else 0)
+
+
+def count_parameters(arch: ModelArch) -> ParameterCount:
+    h, layers = arch.hidden_size, arch.num_hidden_layers
+    moe_layers = (layers - arch.first_k_dense_layers) if arch.is_moe else 0
+    dense_layers = layers - moe_layers if arch.dense_mlp or arch.first_k_dense_layers else 0
+    expert_width = arch.moe_intermediate_size or arch.intermediate_size
+    per_expert = gated_mlp_params(h, expert_width, bias=arch.expert_bias)
+    experts = moe_layers * (arch.num_experts or 0) * per_expert
+    embedding = arch.vocab_size * h
+    return ParameterCount(
+        embedding=embedding,
+        lm_head=0 if arch.tie_word_embeddings else embedding,
+        attention=layers * attention_params_per_layer(arch),
+        dense_mlp=dense_layers * gated_mlp_params(h, arch.intermediate_size),
+        routed_experts=experts,
+        shared_experts=moe_layers * arch.num_shared_experts * gated_mlp_params(h, expert_width),
+        routers=moe_layers * ((h + 1) * arch.num_experts if arch.router_bias else h * arch.num_experts) if arch.is_moe else 0,
+        norms=layers * arch.norms_per_layer * h + h,
+        vision=arch.vision_params,
+        active_routed_experts=moe_layers * (arch.num_experts_per_tok or 0) * per_expert,
+    )
