@@ -1,0 +1,61 @@
+"""Invariants of the memory model, over many shapes (hypothesis)."""
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gpusizer.catalog import load_catalog
+from gpusizer.tools import estimate_vram
+
+CATALOG = load_catalog(include_user=False)
+MODELS = ["meta-llama/Llama-3.2-1B", "Qwen/Qwen2.5-7B", "mistralai/Mixtral-8x7B-v0.1", "Qwen/Qwen3-8B", "google/gemma-2-9b",
+          "deepseek-ai/DeepSeek-V3", "openai/gpt-oss-20b", "microsoft/Phi-3-mini-4k-instruct"]
+
+workloads = st.fixed_dictionaries({
+    "model": st.sampled_from(MODELS),
+    "workload": st.sampled_from(["inference", "training"]),
+    "batch_size": st.integers(1, 64),
+    "seq_len": st.integers(1, 32768),
+}, optional={"gradient_checkpointing": st.booleans(), "training_precision": st.sampled_from(["mixed", "bf16"]),
+             "optimizer": st.sampled_from(["adamw", "adamw_8bit", "sgd", "adafactor"])})
+
+
+def total(**arguments):
+    return estimate_vram(CATALOG, **arguments).total_bytes
+
+
+@settings(max_examples=60, deadline=None)
+@given(workloads, st.integers(1, 8))
+def test_memory_never_decreases_with_batch_size(arguments, extra):
+    assert total(**{**arguments, "batch_size": arguments["batch_size"] + extra}) >= total(**arguments)
+
+
+@settings(max_examples=60, deadline=None)
+@given(workloads, st.integers(1, 4096))
+def test_memory_never_decreases_with_sequence_length(arguments, extra):
+    assert total(**{**arguments, "seq_len": arguments["seq_len"] + extra}) >= total(**arguments)
+
+
+@settings(max_examples=40, deadline=None)
+@given(workloads.filter(lambda a: a["workload"] == "training"), st.sampled_from([2, 4, 8, 64]))
+def test_more_zero_sharding_never_increases_per_gpu_memory(arguments, gpus):
+    stages = [total(**arguments, num_gpus=gpus, sharding=s) for s in ("none", "zero1", "zero2", "zero3")]
+    assert stages == sorted(stages, reverse=True)
+
+
+@settings(max_examples=40, deadline=None)
+@given(workloads.filter(lambda a: a["workload"] == "training"), st.sampled_from(["zero1", "zero2", "zero3", "fsdp"]))
+def test_more_gpus_never_increase_per_gpu_memory(arguments, sharding):
+    counts = [total(**arguments, num_gpus=n, sharding=sharding) for n in (1, 2, 4, 8, 16)]
+    assert counts == sorted(counts, reverse=True)
+
+
+@settings(max_examples=40, deadline=None)
+@given(workloads.filter(lambda a: a["workload"] == "inference"))
+def test_tensor_parallelism_never_increases_per_gpu_memory(arguments):
+    counts = [total(**arguments, num_gpus=n, tensor_parallel=n) for n in (1, 2, 4, 8)]
+    assert counts == sorted(counts, reverse=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(workloads.filter(lambda a: a["workload"] == "training"))
+def test_gradient_checkpointing_never_increases_memory(arguments):
+    assert total(**{**arguments, "gradient_checkpointing": True}) <= total(**{**arguments, "gradient_checkpointing": False})

@@ -1,0 +1,126 @@
+"""The questions people ask before they rent GPUs, answered by estimate_vram."""
+import pytest
+
+from gpusizer.tools import SizingError, estimate_vram
+
+GIB = 2**30
+
+
+def test_llama_8b_inference_fits_one_24gb_gpu(catalog):
+    result = estimate_vram(catalog, model="meta-llama/Llama-3.1-8B", seq_len=4096, gpu="rtx-4090")
+    assert result.gpu_check.fits
+    assert result.total_bytes == sum(result.breakdown.model_dump().values())
+
+
+def test_llama_70b_bf16_inference_needs_more_than_one_80gb_gpu(catalog):
+    result = estimate_vram(catalog, model="llama-3.1-70b", gpu="h100-sxm")
+    assert not result.gpu_check.fits
+    h100 = next(f for f in result.fits if f.gpu_id == "h100-sxm")
+    assert h100.gpus_needed == 2
+
+
+def test_llama_70b_qlora_fits_one_80gb_gpu(catalog):
+    result = estimate_vram(catalog, model="meta-llama/Llama-3.1-70B", workload="training", method="qlora",
+                           gradient_checkpointing=True, seq_len=2048, gpu="a100-80gb-sxm")
+    assert result.gpu_check.fits
+    assert result.trainable_params < 0.01 * result.params
+
+
+def test_full_finetune_of_8b_with_adamw_needs_about_16_bytes_per_parameter(catalog):
+    result = estimate_vram(catalog, model="meta-llama/Llama-3.1-8B", workload="training", gradient_checkpointing=True, seq_len=512)
+    states = result.breakdown.weights + result.breakdown.optimizer_states + result.breakdown.gradients
+    assert states / result.params >= 12  # weights + optimizer states (+ gradients at the step): 12 to 16+ bytes
+
+
+def test_small_model_big_vocabulary_training_is_dominated_by_the_loss(catalog):
+    result = estimate_vram(catalog, model="Qwen/Qwen2.5-0.5B", workload="training", batch_size=8, seq_len=2048)
+    assert result.breakdown.activations > 5 * result.breakdown.weights
+    assert "vocabulary" in result.peak_phase
+
+
+def test_longest_context_a_24gb_gpu_can_fine_tune(catalog):
+    result = estimate_vram(catalog, model="meta-llama/Llama-3.1-8B", workload="training", method="qlora",
+                           gradient_checkpointing=True, gpu="rtx-4090")
+    longest = result.gpu_check.max_seq_len
+    assert longest and longest > 2048
+    at_limit = estimate_vram(catalog, model="meta-llama/Llama-3.1-8B", workload="training", method="qlora",
+                             gradient_checkpointing=True, seq_len=longest, gpu="rtx-4090")
+    beyond = estimate_vram(catalog, model="meta-llama/Llama-3.1-8B", workload="training", method="qlora",
+                           gradient_checkpointing=True, seq_len=longest + 1, gpu="rtx-4090")
+    assert at_limit.gpu_check.fits and not beyond.gpu_check.fits
+
+
+def test_largest_batch_that_fits(catalog):
+    result = estimate_vram(catalog, model="mistralai/Mistral-7B-v0.3", seq_len=2048, gpu="h100-sxm")
+    batch = result.gpu_check.max_batch_size
+    assert estimate_vram(catalog, model="mistralai/Mistral-7B-v0.3", seq_len=2048, batch_size=batch, gpu="h100-sxm").gpu_check.fits
+    assert not estimate_vram(catalog, model="mistralai/Mistral-7B-v0.3", seq_len=2048, batch_size=batch + 1, gpu="h100-sxm").gpu_check.fits
+
+
+def test_fits_are_listed_smallest_first_and_on_usable_memory(catalog):
+    result = estimate_vram(catalog, model="meta-llama/Llama-3.1-70B")
+    needed = [f.gpus_needed for f in result.fits]
+    assert needed == sorted(needed)
+    assert all(f.per_gpu_bytes <= f.usable_bytes for f in result.fits)
+
+
+def test_gqa_keeps_the_kv_cache_small(catalog):
+    """Llama 2 70B and Llama 3.1 70B both use 8 KV heads; Llama 2 7B uses full multi-head attention."""
+    llama2_7b = estimate_vram(catalog, model="llama-2-7b", seq_len=4096).breakdown.kv_cache
+    llama3_8b = estimate_vram(catalog, model="llama-3.1-8b", seq_len=4096).breakdown.kv_cache
+    assert llama2_7b == 4 * llama3_8b
+
+
+def test_deepseek_caches_the_compressed_latent(catalog):
+    result = estimate_vram(catalog, model="deepseek-ai/DeepSeek-V3", seq_len=1000)
+    assert result.breakdown.kv_cache == 61 * (512 + 64) * 2 * 1000
+
+
+def test_sliding_window_layers_cap_their_cache(catalog):
+    result = estimate_vram(catalog, model="openai/gpt-oss-120b", seq_len=65536)
+    per_layer_per_token = 2 * 8 * 64 * 2
+    assert result.breakdown.kv_cache == per_layer_per_token * (18 * 65536 + 18 * 128)
+
+
+def test_fp8_on_an_a100_is_flagged(catalog):
+    result = estimate_vram(catalog, model="llama-3.1-8b", weights_dtype="fp8", gpu="a100-80gb-sxm")
+    assert any("not native" in w for w in result.warnings)
+
+
+def test_a_bare_family_name_says_which_part_was_assumed(catalog):
+    result = estimate_vram(catalog, model="llama-3.1-8b", gpu="H100")
+    assert result.gpu_check.gpu_id == "h100-sxm"
+    assert any("h100-pcie" in w for w in result.warnings)
+
+
+def test_an_unlisted_model_works_from_its_size_with_a_warning(catalog):
+    result = estimate_vram(catalog, params_billions=13)
+    assert result.params == pytest.approx(13e9, rel=0.05)
+    assert any("architecture assumed" in w for w in result.warnings)
+
+
+def test_every_estimate_lists_its_assumptions(catalog):
+    result = estimate_vram(catalog, model="llama-3.1-8b", workload="training", method="lora")
+    text = " ".join(result.assumptions)
+    assert "LoRA rank 16" in text and "runtime overhead" in text and "SDPA" in text
+
+
+@pytest.mark.parametrize("arguments,fragment", [
+    ({"model": "llama-3.1-8b", "batch_size": -1}, "batch_size must be ≥ 1"),
+    ({"model": "llama-3.1-8b", "seq_len": 0}, "seq_len must be ≥ 1"),
+    ({"model": "llama-3.1-8b", "seq_len": 10**12}, "seq_len must be ≤"),
+    ({"model": "llama-3.1-8b", "method": "qlora"}, "use workload='training'"),
+    ({"model": "llama-3.1-8b", "workload": "serve"}, "workload='serve' is not allowed"),
+    ({"model": "llama-3.1-9b"}, "did you mean"),
+    ({}, "exactly one of model"),
+    ({"model": "llama-3.1-8b", "params_billions": 8}, "exactly one of model"),
+    ({"params_billions": -3}, "params_billions must be >"),
+    ({"model": "llama-3.1-8b", "num_gpus": 3, "tensor_parallel": 2}, "multiple of tensor_parallel"),
+    ({"model": "llama-3.1-8b", "sharding": "zero3"}, "applies to training"),
+    ({"model": "llama-3.1-8b", "gpu": "H10"}, "did you mean 'h100-sxm'"),
+    ({"model": "llama-3.1-8b", "banana": 1}, "unknown argument 'banana'"),
+])
+def test_bad_input_gets_a_fix_it_message(catalog, arguments, fragment):
+    with pytest.raises(SizingError) as error:
+        estimate_vram(catalog, **arguments)
+    assert fragment in str(error.value)

@@ -1,0 +1,91 @@
+"""Activation memory: the inference prefill peak and what training saves for the backward pass.
+
+The per-layer terms count the tensors PyTorch autograd keeps for a Hugging Face decoder layer with SDPA
+attention (probed with saved-tensor hooks on fake tensors, see docs/memory-model.md):
+  T = tokens in the micro-batch, h = hidden, f = MLP width, q = heads*head_dim, kv = kv_heads*head_dim.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gpusizer.catalog import ModelArch
+
+FP32 = 4
+INT64 = 8
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The widths that activations scale with, already divided by tensor parallelism where sharded."""
+    hidden: int
+    mlp: float        # dense MLP width, or the width one token sees through its routed experts
+    query: float
+    key_value: float
+    heads: float
+    vocab: float
+    head_dim: int
+    norms_per_layer: int
+    qk_norm: bool
+    routed_copies: int = 0   # experts per token (mixture of experts), 0 for dense models
+
+    @classmethod
+    def of(cls, arch: ModelArch, tensor_parallel: int = 1) -> "Shape":
+        tp = tensor_parallel
+        if arch.uses_mla:
+            query = arch.num_attention_heads * (arch.qk_nope_head_dim + arch.qk_rope_head_dim)
+            key_value = arch.num_attention_heads * (arch.qk_nope_head_dim + arch.v_head_dim) / 2
+        else:
+            query = arch.num_attention_heads * arch.attention_head_dim
+            key_value = arch.num_key_value_heads * arch.attention_head_dim
+        return cls(arch.hidden_size, mlp_width_per_token(arch) / tp, query / tp, key_value / tp,
+                   arch.num_attention_heads / tp, arch.vocab_size / tp, arch.qk_rope_head_dim or arch.attention_head_dim,
+                   arch.norms_per_layer, arch.qk_norm, arch.num_experts_per_tok or 0)
+
+
+def mlp_width_per_token(arch: ModelArch) -> float:
+    """Dense width, or for mixture-of-experts the routed experts' widths one token passes through."""
+    if not arch.is_moe:
+        return arch.intermediate_size
+    expert = arch.moe_intermediate_size or arch.intermediate_size
+    return arch.num_experts_per_tok * expert + arch.num_shared_experts * expert
+
+
+def inference_transient_bytes(shape: Shape, batch: int, seq: int, act_bytes: int) -> int:
+    """Largest set of live temporaries during the prefill, on top of weights and the KV cache.
+
+    Inside the last layer's MLP: three MLP-wide tensors (activation, up projection, their product), four
+    hidden-wide ones (residual stream, attention sum, norm output, input), the rotary tables and token ids."""
+    tokens = batch * seq
+    mlp_phase = 3 * tokens * shape.mlp * act_bytes + 4 * tokens * shape.hidden * act_bytes
+    attention_phase = (2 * shape.query + 2 * shape.key_value) * tokens * act_bytes + 4 * tokens * shape.hidden * act_bytes
+    logits_phase = batch * shape.vocab * (act_bytes + FP32) + 2 * tokens * shape.hidden * act_bytes
+    rotary = 2 * seq * shape.head_dim * act_bytes
+    return int(max(mlp_phase, attention_phase, logits_phase) + rotary + tokens * INT64)
+
+
+def saved_per_layer_bytes(shape: Shape, tokens: int, act_bytes: int, *, lora_rank: int | None, amp: bool) -> float:
+    """What autograd keeps for one decoder layer without checkpointing."""
+    norms = shape.norms_per_layer
+    # RMSNorm keeps its fp32 upcast input; its 16-bit output is kept by the projection that reads it
+    # (a frozen projection keeps nothing, so LoRA drops those, and its adapters keep their rank-r outputs).
+    norm_bytes = norms * tokens * shape.hidden * FP32
+    normed_outputs = 0 if lora_rank else norms * tokens * shape.hidden * act_bytes
+    reshaped_inputs = 2 * tokens * shape.hidden * act_bytes          # o_proj and residual-side copies
+    mlp = 4 * tokens * shape.mlp * act_bytes                         # gate output, activation, up output, product
+    rotary = 2 * tokens * (shape.query + shape.key_value) * act_bytes  # q and k before and after rotation
+    softmax_stats = tokens * shape.heads * FP32                      # SDPA's log-sum-exp
+    qk_norm = 2 * tokens * (shape.query + shape.key_value) * (FP32 + act_bytes) / 2 if shape.qk_norm else 0
+    adapters = 8 * tokens * lora_rank * act_bytes if lora_rank else 0
+    # Mixture of experts: each routed copy of a token's hidden state is gathered for its expert and its
+    # weighted output kept (the expert MLPs themselves are already in `mlp`, at the routed width).
+    routing = 2 * tokens * shape.routed_copies * shape.hidden * act_bytes if shape.routed_copies else 0
+    # Under autocast the residual stream and norm outputs stay fp32, and every projection input is cast to
+    # bf16 and kept: five more hidden-wide fp32-or-cast tensors per layer than pure bf16.
+    autocast = 5 * tokens * shape.hidden * act_bytes if amp else 0
+    return norm_bytes + normed_outputs + reshaped_inputs + mlp + rotary + softmax_stats + qk_norm + adapters + routing + autocast
+
+
+def loss_bytes(shape: Shape, tokens: int, act_bytes: int) -> int:
+    """The standard loss: 16-bit logits, their fp32 upcast, and two fp32 vocabulary-wide buffers in its backward."""
+    upcast = 0 if act_bytes == FP32 else FP32
+    return int(tokens * shape.vocab * (act_bytes + upcast + 2 * FP32))

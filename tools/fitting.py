@@ -1,0 +1,67 @@
+"""Where an estimate fits: GPUs needed on each catalog GPU, and the largest batch or context on one GPU."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gpusizer.catalog import Catalog, GpuSpec
+
+from .vram_models import GpuCheck, GpuFit
+from .vram_plan import Plan, per_gpu
+
+GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64)
+SEARCH_LIMIT = 10_000_000
+
+
+def total_for(plan: Plan, batch: int, seq: int, gpus: int | None = None) -> int:
+    """Per-GPU peak; with `gpus`, the way the fit scan spreads the job (TP for inference, FSDP for training)."""
+    r = plan.request
+    if gpus is None:
+        breakdown, _ = per_gpu(plan, batch, seq, r.num_gpus, r.tensor_parallel, r.sharding)
+    elif r.workload == "inference":
+        breakdown, _ = per_gpu(plan, batch, seq, gpus, gpus, "none")
+    else:
+        breakdown, _ = per_gpu(plan, batch, seq, gpus, 1, "fsdp" if gpus > 1 else "none")
+    return sum(breakdown.model_dump().values())
+
+
+def fits_across_catalog(plan: Plan, catalog: Catalog) -> list[GpuFit]:
+    r = plan.request
+    counts = [n for n in GPU_COUNTS if r.workload == "training" or plan.arch.num_attention_heads % n == 0]
+    needed_bytes = {n: total_for(plan, r.batch_size, r.seq_len, n) for n in counts}
+    how = "tensor parallel" if r.workload == "inference" else "FSDP/ZeRO-3"
+    fits = []
+    for gpu in catalog.gpus:
+        n = next((n for n in counts if needed_bytes[n] <= gpu.usable_memory_bytes), None)
+        if n is not None:
+            note = f"{n} GPUs with {how}" if n > 1 else None
+            fits.append(GpuFit(gpu_id=gpu.gpu_id, gpus_needed=n, per_gpu_bytes=needed_bytes[n],
+                               usable_bytes=gpu.usable_memory_bytes, note=note))
+    return sorted(fits, key=lambda f: (f.gpus_needed, f.usable_bytes, f.gpu_id))
+
+
+def largest_fitting(fits: Callable[[int], bool], ceiling: int) -> int | None:
+    """Largest n in [1, ceiling] with fits(n), for memory that grows with n."""
+    if not fits(1):
+        return None
+    low, high = 1, 2
+    while high <= ceiling and fits(high):
+        low, high = high, high * 2
+    high = min(high, ceiling + 1)
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if fits(middle) else (low, middle)
+    return low
+
+
+def check_on_gpu(plan: Plan, gpu: GpuSpec, total: int) -> GpuCheck:
+    r, usable = plan.request, gpu.usable_memory_bytes
+    max_batch = largest_fitting(lambda b: total_for(plan, b, r.seq_len) <= usable, SEARCH_LIMIT)
+    context_limit = plan.arch.max_position_embeddings
+    max_seq = largest_fitting(lambda s: total_for(plan, r.batch_size, s) <= usable, max(context_limit, r.seq_len))
+    notes = []
+    if max_seq is not None and max_seq >= context_limit:
+        notes.append(f"memory allows more than the model's {context_limit:,}-token context window; max_seq_len is capped there")
+    if r.num_gpus > 1:
+        notes.append(f"figures are per GPU with the request's {r.num_gpus} GPUs")
+    return GpuCheck(gpu_id=gpu.gpu_id, name=gpu.name, fits=total <= usable, per_gpu_bytes=total, usable_bytes=usable,
+                    headroom_bytes=usable - total, max_batch_size=max_batch, max_seq_len=max_seq, notes=notes)

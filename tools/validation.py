@@ -1,0 +1,24 @@
+"""Pydantic's complaints, rewritten as one fix-it sentence per field."""
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+
+def validation_message(error: ValidationError, tool: str) -> str:
+    parts = []
+    for problem in error.errors():
+        field = ".".join(str(p) for p in problem["loc"]) or "arguments"
+        got = problem.get("input")
+        context = problem.get("ctx") or {}
+        kind = problem["type"]
+        if kind == "extra_forbidden":
+            parts.append(f"unknown argument '{field}'")
+        elif kind == "literal_error":
+            parts.append(f"{field}={got!r} is not allowed; use one of {context.get('expected')}")
+        elif kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
+            bound = {"greater_than_equal": "≥", "greater_than": ">", "less_than_equal": "≤", "less_than": "<"}[kind]
+            limit = next(iter(context.values()), "?")
+            parts.append(f"{field} must be {bound} {limit} (got {got!r})")
+        else:
+            parts.append(f"{field}: {problem['msg'].lower()} (got {got!r})")
+    return f"{tool}: " + "; ".join(parts)
