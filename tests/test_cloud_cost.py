@@ -1,0 +1,104 @@
+"""What a job of N GPUs for H hours costs on every offer in the catalog."""
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gpusizer.catalog import load_catalog
+from gpusizer.tools import SizingError, cloud_cost
+
+CATALOG = load_catalog(include_user=False)
+
+
+def offer(result, instance_type, pricing="on_demand"):
+    return next(o for o in result.offers if o.instance_type == instance_type and o.pricing == pricing)
+
+
+def test_three_gpus_on_an_eight_gpu_instance_pays_for_five_idle(catalog):
+    result = cloud_cost(catalog, gpu="h100-sxm", gpu_count=3, hours=10, providers=["aws"], region="us-east-1")
+    p5 = offer(result, "p5.48xlarge")
+    assert (p5.instances, p5.idle_gpus) == (1, 5)
+    assert p5.total_usd == pytest.approx(1 * 55.04 * 10)  # one p5.48xlarge at $55.04/h for 10 h
+
+
+def test_sixteen_gpus_need_two_eight_gpu_instances(catalog):
+    result = cloud_cost(catalog, gpu="h100-sxm", gpu_count=16, hours=2, providers=["lambda"])
+    eight = offer(result, "gpu_8x_h100_sxm5")
+    assert eight.instances == 2 and eight.idle_gpus == 0
+    assert eight.total_usd == pytest.approx(2 * 31.92 * 2)
+
+
+def test_billing_rounds_up_to_the_providers_increment(catalog):
+    # Verda bills in 10-minute increments: 61 minutes are billed as 70 minutes.
+    result = cloud_cost(catalog, gpu="h100-sxm", hours=61 / 60, providers=["verda"], pricing="on_demand")
+    assert result.offers[0].billed_hours == pytest.approx(70 / 60)
+    assert result.offers[0].total_usd == pytest.approx(2.29 * 70 / 60)
+
+
+def test_minimum_charge_applies_to_short_jobs(catalog):
+    result = cloud_cost(catalog, gpu="h100-sxm", hours=10 / 3600, providers=["aws"], pricing="on_demand")
+    assert all(o.billed_hours == pytest.approx(60 / 3600) for o in result.offers)  # AWS: 60-second minimum
+
+
+def test_offers_are_sorted_cheapest_first_with_spot_and_on_demand(catalog):
+    result = cloud_cost(catalog, gpu="a100-40gb-sxm", gpu_count=8, hours=24)
+    totals = [o.total_usd for o in result.offers]
+    assert totals == sorted(totals)
+    assert {"on_demand", "spot"} <= {o.pricing for o in result.offers}
+
+
+def test_spot_interruptions_stretch_the_spot_wall_clock(catalog):
+    plain = cloud_cost(catalog, gpu="h100-sxm", hours=10, providers=["nebius"], pricing="spot")
+    risky = cloud_cost(catalog, gpu="h100-sxm", hours=10, providers=["nebius"], pricing="spot",
+                       spot_interruptions_per_hour=0.1, hours_lost_per_interruption=0.5, checkpoint_overhead_fraction=0.05)
+    assert risky.offers[0].billed_hours == pytest.approx(10 * 1.05 * (1 + 0.1 * 0.5))
+    assert risky.offers[0].total_usd > plain.offers[0].total_usd
+    assert any("wall-clock grows" in n for n in risky.notes)
+
+
+def test_old_prices_are_flagged_stale(catalog):
+    result = cloud_cost(catalog, gpu="h100-pcie", hours=1, providers=["runpod"])
+    assert result.offers and all(o.stale for o in result.offers)
+
+
+@pytest.mark.parametrize("arguments,fragment", [
+    ({"gpu": "h100-sxm", "hours": -1}, "hours must be > 0"),
+    ({"gpu": "H10", "hours": 1}, "did you mean"),
+    ({"gpu": "gaudi3", "hours": 1}, "no cloud offer for gaudi3"),
+    ({"gpu": "h100-sxm", "hours": 1, "providers": ["ibm"]}, "unknown provider"),
+    ({"gpu": "h100-sxm", "hours": 1, "pricing": "reserved"}, "pricing='reserved' is not allowed"),
+])
+def test_bad_requests_get_fix_it_messages(catalog, arguments, fragment):
+    with pytest.raises(SizingError) as error:
+        cloud_cost(catalog, **arguments)
+    assert fragment in str(error.value)
+
+
+gpus_with_offers = sorted({o.gpu_id for o in CATALOG.offers if o.gpus_per_instance >= 1})
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(gpus_with_offers), st.integers(1, 40), st.floats(0.01, 500))
+def test_total_is_instances_times_rate_times_billed_hours(gpu, count, hours):
+    for o in cloud_cost(CATALOG, gpu=gpu, gpu_count=count, hours=hours).offers:
+        assert o.total_usd == pytest.approx(o.instances * o.usd_per_hour * o.billed_hours)
+        assert o.instances * o.gpus_per_instance >= count
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(gpus_with_offers), st.integers(1, 40), st.floats(0.01, 500))
+def test_spot_is_never_dearer_than_on_demand_for_the_same_offer(gpu, count, hours):
+    result = cloud_cost(CATALOG, gpu=gpu, gpu_count=count, hours=hours)
+    by_key = {}
+    for o in result.offers:
+        by_key.setdefault((o.provider, o.instance_type, o.region), {})[o.pricing] = o.total_usd
+    for prices in by_key.values():
+        if len(prices) == 2:
+            assert prices["spot"] <= prices["on_demand"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(gpus_with_offers), st.integers(1, 16), st.floats(0.01, 500), st.floats(0.01, 100))
+def test_more_hours_are_never_cheaper(gpu, count, hours, extra):
+    shorter = {(o.provider, o.instance_type, o.region, o.pricing): o.total_usd for o in cloud_cost(CATALOG, gpu=gpu, gpu_count=count, hours=hours).offers}
+    for o in cloud_cost(CATALOG, gpu=gpu, gpu_count=count, hours=hours + extra).offers:
+        assert o.total_usd >= shorter[(o.provider, o.instance_type, o.region, o.pricing)]

@@ -1,0 +1,79 @@
+"""Rent or buy: the claims our source documents make, and the assumptions that make them true."""
+import pytest
+
+from gpusizer.tools import SizingError, rent_vs_buy
+
+
+def test_renting_an_a100_stays_cheaper_until_about_2600_gpu_hours(catalog):
+    # purchase / hourly rate, nothing else counted: $9,500 / $3.67 = 2,589 h; $10,700 / $4.10 = 2,610 h.
+    for purchase, rate in [(9_500, 3.67), (10_700, 4.10)]:
+        result = rent_vs_buy(catalog, gpu="a100-80gb-sxm", gpu_count=1, purchase_usd_per_gpu=purchase,
+                             rent_usd_per_gpu_hour=rate, electricity_usd_per_kwh=0)
+        assert result.breakeven_gpu_hours == pytest.approx(purchase / rate)
+        assert 2_550 <= result.breakeven_gpu_hours <= 2_650
+
+
+def test_cloud_wins_below_about_70_percent_utilization_for_8_h100s_only_with_staff_and_maintenance(catalog):
+    # 8 x H100 at $27,500 plus a $10,000 server share each ($300,000) against $3.00/GPU-hour for 3 years.
+    # Power: 700 W TDP + host share = 1,266 W x PUE 1.3 x $0.10/kWh = $0.165 per busy GPU-hour.
+    # Hardware only: 300,000 / (8 x (3.00 - 0.165)) = 13,227 busy hours per GPU = 50% of 26,280 hours.
+    # With $20,000/year of staff time and 6.5%/year maintenance: 300,000 + 3 x (20,000 + 19,500) = 418,500
+    # -> 18,450 hours = 70%: only then does "cloud wins below ~70% utilization" hold.
+    base = dict(gpu="h100-sxm", gpu_count=8, purchase_usd_per_gpu=37_500, rent_usd_per_gpu_hour=3.00, years=3)
+    hardware_only = rent_vs_buy(catalog, **base)
+    with_people = rent_vs_buy(catalog, **base, staff_usd_per_year=20_000, maintenance_fraction_per_year=0.065)
+    assert hardware_only.breakeven_utilization == pytest.approx(0.503, abs=0.005)
+    assert with_people.breakeven_utilization == pytest.approx(0.702, abs=0.005)
+
+
+def test_own_cost_follows_the_contract_definition(catalog):
+    r = rent_vs_buy(catalog, gpu="h100-sxm", gpu_count=2, purchase_usd_per_gpu=30_000, rent_usd_per_gpu_hour=2.5,
+                    utilization=0.5, years=2, electricity_usd_per_kwh=0.2, pue=1.5, power_watts_per_gpu=1000,
+                    staff_usd_per_year=1_000, maintenance_fraction_per_year=0.05)
+    busy_hours = 8760 * 2 * 0.5                                  # per GPU
+    energy = 1.0 * 1.5 * 0.2 * 2 * busy_hours                    # kW x PUE x $/kWh x GPUs x hours
+    own = 60_000 + 2 * (1_000 + 0.05 * 60_000) + energy
+    assert r.own_total_usd == pytest.approx(own)
+    assert r.rent_total_usd == pytest.approx(2.5 * 2 * busy_hours)
+    assert r.yearly[-1].own_cumulative_usd == pytest.approx(own)
+
+
+def test_capital_recovery_and_residual_value(catalog):
+    r = rent_vs_buy(catalog, gpu="h100-sxm", gpu_count=1, purchase_usd_per_gpu=10_000, rent_usd_per_gpu_hour=2,
+                    electricity_usd_per_kwh=0, years=3, cost_of_capital=0.08, residual_fraction=0.2)
+    crf = 0.08 * 1.08**3 / (1.08**3 - 1)
+    expected = 10_000 + (crf * 3 - 1) * 10_000 - 0.2 * 10_000 / 1.08**3
+    assert r.own_total_usd == pytest.approx(expected, rel=1e-6)
+
+
+def test_renting_cheaper_even_at_full_utilization_has_no_breakeven_utilization(catalog):
+    r = rent_vs_buy(catalog, gpu="h100-sxm", gpu_count=1, purchase_usd_per_gpu=1_000_000, rent_usd_per_gpu_hour=1)
+    assert r.breakeven_utilization is None and r.recommendation == "rent"
+
+
+@pytest.mark.parametrize("change,direction", [
+    ({"rent_usd_per_gpu_hour": 4.0}, "down"), ({"purchase_usd_per_gpu": 40_000}, "up"),
+    ({"power_watts_per_gpu": 3000}, "up"), ({"electricity_usd_per_kwh": 0.3}, "up"),
+])
+def test_breakeven_moves_the_right_way(catalog, change, direction):
+    base = dict(gpu="h100-sxm", gpu_count=8, purchase_usd_per_gpu=30_000, rent_usd_per_gpu_hour=3.0, power_watts_per_gpu=1200)
+    before = rent_vs_buy(catalog, **base).breakeven_gpu_hours
+    after = rent_vs_buy(catalog, **{**base, **change}).breakeven_gpu_hours
+    assert (after < before) if direction == "down" else (after > before)
+
+
+def test_higher_utilization_favours_buying(catalog):
+    sweep = rent_vs_buy(catalog, gpu="h100-sxm", purchase_usd_per_gpu=30_000, rent_usd_per_gpu_hour=3.0).utilization_sweep
+    gaps = [row.rent_total_usd - row.own_total_usd for row in sweep]
+    assert gaps == sorted(gaps) and len(sweep) == 10
+
+
+@pytest.mark.parametrize("arguments,fragment", [
+    ({"gpu": "h100-sxm", "utilization": 1.5}, "utilization must be ≤ 1"),
+    ({"gpu": "l4"}, "pass purchase_usd_per_gpu"),
+    ({"gpu": "gaudi3", "purchase_usd_per_gpu": 15_000}, "pass rent_usd_per_gpu_hour"),
+])
+def test_impossible_inputs_are_rejected_with_a_fix(catalog, arguments, fragment):
+    with pytest.raises(SizingError) as error:
+        rent_vs_buy(catalog, **arguments)
+    assert fragment in str(error.value)

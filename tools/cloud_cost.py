@@ -1,0 +1,112 @@
+"""cloud_cost: every catalog offer that can run a job of N GPUs for H hours, cheapest first."""
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from gpusizer.catalog import Catalog, SizingError, load_catalog
+
+from .pricing import billed_hours, is_stale
+from .validation import validation_message
+
+Pricing = Literal["on_demand", "spot"]
+
+
+class CloudCostRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    gpu: str
+    gpu_count: int = Field(default=1, ge=1, le=100_000)
+    hours: float = Field(gt=0, le=1_000_000, description="wall-clock hours of the job")
+    pricing: Literal["on_demand", "spot", "both"] = "both"
+    providers: list[str] | None = None
+    region: str | None = None
+    spot_interruptions_per_hour: float = Field(default=0.0, ge=0, le=10)
+    hours_lost_per_interruption: float = Field(default=0.5, ge=0, le=24, description="restart plus work since the last checkpoint")
+    checkpoint_overhead_fraction: float = Field(default=0.0, ge=0, le=1, description="share of spot time spent writing checkpoints")
+
+
+class Offer(BaseModel):
+    provider: str
+    instance_type: str
+    region: str
+    gpu_id: str
+    gpus_per_instance: float
+    instances: int
+    idle_gpus: float
+    pricing: Pricing
+    usd_per_hour: float = Field(description="one instance")
+    usd_per_gpu_hour: float
+    billed_hours: float
+    total_usd: float = Field(description="instances x usd_per_hour x billed_hours")
+    as_of: str
+    stale: bool = Field(description="price older than 90 days")
+    source: str
+
+
+class CloudCost(BaseModel):
+    gpu_id: str
+    gpu_count: int
+    hours: float
+    offers: list[Offer]
+    notes: list[str]
+
+
+def cloud_cost(catalog: Catalog | None = None, **arguments) -> CloudCost:
+    catalog = catalog or load_catalog()
+    try:
+        request = CloudCostRequest(**arguments)
+    except ValidationError as error:
+        raise SizingError(validation_message(error, "cloud_cost")) from None
+    match = catalog.resolve_gpu(request.gpu)
+    gpu = match.gpu
+    notes = [match.note] if match.note else []
+    candidates = [o for o in catalog.offers_for(gpu.gpu_id) if o.gpus_per_instance >= 1]
+    if len(candidates) < len(catalog.offers_for(gpu.gpu_id)):
+        notes.append("offers that sell a fraction of one GPU are left out: they cannot be combined into whole GPUs")
+    if not candidates:
+        known = sorted({o.gpu_id for o in catalog.offers})
+        raise SizingError(f"no cloud offer for {gpu.gpu_id} in the catalog; GPUs with offers: {', '.join(known)} "
+                          "(add your own rows in offers.csv of the user catalog folder)")
+    candidates = filter_offers(candidates, request, catalog)
+    pricings = ["on_demand", "spot"] if request.pricing == "both" else [request.pricing]
+    spot_hours = request.hours * (1 + request.checkpoint_overhead_fraction) * (
+        1 + request.spot_interruptions_per_hour * request.hours_lost_per_interruption)
+    if "spot" in pricings and spot_hours > request.hours:
+        notes.append(f"spot wall-clock grows from {request.hours:g} h to {spot_hours:.2f} h: {request.checkpoint_overhead_fraction:.0%} "
+                     f"checkpointing, {request.spot_interruptions_per_hour:g} interruptions per hour losing {request.hours_lost_per_interruption:g} h each")
+    elif "spot" in pricings:
+        notes.append("spot totals assume no interruptions; pass spot_interruptions_per_hour and checkpoint_overhead_fraction to price them in")
+    offers = [priced(o, p, request, catalog, spot_hours if p == "spot" else request.hours)
+              for o in candidates for p in pricings if o.usd_per_hour(p)]
+    offers.sort(key=lambda o: (o.total_usd, o.provider, o.instance_type))
+    if any(o.stale for o in offers):
+        notes.append("some prices are older than 90 days (stale=true): check the provider's page before relying on them")
+    if not offers:
+        notes.append(f"no {request.pricing} price for {gpu.gpu_id} with these filters")
+    return CloudCost(gpu_id=gpu.gpu_id, gpu_count=request.gpu_count, hours=request.hours, offers=offers, notes=notes)
+
+
+def filter_offers(offers, request: CloudCostRequest, catalog: Catalog):
+    if request.providers:
+        wanted = {p.lower() for p in request.providers}
+        unknown = wanted - set(catalog.provider_by_id)
+        if unknown:
+            raise SizingError(f"unknown provider(s) {sorted(unknown)}; known: {', '.join(sorted(catalog.provider_by_id))}")
+        offers = [o for o in offers if o.provider in wanted]
+    if request.region:
+        offers = [o for o in offers if request.region.lower() in o.region.lower()]
+    return offers
+
+
+def priced(offer, pricing: str, request: CloudCostRequest, catalog: Catalog, hours: float) -> Offer:
+    instances = math.ceil(request.gpu_count / offer.gpus_per_instance)
+    hourly = offer.usd_per_hour(pricing)
+    billed = billed_hours(hours, catalog.provider_by_id[offer.provider])
+    return Offer(provider=offer.provider, instance_type=offer.instance_type, region=offer.region, gpu_id=offer.gpu_id,
+                 gpus_per_instance=offer.gpus_per_instance, instances=instances,
+                 idle_gpus=instances * offer.gpus_per_instance - request.gpu_count, pricing=pricing, usd_per_hour=hourly,
+                 usd_per_gpu_hour=hourly / offer.gpus_per_instance, billed_hours=billed,
+                 total_usd=instances * hourly * billed, as_of=offer.as_of.isoformat(), stale=is_stale(offer.as_of), source=offer.source)

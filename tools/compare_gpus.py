@@ -1,0 +1,132 @@
+"""compare_gpus: specs, prices and (with a workload) fit and speed bounds for 2-20 GPUs side by side."""
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from gpusizer.catalog import Catalog, GpuSpec, SizingError, load_catalog
+
+from .estimate import estimate_vram
+from .fitting import total_for
+from .pricing import cheapest
+from .validation import validation_message
+from .vram_models import VramRequest
+from .vram_plan import build_plan, weight_bytes
+
+WORKLOAD_FIELDS = set(VramRequest.model_fields) - {"gpu", "num_gpus", "tensor_parallel", "sharding"}
+RATIO_COLUMNS = ("memory_gb", "memory_bandwidth_gbps", "bf16_tflops_dense", "cheapest_usd_per_gpu_hour")
+
+
+class GpuRow(BaseModel):
+    gpu_id: str
+    name: str
+    vendor: str
+    memory_gb: float
+    memory_bandwidth_gbps: float
+    bf16_tflops_dense: float | None
+    fp8_tflops_dense: float | None = Field(description="null where FP8 is not supported")
+    fp4_tflops_dense: float | None
+    tdp_watts: float | None
+    interconnect: str
+    native_fp8: bool
+    native_fp4: bool
+    cheapest_usd_per_gpu_hour: float | None = Field(description="cheapest on-demand offer; null where the catalog has none")
+    cheapest_provider: str | None
+    cheapest_spot_usd_per_gpu_hour: float | None
+    cheapest_spot_provider: str | None
+    usd_per_gb_hour: float | None
+    bandwidth_gbps_per_usd_hour: float | None
+    bf16_tflops_per_usd_hour: float | None
+    ratio_to_first: dict[str, float | None]
+    fits: bool | None = None
+    gpus_needed: int | None = None
+    decode_tokens_per_s: float | None = Field(default=None, description="per sequence, upper bound from memory bandwidth")
+    prefill_seconds: float | None = Field(default=None, description="lower bound from dense TFLOPS x MFU")
+    usd_per_million_tokens: float | None = Field(default=None, description="decode at batch_size on the cheapest on-demand offer")
+
+
+class GpuComparison(BaseModel):
+    gpus: list[GpuRow]
+    notes: list[str]
+
+
+class CompareRequest(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    gpus: list[str] = Field(min_length=2, max_length=20)
+    mfu: float = Field(default=0.4, gt=0, le=1, description="model FLOPs utilization for the compute-bound estimates")
+
+
+def compare_gpus(catalog: Catalog | None = None, **arguments) -> GpuComparison:
+    catalog = catalog or load_catalog()
+    try:
+        request = CompareRequest(**arguments)
+    except ValidationError as error:
+        raise SizingError(validation_message(error, "compare_gpus")) from None
+    workload = dict(request.model_extra or {})
+    unknown = set(workload) - WORKLOAD_FIELDS
+    if unknown:
+        raise SizingError(f"compare_gpus: unknown argument(s) {sorted(unknown)}; workload fields are {sorted(WORKLOAD_FIELDS)}")
+    notes: list[str] = []
+    matches = [catalog.resolve_gpu(name) for name in request.gpus]
+    notes += [m.note for m in matches if m.note]
+    rows = [spec_row(m.gpu, catalog) for m in matches]
+    if workload:
+        estimate_vram(catalog, **workload)  # validates the workload and raises its fix-it message
+        plan = build_plan(VramRequest(**workload), catalog)
+        for row, match in zip(rows, matches):
+            add_workload(row, match.gpu, plan, request.mfu, notes)
+        notes.append("decode bound: aggregate memory bandwidth / bytes read per step (active weights + each sequence's KV cache); "
+                     f"prefill bound: 2 x active params x tokens / (dense TFLOPS x MFU {request.mfu})")
+    add_ratios(rows)
+    missing = [r.gpu_id for r in rows if r.cheapest_usd_per_gpu_hour is None]
+    if missing:
+        notes.append(f"no on-demand price in the catalog for {', '.join(missing)}: price columns are null")
+    no_fp8 = [r.gpu_id for r in rows if r.fp8_tflops_dense is None]
+    if no_fp8:
+        notes.append(f"no FP8 tensor cores on {', '.join(no_fp8)}")
+    return GpuComparison(gpus=rows, notes=notes)
+
+
+def spec_row(gpu: GpuSpec, catalog: Catalog) -> GpuRow:
+    on_demand, spot = cheapest(catalog, gpu.gpu_id, "on_demand"), cheapest(catalog, gpu.gpu_id, "spot")
+    price = on_demand.usd_per_gpu_hour if on_demand else None
+    per_dollar = lambda value: round(value / price, 3) if price and value else None  # noqa: E731
+    return GpuRow(gpu_id=gpu.gpu_id, name=gpu.name, vendor=gpu.vendor, memory_gb=gpu.memory_gb,
+                  memory_bandwidth_gbps=gpu.memory_bandwidth_gbps, bf16_tflops_dense=gpu.bf16_tflops_dense,
+                  fp8_tflops_dense=gpu.fp8_tflops_dense, fp4_tflops_dense=gpu.fp4_tflops_dense, tdp_watts=gpu.tdp_watts,
+                  interconnect=gpu.interconnect, native_fp8=gpu.native_fp8, native_fp4=gpu.native_fp4,
+                  cheapest_usd_per_gpu_hour=price, cheapest_provider=on_demand.offer.provider if on_demand else None,
+                  cheapest_spot_usd_per_gpu_hour=spot.usd_per_gpu_hour if spot else None,
+                  cheapest_spot_provider=spot.offer.provider if spot else None,
+                  usd_per_gb_hour=round(price / gpu.memory_gb, 4) if price else None,
+                  bandwidth_gbps_per_usd_hour=per_dollar(gpu.memory_bandwidth_gbps),
+                  bf16_tflops_per_usd_hour=per_dollar(gpu.bf16_tflops_dense), ratio_to_first={})
+
+
+def add_workload(row: GpuRow, gpu: GpuSpec, plan, mfu: float, notes: list[str]) -> None:
+    r = plan.request
+    counts = [n for n in (1, 2, 4, 8, 16, 32, 64) if r.workload == "training" or plan.arch.num_attention_heads % n == 0]
+    needed = next((n for n in counts if total_for(plan, r.batch_size, r.seq_len, n) <= gpu.usable_memory_bytes), None)
+    row.gpus_needed, row.fits = needed, needed == 1
+    if needed is None:
+        notes.append(f"{gpu.gpu_id}: does not fit on 64 GPUs")
+        return
+    from .kv_cache import kv_cache_bytes
+    active_weights = weight_bytes(plan) * plan.counts.active / plan.counts.total
+    kv_per_sequence = kv_cache_bytes(plan.arch, 1, r.seq_len, plan.kv_bytes)
+    bytes_per_step = active_weights + r.batch_size * kv_per_sequence
+    row.decode_tokens_per_s = round(needed * gpu.memory_bandwidth_gbps * 1e9 / bytes_per_step, 2)
+    tflops = gpu.dense_tflops(plan.weight_format.compute_dtype) or gpu.bf16_tflops_dense
+    if tflops:
+        flops = 2 * plan.counts.active * r.batch_size * r.seq_len * (3 if r.workload == "training" else 1)
+        row.prefill_seconds = round(flops / (needed * tflops * 1e12 * mfu), 4)
+    if row.cheapest_usd_per_gpu_hour:
+        tokens_per_hour = row.decode_tokens_per_s * r.batch_size * 3600
+        row.usd_per_million_tokens = round(needed * row.cheapest_usd_per_gpu_hour / tokens_per_hour * 1e6, 4)
+
+
+def add_ratios(rows: list[GpuRow]) -> None:
+    first = rows[0]
+    for row in rows:
+        for column in RATIO_COLUMNS:
+            base, value = getattr(first, column), getattr(row, column)
+            row.ratio_to_first[column] = round(value / base, 3) if base and value else None

@@ -1,0 +1,40 @@
+"""Prices from the catalog's offers: per GPU-hour, cheapest, billed time, staleness."""
+from __future__ import annotations
+
+import datetime
+import math
+from dataclasses import dataclass
+
+from gpusizer.catalog import Catalog, CloudOffer, Provider
+
+STALE_AFTER_DAYS = 90
+
+
+@dataclass(frozen=True)
+class GpuHourPrice:
+    usd_per_gpu_hour: float
+    offer: CloudOffer
+
+
+def usd_per_gpu_hour(offer: CloudOffer, pricing: str) -> float | None:
+    price = offer.usd_per_hour(pricing)
+    return None if price is None else price / offer.gpus_per_instance
+
+
+def cheapest(catalog: Catalog, gpu_id: str, pricing: str) -> GpuHourPrice | None:
+    priced = [(usd_per_gpu_hour(o, pricing), o) for o in catalog.offers_for(gpu_id) if o.usd_per_hour(pricing)]
+    if not priced:
+        return None
+    price, offer = min(priced, key=lambda p: (p[0], p[1].offer_id))
+    return GpuHourPrice(price, offer)
+
+
+def billed_hours(hours: float, provider: Provider) -> float:
+    """Wall-clock hours rounded up to the provider's billing increment, at least its minimum charge."""
+    seconds = hours * 3600
+    increments = math.ceil(round(seconds / provider.billing_increment_seconds, 9))
+    return max(provider.minimum_billed_seconds, increments * provider.billing_increment_seconds) / 3600
+
+
+def is_stale(as_of: datetime.date, today: datetime.date | None = None) -> bool:
+    return ((today or datetime.date.today()) - as_of).days > STALE_AFTER_DAYS
