@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Per-call latency of the calculators on the full catalog (median of many calls), as a ratio to a reference
+measured in the same run: one validation of the request model alone."""
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+
+def median_ms(call, repeat: int = 200) -> float:
+    call()
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()
+        samples.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(samples)
+
+
+def main() -> int:
+    from gpusizer.catalog import load_catalog
+    from gpusizer.tools import VramRequest, cloud_cost, compare_gpus, estimate_vram, rent_vs_buy
+    from gpusizer.tools.vram_plan import build_plan, per_gpu
+
+    catalog = load_catalog()
+    plan = build_plan(VramRequest(model="meta-llama/Llama-3.1-70B"), catalog)
+    reference = median_ms(lambda: VramRequest(model="meta-llama/Llama-3.1-70B"))
+    rows = {
+        "one estimate (no fit scan)": lambda: per_gpu(plan, 1, 2048, 1, 1, "none"),
+        "estimate_vram with fit scan": lambda: estimate_vram(catalog, model="meta-llama/Llama-3.1-70B"),
+        "estimate_vram + max batch/context": lambda: estimate_vram(catalog, model="llama-3.1-8b", gpu="h100-sxm"),
+        "cloud_cost": lambda: cloud_cost(catalog, gpu="h100-sxm", gpu_count=16, hours=100),
+        "rent_vs_buy": lambda: rent_vs_buy(catalog, gpu="h100-sxm"),
+        "compare_gpus (5 GPUs + workload)": lambda: compare_gpus(catalog, gpus=["h100-sxm", "h200-sxm", "a100-80gb-sxm", "l40s", "mi300x"],
+                                                                 model="llama-3.1-70b"),
+    }
+    print(f"reference (validate one request): {reference:.3f} ms")
+    print(f"{'call':38s} {'median ms':>10s} {'x reference':>12s}")
+    for name, call in rows.items():
+        ms = median_ms(call)
+        print(f"{name:38s} {ms:10.3f} {ms / reference:12.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
