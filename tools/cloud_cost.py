@@ -4,12 +4,12 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from gpusizer.catalog import Catalog, SizingError, load_catalog
 
 from .pricing import billed_hours, is_stale
-from .validation import validation_message
+from .validation import parse_request
 
 Pricing = Literal["on_demand", "spot"]
 
@@ -56,10 +56,7 @@ class CloudCost(BaseModel):
 
 def cloud_cost(catalog: Catalog | None = None, **arguments) -> CloudCost:
     catalog = catalog or load_catalog()
-    try:
-        request = CloudCostRequest(**arguments)
-    except ValidationError as error:
-        raise SizingError(validation_message(error, "cloud_cost")) from None
+    request = parse_request(CloudCostRequest, arguments, "cloud_cost")
     match = catalog.resolve_gpu(request.gpu)
     gpu = match.gpu
     notes = [match.note] if match.note else []

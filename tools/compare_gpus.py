@@ -1,14 +1,14 @@
 """compare_gpus: specs, prices and (with a workload) fit and speed bounds for 2-20 GPUs side by side."""
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from gpusizer.catalog import Catalog, GpuSpec, SizingError, load_catalog
 
 from .estimate import estimate_vram
 from .fitting import total_for
 from .pricing import cheapest
-from .validation import validation_message
+from .validation import parse_request
 from .vram_models import VramRequest
 from .vram_plan import build_plan, weight_bytes
 
@@ -57,10 +57,7 @@ class CompareRequest(BaseModel):
 
 def compare_gpus(catalog: Catalog | None = None, **arguments) -> GpuComparison:
     catalog = catalog or load_catalog()
-    try:
-        request = CompareRequest(**arguments)
-    except ValidationError as error:
-        raise SizingError(validation_message(error, "compare_gpus")) from None
+    request = parse_request(CompareRequest, arguments, "compare_gpus")
     workload = dict(request.model_extra or {})
     unknown = set(workload) - WORKLOAD_FIELDS
     if unknown:

@@ -1,14 +1,13 @@
 """estimate_vram: peak GPU memory of an inference prefill or a training step, and where it fits."""
 from __future__ import annotations
 
-from pydantic import ValidationError
 
 from gpusizer.catalog import Catalog, GpuSpec, SizingError, load_catalog
 
 from .fitting import check_on_gpu, fits_across_catalog
 from .formats import FORMATS
 from .overhead import overhead_assumption
-from .validation import validation_message
+from .validation import parse_request
 from .vram_models import Breakdown, VramEstimate, VramRequest
 from .vram_plan import LORA_TARGETS, Plan, build_plan, per_gpu
 
@@ -18,10 +17,7 @@ GIB = 2**30
 def estimate_vram(catalog: Catalog | None = None, **arguments) -> VramEstimate:
     """Peak memory per GPU for the workload described by the MCP tool's arguments."""
     catalog = catalog or load_catalog()
-    try:
-        request = VramRequest(**arguments)
-    except ValidationError as error:
-        raise SizingError(validation_message(error, "estimate_vram")) from None
+    request = parse_request(VramRequest, arguments, "estimate_vram")
     plan = build_plan(request, catalog)
     breakdown, phase = per_gpu(plan, request.batch_size, request.seq_len, request.num_gpus, request.tensor_parallel, request.sharding)
     total = sum(breakdown.model_dump().values())

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import math
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from gpusizer.catalog import Catalog, SizingError, load_catalog
 
 from .pricing import cheapest
-from .validation import validation_message
+from .validation import parse_request
 
 HOURS_PER_YEAR = 8760
 # A DGX H100 draws up to 10.2 kW for 8 x 700 W GPUs: the host (CPUs, memory, NICs, fans) adds ~0.8 W per GPU watt.
@@ -73,10 +73,7 @@ def capital_recovery_factor(rate: float, years: float) -> float:
 
 def rent_vs_buy(catalog: Catalog | None = None, **arguments) -> RentVsBuy:
     catalog = catalog or load_catalog()
-    try:
-        r = RentVsBuyRequest(**arguments)
-    except ValidationError as error:
-        raise SizingError(validation_message(error, "rent_vs_buy")) from None
+    r = parse_request(RentVsBuyRequest, arguments, "rent_vs_buy")
     match = catalog.resolve_gpu(r.gpu)
     gpu = match.gpu
     assumptions = [match.note] if match.note else []

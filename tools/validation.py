@@ -22,3 +22,13 @@ def validation_message(error: ValidationError, tool: str) -> str:
         else:
             parts.append(f"{field}: {problem['msg'].lower()} (got {got!r})")
     return f"{tool}: " + "; ".join(parts)
+
+
+def parse_request(model: type, arguments: dict, tool: str):
+    """Validate a tool's arguments into its request model, or raise SizingError with a fix-it message."""
+    from gpusizer.catalog import SizingError
+
+    try:
+        return model(**arguments)
+    except ValidationError as error:
+        raise SizingError(validation_message(error, tool)) from None
