@@ -6,7 +6,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from gpusizer.catalog import Catalog, GpuSpec, SizingError, load_catalog
 
 from .estimate import estimate_vram
-from .fitting import total_for
+from .fitting import gpus_needed
+from .kv_cache import kv_cache_bytes
 from .pricing import cheapest
 from .validation import parse_request
 from .vram_models import VramRequest
@@ -101,13 +102,11 @@ def spec_row(gpu: GpuSpec, catalog: Catalog) -> GpuRow:
 
 def add_workload(row: GpuRow, gpu: GpuSpec, plan, mfu: float, notes: list[str]) -> None:
     r = plan.request
-    counts = [n for n in (1, 2, 4, 8, 16, 32, 64) if r.workload == "training" or plan.arch.num_attention_heads % n == 0]
-    needed = next((n for n in counts if total_for(plan, r.batch_size, r.seq_len, n) <= gpu.usable_memory_bytes), None)
+    needed = gpus_needed(plan, gpu.usable_memory_bytes)
     row.gpus_needed, row.fits = needed, needed == 1
     if needed is None:
         notes.append(f"{gpu.gpu_id}: does not fit on 64 GPUs")
         return
-    from .kv_cache import kv_cache_bytes
     active_weights = weight_bytes(plan) * plan.counts.active / plan.counts.total
     kv_per_sequence = kv_cache_bytes(plan.arch, 1, r.seq_len, plan.kv_bytes)
     bytes_per_step = active_weights + r.batch_size * kv_per_sequence

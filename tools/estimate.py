@@ -5,7 +5,6 @@ from __future__ import annotations
 from gpusizer.catalog import Catalog, GpuSpec, SizingError, load_catalog
 
 from .fitting import check_on_gpu, fits_across_catalog
-from .formats import FORMATS
 from .overhead import overhead_assumption
 from .validation import parse_request
 from .vram_models import Breakdown, VramEstimate, VramRequest
@@ -84,5 +83,3 @@ def precision_notes(plan: Plan, gpu: GpuSpec) -> list[str]:
         return [f"BF16 is not native on {gpu.name}: expect FP16 or FP32 compute instead"]
     return []
 
-
-__all__ = ["estimate_vram", "FORMATS"]

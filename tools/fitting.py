@@ -24,9 +24,21 @@ def total_for(plan: Plan, batch: int, seq: int, gpus: int | None = None) -> int:
     return sum(breakdown.model_dump().values())
 
 
+def candidate_gpu_counts(plan: Plan) -> list[int]:
+    """GPU counts the fit scan tries: tensor parallelism must split the attention heads evenly."""
+    r = plan.request
+    return [n for n in GPU_COUNTS if r.workload == "training" or plan.arch.num_attention_heads % n == 0]
+
+
+def gpus_needed(plan: Plan, usable_bytes: int) -> int | None:
+    """Fewest GPUs of this memory that hold the job (None: not even 64)."""
+    r = plan.request
+    return next((n for n in candidate_gpu_counts(plan) if total_for(plan, r.batch_size, r.seq_len, n) <= usable_bytes), None)
+
+
 def fits_across_catalog(plan: Plan, catalog: Catalog) -> list[GpuFit]:
     r = plan.request
-    counts = [n for n in GPU_COUNTS if r.workload == "training" or plan.arch.num_attention_heads % n == 0]
+    counts = candidate_gpu_counts(plan)
     needed_bytes = {n: total_for(plan, r.batch_size, r.seq_len, n) for n in counts}
     how = "tensor parallel" if r.workload == "inference" else "FSDP/ZeRO-3"
     fits = []

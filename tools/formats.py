@@ -3,9 +3,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-WEIGHT_FORMATS = ("fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4")
-
-
 @dataclass(frozen=True)
 class WeightFormat:
     name: str
