@@ -72,6 +72,13 @@ class Catalog:
                 name, "the gpusizer://models resource lists every model; or pass params_billions for an unlisted dense model"))
         return self.model_by_id[model_id]
 
+    def complete_gpu(self, partial: str, limit: int = 20) -> list[str]:
+        """GPU ids for a half-typed name (for MCP completions and the TUI's type-ahead)."""
+        return self._gpu_names.complete(partial, limit)
+
+    def complete_model(self, partial: str, limit: int = 20) -> list[str]:
+        return self._model_names.complete(partial, limit)
+
     def offers_for(self, gpu_id: str) -> list[CloudOffer]:
         return [o for o in self.offers if o.gpu_id == gpu_id]
 

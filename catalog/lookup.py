@@ -24,11 +24,13 @@ class NameIndex:
         self.kind = kind
         self.ids: list[str] = []
         self._by_key: dict[str, str] = {}
+        self._spelled: dict[str, str] = {}  # as written in the catalog, lower-cased, for type-ahead
         for item_id, spellings in entries:
             self.ids.append(item_id)
             for spelling in (item_id, *spellings):
                 self._by_key.setdefault(compact(spelling), item_id)
                 self._by_key.setdefault(spelling.lower(), item_id)
+                self._spelled.setdefault(spelling.lower(), item_id)
 
     def get(self, name: str) -> str | None:
         for key in (name.lower().strip(), compact(name), self._without_suffix(name)):
@@ -54,6 +56,20 @@ class NameIndex:
             if len(found) == limit:
                 break
         return found
+
+    def complete(self, partial: str, limit: int = 20) -> list[str]:
+        """Ids for a half-typed name: spellings that start with it, then ones that contain it, then close ones."""
+        query = compact(partial)
+        if not query:
+            return self.ids[:limit]
+        typed = partial.lower().strip()
+        # As typed first ('qwen3' is not 'qwen-32b'), then spelling-blind ('h100sxm' finds 'H100 SXM5').
+        found = [i for k, i in self._spelled.items() if k.startswith(typed)]
+        found += [i for k, i in self._spelled.items() if typed in k]
+        if not found:
+            found = [i for k, i in self._by_key.items() if query in k]
+        found = list(dict.fromkeys(found)) or self.suggestions(partial, limit=min(limit, 5))
+        return found[:limit]
 
     def unknown_message(self, name: str, hint: str) -> str:
         close = ", ".join(f"'{s}'" for s in self.suggestions(name))

@@ -17,3 +17,12 @@ def test_no_generic_top_level_module_is_importable():
     for generic in ("tools", "server", "tui", "catalog"):
         result = subprocess.run([sys.executable, "-c", f"import {generic}"], capture_output=True, text=True, cwd="/")
         assert result.returncode != 0, f"'import {generic}' works: a generic module leaked into site-packages"
+
+
+def test_server_import_path_keeps_textual_out():
+    """Cold start matters: MCP clients spawn the server often, so the TUI's toolkit must not load with it."""
+    code = ("import sys; from gpusizer.server.app import create_server; create_server(); "
+            "print([m for m in ('textual', 'rich.live', 'plotext') if m in sys.modules])")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-500:]
+    assert result.stdout.strip() == "[]"

@@ -17,13 +17,13 @@ Pricing = Literal["on_demand", "spot"]
 class CloudCostRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    gpu: str
-    gpu_count: int = Field(default=1, ge=1, le=100_000)
+    gpu: str = Field(description="GPU name or alias, e.g. 'h100', 'A100 80GB', 'rtx 4090'")
+    gpu_count: int = Field(default=1, ge=1, le=100_000, description="GPUs the job needs; whole instances are rented, spare GPUs reported idle")
     hours: float = Field(gt=0, le=1_000_000, description="wall-clock hours of the job")
-    pricing: Literal["on_demand", "spot", "both"] = "both"
-    providers: list[str] | None = None
-    region: str | None = None
-    spot_interruptions_per_hour: float = Field(default=0.0, ge=0, le=10)
+    pricing: Literal["on_demand", "spot", "both"] = Field(default="both", description="which prices to list")
+    providers: list[str] | None = Field(default=None, description="only these providers (ids such as 'aws', 'gcp', 'lambda', 'runpod')")
+    region: str | None = Field(default=None, description="only offers in this region (substring match, e.g. 'us-east')")
+    spot_interruptions_per_hour: float = Field(default=0.0, ge=0, le=10, description="expected spot preemptions per hour")
     hours_lost_per_interruption: float = Field(default=0.5, ge=0, le=24, description="restart plus work since the last checkpoint")
     checkpoint_overhead_fraction: float = Field(default=0.0, ge=0, le=1, description="share of spot time spent writing checkpoints")
 

@@ -52,7 +52,8 @@ class GpuComparison(BaseModel):
 
 class CompareRequest(BaseModel):
     model_config = ConfigDict(extra="allow")
-    gpus: list[str] = Field(min_length=2, max_length=20)
+    gpus: list[str] = Field(min_length=2, max_length=20, description="2 to 20 GPU names or aliases, in the order to show "
+                            "(ratios are to the first), e.g. ['h100', 'a100 80gb', 'l40s']")
     mfu: float = Field(default=0.4, gt=0, le=1, description="model FLOPs utilization for the compute-bound estimates")
 
 

@@ -11,13 +11,16 @@ def validation_message(error: ValidationError, tool: str) -> str:
         got = problem.get("input")
         context = problem.get("ctx") or {}
         kind = problem["type"]
-        if kind == "extra_forbidden":
+        if kind == "missing":
+            parts.append(f"missing argument '{field}'")
+        elif kind == "extra_forbidden":
             parts.append(f"unknown argument '{field}'")
         elif kind == "literal_error":
             parts.append(f"{field}={got!r} is not allowed; use one of {context.get('expected')}")
         elif kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
             bound = {"greater_than_equal": "≥", "greater_than": ">", "less_than_equal": "≤", "less_than": "<"}[kind]
             limit = next(iter(context.values()), "?")
+            limit = f"{limit:g}" if isinstance(limit, (int, float)) else limit
             parts.append(f"{field} must be {bound} {limit} (got {got!r})")
         else:
             parts.append(f"{field}: {problem['msg'].lower()} (got {got!r})")

@@ -17,23 +17,30 @@ Sharding = Literal["none", "zero1", "zero2", "zero3", "fsdp"]
 class VramRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    model: str | None = Field(default=None, description="Hugging Face id or catalog alias, e.g. 'meta-llama/Llama-3.1-8B'")
-    params_billions: float | None = Field(default=None, gt=0, le=10_000, description="size of a generic dense decoder when the architecture is not known")
-    workload: Workload = "inference"
-    method: Method = "full"
-    weights_dtype: WeightsDtype = "bf16"
-    training_precision: TrainingPrecision = "mixed"
-    optimizer: Optimizer = "adamw"
+    model: str | None = Field(default=None, description="Hugging Face id (case-insensitive, e.g. 'meta-llama/Llama-3.1-8B') or catalog alias "
+                              "('llama 3.1 8b', 'mixtral'); give this or params_billions")
+    params_billions: float | None = Field(default=None, gt=0, le=10_000, description="size in billions of parameters of a generic dense "
+                                          "decoder (Llama-style), for a model whose architecture is not in the catalog")
+    workload: Workload = Field(default="inference", description="'inference': prefill + KV cache of batch_size prompts of seq_len tokens; "
+                               "'training': one optimizer step")
+    method: Method = Field(default="full", description="training only: 'full' fine-tune/pretrain, 'lora' adapters on a 16-bit base, "
+                           "'qlora' adapters on an NF4 base")
+    weights_dtype: WeightsDtype = Field(default="bf16", description="format of the inference weights, or of the frozen base for LoRA "
+                                        "('qlora' implies 'nf4'); int4/int8 = GPTQ/AWQ group-128, fp8 with block scales")
+    training_precision: TrainingPrecision = Field(default="mixed", description="'mixed': fp32 master weights, gradients and optimizer "
+                                                  "states with bf16 compute (HF Trainer bf16=True, DeepSpeed); 'bf16': everything bf16 (torchtune)")
+    optimizer: Optimizer = Field(default="adamw", description="training optimizer; 'adamw_8bit' is bitsandbytes' 8-bit AdamW")
     batch_size: int = Field(default=1, ge=1, le=1_000_000, description="sequences per GPU (micro-batch)")
-    seq_len: int = Field(default=2048, ge=1, le=100_000_000, description="tokens per sequence")
-    gradient_checkpointing: bool = False
-    lora_rank: int = Field(default=16, ge=1, le=65_536)
-    num_gpus: int = Field(default=1, ge=1, le=1_000_000)
-    sharding: Sharding = "none"
-    tensor_parallel: int = Field(default=1, ge=1, le=1024)
-    gpu: str | None = Field(default=None, description="check the fit on this GPU")
-    kv_cache_dtype: KvDtype | None = Field(default=None, description="default: bf16 (fp32 for fp32 weights)")
-
+    seq_len: int = Field(default=2048, ge=1, le=100_000_000, description="tokens per sequence; for inference the context held in the KV cache")
+    gradient_checkpointing: bool = Field(default=False, description="training: recompute each layer's activations in the backward pass")
+    lora_rank: int = Field(default=16, ge=1, le=65_536, description="LoRA rank r; adapters on every linear layer of the decoder blocks")
+    num_gpus: int = Field(default=1, ge=1, le=1_000_000, description="GPUs the job runs on (data parallel for training)")
+    sharding: Sharding = Field(default="none", description="training state sharding over num_gpus: zero1 = optimizer states, zero2 = "
+                               "+ gradients, zero3/fsdp = + parameters")
+    tensor_parallel: int = Field(default=1, ge=1, le=1024, description="GPUs each layer is split across (weights, KV heads, MLP)")
+    gpu: str | None = Field(default=None, description="optional GPU name or alias ('h100', 'rtx 4090') to check the fit on and to "
+                            "answer the largest batch / longest sequence that fits")
+    kv_cache_dtype: KvDtype | None = Field(default=None, description="KV cache format; default bf16 (fp32 for fp32 weights)")
 
 class Breakdown(BaseModel):
     weights: int

@@ -52,7 +52,7 @@ def build_plan(request: VramRequest, catalog: Catalog) -> Plan:
 
 
 def check_combination(request: VramRequest) -> None:
-    if (request.model is None) == (request.params_billions is None):
+    if (not (request.model or "").strip()) == (request.params_billions is None):
         raise SizingError("give exactly one of model (e.g. 'meta-llama/Llama-3.1-8B') or params_billions (e.g. 7)")
     if request.workload == "inference":
         if request.method != "full":

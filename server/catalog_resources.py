@@ -1,0 +1,61 @@
+"""The catalog as MCP resources (JSON), and completions for GPU and model names."""
+from __future__ import annotations
+
+import json
+from typing import Callable
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError
+from mcp.types import Completion, PromptReference, ResourceTemplateReference
+
+from gpusizer.catalog import Catalog, SizingError
+
+JSON = "application/json"
+GPU_ARGUMENTS = {"gpu", "gpu_id", "gpus"}
+MODEL_ARGUMENTS = {"model", "model_id"}
+
+
+def as_json(rows) -> str:
+    return json.dumps([row.model_dump(mode="json") for row in rows], indent=1)
+
+
+def add_catalog_resources(server: MCPServer, get_catalog: Callable[[], Catalog]) -> None:
+    @server.resource("gpusizer://gpus", name="gpus", title="GPU catalog", mime_type=JSON,
+                     description="Every GPU: memory (marketed GB and usable bytes), bandwidth GB/s, dense TFLOPS per "
+                                 "precision, TDP, interconnect, purchase price where known; each row with source and as_of")
+    def gpus() -> str:
+        return as_json(get_catalog().gpus)
+
+    @server.resource("gpusizer://gpus/{gpu_id}", name="gpu", title="One GPU", mime_type=JSON,
+                     description="One GPU's row by id or alias (e.g. gpusizer://gpus/h100-sxm), with its cloud offers")
+    def gpu(gpu_id: str) -> str:
+        catalog = get_catalog()
+        try:
+            spec = catalog.find_gpu(gpu_id)
+        except SizingError as error:
+            raise ResourceNotFoundError(str(error)) from None
+        offers = [o.model_dump(mode="json") for o in catalog.offers_for(spec.gpu_id)]
+        return json.dumps({**spec.model_dump(mode="json"), "offers": offers}, indent=1)
+
+    @server.resource("gpusizer://models", name="models", title="Model catalog", mime_type=JSON,
+                     description="Every model architecture (layers, hidden size, heads, KV heads, vocabulary, MoE and "
+                                 "attention details) from its config.json, with source and as_of")
+    def models() -> str:
+        return as_json(get_catalog().models)
+
+    @server.resource("gpusizer://offers", name="offers", title="Cloud offers", mime_type=JSON,
+                     description="Every cloud instance offer: provider, instance type, GPUs per instance, region, "
+                                 "on-demand and spot USD per hour, with source and as_of")
+    def offers() -> str:
+        return as_json(get_catalog().offers)
+
+    @server.completion()
+    async def complete(ref: PromptReference | ResourceTemplateReference, argument, context) -> Completion | None:
+        catalog = get_catalog()
+        if argument.name in GPU_ARGUMENTS:
+            values = catalog.complete_gpu(argument.value)
+        elif argument.name in MODEL_ARGUMENTS:
+            values = catalog.complete_model(argument.value)
+        else:
+            return None
+        return Completion(values=values, total=len(values), has_more=False)

@@ -1,0 +1,153 @@
+"""The server over real transports: a spawned stdio process, streamable HTTP on a loopback port, a third-party client."""
+import http.client
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from mcp import Client, StdioServerParameters
+
+SERVER_COMMAND = str(Path(sys.executable).parent / "gpusizer-mcp")
+INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+              "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}
+
+
+async def test_stdio_subprocess_answers_a_sizing_question():
+    async with Client(StdioServerParameters(command=SERVER_COMMAND, args=[])) as client:
+        assert {t.name for t in (await client.list_tools()).tools} == {"estimate_vram", "compare_gpus", "cloud_cost", "rent_vs_buy"}
+        result = await client.call_tool("estimate_vram", {"model": "mistral 7b", "gpu": "l4"})
+        assert not result.is_error and result.structured_content["gpu_check"]["gpu_id"] == "l4"
+
+
+def exchange_lines(lines: list[str]) -> list[dict]:
+    """Write raw lines to a spawned server's stdin and read its replies (stdout must be nothing but JSON-RPC)."""
+    process = subprocess.Popen([SERVER_COMMAND], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    replies = []
+    for line in lines:
+        process.stdin.write(line + "\n")
+        process.stdin.flush()
+        if '"method":"notifications/' not in line.replace(" ", ""):
+            replies.append(json.loads(process.stdout.readline()))
+    process.stdin.close()
+    assert process.wait(timeout=20) == 0
+    return replies
+
+
+def test_malformed_lines_get_error_replies_and_the_server_keeps_serving():
+    replies = exchange_lines([
+        "this is not json",
+        json.dumps(INITIALIZE),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        '{"jsonrpc": "2.0", "id": 2',
+        json.dumps({"jsonrpc": "2.0", "id": 3, "surprise": True}),
+        json.dumps({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "no_such_tool", "arguments": {}}}),
+        json.dumps({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                    "params": {"name": "cloud_cost", "arguments": {"gpu": "h100", "hours": 2}}}),
+    ])
+    parse_error, initialized, truncated, invalid, unknown_tool, answered = replies
+    assert parse_error == {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": parse_error["error"]["message"]}}
+    assert initialized["result"]["serverInfo"]["name"] == "gpusizer"
+    assert truncated["error"]["code"] == -32700
+    assert invalid["id"] == 3 and invalid["error"]["code"] == -32600
+    assert unknown_tool["id"] == 4 and unknown_tool["error"]["code"] == -32602
+    assert answered["id"] == 5 and answered["result"]["structuredContent"]["offers"]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class HttpServer:
+    def __init__(self, *arguments: str, token: str | None = None):
+        self.port = free_port()
+        environment = {**os.environ, "GPUSIZER_MCP_TOKEN": token or ""}
+        self.process = subprocess.Popen([SERVER_COMMAND, "--http", "--port", str(self.port), *arguments], env=environment,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"HTTP server did not start: {self.process.stderr.read()}")
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/mcp"
+
+    def post(self, body: dict, headers: dict | None = None) -> tuple[int, str]:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        connection.request("POST", "/mcp", json.dumps(body), {"Content-Type": "application/json",
+                                                              "Accept": "application/json, text/event-stream", **(headers or {})})
+        response = connection.getresponse()
+        return response.status, response.read().decode()
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def http_server():
+    server = HttpServer()
+    yield server
+    server.stop()
+
+
+async def test_http_client_calls_a_tool(http_server):
+    async with Client(http_server.url) as client:
+        result = await client.call_tool("rent_vs_buy", {"gpu": "h100", "purchase_usd_per_gpu": 30000})
+        assert not result.is_error and result.structured_content["recommendation"] in ("buy", "rent")
+
+
+def test_http_refuses_a_foreign_host_header(http_server):
+    status, _ = http_server.post(INITIALIZE, {"Host": "attacker.example"})
+    assert status == 421
+    status, _ = http_server.post(INITIALIZE, {"Host": f"localhost:{http_server.port}"})
+    assert status == 200
+
+
+def test_http_enforces_the_token_when_configured():
+    server = HttpServer(token="s3cret-token")
+    try:
+        assert server.post(INITIALIZE)[0] == 401
+        assert server.post(INITIALIZE, {"Authorization": "Bearer wrong"})[0] == 401
+        assert server.post(INITIALIZE, {"Authorization": "Bearer s3cret-token"})[0] == 200
+    finally:
+        server.stop()
+
+
+def test_binding_a_public_interface_needs_allowed_hosts_and_a_token():
+    result = subprocess.run([SERVER_COMMAND, "--http", "--host", "0.0.0.0", "--port", str(free_port())],
+                            capture_output=True, text=True, timeout=30, env={**os.environ, "GPUSIZER_MCP_TOKEN": ""})
+    assert result.returncode == 2
+    assert "--allowed-host" in result.stderr and "GPUSIZER_MCP_TOKEN" in result.stderr
+
+
+INSPECTOR = ["npx", "-y", "@modelcontextprotocol/inspector@0.15.0", "--cli", SERVER_COMMAND]
+
+
+def run_inspector(*arguments: str) -> dict:
+    result = subprocess.run([*INSPECTOR, *arguments], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-1000:]
+    return json.loads(result.stdout[result.stdout.index("{"):])
+
+
+@pytest.mark.skipif(shutil.which("npx") is None, reason="npx (Node.js) is not installed: the MCP Inspector CLI cannot run")
+def test_mcp_inspector_lists_and_calls_tools():
+    listed = run_inspector("--method", "tools/list")
+    assert {t["name"] for t in listed["tools"]} == {"estimate_vram", "compare_gpus", "cloud_cost", "rent_vs_buy"}
+    called = run_inspector("--method", "tools/call", "--tool-name", "estimate_vram", "--tool-arg", "model=qwen2.5-7b",
+                           "--tool-arg", "workload=training", "--tool-arg", "method=lora")
+    assert not called.get("isError") and called["structuredContent"]["trainable_params"] > 0
+    failed = run_inspector("--method", "tools/call", "--tool-name", "estimate_vram", "--tool-arg", "model=qwen9")
+    assert failed["isError"] and "did you mean" in failed["content"][0]["text"]
