@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""The MCP server's speed, each figure beside a reference measured in the same run.
+
+- cold start: spawn -> initialize -> tools/list answered, as a ratio to the official `mcp-server-time`
+  (pip install mcp-server-time, or `pip install -e '.[bench]'`); target <= 1.1x
+- per-call latency of estimate_vram over stdio and over streamable HTTP (median, p99)
+- throughput with 8 concurrent HTTP clients, with the error count (target: zero)
+
+Usage: python benchmarks/server.py [--rounds 10] [--calls 200]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BIN = Path(sys.executable).parent
+INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+              "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}}
+INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+ESTIMATE = {"name": "estimate_vram", "arguments": {"model": "meta-llama/Llama-3.1-70B", "workload": "training", "method": "qlora"}}
+
+
+def line(message: dict) -> bytes:
+    return (json.dumps(message) + "\n").encode()
+
+
+def cold_start_seconds(command: list[str]) -> float:
+    """Wall time from spawning the server to holding its tools/list answer."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    process.stdin.write(line(INITIALIZE) + line(INITIALIZED) + line({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}))
+    process.stdin.flush()
+    while json.loads(process.stdout.readline()).get("id") != 2:
+        pass
+    elapsed = time.perf_counter() - start
+    process.stdin.close()
+    process.wait()
+    return elapsed
+
+
+def stdio_latencies_ms(calls: int) -> list[float]:
+    process = subprocess.Popen([str(BIN / "gpusizer-mcp")], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    process.stdin.write(line(INITIALIZE) + line(INITIALIZED))
+    process.stdin.flush()
+    process.stdout.readline()
+    samples = []
+    for number in range(calls + 5):
+        start = time.perf_counter()
+        process.stdin.write(line({"jsonrpc": "2.0", "id": 10 + number, "method": "tools/call", "params": ESTIMATE}))
+        process.stdin.flush()
+        reply = json.loads(process.stdout.readline())
+        assert not reply["result"].get("isError"), reply
+        if number >= 5:  # the first calls warm the catalog and caches
+            samples.append((time.perf_counter() - start) * 1e3)
+    process.stdin.close()
+    process.wait()
+    return samples
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+async def http_figures(calls: int, clients: int = 8) -> tuple[list[float], float, int]:
+    from mcp import Client
+
+    port = free_port()
+    process = subprocess.Popen([str(BIN / "gpusizer-mcp"), "--http", "--port", str(port)], stderr=subprocess.DEVNULL,
+                               env={**os.environ, "GPUSIZER_MCP_TOKEN": ""})
+    try:
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+                break
+            except OSError:
+                await asyncio.sleep(0.05)
+        url = f"http://127.0.0.1:{port}/mcp"
+        async with Client(url) as client:
+            samples = []
+            for number in range(calls + 5):
+                start = time.perf_counter()
+                result = await client.call_tool(ESTIMATE["name"], ESTIMATE["arguments"])
+                assert not result.is_error
+                if number >= 5:
+                    samples.append((time.perf_counter() - start) * 1e3)
+
+        errors = 0
+
+        async def one_client() -> int:
+            nonlocal errors
+            async with Client(url) as client:
+                for _ in range(calls // 4):
+                    try:
+                        result = await client.call_tool(ESTIMATE["name"], ESTIMATE["arguments"])
+                        errors += bool(result.is_error)
+                    except Exception:  # noqa: BLE001 - counted, not hidden
+                        errors += 1
+            return calls // 4
+
+        start = time.perf_counter()
+        done = sum(await asyncio.gather(*[one_client() for _ in range(clients)]))
+        return samples, done / (time.perf_counter() - start), errors
+    finally:
+        process.terminate()
+        process.wait()
+
+
+def summary(samples: list[float]) -> str:
+    ordered = sorted(samples)
+    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    return f"median {statistics.median(ordered):6.2f} ms   p99 {p99:6.2f} ms   (n={len(ordered)})"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=10, help="cold starts per server")
+    parser.add_argument("--calls", type=int, default=200, help="calls per latency series")
+    arguments = parser.parse_args()
+
+    reference = shutil.which("mcp-server-time", path=str(BIN)) or shutil.which("mcp-server-time")
+    ours = [str(BIN / "gpusizer-mcp")]
+    ours_times, reference_times = [], []
+    for _ in range(arguments.rounds):  # interleaved, so machine noise hits both alike
+        ours_times.append(cold_start_seconds(ours))
+        if reference:
+            reference_times.append(cold_start_seconds([reference, "--local-timezone", "UTC"]))
+    ours_median = statistics.median(ours_times) * 1e3
+    print(f"cold start (spawn -> tools/list), median of {arguments.rounds}:")
+    print(f"  gpusizer-mcp      {ours_median:7.1f} ms")
+    if reference:
+        reference_median = statistics.median(reference_times) * 1e3
+        print(f"  mcp-server-time   {reference_median:7.1f} ms   (reference)")
+        print(f"  ratio             {ours_median / reference_median:7.2f} x   (target <= 1.1)")
+    else:
+        print("  mcp-server-time is not installed (pip install mcp-server-time): no reference ratio")
+
+    print("estimate_vram per call (Llama-3.1-70B QLoRA, full fit scan):")
+    print(f"  stdio  {summary(stdio_latencies_ms(arguments.calls))}")
+    samples, throughput, errors = asyncio.run(http_figures(arguments.calls))
+    print(f"  http   {summary(samples)}")
+    print(f"8 concurrent HTTP clients: {throughput:7.1f} calls/s, {errors} errors")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
