@@ -1,11 +1,26 @@
-"""`gpusizer`: the terminal UI's command line (the UI lands with issue #6)."""
+"""`gpusizer`: open the terminal UI (optionally on a tab), or `gpusizer ask "…"` to answer one question and exit."""
+from __future__ import annotations
+
+import argparse
 import sys
 
+TAB_NAMES = ["estimate", "compare", "cloud", "rent", "catalog", "ask"]
 
-def main() -> int:
-    print("gpusizer: the terminal UI is not built yet (issue #6); the calculators are importable from gpusizer.tools",
-          file=sys.stderr)
-    return 2
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "ask":
+        from .ask_cli import main as ask_main
+
+        return ask_main(argv[1:])
+    parser = argparse.ArgumentParser(prog="gpusizer", description="GPU sizing and cost in the terminal. "
+                                     'Also: gpusizer ask "QUESTION" [--json].')
+    parser.add_argument("--tab", choices=TAB_NAMES, default="estimate", help="open on this tab")
+    arguments = parser.parse_args(argv)
+    from .app import GpusizerApp
+
+    GpusizerApp(tab=arguments.tab).run()
+    return 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""The terminal UI's speed, each figure beside a reference measured in the same run.
+
+- start-up: a fresh interpreter from its first line to the Estimate result on screen (headless), against a
+  bare Textual app with one label from its first line to its first frame; target under 1 s
+- input-to-update: a key typed into the batch-size input until the new estimate is on screen, against the
+  estimate_vram call alone; target under 50 ms
+
+Usage: python benchmarks/tui.py [--rounds 5] [--keys 40]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import subprocess
+import sys
+import time
+
+STARTUP = r'''
+import time; start = time.perf_counter()
+import asyncio
+from gpusizer.tui.app import GpusizerApp
+
+class Timed(GpusizerApp):
+    def on_tool_pane_updated(self, message):
+        if not hasattr(self, "first"):
+            self.first = time.perf_counter() - start
+
+async def main():
+    app = Timed()
+    async with app.run_test(size=(100, 30)) as pilot:
+        while not hasattr(app, "first"):
+            await asyncio.sleep(0.001)
+    print(app.first)
+asyncio.run(main())
+'''
+
+BARE = r'''
+import time; start = time.perf_counter()
+import asyncio
+from textual.app import App
+from textual.widgets import Label
+
+class Bare(App):
+    def compose(self):
+        yield Label("hello")
+    def on_mount(self):
+        self.call_after_refresh(self.done)
+    def done(self):
+        self.first = time.perf_counter() - start
+
+async def main():
+    app = Bare()
+    async with app.run_test(size=(100, 30)) as pilot:
+        while not hasattr(app, "first"):
+            await asyncio.sleep(0.001)
+    print(app.first)
+asyncio.run(main())
+'''
+
+
+def fresh_seconds(code: str) -> float:
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return float(result.stdout.strip().splitlines()[-1])
+
+
+async def keystroke_latencies_ms(keys: int) -> tuple[list[float], list[float]]:
+    from textual import events
+
+    from gpusizer.tools import estimate_vram
+    from gpusizer.tui.app import GpusizerApp
+
+    updated = asyncio.Event()
+
+    class Watched(GpusizerApp):
+        def on_tool_pane_updated(self, message) -> None:
+            self.call_after_refresh(updated.set)  # counted once the new figures are painted
+
+    app = Watched()
+    samples, reference = [], []
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause(0.5)
+        pane = app.query_one("#estimate-pane")
+        batch = pane.query_one("#batch_size")
+        batch.focus()
+        for number in range(keys):
+            batch.value = ""  # not timed: clear, and let that estimate land
+            await pilot.pause()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            updated.clear()
+            start = time.perf_counter()
+            batch.post_message(events.Key(str(1 + number % 9), str(1 + number % 9)))
+            await updated.wait()
+            samples.append((time.perf_counter() - start) * 1e3)
+            arguments = pane.arguments()
+            start = time.perf_counter()
+            estimate_vram(app.catalog, **arguments)
+            reference.append((time.perf_counter() - start) * 1e3)
+    return samples, reference
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--keys", type=int, default=40)
+    arguments = parser.parse_args()
+    ours, bare = [], []
+    for _ in range(arguments.rounds):
+        ours.append(fresh_seconds(STARTUP))
+        bare.append(fresh_seconds(BARE))
+    ours_ms, bare_ms = statistics.median(ours) * 1e3, statistics.median(bare) * 1e3
+    print(f"start-up to first result on screen, median of {arguments.rounds} fresh interpreters:")
+    print(f"  gpusizer           {ours_ms:7.0f} ms   (target < 1000 ms)")
+    print(f"  bare Textual app   {bare_ms:7.0f} ms   (reference)")
+    print(f"  ratio              {ours_ms / bare_ms:7.2f} x")
+    samples, reference = asyncio.run(keystroke_latencies_ms(arguments.keys))
+    print(f"keystroke in 'batch' -> new estimate on screen ({arguments.keys} keys):")
+    print(f"  median {statistics.median(samples):6.1f} ms   max {max(samples):6.1f} ms   (target < 50 ms)")
+    print(f"  estimate_vram alone: median {statistics.median(reference):6.2f} ms (reference)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

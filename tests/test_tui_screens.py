@@ -1,0 +1,165 @@
+"""Each tab driven as a person would: the figures on screen are the tools' figures for the same inputs."""
+import pytest
+from textual.widgets import Input, TabbedContent
+
+from gpusizer.tools import cloud_cost, compare_gpus, estimate_vram, rent_vs_buy
+from gpusizer.tui.app import GpusizerApp
+from gpusizer.tui.format import gib, number, usd
+from tui_helpers import choose, settle, shown, table_rows, type_into
+
+SIZE = (120, 40)
+
+
+@pytest.fixture
+def app(catalog):
+    return lambda tab="estimate": GpusizerApp(tab=tab, catalog=catalog)
+
+
+async def test_estimate_shows_the_same_total_breakdown_and_fits_as_the_tool(app, catalog):
+    async with app().run_test(size=SIZE) as pilot:
+        await type_into(pilot, "#model", "qwen2.5-7b")
+        await choose(pilot, "#workload", "training")
+        await choose(pilot, "#method", "qlora")
+        await type_into(pilot, "#seq_len", "4096")
+        await type_into(pilot, "#gpu", "rtx 4090")
+        expected = estimate_vram(catalog, model="qwen2.5-7b", workload="training", method="qlora", seq_len=4096, gpu="rtx 4090",
+                                 weights_dtype="bf16", training_precision="mixed", optimizer="adamw", sharding="none",
+                                 batch_size=1, num_gpus=1, tensor_parallel=1, lora_rank=16, gradient_checkpointing=False)
+        assert gib(expected.total_bytes) in shown(pilot.app, "#total")
+        assert gib(expected.breakdown.weights) in shown(pilot.app, "#breakdown")
+        assert number(expected.gpu_check.max_seq_len) in shown(pilot.app, "#gpu-check")
+        rows = table_rows(pilot.app, "#fits")
+        assert [row[:2] for row in rows] == [[fit.gpu_id, str(fit.gpus_needed)] for fit in expected.fits]
+
+
+async def test_estimate_invalid_batch_shows_its_message_and_keeps_the_last_result(app):
+    async with app().run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        before = shown(pilot.app, "#total")
+        await type_into(pilot, "#batch_size", "0")
+        assert "batch_size must be ≥ 1 (got 0)" in shown(pilot.app, "#batch_size-error")
+        assert shown(pilot.app, "#total") == before
+        assert pilot.app.active_pane.query_one("#batch_size").has_class("invalid")
+        await type_into(pilot, "#batch_size", "2")
+        assert shown(pilot.app, "#batch_size-error") == "" and shown(pilot.app, "#total") != before
+
+
+async def test_estimate_unknown_model_says_did_you_mean_under_the_model(app):
+    async with app().run_test(size=SIZE) as pilot:
+        await type_into(pilot, "#model", "lama 3.1 8x")
+        assert "did you mean" in shown(pilot.app, "#model-error")
+
+
+async def test_estimate_from_a_size_in_billions(app, catalog):
+    async with app().run_test(size=SIZE) as pilot:
+        await type_into(pilot, "#params_billions", "13")
+        expected = estimate_vram(catalog, params_billions=13)
+        assert gib(expected.total_bytes) in shown(pilot.app, "#total")
+
+
+async def test_compare_lists_the_gpus_in_order_with_the_tools_prices(app, catalog):
+    async with app("compare").run_test(size=SIZE) as pilot:
+        await type_into(pilot, "#gpus", "h100, mi300x, l4")
+        await type_into(pilot, "#model", "llama 3.1 8b")
+        expected = compare_gpus(catalog, gpus=["h100", "mi300x", "l4"], model="llama 3.1 8b", workload="inference",
+                                weights_dtype="bf16", batch_size=1, seq_len=2048, mfu=0.4)
+        rows = table_rows(pilot.app, "#comparison")
+        assert [row[0] for row in rows] == [gpu.gpu_id for gpu in expected.gpus]
+        assert [row[6] for row in rows] == [usd(gpu.cheapest_usd_per_gpu_hour) for gpu in expected.gpus]
+        assert [row[11] for row in rows] == [number(gpu.decode_tokens_per_s) for gpu in expected.gpus]
+
+
+async def test_compare_sorts_by_the_column_under_the_cursor_and_charts_it(app):
+    async with app("compare").run_test(size=SIZE) as pilot:
+        await type_into(pilot, "#gpus", "l4, h100, a10g")
+        table = pilot.app.active_pane.query_one("#comparison")
+        table.focus()
+        table.move_cursor(column=2)
+        await pilot.press("s")
+        await settle(pilot)
+        bandwidths = [float(row[2].replace(",", "")) for row in table_rows(pilot.app, "#comparison")]
+        assert bandwidths == sorted(bandwidths)
+        assert "GB/s" in shown(pilot.app, "#column-chart")
+
+
+async def test_cloud_cost_shows_idle_gpus_and_the_cheapest_total(app, catalog):
+    async with app("cloud").run_test(size=SIZE) as pilot:
+        await type_into(pilot, "#gpu_count", "3")
+        await type_into(pilot, "#hours", "10")
+        expected = cloud_cost(catalog, gpu="h100-sxm", gpu_count=3, hours=10, pricing="both", spot_interruptions_per_hour=0)
+        assert usd(expected.offers[0].total_usd) in shown(pilot.app, "#cloud-summary")
+        rows = table_rows(pilot.app, "#offers")
+        assert len(rows) == len(expected.offers)
+        assert [row[2] for row in rows] == [usd(offer.total_usd) for offer in expected.offers]
+        assert any("5" in row[5] for row in rows), "an 8-GPU instance leaves 5 idle"
+
+
+async def test_cloud_cost_unknown_provider_is_shown_next_to_providers(app):
+    async with app("cloud").run_test(size=SIZE) as pilot:
+        await type_into(pilot, "#providers", "awz")
+        assert "unknown provider" in shown(pilot.app, "#providers-error")
+
+
+async def test_rent_vs_buy_verdict_matches_the_tool(app, catalog):
+    async with app("rent").run_test(size=SIZE) as pilot:
+        await type_into(pilot, "#purchase_usd_per_gpu", "30000")
+        await type_into(pilot, "#utilization", "0.5")
+        expected = rent_vs_buy(catalog, gpu="h100-sxm", gpu_count=8, purchase_usd_per_gpu=30000, utilization=0.5, years=3,
+                               electricity_usd_per_kwh=0.1, pue=1.3, staff_usd_per_year=0, maintenance_fraction_per_year=0,
+                               residual_fraction=0, cost_of_capital=0)
+        verdict = shown(pilot.app, "#verdict")
+        assert usd(expected.own_total_usd) in verdict and usd(expected.rent_total_usd) in verdict
+
+
+async def test_rent_vs_buy_utilization_above_one_is_refused_with_the_range(app):
+    async with app("rent").run_test(size=SIZE) as pilot:
+        await type_into(pilot, "#utilization", "1.5")
+        assert "utilization must be ≤ 1" in shown(pilot.app, "#utilization-error")
+
+
+async def test_catalog_search_filters_and_enter_shows_the_source(app, catalog):
+    async with app("catalog").run_test(size=SIZE) as pilot:
+        await type_into(pilot, "#catalog-search", "mi300x")
+        rows = table_rows(pilot.app, "#catalog-table")
+        assert rows[0][0] == "mi300x" and len(rows) < len(catalog.gpus) / 4
+        table = pilot.app.active_pane.query_one("#catalog-table")
+        table.focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert catalog.gpu_by_id["mi300x"].source in shown(pilot.app, "#catalog-detail")
+
+
+@pytest.mark.parametrize("tab, label", [("estimate", "Estimate"), ("compare", "Compare"), ("cloud", "Cloud cost"),
+                                        ("rent", "Rent vs buy"), ("catalog", "Catalog"), ("ask", "Ask")])
+async def test_tab_option_opens_on_that_tab_with_focus_in_its_first_input(app, tab, label):
+    async with app(tab).run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tabs = pilot.app.query_one("#tabs", TabbedContent)
+        assert tabs.active == tab and str(tabs.get_tab(tab).label) == label
+        focused = pilot.app.focused
+        assert isinstance(focused, Input) and focused is pilot.app.query_one(f"#{tab}-pane").query(Input).first()
+
+
+async def test_ctrl_q_quits(app):
+    async with app().run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert not pilot.app.is_running
+
+
+async def test_function_keys_switch_tabs(app):
+    async with app().run_test(size=SIZE) as pilot:
+        await pilot.press("f4")
+        assert pilot.app.query_one("#tabs", TabbedContent).active == "rent"
+
+
+async def test_export_writes_markdown_and_json_files(app, tmp_path, monkeypatch):
+    monkeypatch.setenv("GPUSIZER_EXPORT_DIR", str(tmp_path))
+    async with app().run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await pilot.press("ctrl+j")
+        await pilot.pause()
+    markdown = next(tmp_path.glob("estimate-*.md")).read_text()
+    assert "total_bytes" in markdown and "## breakdown" in markdown
+    assert '"total_bytes"' in next(tmp_path.glob("estimate-*.json")).read_text()

@@ -1,0 +1,120 @@
+"""The gpusizer terminal app: one tab per tool, a catalog browser and the Ask pane."""
+from __future__ import annotations
+
+from importlib import import_module
+from pathlib import Path
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.command import Hit, Hits, Provider
+from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
+
+from gpusizer.catalog import Catalog, load_catalog
+
+from .export import write_export
+
+TABS = {  # --tab name: (label, module under gpusizer.tui.panes, pane class); imported on first use
+    "estimate": ("Estimate", "estimate", "EstimatePane"),
+    "compare": ("Compare", "compare", "ComparePane"),
+    "cloud": ("Cloud cost", "cloud", "CloudPane"),
+    "rent": ("Rent vs buy", "rent", "RentPane"),
+    "catalog": ("Catalog", "catalog_browser", "CatalogPane"),
+    "ask": ("Ask", "ask", "AskPane"),
+}
+
+
+def pane_class(name: str):
+    _, module, cls = TABS[name]
+    return getattr(import_module(f"gpusizer.tui.panes.{module}"), cls)
+
+
+class ScreenCommands(Provider):
+    """Command palette entries: open each tab, export the current result."""
+
+    async def search(self, query: str) -> Hits:
+        app = self.app
+        matcher = self.matcher(query)
+        commands = [(f"Open {label}", lambda name=name: app.action_open(name)) for name, (label, *_) in TABS.items()]
+        commands += [("Export result as Markdown", app.action_export_markdown), ("Export result as JSON", app.action_export_json),
+                     ("Toggle light / dark theme", app.action_toggle_theme)]
+        for text, callback in commands:
+            score = matcher.match(text)
+            if score > 0:
+                yield Hit(score, matcher.highlight(text), callback, help=text)
+
+
+class GpusizerApp(App):
+    TITLE = "gpusizer"
+    SUB_TITLE = "will it fit, where, and what will it cost"
+    CSS_PATH = Path(__file__).with_name("gpusizer.tcss")  # absolute, so subclasses defined elsewhere still find it
+    COMMANDS = App.COMMANDS | {ScreenCommands}
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+        *[Binding(f"f{number}", f"open('{name}')", label, show=number <= 6)
+          for number, (name, (label, *_)) in enumerate(TABS.items(), start=1)],
+        Binding("ctrl+s", "export_markdown", "Export .md"),
+        Binding("ctrl+j", "export_json", "Export JSON"),
+        Binding("ctrl+t", "toggle_theme", "Theme"),
+    ]
+
+    def __init__(self, tab: str = "estimate", catalog: Catalog | None = None):
+        super().__init__()
+        self.initial_tab = tab
+        self.catalog = catalog or load_catalog()
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with TabbedContent(initial=self.initial_tab, id="tabs"):
+            for name, (label, *_) in TABS.items():
+                with TabPane(label, id=name):
+                    if name == self.initial_tab:  # the other panes are built when first opened: start-up stays short
+                        yield pane_class(name)(self.catalog, id=f"{name}-pane")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.focus_first_input(self.initial_tab)
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        self.ensure_pane(event.pane.id)
+
+    def ensure_pane(self, name: str):
+        """The tab's pane, built on first use."""
+        found = self.query(f"#{name}-pane")
+        if found:
+            return found.first()
+        pane = pane_class(name)(self.catalog, id=f"{name}-pane")
+        self.query_one(f"TabPane#{name}").mount(pane)
+        pane.call_after_refresh(self.focus_first_input, name)
+        return pane
+
+    def focus_first_input(self, name: str) -> None:
+        inputs = self.query_one(f"#{name}-pane").query(Input)
+        if inputs:
+            inputs.first().focus()
+
+    def action_open(self, name: str) -> None:
+        self.query_one("#tabs", TabbedContent).active = name
+        self.ensure_pane(name)
+        self.focus_first_input(name)
+
+    @property
+    def active_pane(self):
+        return self.ensure_pane(self.query_one("#tabs", TabbedContent).active)
+
+    def action_export_markdown(self) -> None:
+        self.export(self.active_pane.markdown(), "md")
+
+    def action_export_json(self) -> None:
+        self.export(self.active_pane.json(), "json")
+
+    def export(self, text: str | None, suffix: str) -> None:
+        if not text:
+            self.notify("Nothing to export on this tab yet.", severity="warning")
+            return
+        self.copy_to_clipboard(text)
+        path = write_export(self.query_one("#tabs", TabbedContent).active, text, suffix)
+        self.notify(f"Copied to the clipboard (where the terminal allows) and saved to {path}", title="Exported")
+        self.last_export = path
+
+    def action_toggle_theme(self) -> None:
+        self.theme = "textual-light" if self.current_theme.dark else "textual-dark"

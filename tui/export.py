@@ -1,0 +1,49 @@
+"""Results as Markdown or JSON: to the clipboard where the terminal allows (OSC 52), and always to a file."""
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+from pydantic import BaseModel
+
+
+def export_folder() -> Path:
+    configured = os.environ.get("GPUSIZER_EXPORT_DIR")
+    if configured:
+        return Path(configured)
+    from platformdirs import user_data_path
+
+    return user_data_path("gpusizer") / "exports"
+
+
+def as_json(result: BaseModel) -> str:
+    return json.dumps(result.model_dump(mode="json"), indent=2)
+
+
+def as_markdown(title: str, result: BaseModel) -> str:
+    """Scalars as a two-column table, each list of rows as its own table, lists of text as bullets."""
+    data = result.model_dump(mode="json")
+    scalars = {k: v for k, v in data.items() if not isinstance(v, (list, dict))}
+    lines = [f"# {title}", "", "| field | value |", "|---|---|"]
+    lines += [f"| {key} | {value} |" for key, value in scalars.items()]
+    for key, value in data.items():
+        if isinstance(value, dict):
+            lines += ["", f"## {key}", "", "| field | value |", "|---|---|"]
+            lines += [f"| {k} | {v} |" for k, v in value.items() if not isinstance(v, (list, dict))]
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
+            columns = [c for c in value[0] if not isinstance(value[0][c], (list, dict))]
+            lines += ["", f"## {key}", "", "| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+            lines += ["| " + " | ".join(str(row.get(c, "")) for c in columns) + " |" for row in value]
+        elif isinstance(value, list) and value:
+            lines += ["", f"## {key}", ""] + [f"- {item}" for item in value]
+    return "\n".join(lines) + "\n"
+
+
+def write_export(name: str, text: str, suffix: str) -> Path:
+    folder = export_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}.{suffix}"
+    path.write_text(text)
+    return path

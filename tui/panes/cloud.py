@@ -1,0 +1,61 @@
+"""Cloud cost: every offer that can run N GPUs for H hours, on-demand and spot, cheapest first."""
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.widgets import DataTable, Input, Static
+
+from gpusizer.tools import cloud_cost
+
+from ..format import number, usd
+from ..suggest import CatalogSuggester
+from .base import ToolPane, choice, field
+from .sortable import SortableTable
+
+HEADERS = ("provider", "pricing", "total", "$/GPU-h", "instances", "idle GPUs", "instance", "$/h (instance)", "billed h",
+           "region", "as of")  # what decides first, so it reads at 80 columns
+
+
+class CloudPane(ToolPane):
+    TITLE = "gpusizer cloud cost"
+
+    def form(self) -> ComposeResult:
+        yield field("GPU", Input("h100-sxm", id="gpu", suggester=CatalogSuggester(self.catalog, "gpu")))
+        yield field("GPUs needed", Input("8", id="gpu_count", type="integer"))
+        yield field("Hours (wall-clock)", Input("24", id="hours", type="number"))
+        yield field("Pricing", choice("pricing", ["both", "on_demand", "spot"], "both"))
+        yield field("Providers (comma-separated)", Input(placeholder="all, or e.g. aws, lambda", id="providers"))
+        yield field("Region contains", Input(placeholder="e.g. us-east", id="region"))
+        yield field("Spot interruptions / hour", Input("0", id="spot_interruptions_per_hour", type="number"))
+
+    def results(self) -> ComposeResult:
+        yield Static("", id="cloud-summary", classes="headline")
+        yield SortableTable(id="offers")
+        yield Static("", id="cloud-notes", classes="notes")
+
+    def on_mount(self) -> None:
+        self.query_one("#offers", DataTable).add_columns(*HEADERS)
+        super().on_mount()
+
+    def arguments(self) -> dict:
+        providers = [p.strip() for p in (self.text("providers") or "").split(",") if p.strip()] or None
+        return self.given(gpu=self.text("gpu") or "", gpu_count=self.whole("gpu_count"), hours=self.decimal("hours"),
+                          pricing=self.selected("pricing"), providers=providers, region=self.text("region"),
+                          spot_interruptions_per_hour=self.decimal("spot_interruptions_per_hour"))
+
+    def compute(self, arguments: dict):
+        return cloud_cost(self.catalog, **arguments)
+
+    def show(self, result) -> None:
+        table = self.query_one("#offers", SortableTable)
+        table.clear()
+        for offer in result.offers:
+            idle = number(offer.idle_gpus)
+            table.add_row(offer.provider, offer.pricing.replace("_", "-"), usd(offer.total_usd), usd(offer.usd_per_gpu_hour),
+                          number(offer.instances), f"[yellow]{idle}[/yellow]" if offer.idle_gpus else idle,
+                          offer.instance_type, usd(offer.usd_per_hour), number(offer.billed_hours), offer.region,
+                          offer.as_of + (" (stale)" if offer.stale else ""))
+        best = result.offers[0]
+        self.query_one("#cloud-summary", Static).update(
+            f"Cheapest: [b]{usd(best.total_usd)}[/b] on {best.provider} {best.instance_type} ({best.pricing.replace('_', '-')}) "
+            f"for {number(result.gpu_count)} × {result.gpu_id}, {number(result.hours)} h · {len(result.offers)} offers")
+        self.query_one("#cloud-notes", Static).update("\n".join(f"• {n}" for n in result.notes))

@@ -1,0 +1,81 @@
+"""Compare: 2-20 GPUs side by side, optionally for a workload; a bar chart of the column under the cursor."""
+from __future__ import annotations
+
+from typing import get_args
+
+from textual.app import ComposeResult
+from textual.widgets import DataTable, Input, Static
+
+from gpusizer.tools import compare_gpus
+from gpusizer.tools.vram_models import WeightsDtype, Workload
+
+from ..charts import horizontal_bars
+from ..format import number, usd
+from ..suggest import CatalogSuggester
+from .base import ToolPane, choice, field
+from .sortable import SortableTable
+
+COLUMNS = [  # (header, row field, how to show it)
+    ("GPU", "gpu_id", str), ("memory GB", "memory_gb", number), ("GB/s", "memory_bandwidth_gbps", number),
+    ("BF16 TF", "bf16_tflops_dense", number), ("FP8 TF", "fp8_tflops_dense", number), ("TDP W", "tdp_watts", number),
+    ("$/GPU-h", "cheapest_usd_per_gpu_hour", usd), ("spot $/h", "cheapest_spot_usd_per_gpu_hour", usd),
+    ("TF per $/h", "bf16_tflops_per_usd_hour", number), ("fits", "fits", lambda v: "—" if v is None else ("yes" if v else "no")),
+    ("GPUs needed", "gpus_needed", number), ("decode tok/s", "decode_tokens_per_s", number),
+    ("$ / M tokens", "usd_per_million_tokens", usd),
+]
+
+
+class ComparePane(ToolPane):
+    TITLE = "gpusizer compare"
+
+    def form(self) -> ComposeResult:
+        yield field("GPUs (comma-separated)", Input("h100-sxm, a100-80gb-sxm, l40s", id="gpus",
+                                                      suggester=CatalogSuggester(self.catalog, "gpu", many=True)))
+        yield field("Model (optional workload)", Input(placeholder="e.g. llama 3.1 70b", id="model",
+                                                         suggester=CatalogSuggester(self.catalog, "model")))
+        yield field("Workload", choice("workload", list(get_args(Workload)), "inference"))
+        yield field("Weights", choice("weights_dtype", list(get_args(WeightsDtype)), "bf16"))
+        yield field("Batch", Input("1", id="batch_size", type="integer"))
+        yield field("Seq len", Input("2048", id="seq_len", type="integer"))
+        yield field("MFU", Input("0.4", id="mfu", type="number"))
+
+    def results(self) -> ComposeResult:
+        yield SortableTable(id="comparison")
+        yield Static("", id="column-chart")
+        yield Static("", id="compare-notes", classes="notes")
+
+    def on_mount(self) -> None:
+        self.query_one("#comparison", DataTable).add_columns(*[header for header, _, _ in COLUMNS])
+        super().on_mount()
+
+    def arguments(self) -> dict:
+        gpus = [name.strip() for name in (self.text("gpus") or "").split(",") if name.strip()]
+        workload = {}
+        if self.text("model"):
+            workload = self.given(model=self.text("model"), workload=self.selected("workload"),
+                                  weights_dtype=self.selected("weights_dtype"), batch_size=self.whole("batch_size"),
+                                  seq_len=self.whole("seq_len"))
+        return self.given(gpus=gpus, mfu=self.decimal("mfu"), **workload)
+
+    def compute(self, arguments: dict):
+        return compare_gpus(self.catalog, **arguments)
+
+    def show(self, result) -> None:
+        table = self.query_one("#comparison", SortableTable)
+        table.clear()
+        for row in result.gpus:
+            table.add_row(*[shown(getattr(row, name)) for _, name, shown in COLUMNS], key=row.gpu_id)
+        self.query_one("#compare-notes", Static).update("\n".join(f"• {n}" for n in result.notes))
+        self.chart_column(table.cursor_column)
+
+    def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
+        self.chart_column(event.coordinate.column)
+
+    def chart_column(self, index: int) -> None:
+        if self.result is None:
+            return
+        header, name, _ = COLUMNS[max(index, 1)]
+        values = [getattr(row, name) for row in self.result.gpus]
+        numeric = [float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None for v in values]
+        order = [row.gpu_id for row in self.result.gpus]
+        self.query_one("#column-chart", Static).update(horizontal_bars(header, order, numeric))

@@ -1,0 +1,107 @@
+"""Estimate: peak memory for a model and workload, where it fits, and the largest batch / context on a GPU."""
+from __future__ import annotations
+
+from typing import get_args
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Checkbox, DataTable, Input, Label, Static
+
+from gpusizer.tools import estimate_vram
+from gpusizer.tools.pricing import cheapest
+from gpusizer.tools.vram_models import Method, Optimizer, Sharding, TrainingPrecision, WeightsDtype, Workload
+
+from ..charts import stacked_bar
+from ..format import gib, number, usd
+from ..suggest import CatalogSuggester
+from .base import FormError, ToolPane, choice, field
+
+
+class EstimatePane(ToolPane):
+    TITLE = "gpusizer estimate"
+
+    def form(self) -> ComposeResult:
+        yield field("Model (HF id or alias)", Input("meta-llama/Llama-3.1-8B", id="model",
+                                                       suggester=CatalogSuggester(self.catalog, "model")))
+        yield field("…or size in billions", Input(placeholder="e.g. 7 (generic decoder)", id="params_billions", type="number"))
+        with Horizontal(classes="pair"):
+            yield field("Workload", choice("workload", list(get_args(Workload)), "inference"))
+            yield field("Method", choice("method", list(get_args(Method)), "full"))
+        with Horizontal(classes="pair"):
+            yield field("Weights", choice("weights_dtype", list(get_args(WeightsDtype)), "bf16"))
+            yield field("Precision", choice("training_precision", list(get_args(TrainingPrecision)), "mixed"))
+        with Horizontal(classes="pair"):
+            yield field("Optimizer", choice("optimizer", list(get_args(Optimizer)), "adamw"))
+            yield field("Sharding", choice("sharding", list(get_args(Sharding)), "none"))
+        with Horizontal(classes="pair"):
+            yield field("Batch", Input("1", id="batch_size", type="integer"))
+            yield field("Seq len", Input("2048", id="seq_len", type="integer"))
+        with Horizontal(classes="pair"):
+            yield field("GPUs", Input("1", id="num_gpus", type="integer"))
+            yield field("Tensor par.", Input("1", id="tensor_parallel", type="integer"))
+        yield field("LoRA rank", Input("16", id="lora_rank", type="integer"))
+        yield Checkbox("Gradient checkpointing", id="gradient_checkpointing")
+        yield field("Check on GPU", Input(placeholder="e.g. rtx 4090, h100", id="gpu",
+                                          suggester=CatalogSuggester(self.catalog, "gpu")))
+
+    def results(self) -> ComposeResult:
+        yield Static("", id="total", classes="headline")
+        yield Static("", id="breakdown-bar")
+        yield Static("", id="breakdown")
+        yield Static("", id="gpu-check")
+        yield Label("Fits on (fewest GPUs first)", classes="section")
+        yield DataTable(id="fits", cursor_type="row", zebra_stripes=True)
+        yield Label("Assumptions", classes="section")
+        yield Static("", id="assumptions", classes="notes")
+        yield Static("", id="warnings", classes="warnings")
+
+    def on_mount(self) -> None:
+        self.query_one("#fits", DataTable).add_columns("GPU", "GPUs", "per GPU", "cheapest $/GPU-h")
+        super().on_mount()
+
+    def arguments(self) -> dict:
+        model, size = self.text("model"), self.decimal("params_billions")
+        if size is not None:
+            model = None
+        if model is None and size is None:
+            raise FormError("model", "enter a model name or a size in billions")
+        return self.given(model=model, params_billions=size, workload=self.selected("workload"), method=self.selected("method"),
+                          weights_dtype=self.selected("weights_dtype"), training_precision=self.selected("training_precision"),
+                          optimizer=self.selected("optimizer"), sharding=self.selected("sharding"),
+                          batch_size=self.whole("batch_size"), seq_len=self.whole("seq_len"), num_gpus=self.whole("num_gpus"),
+                          tensor_parallel=self.whole("tensor_parallel"), lora_rank=self.whole("lora_rank"),
+                          gradient_checkpointing=self.ticked("gradient_checkpointing"), gpu=self.text("gpu"))
+
+    def compute(self, arguments: dict):
+        return estimate_vram(self.catalog, **arguments)
+
+    def show(self, result) -> None:
+        parts = result.breakdown.model_dump()
+        self.set_text("#total", 
+            f"[b]{gib(result.total_bytes)}[/b] per GPU  ·  {result.model}  ·  {result.workload}"
+            f"{'' if result.workload == 'inference' else ' (' + result.method + ')'}  ·  peak: {result.peak_phase}")
+        self.set_text("#breakdown-bar", stacked_bar(parts))
+        self.set_text("#breakdown", 
+            "  ".join(f"{name.replace('_', ' ')} {gib(value)}" for name, value in parts.items() if value)
+            + f"\nparams {number(result.params)} · trainable {number(result.trainable_params)}")
+        self.set_text("#gpu-check", self.check_text(result.gpu_check))
+        self.show_fits(result.fits)
+        self.set_text("#assumptions", "\n".join(f"• {a}" for a in result.assumptions))
+        self.set_text("#warnings", "\n".join(f"⚠ {w}" for w in result.warnings))
+
+    @staticmethod
+    def check_text(check) -> str:
+        if check is None:
+            return "[dim]Name a GPU to see the largest batch and longest sequence that fit.[/dim]"
+        verdict = "[green]fits[/green]" if check.fits else "[red]does not fit[/red]"
+        return (f"On {check.name}: {verdict} ({gib(check.per_gpu_bytes)} of {gib(check.usable_bytes)} usable)\n"
+                f"largest batch at this length: {number(check.max_batch_size)} · "
+                f"longest sequence at this batch: {number(check.max_seq_len)} tokens")
+
+    def show_fits(self, fits) -> None:
+        rows = []
+        for fit in fits:
+            price = cheapest(self.catalog, fit.gpu_id, "on_demand")
+            rows.append((fit.gpu_id, [fit.gpu_id, str(fit.gpus_needed), gib(fit.per_gpu_bytes),
+                                      usd(price.usd_per_gpu_hour) if price else "—"]))
+        self.set_rows("#fits", rows)

@@ -1,0 +1,72 @@
+"""Rent vs buy: the inputs with their defaults, cumulative cost over the years, the utilization sweep, the verdict."""
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.widgets import Input, Static
+from textual_plotext import PlotextPlot
+
+from gpusizer.tools import rent_vs_buy
+
+from ..format import number, percent, usd
+from ..suggest import CatalogSuggester
+from .base import ToolPane, field
+
+
+class RentPane(ToolPane):
+    TITLE = "gpusizer rent vs buy"
+
+    def form(self) -> ComposeResult:
+        yield field("GPU", Input("h100-sxm", id="gpu", suggester=CatalogSuggester(self.catalog, "gpu")))
+        yield field("GPU count", Input("8", id="gpu_count", type="integer"))
+        yield field("Purchase $/GPU (blank: catalog)", Input(id="purchase_usd_per_gpu", type="number"))
+        yield field("Rent $/GPU-h (blank: cheapest)", Input(id="rent_usd_per_gpu_hour", type="number"))
+        yield field("Utilization 0-1", Input("0.7", id="utilization", type="number"))
+        yield field("Years", Input("3", id="years", type="number"))
+        yield field("Electricity $/kWh", Input("0.10", id="electricity_usd_per_kwh", type="number"))
+        yield field("PUE", Input("1.3", id="pue", type="number"))
+        yield field("Staff $/year", Input("0", id="staff_usd_per_year", type="number"))
+        yield field("Maintenance share/year", Input("0", id="maintenance_fraction_per_year", type="number"))
+        yield field("Residual share", Input("0", id="residual_fraction", type="number"))
+        yield field("Cost of capital/year", Input("0", id="cost_of_capital", type="number"))
+
+    def results(self) -> ComposeResult:
+        yield Static("", id="verdict", classes="headline")
+        yield PlotextPlot(id="cumulative-chart")
+        yield PlotextPlot(id="sweep-chart")
+        yield Static("", id="rent-assumptions", classes="notes")
+
+    NUMBERS = ("purchase_usd_per_gpu", "rent_usd_per_gpu_hour", "utilization", "years", "electricity_usd_per_kwh", "pue",
+               "staff_usd_per_year", "maintenance_fraction_per_year", "residual_fraction", "cost_of_capital")
+
+    def arguments(self) -> dict:
+        return self.given(gpu=self.text("gpu") or "", gpu_count=self.whole("gpu_count"),
+                          **{name: self.decimal(name) for name in self.NUMBERS})
+
+    def compute(self, arguments: dict):
+        return rent_vs_buy(self.catalog, **arguments)
+
+    def show(self, result) -> None:
+        cheaper = "Buying" if result.recommendation == "buy" else "Renting"
+        if result.breakeven_utilization is None:
+            breakeven = "renting stays cheaper even at 100% utilization"
+        else:
+            breakeven = (f"break-even at {percent(result.breakeven_utilization)} utilization "
+                         f"({number(result.breakeven_gpu_hours, 0)} busy hours per GPU)")
+        self.query_one("#verdict", Static).update(
+            f"[b]{cheaper} is cheaper[/b] for {result.gpu_count} × {result.gpu_id}: own {usd(result.own_total_usd)} vs rent "
+            f"{usd(result.rent_total_usd)}; {breakeven}")
+        self.plot("#cumulative-chart", "Cumulative cost (USD) by year", [r.year for r in result.yearly],
+                  [r.own_cumulative_usd for r in result.yearly], [r.rent_cumulative_usd for r in result.yearly])
+        sweep = result.utilization_sweep
+        self.plot("#sweep-chart", "Total over the horizon (USD) by utilization", [r.utilization for r in sweep],
+                  [r.own_total_usd for r in sweep], [r.rent_total_usd for r in sweep])
+        self.query_one("#rent-assumptions", Static).update("\n".join(f"• {a}" for a in result.assumptions))
+
+    def plot(self, selector: str, title: str, x: list[float], own: list[float], rent: list[float]) -> None:
+        widget = self.query_one(selector, PlotextPlot)
+        plt = widget.plt
+        plt.clear_data()
+        plt.title(title)
+        plt.plot(x, own, label="own", marker="braille")
+        plt.plot(x, rent, label="rent", marker="braille")
+        widget.refresh()

@@ -1,0 +1,36 @@
+"""A DataTable sorted by the column under the cursor (key `s`, or a click on the header), numbers as numbers."""
+from __future__ import annotations
+
+import re
+
+from textual.binding import Binding
+from textual.widgets import DataTable
+
+
+def sort_key(cell) -> tuple:
+    text = str(cell)
+    found = re.search(r"-?[\d,]*\.?\d+", text.replace("$", ""))
+    if found and text.strip() not in ("—", ""):
+        return (0, float(found.group().replace(",", "")), text)
+    return (1, 0.0, text)
+
+
+class SortableTable(DataTable):
+    BINDINGS = [Binding("s", "sort_by_cursor", "Sort column")]
+
+    def __init__(self, **options):
+        super().__init__(zebra_stripes=True, **options)
+        self.sorted_by: tuple[int, bool] | None = None
+
+    def action_sort_by_cursor(self) -> None:
+        self.sort_by_index(self.cursor_column)
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        event.stop()
+        self.sort_by_index(event.column_index)
+
+    def sort_by_index(self, index: int) -> None:
+        reverse = self.sorted_by == (index, False)
+        column = list(self.columns)[index]
+        self.sort(column, key=sort_key, reverse=reverse)
+        self.sorted_by = (index, reverse)
