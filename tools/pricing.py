@@ -38,3 +38,24 @@ def billed_hours(hours: float, provider: Provider) -> float:
 
 def is_stale(as_of: datetime.date, today: datetime.date | None = None) -> bool:
     return ((today or datetime.date.today()) - as_of).days > STALE_AFTER_DAYS
+
+
+@dataclass(frozen=True)
+class FitCost:
+    """What running a workload costs per hour on one GPU type: the GPUs it needs at the cheapest on-demand rate."""
+    gpu_id: str
+    gpus_needed: int
+    usd_per_gpu_hour: float | None
+    usd_per_hour: float | None
+    provider: str | None
+
+
+def cheapest_fits(catalog: Catalog, fits) -> list[FitCost]:
+    """`estimate_vram`'s fits ranked by hourly cost (gpus_needed x cheapest on-demand $/GPU-h); unpriced GPUs last."""
+    costs = []
+    for fit in fits:
+        price = cheapest(catalog, fit.gpu_id, "on_demand")
+        rate = price.usd_per_gpu_hour if price else None
+        costs.append(FitCost(fit.gpu_id, fit.gpus_needed, rate, rate * fit.gpus_needed if rate else None,
+                             price.offer.provider if price else None))
+    return sorted(costs, key=lambda c: (c.usd_per_hour is None, c.usd_per_hour or 0, c.gpus_needed, c.gpu_id))

@@ -1,28 +1,130 @@
-"""Ask: a question in plain words, answered from the same tools (the engine lives in gpusizer.tui.asking)."""
+"""Ask: a question in plain words; the answer, the interpretation it used and a card per tool call.
+
+Offline the parser in `gpusizer.tui.ask.journeys` answers; with an LLM configured the model answers through
+gpusizer's MCP server and the transcript streams. Esc cancels a running question.
+"""
 from __future__ import annotations
 
+import json
+
+from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Input, Static
+from textual.widgets import Collapsible, Input, Static
 
 from gpusizer.catalog import Catalog
+
+from ..ask.journeys import AskAnswer, ToolCall, ask
+from ..format import gib, usd
+
+WELCOME = ("Ask a sizing question in plain words, e.g. [i]will mixtral fit on 2x H100?[/i] · [i]cheapest way to rent "
+           "8 H100s for 100 hours[/i] · [i]rent or buy 8 h100 at 60% utilization[/i]. Offline answers come from a parser "
+           "that states how it read you; set GPUSIZER_LLM_MODEL to let an LLM answer through the same tools.")
+
+
+def key_figures(call: ToolCall) -> str:
+    """The one line a card shows before it is expanded."""
+    if call.error:
+        return f"error: {call.error[:120]}"
+    result = call.result or {}
+    if call.tool == "estimate_vram":
+        check = result.get("gpu_check") or {}
+        fits = "" if not check else (" · fits" if check.get("fits") else " · does not fit")
+        return f"{gib(result.get('total_bytes'))} per GPU{fits}"
+    if call.tool == "cloud_cost" and result.get("offers"):
+        best = result["offers"][0]
+        return f"cheapest {usd(best['total_usd'])} on {best['provider']} ({len(result['offers'])} offers)"
+    if call.tool == "rent_vs_buy":
+        return f"{result.get('recommendation')}: own {usd(result.get('own_total_usd'))} vs rent {usd(result.get('rent_total_usd'))}"
+    if call.tool == "compare_gpus":
+        return ", ".join(row["gpu_id"] for row in result.get("gpus", []))
+    return ""
+
+
+def card(call: ToolCall) -> Collapsible:
+    """Tool and key figures as the title; the arguments and the full JSON result inside."""
+    outcome = call.result if call.result is not None else {"error": call.error}
+    body = json.dumps({"arguments": call.arguments, "result": outcome}, indent=1)
+    return Collapsible(Static(body, classes="card-json", markup=False), title=f"{call.tool} → {key_figures(call)}",
+                       collapsed=True, classes="card")
 
 
 class AskPane(Vertical):
     TITLE = "gpusizer ask"
+    BINDINGS = [Binding("escape", "cancel", "Cancel question")]
 
     def __init__(self, catalog: Catalog, **options):
         super().__init__(**options)
         self.catalog = catalog
+        self.last: AskAnswer | None = None
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="transcript"):
-            yield Static("Ask a sizing question in plain words, e.g. [i]how much VRAM to QLoRA llama 3.1 70b?[/i]",
-                         classes="notes")
-        yield Input(placeholder="Ask about memory, GPUs, cloud cost or rent vs buy", id="question")
+            yield Static(WELCOME, classes="notes")
+        yield Input(placeholder="Ask about memory, GPUs, cloud cost or rent vs buy, then Enter", id="question")
+
+    @on(Input.Submitted, "#question")
+    def submitted(self, event: Input.Submitted) -> None:
+        question = event.value.strip()
+        if not question:
+            return
+        event.input.value = ""
+        self.add(Static(f"[b]You:[/b] {question}", classes="you"))
+        from ..ask.llm import llm_settings
+
+        if llm_settings():
+            self.answer_with_llm(question)
+        else:
+            self.show_answer(ask(question, self.catalog))
+
+    def add(self, widget) -> None:
+        transcript = self.query_one("#transcript", VerticalScroll)
+        transcript.mount(widget)
+        transcript.scroll_end(animate=False)
+
+    def show_answer(self, answer: AskAnswer, with_cards: bool = True) -> None:
+        self.last = answer
+        if answer.understood and answer.journey != "llm":
+            self.add(Static(answer.interpretation, classes="interpretation"))
+        self.add(Static(answer.answer, classes="answer" if answer.understood else "answer error"))
+        if with_cards:
+            for call in answer.calls:
+                self.add(card(call))
+
+    @work(exclusive=True, group="ask-llm")
+    async def answer_with_llm(self, question: str) -> None:
+        from ..ask.llm import ask_llm
+
+        streaming = Static("", classes="answer")
+        self.add(streaming)
+        text: list[str] = []
+
+        def on_event(kind: str, payload) -> None:
+            if kind == "text":
+                text.append(payload)
+                streaming.update("".join(text))
+            elif kind == "result":
+                self.add(card(payload))
+
+        answer = await ask_llm(question, on_event=on_event)
+        if not answer.understood:
+            streaming.update(f"[red]{answer.answer}[/red]")
+        self.last = answer
+
+    def action_cancel(self) -> None:
+        running = [w for w in self.workers if w.group == "ask-llm" and w.is_running]
+        for worker in running:
+            worker.cancel()
+        if running:
+            self.add(Static("[yellow]cancelled[/yellow]", classes="notes"))
 
     def markdown(self) -> str | None:
-        return None
+        if not self.last:
+            return None
+        lines = [f"# {self.last.question}", "", self.last.interpretation, "", self.last.answer, ""]
+        lines += [f"- `{c.tool}` {json.dumps(c.arguments)} → {key_figures(c)}" for c in self.last.calls]
+        return "\n".join(lines) + "\n"
 
     def json(self) -> str | None:
-        return None
+        return json.dumps(self.last.model_dump(mode="json"), indent=2) if self.last else None

@@ -1,0 +1,105 @@
+"""`gpusizer ask` for scripts, the LLM mode over gpusizer's own MCP server (scripted model, no network), the Ask tab."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pydantic_ai.messages import ToolReturnPart
+from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
+
+from gpusizer.tools import estimate_vram
+from gpusizer.tui.app import GpusizerApp
+from gpusizer.tui.ask.llm import LlmSettings, ask_llm, llm_settings, what_to_do
+from gpusizer.tui.format import gib
+from tui_helpers import settle, type_into
+
+GPUSIZER = str(Path(sys.executable).parent / "gpusizer")
+
+
+def run_ask(*arguments: str) -> subprocess.CompletedProcess:
+    return subprocess.run([GPUSIZER, "ask", *arguments], capture_output=True, text=True, timeout=60)
+
+
+def test_ask_prints_the_interpretation_and_the_answer(catalog):
+    result = run_ask("will llama 3.1 8b fit on a 4090 at 8k context?")
+    assert result.returncode == 0, result.stderr
+    expected = estimate_vram(catalog, model="meta-llama/Llama-3.1-8B", seq_len=8192, gpu="rtx-4090")
+    assert "I read this as: meta-llama/Llama-3.1-8B" in result.stdout and gib(expected.total_bytes) in result.stdout
+
+
+def test_ask_json_carries_the_interpretation_and_the_tool_results(catalog):
+    result = run_ask("cheapest way to rent 8 H100s for 100 hours", "--json")
+    assert result.returncode == 0
+    answer = json.loads(result.stdout)
+    assert answer["journey"] == "cloud_cost" and answer["interpretation"].startswith("I read this as")
+    assert answer["calls"][0]["tool"] == "cloud_cost" and answer["calls"][0]["result"]["offers"]
+
+
+def test_ask_exits_2_for_a_question_it_cannot_read():
+    result = run_ask("what is the meaning of life")
+    assert result.returncode == 2 and "Examples:" in result.stdout
+
+
+def scripted_assistant():
+    """A model that asks estimate_vram once, then answers with the figure the tool returned."""
+    async def stream(messages, info: AgentInfo):
+        returns = [p for m in messages for p in getattr(m, "parts", []) if isinstance(p, ToolReturnPart)]
+        if not returns:
+            assert {t.name for t in info.function_tools} == {"estimate_vram", "compare_gpus", "cloud_cost", "rent_vs_buy"}
+            yield {0: DeltaToolCall(name="estimate_vram", json_args=json.dumps({"model": "llama-3.1-8b", "gpu": "rtx 4090"}))}
+            return
+        yield "It needs "
+        yield f"{returns[-1].content['total_gib']} GiB per GPU."
+    return FunctionModel(stream_function=stream)
+
+
+async def test_llm_mode_calls_the_real_server_over_mcp_and_streams(catalog):
+    events = []
+    answer = await ask_llm("will llama 3.1 8b fit on a 4090?", model=scripted_assistant(),
+                           on_event=lambda kind, payload: events.append(kind))
+    expected = estimate_vram(catalog, model="llama-3.1-8b", gpu="rtx 4090")
+    assert answer.understood and answer.answer == f"It needs {expected.total_gib} GiB per GPU."
+    assert answer.calls[0].tool == "estimate_vram" and answer.calls[0].result["total_bytes"] == expected.total_bytes
+    assert events[:2] == ["call", "result"] and "text" in events
+
+
+async def test_llm_mode_without_configuration_says_how_to_configure(monkeypatch, tmp_path):
+    monkeypatch.delenv("GPUSIZER_LLM_MODEL", raising=False)
+    monkeypatch.setenv("GPUSIZER_CONFIG", str(tmp_path / "none.toml"))
+    answer = await ask_llm("will it fit?")
+    assert not answer.understood and "GPUSIZER_LLM_MODEL" in answer.answer
+
+
+def test_llm_settings_come_from_the_environment_or_the_config_file(monkeypatch, tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text('[ask]\nmodel = "ollama:llama3.1"\nbase_url = "http://localhost:11434/v1"\n')
+    monkeypatch.delenv("GPUSIZER_LLM_MODEL", raising=False)
+    monkeypatch.setenv("GPUSIZER_CONFIG", str(config))
+    assert llm_settings() == LlmSettings("ollama:llama3.1", "http://localhost:11434/v1")
+    monkeypatch.setenv("GPUSIZER_LLM_MODEL", "anthropic:claude-sonnet-4-5")
+    assert llm_settings().model == "anthropic:claude-sonnet-4-5"
+
+
+@pytest.mark.parametrize("error, advice", [
+    (RuntimeError("401 Unauthorized: invalid api_key"), "OPENAI_API_KEY"),
+    (RuntimeError("429 Too Many Requests"), "rate-limiting"),
+    (ConnectionError("Connection refused"), "http://localhost:11434/v1"),
+])
+def test_model_failures_say_what_to_do(error, advice):
+    settings = LlmSettings("openai:gpt-4.1-mini", "http://localhost:11434/v1" if "Connection" in str(error) else None)
+    assert advice in what_to_do(error, settings)
+
+
+async def test_ask_tab_shows_the_answer_with_estimate_vrams_figures(catalog, monkeypatch, tmp_path):
+    monkeypatch.delenv("GPUSIZER_LLM_MODEL", raising=False)
+    monkeypatch.setenv("GPUSIZER_CONFIG", str(tmp_path / "none.toml"))
+    async with GpusizerApp(tab="ask", catalog=catalog).run_test(size=(110, 36)) as pilot:
+        await type_into(pilot, "#question", "how much vram for qwen2.5-7b at 16k context")
+        await pilot.press("enter")
+        await settle(pilot)
+        shown = " ".join(str(s.render()) for s in pilot.app.active_pane.query("#transcript Static"))
+        expected = estimate_vram(catalog, model="Qwen/Qwen2.5-7B", seq_len=16384)
+        assert gib(expected.total_bytes) in shown and "I read this as: Qwen/Qwen2.5-7B" in shown
+        cards = pilot.app.active_pane.query("Collapsible")
+        assert len(cards) == 1 and "estimate_vram" in str(cards.first().title)
