@@ -14,6 +14,10 @@ class Provider(BaseModel):
     billing_increment_seconds: int = Field(gt=0)
     minimum_billed_seconds: int = Field(ge=0)
     sells_spot: bool
+    storage_usd_per_gb_month: float | None = Field(default=None, ge=0, description="block/network storage next to the GPUs")
+    egress_usd_per_gb: float | None = Field(default=None, ge=0, description="internet egress, first pricing tier")
+    storage_egress_source: str = ""
+    storage_egress_verification: str = ""
     source: str = Field(min_length=3)
     as_of: datetime.date
     verification: str = ""

@@ -18,10 +18,11 @@ from pydantic import ValidationError
 from gpusizer import tools
 from gpusizer.catalog import Catalog, SizingError, load_catalog
 from gpusizer.tools.cloud_cost import CloudCostRequest
-from gpusizer.tools.compare_gpus import WORKLOAD_FIELDS, CompareRequest
+from gpusizer.tools.compare_gpus import CompareRequest
 from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
 from gpusizer.tools.validation import validation_message
 from gpusizer.tools.vram_models import VramRequest
+from gpusizer.tools.workload import WORKLOAD_FIELDS
 
 from .catalog_resources import add_catalog_resources
 from .prompts import add_prompts
@@ -123,10 +124,10 @@ def with_catalog(call, get_catalog):
 
 def tool_shapes():
     """Each tool's name, result model and the request-model fields its flat arguments come from."""
-    workload = sorted(WORKLOAD_FIELDS, key=list(VramRequest.model_fields).index)
+    workload = WORKLOAD_FIELDS
     return [
         ("estimate_vram", tools.VramEstimate, [(VramRequest, None, False)]),
         ("compare_gpus", tools.GpuComparison, [(CompareRequest, None, False), (VramRequest, workload, True)]),
-        ("cloud_cost", tools.CloudCost, [(CloudCostRequest, None, False)]),
+        ("cloud_cost", tools.CloudCost, [(CloudCostRequest, None, False), (VramRequest, workload, True)]),
         ("rent_vs_buy", tools.RentVsBuy, [(RentVsBuyRequest, None, False)]),
     ]

@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gpusizer.catalog import load_catalog
-from gpusizer.tools import SizingError, cloud_cost
+from gpusizer.tools import SizingError, cloud_cost, estimate_vram
 
 CATALOG = load_catalog(include_user=False)
 
@@ -102,3 +102,47 @@ def test_more_hours_are_never_cheaper(gpu, count, hours, extra):
     shorter = {(o.provider, o.instance_type, o.region, o.pricing): o.total_usd for o in cloud_cost(CATALOG, gpu=gpu, gpu_count=count, hours=hours).offers}
     for o in cloud_cost(CATALOG, gpu=gpu, gpu_count=count, hours=hours + extra).offers:
         assert o.total_usd >= shorter[(o.provider, o.instance_type, o.region, o.pricing)]
+
+
+def test_storage_and_egress_are_priced_per_provider(catalog):
+    # AWS in providers.csv: gp3 $0.08/GB-month, internet egress $0.09/GB (first tier).
+    # 100 GB-months x 0.08 = $8.00; 50 GB x 0.09 = $4.50; all-in = compute + 12.50
+    result = cloud_cost(catalog, gpu="h100-sxm", gpu_count=8, hours=10, providers=["aws"], pricing="on_demand",
+                        storage_gb_months=100, egress_gb=50)
+    offer = result.offers[0]
+    assert offer.storage_usd == pytest.approx(8.0) and offer.egress_usd == pytest.approx(4.5)
+    assert offer.all_in_usd == pytest.approx(offer.total_usd + 12.5)
+
+
+def test_a_provider_without_egress_fees_charges_nothing_for_egress(catalog):
+    result = cloud_cost(catalog, gpu="h100-sxm", gpu_count=8, hours=10, providers=["lambda"], egress_gb=10_000)
+    assert all(o.egress_usd == 0 for o in result.offers)
+
+
+def test_unknown_storage_price_is_null_with_a_note_and_can_be_given(catalog):
+    result = cloud_cost(catalog, gpu="h100-sxm", gpu_count=1, hours=5, providers=["nebius"], storage_gb_months=10)
+    assert all(o.storage_usd is None and o.all_in_usd is None for o in result.offers)
+    assert any("storage_usd_per_gb_month" in n for n in result.notes)
+    given = cloud_cost(catalog, gpu="h100-sxm", gpu_count=1, hours=5, providers=["nebius"], storage_gb_months=10,
+                       storage_usd_per_gb_month=0.05)
+    assert all(o.storage_usd == pytest.approx(0.5) for o in given.offers)
+
+
+def test_a_workload_instead_of_a_gpu_count_asks_estimate_vram(catalog):
+    # Llama 3.1 70B in bf16 is ~141 GB of weights: it needs 2 x 80 GB H100 (estimate_vram's fit search says so)
+    result = cloud_cost(catalog, gpu="h100-sxm", hours=1, model="meta-llama/Llama-3.1-70B")
+    needed = next(f.gpus_needed for f in estimate_vram(catalog, model="meta-llama/Llama-3.1-70B").fits if f.gpu_id == "h100-sxm")
+    assert result.gpu_count == needed == 2
+    assert any("gpu_count 2" in n for n in result.notes)
+
+
+def test_a_workload_field_that_does_not_exist_is_rejected(catalog):
+    with pytest.raises(SizingError, match="unknown argument"):
+        cloud_cost(catalog, gpu="h100-sxm", hours=1, modle="llama")
+
+
+@given(storage=st.floats(0, 1e5), egress=st.floats(0, 1e5))
+def test_all_in_is_never_below_the_compute_total(storage, egress):
+    result = cloud_cost(load_catalog(include_user=False), gpu="a100-80gb-sxm", gpu_count=2, hours=3,
+                        storage_gb_months=storage, egress_gb=egress)
+    assert all(o.all_in_usd is None or o.all_in_usd >= o.total_usd - 1e-9 for o in result.offers)

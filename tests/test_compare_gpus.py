@@ -1,7 +1,7 @@
 """Which GPU: specs, prices and speed bounds side by side."""
 import pytest
 
-from gpusizer.tools import SizingError, compare_gpus
+from gpusizer.tools import SizingError, compare_gpus, estimate_vram
 
 
 def test_rows_come_back_in_the_order_asked_with_ratios_to_the_first(catalog):
@@ -47,3 +47,20 @@ def test_bad_requests_get_fix_it_messages(catalog, arguments, fragment):
     with pytest.raises(SizingError) as error:
         compare_gpus(catalog, **arguments)
     assert fragment in str(error.value)
+
+
+def test_training_run_time_and_cost_from_six_n_d(catalog):
+    # Llama 3.1 8B (8.03e9 params) on 1e9 tokens: 6 x 8.03e9 x 1e9 = 4.818e19 FLOPs.
+    # 2 x H100 (989 dense BF16 TFLOPS) at MFU 0.4: 4.818e19 / (2 x 989e12 x 0.4) = 60,900 s = 16.9 h
+    result = compare_gpus(catalog, gpus=["h100-sxm", "mi300x"], model="meta-llama/Llama-3.1-8B", workload="training",
+                          training_tokens=1e9)
+    h100 = result.gpus[0]
+    params = estimate_vram(catalog, model="meta-llama/Llama-3.1-8B").params
+    expected_hours = 6 * params * 1e9 / (h100.gpus_needed * 989e12 * 0.4) / 3600
+    assert h100.training_hours == pytest.approx(expected_hours, rel=1e-3)
+    assert h100.training_usd == pytest.approx(h100.training_hours * h100.gpus_needed * h100.cheapest_usd_per_gpu_hour, rel=1e-3)
+
+
+def test_training_tokens_without_a_training_workload_adds_nothing(catalog):
+    result = compare_gpus(catalog, gpus=["h100-sxm", "l4"], model="meta-llama/Llama-3.1-8B", training_tokens=1e9)
+    assert all(row.training_hours is None for row in result.gpus)

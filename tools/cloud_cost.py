@@ -8,17 +8,23 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from gpusizer.catalog import Catalog, SizingError, load_catalog
 
+from .estimate import estimate_vram
+from .fitting import gpus_needed
 from .pricing import billed_hours, is_stale
 from .validation import parse_request
+from .vram_models import VramRequest
+from .vram_plan import build_plan
+from .workload import workload_of
 
 Pricing = Literal["on_demand", "spot"]
 
 
 class CloudCostRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="allow")  # extras: an estimate_vram workload, checked in cloud_cost
 
     gpu: str = Field(description="GPU name or alias, e.g. 'h100', 'A100 80GB', 'rtx 4090'")
-    gpu_count: int = Field(default=1, ge=1, le=100_000, description="GPUs the job needs; whole instances are rented, spare GPUs reported idle")
+    gpu_count: int | None = Field(default=None, ge=1, le=100_000, description="GPUs the job needs (default 1, or what the workload "
+                                  "needs on this GPU); whole instances are rented, spare GPUs reported idle")
     hours: float = Field(gt=0, le=1_000_000, description="wall-clock hours of the job")
     pricing: Literal["on_demand", "spot", "both"] = Field(default="both", description="which prices to list")
     providers: list[str] | None = Field(default=None, description="only these providers (ids such as 'aws', 'gcp', 'lambda', 'runpod')")
@@ -26,6 +32,11 @@ class CloudCostRequest(BaseModel):
     spot_interruptions_per_hour: float = Field(default=0.0, ge=0, le=10, description="expected spot preemptions per hour")
     hours_lost_per_interruption: float = Field(default=0.5, ge=0, le=24, description="restart plus work since the last checkpoint")
     checkpoint_overhead_fraction: float = Field(default=0.0, ge=0, le=1, description="share of spot time spent writing checkpoints")
+    storage_gb_months: float = Field(default=0.0, ge=0, le=1e9, description="persistent storage to price, in GB-months (500 GB for "
+                                     "two weeks = 500 * 14/30.4)")
+    egress_gb: float = Field(default=0.0, ge=0, le=1e9, description="data sent out to the internet, in GB")
+    storage_usd_per_gb_month: float | None = Field(default=None, ge=0, le=100, description="override every provider's storage price")
+    egress_usd_per_gb: float | None = Field(default=None, ge=0, le=100, description="override every provider's egress price")
 
 
 class Offer(BaseModel):
@@ -41,6 +52,9 @@ class Offer(BaseModel):
     usd_per_gpu_hour: float
     billed_hours: float
     total_usd: float = Field(description="instances x usd_per_hour x billed_hours")
+    storage_usd: float | None = Field(default=None, description="storage_gb_months x the provider's price; null where unknown")
+    egress_usd: float | None = Field(default=None, description="egress_gb x the provider's price; null where unknown")
+    all_in_usd: float | None = Field(default=None, description="total_usd + storage_usd + egress_usd; null where a price is unknown")
     as_of: str
     stale: bool = Field(description="price older than 90 days")
     source: str
@@ -57,9 +71,13 @@ class CloudCost(BaseModel):
 def cloud_cost(catalog: Catalog | None = None, **arguments) -> CloudCost:
     catalog = catalog or load_catalog()
     request = parse_request(CloudCostRequest, arguments, "cloud_cost")
+    workload = workload_of(request, "cloud_cost")
     match = catalog.resolve_gpu(request.gpu)
     gpu = match.gpu
     notes = [match.note] if match.note else []
+    if workload:
+        request.gpu_count = request.gpu_count or gpus_for_workload(workload, gpu, catalog, notes)
+    request.gpu_count = request.gpu_count or 1
     candidates = [o for o in catalog.offers_for(gpu.gpu_id) if o.gpus_per_instance >= 1]
     if len(candidates) < len(catalog.offers_for(gpu.gpu_id)):
         notes.append("offers that sell a fraction of one GPU are left out: they cannot be combined into whole GPUs")
@@ -83,6 +101,10 @@ def cloud_cost(catalog: Catalog | None = None, **arguments) -> CloudCost:
         notes.append("some prices are older than 90 days (stale=true): check the provider's page before relying on them")
     if not offers:
         notes.append(f"no {request.pricing} price for {gpu.gpu_id} with these filters")
+    notes += extras_notes(request, offers)
+    if workload and any(o.instances > 1 for o in offers):
+        notes.append("offers that need several instances split the job across machines: fine for data parallel, "
+                     "not for tensor parallel, which wants all its GPUs in one NVLink domain")
     return CloudCost(gpu_id=gpu.gpu_id, gpu_count=request.gpu_count, hours=request.hours, offers=offers, notes=notes)
 
 
@@ -106,4 +128,46 @@ def priced(offer, pricing: str, request: CloudCostRequest, catalog: Catalog, hou
                  gpus_per_instance=offer.gpus_per_instance, instances=instances,
                  idle_gpus=instances * offer.gpus_per_instance - request.gpu_count, pricing=pricing, usd_per_hour=hourly,
                  usd_per_gpu_hour=hourly / offer.gpus_per_instance, billed_hours=billed,
-                 total_usd=instances * hourly * billed, as_of=offer.as_of.isoformat(), stale=is_stale(offer.as_of), source=offer.source)
+                 total_usd=instances * hourly * billed, as_of=offer.as_of.isoformat(), stale=is_stale(offer.as_of), source=offer.source,
+                 **extras(request, catalog.provider_by_id[offer.provider], instances * hourly * billed))
+
+
+def extras(request: CloudCostRequest, provider, compute_usd: float) -> dict:
+    """Storage and egress at the provider's prices (or the caller's), and the all-in total when both are known."""
+    storage_price = first_known(request.storage_usd_per_gb_month, provider.storage_usd_per_gb_month)
+    egress_price = first_known(request.egress_usd_per_gb, provider.egress_usd_per_gb)
+    storage = 0.0 if not request.storage_gb_months else (None if storage_price is None else request.storage_gb_months * storage_price)
+    egress = 0.0 if not request.egress_gb else (None if egress_price is None else request.egress_gb * egress_price)
+    all_in = None if storage is None or egress is None else compute_usd + storage + egress
+    return {"storage_usd": storage, "egress_usd": egress, "all_in_usd": all_in}
+
+
+def first_known(*values: float | None) -> float | None:
+    return next((v for v in values if v is not None), None)
+
+
+def extras_notes(request: CloudCostRequest, offers: list[Offer]) -> list[str]:
+    if not (request.storage_gb_months or request.egress_gb):
+        return []
+    notes = [f"storage {request.storage_gb_months:g} GB-months and egress {request.egress_gb:g} GB priced per provider "
+             "(providers.csv: first pricing tier); all_in_usd adds them to the compute total"]
+    unpriced = sorted({o.provider for o in offers if o.all_in_usd is None})
+    if unpriced:
+        notes.append(f"no storage or egress price for {', '.join(unpriced)}: pass storage_usd_per_gb_month / egress_usd_per_gb")
+    priced = [o for o in offers if o.all_in_usd is not None]
+    if priced:
+        best = min(priced, key=lambda o: o.all_in_usd)
+        notes.append(f"cheapest all-in: {best.provider} {best.instance_type} ({best.pricing}) at ${best.all_in_usd:,.2f}")
+    return notes
+
+
+def gpus_for_workload(workload: dict, gpu, catalog: Catalog, notes: list[str]) -> int:
+    """How many of this GPU the workload needs (estimate_vram's fit search), with a note saying so."""
+    estimate_vram(catalog, **workload)  # validates the workload with estimate_vram's own messages
+    plan = build_plan(VramRequest(**workload), catalog)
+    needed = gpus_needed(plan, gpu.usable_memory_bytes)
+    if needed is None:
+        raise SizingError(f"cloud_cost: {plan.arch.model_id} does not fit on up to 64 x {gpu.gpu_id}; pick a larger GPU")
+    notes.append(f"gpu_count {needed}: the fewest {gpu.gpu_id} that hold {plan.arch.model_id} ({workload.get('workload', 'inference')}) "
+                 "per estimate_vram")
+    return needed

@@ -12,8 +12,8 @@ from .pricing import cheapest
 from .validation import parse_request
 from .vram_models import VramRequest
 from .vram_plan import build_plan, weight_bytes
+from .workload import workload_of
 
-WORKLOAD_FIELDS = set(VramRequest.model_fields) - {"gpu", "num_gpus", "tensor_parallel", "sharding"}
 RATIO_COLUMNS = ("memory_gb", "memory_bandwidth_gbps", "bf16_tflops_dense", "cheapest_usd_per_gpu_hour")
 
 
@@ -43,6 +43,8 @@ class GpuRow(BaseModel):
     decode_tokens_per_s: float | None = Field(default=None, description="per sequence, upper bound from memory bandwidth")
     prefill_seconds: float | None = Field(default=None, description="lower bound from dense TFLOPS x MFU")
     usd_per_million_tokens: float | None = Field(default=None, description="decode at batch_size on the cheapest on-demand offer")
+    training_hours: float | None = Field(default=None, description="lower bound for training_tokens on gpus_needed GPUs at the MFU")
+    training_usd: float | None = Field(default=None, description="training_hours x gpus_needed x cheapest on-demand $/GPU-hour")
 
 
 class GpuComparison(BaseModel):
@@ -55,15 +57,14 @@ class CompareRequest(BaseModel):
     gpus: list[str] = Field(min_length=2, max_length=20, description="2 to 20 GPU names or aliases, in the order to show "
                             "(ratios are to the first), e.g. ['h100', 'a100 80gb', 'l40s']")
     mfu: float = Field(default=0.4, gt=0, le=1, description="model FLOPs utilization for the compute-bound estimates")
+    training_tokens: float | None = Field(default=None, gt=0, le=1e15, description="tokens a training run processes (e.g. 2e9): "
+                                          "adds run time and cost per GPU from 6 x active params x tokens")
 
 
 def compare_gpus(catalog: Catalog | None = None, **arguments) -> GpuComparison:
     catalog = catalog or load_catalog()
     request = parse_request(CompareRequest, arguments, "compare_gpus")
-    workload = dict(request.model_extra or {})
-    unknown = set(workload) - WORKLOAD_FIELDS
-    if unknown:
-        raise SizingError(f"compare_gpus: unknown argument(s) {sorted(unknown)}; workload fields are {sorted(WORKLOAD_FIELDS)}")
+    workload = workload_of(request, "compare_gpus")
     notes: list[str] = []
     matches = [catalog.resolve_gpu(name) for name in request.gpus]
     notes += [m.note for m in matches if m.note]
@@ -73,9 +74,13 @@ def compare_gpus(catalog: Catalog | None = None, **arguments) -> GpuComparison:
         plan = build_plan(VramRequest(**workload), catalog)
         for row, match in zip(rows, matches):
             add_workload(row, match.gpu, plan, request.mfu, notes)
+            add_training_run(row, match.gpu, plan, request)
         notes.append("decode bound: aggregate memory bandwidth / bytes read per step (active weights + each sequence's KV cache); "
                      f"prefill bound: 2 x active params x tokens / (dense TFLOPS x MFU {request.mfu})")
     add_ratios(rows)
+    if request.training_tokens:
+        notes.append(f"training run: 6 x active params x {request.training_tokens:.3g} tokens at MFU {request.mfu} on gpus_needed GPUs "
+                     "(the fewest that fit); more GPUs shorten it at about the same cost")
     missing = [r.gpu_id for r in rows if r.cheapest_usd_per_gpu_hour is None]
     if missing:
         notes.append(f"no on-demand price in the catalog for {', '.join(missing)}: price columns are null")
@@ -119,6 +124,19 @@ def add_workload(row: GpuRow, gpu: GpuSpec, plan, mfu: float, notes: list[str]) 
     if row.cheapest_usd_per_gpu_hour:
         tokens_per_hour = row.decode_tokens_per_s * r.batch_size * 3600
         row.usd_per_million_tokens = round(needed * row.cheapest_usd_per_gpu_hour / tokens_per_hour * 1e6, 4)
+
+
+def add_training_run(row: GpuRow, gpu: GpuSpec, plan, request: CompareRequest) -> None:
+    """Training time >= 6 x active params x tokens / (GPUs x dense TFLOPS x MFU); its cost at the cheapest rate."""
+    if not request.training_tokens or plan.request.workload != "training" or not row.gpus_needed:
+        return
+    tflops = gpu.dense_tflops(plan.weight_format.compute_dtype) or gpu.bf16_tflops_dense
+    if not tflops:
+        return
+    seconds = 6 * plan.counts.active * request.training_tokens / (row.gpus_needed * tflops * 1e12 * request.mfu)
+    row.training_hours = round(seconds / 3600, 3)
+    if row.cheapest_usd_per_gpu_hour:
+        row.training_usd = round(row.training_hours * row.gpus_needed * row.cheapest_usd_per_gpu_hour, 2)
 
 
 def add_ratios(rows: list[GpuRow]) -> None:

@@ -11,7 +11,7 @@ from ..suggest import CatalogSuggester
 from .base import ToolPane, choice, field
 from .sortable import SortableTable
 
-HEADERS = ("provider", "pricing", "total", "$/GPU-h", "instances", "idle GPUs", "instance", "$/h (instance)", "billed h",
+HEADERS = ("provider", "pricing", "total", "all-in", "$/GPU-h", "instances", "idle GPUs", "instance", "$/h (instance)", "billed h",
            "region", "as of")  # what decides first, so it reads at 80 columns
 
 
@@ -26,6 +26,8 @@ class CloudPane(ToolPane):
         yield field("Providers (comma-separated)", Input(placeholder="all, or e.g. aws, lambda", id="providers"))
         yield field("Region contains", Input(placeholder="e.g. us-east", id="region"))
         yield field("Spot interruptions / hour", Input("0", id="spot_interruptions_per_hour", type="number"))
+        yield field("Storage GB-months", Input("0", id="storage_gb_months", type="number"))
+        yield field("Egress GB", Input("0", id="egress_gb", type="number"))
 
     def results(self) -> ComposeResult:
         yield Static("", id="cloud-summary", classes="headline")
@@ -40,7 +42,8 @@ class CloudPane(ToolPane):
         providers = [p.strip() for p in (self.text("providers") or "").split(",") if p.strip()] or None
         return self.given(gpu=self.text("gpu") or "", gpu_count=self.whole("gpu_count"), hours=self.decimal("hours"),
                           pricing=self.selected("pricing"), providers=providers, region=self.text("region"),
-                          spot_interruptions_per_hour=self.decimal("spot_interruptions_per_hour"))
+                          spot_interruptions_per_hour=self.decimal("spot_interruptions_per_hour"),
+                          storage_gb_months=self.decimal("storage_gb_months"), egress_gb=self.decimal("egress_gb"))
 
     def compute(self, arguments: dict):
         return cloud_cost(self.catalog, **arguments)
@@ -50,7 +53,8 @@ class CloudPane(ToolPane):
         table.clear()
         for offer in result.offers:
             idle = number(offer.idle_gpus)
-            table.add_row(offer.provider, offer.pricing.replace("_", "-"), usd(offer.total_usd), usd(offer.usd_per_gpu_hour),
+            table.add_row(offer.provider, offer.pricing.replace("_", "-"), usd(offer.total_usd), usd(offer.all_in_usd),
+                          usd(offer.usd_per_gpu_hour),
                           number(offer.instances), f"[yellow]{idle}[/yellow]" if offer.idle_gpus else idle,
                           offer.instance_type, usd(offer.usd_per_hour), number(offer.billed_hours), offer.region,
                           offer.as_of + (" (stale)" if offer.stale else ""))
