@@ -78,3 +78,22 @@ def test_mixed_precision_adam_without_sharding_is_16_bytes_per_parameter():
     states = training_state_bytes(frozen_params=0, frozen_bytes_per_param=0, trainable_params=1_500_000_000,
                                   precision="mixed", optimizer="adamw", sharding="none", data_parallel=1, factored_fraction=0)
     assert (states.weights + states.gradients + states.optimizer_states) / 1e9 == pytest.approx(24.0)
+
+
+@pytest.fixture(scope="module")
+def published():
+    return accuracy.evaluate_published()
+
+
+def test_every_published_measurement_is_reported_with_why_it_differs(published):
+    assert len(published) >= 10
+    assert all(row["gap"] and row["recipe"] in ("ours", "differs") for row in published)
+
+
+def test_published_peaks_on_our_recipe_are_within_15_percent(published):
+    # Process peaks from torchtune and LLaMA-Factory whose setup is the default recipe (PEFT/torchtune LoRA, QLoRA).
+    # The inverse (max context) rows are reported by benchmarks/accuracy.py but not gated: see their 'gap'.
+    judged = [row for row in published if row["recipe"] == "ours" and row["unit"] != "tokens"]
+    assert len(judged) >= 6
+    outside = {row["case"]: f"{row['error']:+.1%}" for row in judged if abs(row["error"]) > 0.15}
+    assert not outside, outside
