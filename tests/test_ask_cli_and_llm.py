@@ -103,3 +103,22 @@ async def test_ask_tab_shows_the_answer_with_estimate_vrams_figures(catalog, mon
         assert gib(expected.total_bytes) in shown and "I read this as: Qwen/Qwen2.5-7B" in shown
         cards = pilot.app.active_pane.query("Collapsible")
         assert len(cards) == 1 and "estimate_vram" in str(cards.first().title)
+
+
+async def test_ask_tab_in_llm_mode_streams_the_answer_and_shows_a_card_per_tool_call(catalog):
+    async with GpusizerApp(tab="ask", catalog=catalog).run_test(size=(110, 36)) as pilot:
+        pane = pilot.app.active_pane
+        pane.llm_model = scripted_assistant()
+        await type_into(pilot, "#question", "will llama 3.1 8b fit on a 4090?")
+        await pilot.press("enter")
+        for _ in range(200):  # the agent talks to a spawned gpusizer-mcp; wait for its answer
+            await pilot.pause(0.05)
+            if pane.last is not None:
+                break
+        await settle(pilot)
+        expected = estimate_vram(catalog, model="llama-3.1-8b", gpu="rtx 4090")
+        assert pane.last.understood and pane.last.calls[0].result["total_bytes"] == expected.total_bytes
+        cards = pane.query("Collapsible")
+        assert len(cards) == 1 and gib(expected.total_bytes) in str(cards.first().title)
+        shown = " ".join(str(s.render()) for s in pane.query("#transcript Static"))
+        assert f"It needs {expected.total_gib} GiB per GPU." in shown

@@ -58,6 +58,7 @@ class AskPane(Vertical):
         super().__init__(**options)
         self.catalog = catalog
         self.last: AskAnswer | None = None
+        self.llm_model = None  # a pydantic-ai model object to use instead of the configured one (tests, embedding)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="transcript"):
@@ -73,7 +74,7 @@ class AskPane(Vertical):
         self.add(Static(f"[b]You:[/b] {question}", classes="you"))
         from ..ask.llm import llm_settings
 
-        if llm_settings():
+        if self.llm_model is not None or llm_settings():
             self.answer_with_llm(question)
         else:
             self.show_answer(ask(question, self.catalog))
@@ -107,7 +108,7 @@ class AskPane(Vertical):
             elif kind == "result":
                 self.add(card(payload))
 
-        answer = await ask_llm(question, on_event=on_event)
+        answer = await ask_llm(question, model=self.llm_model, on_event=on_event)
         if not answer.understood:
             streaming.update(f"[red]{answer.answer}[/red]")
         self.last = answer

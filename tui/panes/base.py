@@ -169,22 +169,20 @@ class ToolPane(Vertical):
         return value or None
 
     def whole(self, name: str) -> int | None:
-        value = self.text(name)
-        if value is None:
-            return None
-        try:
-            return int(value.replace(",", "").replace("_", ""))
-        except ValueError:
-            raise FormError(name, f"{name}: enter a whole number (got {value!r})") from None
+        return self.parsed(name, int, "a whole number")
 
     def decimal(self, name: str) -> float | None:
+        return self.parsed(name, float, "a number")
+
+    def parsed(self, name: str, parse, what: str):
+        """The input's number (thousands separators allowed), None when empty, or a FormError under the input."""
         value = self.text(name)
         if value is None:
             return None
         try:
-            return float(value.replace(",", "").replace("_", ""))
+            return parse(value.replace(",", "").replace("_", ""))
         except ValueError:
-            raise FormError(name, f"{name}: enter a number (got {value!r})") from None
+            raise FormError(name, f"{name}: enter {what} (got {value!r})") from None
 
     def selected(self, name: str) -> str:
         return self.query_one(f"#{name}", Select).value

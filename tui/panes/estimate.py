@@ -8,7 +8,7 @@ from textual.containers import Horizontal
 from textual.widgets import Checkbox, DataTable, Input, Label, Static
 
 from gpusizer.tools import estimate_vram
-from gpusizer.tools.pricing import cheapest
+from gpusizer.tools.pricing import cheapest_fits
 from gpusizer.tools.vram_models import Method, Optimizer, Sharding, TrainingPrecision, WeightsDtype, Workload
 
 from ..charts import stacked_bar
@@ -56,7 +56,7 @@ class EstimatePane(ToolPane):
         yield Static("", id="warnings", classes="warnings")
 
     def on_mount(self) -> None:
-        self.query_one("#fits", DataTable).add_columns("GPU", "GPUs", "per GPU", "cheapest $/GPU-h")
+        self.query_one("#fits", DataTable).add_columns("GPU", "GPUs", "cheapest $/GPU-h", "$/h for those GPUs")
         super().on_mount()
 
     def arguments(self) -> dict:
@@ -99,9 +99,8 @@ class EstimatePane(ToolPane):
                 f"longest sequence at this batch: {number(check.max_seq_len)} tokens")
 
     def show_fits(self, fits) -> None:
-        rows = []
-        for fit in fits:
-            price = cheapest(self.catalog, fit.gpu_id, "on_demand")
-            rows.append((fit.gpu_id, [fit.gpu_id, str(fit.gpus_needed), gib(fit.per_gpu_bytes),
-                                      usd(price.usd_per_gpu_hour) if price else "—"]))
+        """GPU, how many, and what they cost: cells change only when a GPU count does, so typing stays fast."""
+        costs = {cost.gpu_id: cost for cost in cheapest_fits(self.catalog, fits)}
+        rows = [(fit.gpu_id, [fit.gpu_id, str(fit.gpus_needed), usd(costs[fit.gpu_id].usd_per_gpu_hour),
+                              usd(costs[fit.gpu_id].usd_per_hour)]) for fit in fits]
         self.set_rows("#fits", rows)
