@@ -1,5 +1,6 @@
 """`gpusizer ask` for scripts, the LLM mode over gpusizer's own MCP server (scripted model, no network), the Ask tab."""
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -122,3 +123,11 @@ async def test_ask_tab_in_llm_mode_streams_the_answer_and_shows_a_card_per_tool_
         assert len(cards) == 1 and gib(expected.total_bytes) in str(cards.first().title)
         shown = " ".join(str(s.render()) for s in pane.query("#transcript Static"))
         assert f"It needs {expected.total_gib} GiB per GPU." in shown
+
+
+def test_a_broken_user_catalog_is_named_not_a_traceback(tmp_path):
+    (tmp_path / "gpus.csv").write_text("gpu_id,memory_gb,source,as_of\nh100-sxm,lots,our lab,2026-01-01\n")
+    result = subprocess.run([GPUSIZER, "ask", "will llama 3.1 8b fit on a 4090"], capture_output=True, text=True,
+                            timeout=60, env={**os.environ, "GPUSIZER_CATALOG_DIR": str(tmp_path)})
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "gpus.csv row 1 (gpu_id 'h100-sxm'): memory_gb" in result.stderr

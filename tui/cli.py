@@ -9,6 +9,16 @@ TAB_NAMES = ["estimate", "compare", "cloud", "rent", "catalog", "ask"]
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    from gpusizer.catalog import CatalogError
+
+    try:
+        return run(argv)
+    except CatalogError as error:  # a user's catalog row that does not validate: say which, no traceback
+        print(f"gpusizer: {error}", file=sys.stderr)
+        return 2
+
+
+def run(argv: list[str]) -> int:
     if argv and argv[0] == "ask":
         from .ask_cli import main as ask_main
 
