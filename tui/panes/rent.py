@@ -18,8 +18,8 @@ class RentPane(ToolPane):
     def form(self) -> ComposeResult:
         yield field("GPU", Input("h100-sxm", id="gpu", suggester=CatalogSuggester(self.catalog, "gpu")))
         yield field("GPU count", Input("8", id="gpu_count", type="integer"))
-        yield field("Purchase $/GPU (blank: catalog)", Input(id="purchase_usd_per_gpu", type="number"))
-        yield field("Rent $/GPU-h (blank: cheapest)", Input(id="rent_usd_per_gpu_hour", type="number"))
+        yield field("Purchase $/GPU", Input(placeholder="catalog price", id="purchase_usd_per_gpu", type="number"))
+        yield field("Rent $/GPU-h", Input(placeholder="cheapest on-demand", id="rent_usd_per_gpu_hour", type="number"))
         yield field("Utilization 0-1", Input("0.7", id="utilization", type="number"))
         yield field("Years", Input("3", id="years", type="number"))
         yield field("Electricity $/kWh", Input("0.10", id="electricity_usd_per_kwh", type="number"))
