@@ -28,10 +28,10 @@ class FormError(Exception):
 
 
 def field(label: str, widget: Widget) -> Vertical:
-    """A labelled input with its own error line underneath (compact: one row each, so forms fit 80x24)."""
+    """A labelled input (compact: one row each, so forms fit 80x24); its error line is mounted only when needed."""
     if hasattr(widget, "compact"):
         widget.compact = True
-    return Vertical(Label(label), widget, Static("", id=f"{widget.id}-error", classes="error"), classes="field")
+    return Vertical(Label(label), widget, classes="field")
 
 
 def choice(name: str, options: list[str], value: str) -> Select:
@@ -124,17 +124,25 @@ class ToolPane(Vertical):
         return first[1] if first else None
 
     def show_error(self, field_name: str | None, message: str) -> None:
-        target = self.query(f"#{field_name}-error") if field_name else None
-        if target:
-            target.first().update(message)
-            self.query_one(f"#{field_name}").add_class("invalid")
-        else:
+        """Under the input that caused it (mounted on demand: fewer widgets, faster start-up), else atop the results."""
+        inputs = self.query(f"#{field_name}") if field_name else None
+        if not inputs:
             self.query_one(f"#{self.id}-problem", Static).update(message)
+            return
+        widget = inputs.first()
+        widget.add_class("invalid")
+        existing = self.query(f"#{field_name}-error")
+        if existing:
+            existing.first().update(message)
+        else:
+            widget.parent.mount(Static(message, id=f"{field_name}-error", classes="error field-error"), after=widget)
 
     def clear_errors(self) -> None:
-        for line in self.query(".error"):
-            if str(line.render()):
-                line.update("")
+        for line in self.query(".field-error"):
+            line.remove()
+        problem = self.query_one(f"#{self.id}-problem", Static)
+        if str(problem.render()):
+            problem.update("")
         for widget in self.query(".invalid"):
             widget.remove_class("invalid")
 
