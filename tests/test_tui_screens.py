@@ -164,3 +164,11 @@ async def test_export_writes_markdown_and_json_files(app, tmp_path, monkeypatch)
     markdown = next(tmp_path.glob("estimate-*.md")).read_text()
     assert "total_bytes" in markdown and "## breakdown" in markdown
     assert '"total_bytes"' in next(tmp_path.glob("estimate-*.json")).read_text()
+
+
+async def test_compare_the_same_gpu_twice_and_too_few_gpus(app):
+    async with app("compare").run_test(size=SIZE) as pilot:
+        await type_into(pilot, "#gpus", "h100, h100")
+        assert [row[0] for row in table_rows(pilot.app, "#comparison")] == ["h100-sxm", "h100-sxm"]
+        await type_into(pilot, "#gpus", "h100")
+        assert "gpus needs at least 2 entries (got 1)" in shown(pilot.app, "#gpus-error")

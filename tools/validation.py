@@ -11,7 +11,11 @@ def validation_message(error: ValidationError, tool: str) -> str:
         got = problem.get("input")
         context = problem.get("ctx") or {}
         kind = problem["type"]
-        if kind == "missing":
+        if kind in ("too_short", "too_long"):
+            limit = context.get("min_length") if kind == "too_short" else context.get("max_length")
+            bound = "at least" if kind == "too_short" else "at most"
+            parts.append(f"{field} needs {bound} {limit} entries (got {context.get('actual_length')})")
+        elif kind == "missing":
             parts.append(f"missing argument '{field}'")
         elif kind == "extra_forbidden":
             parts.append(f"unknown argument '{field}'")

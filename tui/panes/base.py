@@ -100,7 +100,13 @@ class ToolPane(Vertical):
             result, problem = self.compute(arguments), None
         except SizingError as error:
             result, problem = None, str(error)
-        self._apply(result, problem)
+        try:
+            self._apply(result, problem)
+        except Exception as error:  # noqa: BLE001 - a display bug must not take the app down with a traceback
+            self.log.error(f"showing {arguments!r} failed: {error!r}")
+            self.query_one(f"#{self.id}-problem", Static).update(
+                f"Could not show this result ({type(error).__name__}: {error}); the last good result stays. "
+                "Please report it with the inputs above.")
 
     def _apply(self, result: BaseModel | None, problem: str | None) -> None:
         if problem is not None:

@@ -63,8 +63,8 @@ class ComparePane(ToolPane):
     def show(self, result) -> None:
         table = self.query_one("#comparison", SortableTable)
         table.clear()
-        for row in result.gpus:
-            table.add_row(*[shown(getattr(row, name)) for _, name, shown in COLUMNS], key=row.gpu_id)
+        for index, row in enumerate(result.gpus):  # the same GPU may be asked twice: keys by position
+            table.add_row(*[shown(getattr(row, name)) for _, name, shown in COLUMNS], key=f"{index}:{row.gpu_id}")
         self.query_one("#compare-notes", Static).update("\n".join(f"• {n}" for n in result.notes))
         self.chart_column(table.cursor_column)
 
