@@ -1,39 +1,41 @@
-"""Text charts drawn from a tool's figures (no arithmetic beyond scaling to the width)."""
+"""Text charts drawn from a tool's figures (no arithmetic beyond scaling to the width).
+
+Built as Textual `Content` rather than Rich `Text`: Textual renders it without a Rich console pass, which keeps
+each keystroke's repaint short.
+"""
 from __future__ import annotations
 
-from rich.text import Text
+from textual.content import Content
 
-PART_COLOURS = {"weights": "dodger_blue1", "kv_cache": "medium_purple1", "activations": "orange1", "gradients": "red1",
-                "optimizer_states": "green3", "runtime_overhead": "grey62"}
+PART_COLOURS = {"weights": "#1e90ff", "kv_cache": "#af87ff", "activations": "#ffaf00", "gradients": "#ff3b3b",
+                "optimizer_states": "#00d75f", "runtime_overhead": "#9e9e9e"}
+BAR_COLOUR = "#1e90ff"
 
 
-def stacked_bar(parts: dict[str, int], width: int = 40) -> Text:
+def stacked_bar(parts: dict[str, int], width: int = 40) -> Content:
     """One bar split by share, and a legend with each part's colour."""
     total = sum(parts.values()) or 1
-    bar, legend = Text(), Text()
+    bar, legend = [], []
     drawn = 0
     for name, value in parts.items():
-        cells = round(value / total * width) if value else 0
-        cells = min(cells, width - drawn)
+        cells = min(round(value / total * width) if value else 0, width - drawn)
         drawn += cells
-        bar.append("█" * cells, style=PART_COLOURS.get(name, "white"))
+        colour = PART_COLOURS.get(name, "#ffffff")
+        bar.append(("█" * cells, colour))
         if value:
-            legend.append("■ ", style=PART_COLOURS.get(name, "white"))
-            legend.append(f"{name.replace('_', ' ')} {value / total:.0%}  ")
-    return Text("\n").join([bar, legend])
+            legend += [("■ ", colour), f"{name.replace('_', ' ')} {value / total:.0%}  "]
+    return Content("\n").join([Content.assemble(*bar), Content.assemble(*legend)])
 
 
-def horizontal_bars(title: str, labels: list[str], values: list[float | None], width: int = 30) -> Text:
+def horizontal_bars(title: str, labels: list[str], values: list[float | None], width: int = 30) -> Content:
     """A bar per label, scaled to the largest value; missing values say so."""
     largest = max((v for v in values if v), default=0) or 1
     pad = max((len(label) for label in labels), default=0)
-    lines = [Text(title, style="bold")]
+    lines = [Content.assemble((title, "bold"))]
     for label, value in zip(labels, values):
-        line = Text(f"{label:<{pad}} ")
         if value is None:
-            line.append("no value", style="dim")
+            lines.append(Content.assemble(f"{label:<{pad}} ", ("no value", "dim")))
         else:
-            line.append("█" * max(1, round(value / largest * width)), style="dodger_blue1")
-            line.append(f" {value:,.4g}")
-        lines.append(line)
-    return Text("\n").join(lines)
+            bar = "█" * max(1, round(value / largest * width))
+            lines.append(Content.assemble(f"{label:<{pad}} ", (bar, BAR_COLOUR), f" {value:,.4g}"))
+    return Content("\n").join(lines)
