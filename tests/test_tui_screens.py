@@ -67,6 +67,7 @@ async def test_compare_lists_the_gpus_in_order_with_the_tools_prices(app, catalo
         assert [row[0] for row in rows] == [gpu.gpu_id for gpu in expected.gpus]
         assert [row[6] for row in rows] == [usd(gpu.cheapest_usd_per_gpu_hour) for gpu in expected.gpus]
         assert [row[11] for row in rows] == [number(gpu.decode_tokens_per_s) for gpu in expected.gpus]
+        assert [row[-1] for row in rows] == [number(gpu.ratio_to_first["cheapest_usd_per_gpu_hour"]) for gpu in expected.gpus]
 
 
 async def test_compare_sorts_by_the_column_under_the_cursor_and_charts_it(app):

@@ -23,6 +23,10 @@ COLUMNS = [  # (header, row field, how to show it)
     ("GPUs needed", "gpus_needed", number), ("decode tok/s", "decode_tokens_per_s", number),
     ("$ / M tokens", "usd_per_million_tokens", usd),
 ]
+RATIOS = [  # (header, key of GpuRow.ratio_to_first): each column as a multiple of the first GPU's
+    ("mem ×1st", "memory_gb"), ("GB/s ×1st", "memory_bandwidth_gbps"), ("TF ×1st", "bf16_tflops_dense"),
+    ("$/h ×1st", "cheapest_usd_per_gpu_hour"),
+]
 
 
 class ComparePane(ToolPane):
@@ -45,7 +49,7 @@ class ComparePane(ToolPane):
         yield Static("", id="compare-notes", classes="notes")
 
     def on_mount(self) -> None:
-        self.query_one("#comparison", DataTable).add_columns(*[header for header, _, _ in COLUMNS])
+        self.query_one("#comparison", DataTable).add_columns(*[header for header, _, _ in COLUMNS], *[h for h, _ in RATIOS])
         super().on_mount()
 
     def arguments(self) -> dict:
@@ -64,7 +68,8 @@ class ComparePane(ToolPane):
         table = self.query_one("#comparison", SortableTable)
         table.clear()
         for index, row in enumerate(result.gpus):  # the same GPU may be asked twice: keys by position
-            table.add_row(*[shown(getattr(row, name)) for _, name, shown in COLUMNS], key=f"{index}:{row.gpu_id}")
+            ratios = [number(row.ratio_to_first.get(key)) for _, key in RATIOS]
+            table.add_row(*[shown(getattr(row, name)) for _, name, shown in COLUMNS], *ratios, key=f"{index}:{row.gpu_id}")
         self.query_one("#compare-notes", Static).update("\n".join(f"• {n}" for n in result.notes))
         self.chart_column(table.cursor_column)
 
@@ -74,8 +79,12 @@ class ComparePane(ToolPane):
     def chart_column(self, index: int) -> None:
         if self.result is None:
             return
-        header, name, _ = COLUMNS[max(index, 1)]
-        values = [getattr(row, name) for row in self.result.gpus]
+        if index >= len(COLUMNS):
+            header, key = RATIOS[index - len(COLUMNS)]
+            values = [row.ratio_to_first.get(key) for row in self.result.gpus]
+        else:
+            header, name, _ = COLUMNS[max(index, 1)]
+            values = [getattr(row, name) for row in self.result.gpus]
         numeric = [float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None for v in values]
         order = [row.gpu_id for row in self.result.gpus]
         self.query_one("#column-chart", Static).update(horizontal_bars(header, order, numeric))
