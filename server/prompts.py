@@ -10,6 +10,8 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS
 
 from gpusizer.catalog import Catalog, SizingError
+from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
+from gpusizer.tools.validation import default_of
 
 
 def checked(lookup: Callable[[str], object], name: str):
@@ -48,8 +50,9 @@ def add_prompts(server: MCPServer, get_catalog: Callable[[], Catalog]) -> None:
     @server.prompt(name="rent_or_buy", title="Rent or buy GPUs",
                    description="Cloud rent against owning a GPU cluster, with break-even utilization")
     def rent_or_buy(gpu: str = Field(description="GPU to buy or rent, e.g. 'h100'"),
-                    gpu_count: str = Field(default="8", description="how many GPUs"),
-                    utilization: str = Field(default="0.7", description="expected busy share, 0-1")) -> str:
+                    gpu_count: str = Field(default=str(default_of(RentVsBuyRequest, "gpu_count")), description="how many GPUs"),
+                    utilization: str = Field(default=str(default_of(RentVsBuyRequest, "utilization")),
+                                             description="expected busy share, 0-1")) -> str:
         gpu_id = checked(get_catalog().find_gpu, gpu).gpu_id
         return (f"Decide whether to rent or buy {gpu_count} x {gpu_id} at {utilization} utilization. Call cloud_cost for "
                 f"the cheapest rental, then rent_vs_buy with that rate; run it again with staff_usd_per_year and "

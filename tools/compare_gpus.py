@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from gpusizer.catalog import Catalog, GpuSpec, SizingError, load_catalog
+from gpusizer.catalog import Catalog, GpuSpec, load_catalog
 
 from .estimate import estimate_vram
 from .fitting import gpus_needed

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 
-from gpusizer.catalog import Catalog, GpuSpec, SizingError, load_catalog
+from gpusizer.catalog import Catalog, GpuSpec, load_catalog
 
 from .fitting import check_on_gpu, fits_across_catalog
 from .overhead import overhead_assumption

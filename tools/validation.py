@@ -39,3 +39,8 @@ def parse_request(model: type, arguments: dict, tool: str):
         return model(**arguments)
     except ValidationError as error:
         raise SizingError(validation_message(error, tool)) from None
+
+
+def default_of(model: type, name: str):
+    """A request field's default, so faces show the tools' defaults instead of copies of them."""
+    return model.model_fields[name].default

@@ -13,7 +13,10 @@ from pydantic import BaseModel
 from gpusizer import tools
 from gpusizer.catalog import Catalog, SizingError
 from gpusizer.tools.parameters import count_parameters
-from gpusizer.tools.pricing import cheapest_fits
+from gpusizer.tools.pricing import cheapest, cheapest_fits
+from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
+from gpusizer.tools.validation import default_of
+from gpusizer.tools.vram_models import VramRequest
 
 from ..format import gib, number, percent, usd
 from .reading import Reading, read_question
@@ -29,6 +32,9 @@ EXAMPLES = [
     "what is an mi300x?",
     "tell me about gpt-oss-120b",
 ]
+
+
+ASSUMED_HOURS = 1.0  # cloud_cost needs a duration; a question without one is priced per hour, and says so
 
 
 class ToolCall(BaseModel):
@@ -138,7 +144,7 @@ def answer_limits(reading: Reading, catalog: Catalog, calls: list) -> str:
 
 
 def result_seq_len(calls: list[ToolCall]) -> int:
-    return calls[-1].arguments.get("seq_len", 2048)
+    return calls[-1].arguments.get("seq_len", default_of(VramRequest, "seq_len"))
 
 
 def answer_compare(reading: Reading, catalog: Catalog, calls: list) -> str:
@@ -156,7 +162,7 @@ def answer_compare(reading: Reading, catalog: Catalog, calls: list) -> str:
 
 def answer_cloud(reading: Reading, catalog: Catalog, calls: list) -> str:
     gpu_id, count = reading.gpus[0]
-    result = call(calls, catalog, "cloud_cost", gpu=gpu_id, gpu_count=count or 1, hours=reading.hours or 1.0,
+    result = call(calls, catalog, "cloud_cost", gpu=gpu_id, gpu_count=count or 1, hours=reading.hours or ASSUMED_HOURS,
                   pricing=reading.pricing or "both")
     best = result.offers[:3]
     lines = [f"{usd(o.total_usd)} on {o.provider} {o.instance_type} ({o.pricing.replace('_', '-')}, {o.instances} instance(s), "
@@ -178,11 +184,11 @@ def answer_rent_or_buy(reading: Reading, catalog: Catalog, calls: list) -> str:
 
 def answer_gpu_card(reading: Reading, catalog: Catalog, calls: list) -> str:
     gpu = catalog.gpu_by_id[reading.gpu]
-    price = cheapest_fits(catalog, [type("Fit", (), {"gpu_id": gpu.gpu_id, "gpus_needed": 1})()])[0]
+    price = cheapest(catalog, gpu.gpu_id, "on_demand")
     fp8 = f"{number(gpu.fp8_tflops_dense)} FP8" if gpu.fp8_tflops_dense else "no FP8"
     return (f"{gpu.name} ({gpu.vendor}): {number(gpu.memory_gb)} GB, {number(gpu.memory_bandwidth_gbps)} GB/s, "
             f"{number(gpu.bf16_tflops_dense)} BF16 / {fp8} dense TFLOPS, {number(gpu.tdp_watts)} W, {gpu.interconnect}; "
-            f"cheapest on-demand {usd(price.usd_per_gpu_hour)}/GPU-h. Source: {gpu.source} (as of {gpu.as_of}).")
+            f"cheapest on-demand {usd(price.usd_per_gpu_hour if price else None)}/GPU-h. Source: {gpu.source} (as of {gpu.as_of}).")
 
 
 def answer_model_card(reading: Reading, catalog: Catalog, calls: list) -> str:
@@ -219,16 +225,19 @@ JOURNEYS = [  # first match wins
 def interpretation(reading: Reading, journey: str) -> str:
     if journey in ("gpu_card", "cloud_cost", "rent_or_buy", "compare") and not has_workload_subject(reading):
         gpus = ", ".join(f"{c or 1} × {g}" if journey != "compare" else g for g, c in reading.gpus)
-        extra = {"cloud_cost": f", {number(reading.hours or 1.0)} h" + ("" if reading.hours else " (no duration given: 1 hour)"),
-                 "rent_or_buy": f", utilization {percent(reading.utilization or 0.7)}"
-                 + ("" if reading.utilization is not None else " (default)") + f", {number(reading.years or 3)} years"}
+        utilization = reading.utilization if reading.utilization is not None else default_of(RentVsBuyRequest, "utilization")
+        years = reading.years or default_of(RentVsBuyRequest, "years")
+        extra = {"cloud_cost": f", {number(reading.hours or ASSUMED_HOURS)} h"
+                 + ("" if reading.hours else f" (no duration given: {number(ASSUMED_HOURS)} hour)"),
+                 "rent_or_buy": f", utilization {percent(utilization)}"
+                 + ("" if reading.utilization is not None else " (default)") + f", {number(years)} years"}
         return f"I read this as: {journey.replace('_', ' ')}: {gpus}{extra.get(journey, '')}"
     subject = reading.model or f"a generic {number(reading.params_billions)}B dense model"
-    workload = reading.workload or "inference"
+    workload = reading.workload or default_of(VramRequest, "workload")
     method = f" ({reading.method})" if workload == "training" and reading.method else ""
-    dtype = "nf4" if reading.method == "qlora" else (reading.weights_dtype or "bf16")
-    pieces = [subject, workload + method, dtype, f"batch {number(reading.batch_size or 1)}",
-              f"{number(reading.seq_len or 2048)} tokens"]
+    dtype = "nf4" if reading.method == "qlora" else (reading.weights_dtype or default_of(VramRequest, "weights_dtype"))
+    pieces = [subject, workload + method, dtype, f"batch {number(reading.batch_size or default_of(VramRequest, 'batch_size'))}",
+              f"{number(reading.seq_len or default_of(VramRequest, 'seq_len'))} tokens"]
     if reading.gradient_checkpointing:
         pieces.append("gradient checkpointing")
     if journey == "compare":

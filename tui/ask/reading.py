@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from gpusizer.catalog import Catalog
+from gpusizer.tools.rent_vs_buy import HOURS_PER_YEAR
 
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "sixteen": 16,
                 "a single": 1, "single": 1, "a pair of": 2, "a couple of": 2}
@@ -167,7 +168,7 @@ def read_numbers(text: str, reading: Reading) -> None:
         reading.batch_size = int(batch.group(1))
     hours = re.search(r"(\d+(?:\.\d+)?) ?(hours?|hrs?|h|days?|weeks?|months?)\b", text)
     if hours:
-        scale = {"d": 24, "w": 24 * 7, "m": 730}.get(hours.group(2)[0], 1)
+        scale = {"d": 24, "w": 24 * 7, "m": HOURS_PER_YEAR / 12}.get(hours.group(2)[0], 1)
         reading.hours = float(hours.group(1)) * scale
     utilization = re.search(r"(\d+(?:\.\d+)?) ?%", text) or re.search(r"utili[sz]ation(?: of)? (0?\.\d+|1(?:\.0)?)\b", text)
     if utilization:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from functools import partial
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import BaseModel
 from textual import on
@@ -17,6 +17,7 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from gpusizer.catalog import Catalog, SizingError
+from gpusizer.tools.validation import default_of
 
 from ..export import as_json, as_markdown
 
@@ -32,6 +33,17 @@ def field(label: str, widget: Widget) -> Vertical:
     if hasattr(widget, "compact"):
         widget.compact = True
     return Vertical(Label(label), widget, classes="field")
+
+
+def default_text(model: type, name: str) -> str:
+    """The tool's own default for a field, as the form shows it."""
+    value = default_of(model, name)
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def tool_choice(model: type, name: str) -> Select:
+    """A select over a request field's allowed values, starting at the tool's default."""
+    return choice(name, list(get_args(model.model_fields[name].annotation)), default_of(model, name))
 
 
 def choice(name: str, options: list[str], value: str) -> Select:

@@ -5,10 +5,11 @@ from textual.app import ComposeResult
 from textual.widgets import DataTable, Input, Static
 
 from gpusizer.tools import cloud_cost
+from gpusizer.tools.cloud_cost import CloudCostRequest
 
 from ..format import number, usd
 from ..suggest import CatalogSuggester
-from .base import ToolPane, choice, field
+from .base import ToolPane, default_text, field, tool_choice
 from .sortable import SortableTable
 
 HEADERS = ("provider", "pricing", "total", "all-in", "$/GPU-h", "instances", "idle GPUs", "instance", "$/h (instance)", "billed h",
@@ -22,12 +23,12 @@ class CloudPane(ToolPane):
         yield field("GPU", Input("h100-sxm", id="gpu", suggester=CatalogSuggester(self.catalog, "gpu")))
         yield field("GPUs needed", Input("8", id="gpu_count", type="integer"))
         yield field("Hours (wall-clock)", Input("24", id="hours", type="number"))
-        yield field("Pricing", choice("pricing", ["both", "on_demand", "spot"], "both"))
+        yield field("Pricing", tool_choice(CloudCostRequest, "pricing"))
         yield field("Providers (comma-separated)", Input(placeholder="all, or e.g. aws, lambda", id="providers"))
         yield field("Region contains", Input(placeholder="e.g. us-east", id="region"))
-        yield field("Spot interruptions / hour", Input("0", id="spot_interruptions_per_hour", type="number"))
-        yield field("Storage GB-months", Input("0", id="storage_gb_months", type="number"))
-        yield field("Egress GB", Input("0", id="egress_gb", type="number"))
+        yield field("Spot interruptions / hour", Input(default_text(CloudCostRequest, "spot_interruptions_per_hour"), id="spot_interruptions_per_hour", type="number"))
+        yield field("Storage GB-months", Input(default_text(CloudCostRequest, "storage_gb_months"), id="storage_gb_months", type="number"))
+        yield field("Egress GB", Input(default_text(CloudCostRequest, "egress_gb"), id="egress_gb", type="number"))
 
     def results(self) -> ComposeResult:
         yield Static("", id="cloud-summary", classes="headline")

@@ -1,18 +1,17 @@
 """Compare: 2-20 GPUs side by side, optionally for a workload; a bar chart of the column under the cursor."""
 from __future__ import annotations
 
-from typing import get_args
-
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Input, Static
 
 from gpusizer.tools import compare_gpus
-from gpusizer.tools.vram_models import WeightsDtype, Workload
+from gpusizer.tools.compare_gpus import CompareRequest
+from gpusizer.tools.vram_models import VramRequest
 
 from ..charts import horizontal_bars
 from ..format import number, usd
 from ..suggest import CatalogSuggester
-from .base import ToolPane, choice, field
+from .base import ToolPane, default_text, field, tool_choice
 from .sortable import SortableTable
 
 COLUMNS = [  # (header, row field, how to show it)
@@ -37,11 +36,11 @@ class ComparePane(ToolPane):
                                                       suggester=CatalogSuggester(self.catalog, "gpu", many=True)))
         yield field("Model (optional workload)", Input(placeholder="e.g. llama 3.1 70b", id="model",
                                                          suggester=CatalogSuggester(self.catalog, "model")))
-        yield field("Workload", choice("workload", list(get_args(Workload)), "inference"))
-        yield field("Weights", choice("weights_dtype", list(get_args(WeightsDtype)), "bf16"))
-        yield field("Batch", Input("1", id="batch_size", type="integer"))
-        yield field("Seq len", Input("2048", id="seq_len", type="integer"))
-        yield field("MFU", Input("0.4", id="mfu", type="number"))
+        yield field("Workload", tool_choice(VramRequest, "workload"))
+        yield field("Weights", tool_choice(VramRequest, "weights_dtype"))
+        yield field("Batch", Input(default_text(VramRequest, "batch_size"), id="batch_size", type="integer"))
+        yield field("Seq len", Input(default_text(VramRequest, "seq_len"), id="seq_len", type="integer"))
+        yield field("MFU", Input(default_text(CompareRequest, "mfu"), id="mfu", type="number"))
 
     def results(self) -> ComposeResult:
         yield SortableTable(id="comparison")

@@ -1,20 +1,18 @@
 """Estimate: peak memory for a model and workload, where it fits, and the largest batch / context on a GPU."""
 from __future__ import annotations
 
-from typing import get_args
-
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Checkbox, DataTable, Input, Label, Static
 
 from gpusizer.tools import estimate_vram
 from gpusizer.tools.pricing import cheapest_fits
-from gpusizer.tools.vram_models import Method, Optimizer, Sharding, TrainingPrecision, WeightsDtype, Workload
+from gpusizer.tools.vram_models import VramRequest
 
 from ..charts import stacked_bar
 from ..format import gib, number, usd
 from ..suggest import CatalogSuggester
-from .base import FormError, ToolPane, choice, field
+from .base import FormError, ToolPane, default_text, field, tool_choice
 
 
 class EstimatePane(ToolPane):
@@ -25,21 +23,21 @@ class EstimatePane(ToolPane):
                                                        suggester=CatalogSuggester(self.catalog, "model")))
         yield field("…or size in billions", Input(placeholder="e.g. 7 (generic decoder)", id="params_billions", type="number"))
         with Horizontal(classes="pair"):
-            yield field("Workload", choice("workload", list(get_args(Workload)), "inference"))
-            yield field("Method", choice("method", list(get_args(Method)), "full"))
+            yield field("Workload", tool_choice(VramRequest, "workload"))
+            yield field("Method", tool_choice(VramRequest, "method"))
         with Horizontal(classes="pair"):
-            yield field("Weights", choice("weights_dtype", list(get_args(WeightsDtype)), "bf16"))
-            yield field("Precision", choice("training_precision", list(get_args(TrainingPrecision)), "mixed"))
+            yield field("Weights", tool_choice(VramRequest, "weights_dtype"))
+            yield field("Precision", tool_choice(VramRequest, "training_precision"))
         with Horizontal(classes="pair"):
-            yield field("Optimizer", choice("optimizer", list(get_args(Optimizer)), "adamw"))
-            yield field("Sharding", choice("sharding", list(get_args(Sharding)), "none"))
+            yield field("Optimizer", tool_choice(VramRequest, "optimizer"))
+            yield field("Sharding", tool_choice(VramRequest, "sharding"))
         with Horizontal(classes="pair"):
-            yield field("Batch", Input("1", id="batch_size", type="integer"))
-            yield field("Seq len", Input("2048", id="seq_len", type="integer"))
+            yield field("Batch", Input(default_text(VramRequest, "batch_size"), id="batch_size", type="integer"))
+            yield field("Seq len", Input(default_text(VramRequest, "seq_len"), id="seq_len", type="integer"))
         with Horizontal(classes="pair"):
-            yield field("GPUs", Input("1", id="num_gpus", type="integer"))
-            yield field("Tensor par.", Input("1", id="tensor_parallel", type="integer"))
-        yield field("LoRA rank", Input("16", id="lora_rank", type="integer"))
+            yield field("GPUs", Input(default_text(VramRequest, "num_gpus"), id="num_gpus", type="integer"))
+            yield field("Tensor par.", Input(default_text(VramRequest, "tensor_parallel"), id="tensor_parallel", type="integer"))
+        yield field("LoRA rank", Input(default_text(VramRequest, "lora_rank"), id="lora_rank", type="integer"))
         yield Checkbox("Gradient checkpointing", id="gradient_checkpointing")
         yield field("Check on GPU", Input(placeholder="e.g. rtx 4090, h100", id="gpu",
                                           suggester=CatalogSuggester(self.catalog, "gpu")))
