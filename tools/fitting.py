@@ -12,15 +12,22 @@ GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64)
 SEARCH_LIMIT = 10_000_000
 
 
+def spread_over(workload: str, gpus: int) -> dict:
+    """How the fit scan spreads a job over `gpus`: tensor parallel for inference, ZeRO-3 (= FSDP) for training.
+    As estimate_vram arguments, so a face asking "does it fit on N GPUs" asks exactly what the scan computed."""
+    if gpus <= 1:
+        return {"num_gpus": 1, "tensor_parallel": 1, "sharding": "none"}
+    if workload == "inference":
+        return {"num_gpus": gpus, "tensor_parallel": gpus, "sharding": "none"}
+    return {"num_gpus": gpus, "tensor_parallel": 1, "sharding": "zero3"}
+
+
 def total_for(plan: Plan, batch: int, seq: int, gpus: int | None = None) -> int:
-    """Per-GPU peak; with `gpus`, the way the fit scan spreads the job (TP for inference, FSDP for training)."""
+    """Per-GPU peak; with `gpus`, spread the way the fit scan does (`spread_over`)."""
     r = plan.request
-    if gpus is None:
-        breakdown, _ = per_gpu(plan, batch, seq, r.num_gpus, r.tensor_parallel, r.sharding)
-    elif r.workload == "inference":
-        breakdown, _ = per_gpu(plan, batch, seq, gpus, gpus, "none")
-    else:
-        breakdown, _ = per_gpu(plan, batch, seq, gpus, 1, "fsdp" if gpus > 1 else "none")
+    layout = spread_over(r.workload, gpus) if gpus is not None else \
+        {"num_gpus": r.num_gpus, "tensor_parallel": r.tensor_parallel, "sharding": r.sharding}
+    breakdown, _ = per_gpu(plan, batch, seq, layout["num_gpus"], layout["tensor_parallel"], layout["sharding"])
     return sum(breakdown.model_dump().values())
 
 

@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from gpusizer import tools
 from gpusizer.catalog import Catalog, SizingError
+from gpusizer.tools import fitting
 from gpusizer.tools.parameters import count_parameters
 from gpusizer.tools.pricing import cheapest, cheapest_fits
 from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
@@ -90,12 +91,11 @@ def workload_arguments(reading: Reading) -> dict[str, Any]:
 
 
 def spread_over(reading: Reading, count: int | None) -> dict[str, Any]:
-    """N GPUs: tensor parallel for inference, ZeRO-3 for full training (the tool's fit search does the same)."""
+    """N GPUs, laid out exactly as the tool's fit search lays them out."""
     if not count or count == 1:
         return {}
-    if reading.workload == "training":
-        return {"num_gpus": count, "sharding": "zero3" if reading.method in (None, "full") else "none"}
-    return {"num_gpus": count, "tensor_parallel": count}
+    layout = fitting.spread_over(reading.workload or default_of(VramRequest, "workload"), count)
+    return {key: value for key, value in layout.items() if value != default_of(VramRequest, key)}
 
 
 # ---- the eight journeys
