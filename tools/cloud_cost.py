@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from gpusizer.catalog import Catalog, SizingError, load_catalog
 
 from .estimate import estimate_vram
-from .fitting import gpus_needed
+from .fitting import MAX_GPUS, gpus_needed
 from .pricing import billed_hours, is_stale
 from .validation import parse_request
 from .vram_models import VramRequest
@@ -167,7 +167,7 @@ def gpus_for_workload(workload: dict, gpu, catalog: Catalog, notes: list[str]) -
     plan = build_plan(VramRequest(**workload), catalog)
     needed = gpus_needed(plan, gpu.usable_memory_bytes)
     if needed is None:
-        raise SizingError(f"cloud_cost: {plan.arch.model_id} does not fit on up to 64 x {gpu.gpu_id}; pick a larger GPU")
+        raise SizingError(f"cloud_cost: {plan.arch.model_id} does not fit on up to {MAX_GPUS} x {gpu.gpu_id}; pick a larger GPU")
     notes.append(f"gpu_count {needed}: the fewest {gpu.gpu_id} that hold {plan.arch.model_id} ({workload.get('workload', 'inference')}) "
                  "per estimate_vram")
     return needed

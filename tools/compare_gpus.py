@@ -6,7 +6,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from gpusizer.catalog import Catalog, GpuSpec, load_catalog
 
 from .estimate import estimate_vram
-from .fitting import gpus_needed
+from .fitting import MAX_GPUS, gpus_needed
 from .kv_cache import kv_cache_bytes
 from .pricing import cheapest
 from .validation import parse_request
@@ -111,7 +111,7 @@ def add_workload(row: GpuRow, gpu: GpuSpec, plan, mfu: float, notes: list[str]) 
     needed = gpus_needed(plan, gpu.usable_memory_bytes)
     row.gpus_needed, row.fits = needed, needed == 1
     if needed is None:
-        notes.append(f"{gpu.gpu_id}: does not fit on 64 GPUs")
+        notes.append(f"{gpu.gpu_id}: does not fit on {MAX_GPUS} GPUs")
         return
     active_weights = weight_bytes(plan) * plan.counts.active / plan.counts.total
     kv_per_sequence = kv_cache_bytes(plan.arch, 1, r.seq_len, plan.kv_bytes)

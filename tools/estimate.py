@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 
-from gpusizer.catalog import Catalog, GpuSpec, load_catalog
+from gpusizer.catalog import GIB, Catalog, GpuSpec, load_catalog
 
 from .fitting import check_on_gpu, fits_across_catalog
 from .overhead import overhead_assumption
@@ -10,7 +10,6 @@ from .validation import parse_request
 from .vram_models import Breakdown, VramEstimate, VramRequest
 from .vram_plan import LORA_TARGETS, Plan, build_plan, per_gpu
 
-GIB = 2**30
 
 
 def estimate_vram(catalog: Catalog | None = None, **arguments) -> VramEstimate:

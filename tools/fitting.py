@@ -9,6 +9,7 @@ from .vram_models import GpuCheck, GpuFit
 from .vram_plan import Plan, per_gpu
 
 GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64)
+MAX_GPUS = GPU_COUNTS[-1]  # the largest count the fit scan tries
 SEARCH_LIMIT = 10_000_000
 
 

@@ -1,7 +1,7 @@
 """How figures are shown: the same rounding everywhere, so a test can compare the screen with the tool's result."""
 from __future__ import annotations
 
-GIB = 2**30
+from gpusizer.catalog import GIB
 
 
 def gib(byte_count: int | float | None) -> str:

@@ -102,7 +102,7 @@ def spread_over(reading: Reading, count: int | None) -> dict[str, Any]:
 def answer_estimate(reading: Reading, catalog: Catalog, calls: list) -> str:
     result = call(calls, catalog, "estimate_vram", **workload_arguments(reading))
     parts = ", ".join(f"{k.replace('_', ' ')} {gib(v)}" for k, v in result.breakdown.model_dump().items() if v)
-    fits = ", ".join(f"{f.gpus_needed} × {f.gpu_id}" for f in result.fits[:6]) or "no catalog GPU within 64 GPUs"
+    fits = ", ".join(f"{f.gpus_needed} × {f.gpu_id}" for f in result.fits[:6]) or f"no catalog GPU within {fitting.MAX_GPUS} GPUs"
     return (f"Peak memory: {gib(result.total_bytes)} per GPU ({parts}). Fits on (fewest GPUs first): {fits}."
             + warnings_line(result.warnings))
 
@@ -116,7 +116,7 @@ def answer_fit(reading: Reading, catalog: Catalog, calls: list) -> str:
                 f"({gib(check.headroom_bytes)} to spare)." + warnings_line(result.warnings))
     needed = next((f.gpus_needed for f in result.fits if f.gpu_id == gpu_id), None)
     more = (f"It takes {needed} × {gpu_id} (the tool's fit search)." if needed
-            else f"It does not fit on up to 64 × {gpu_id}.")
+            else f"It does not fit on up to {fitting.MAX_GPUS} × {gpu_id}.")
     return f"No: it needs {gib(check.per_gpu_bytes)} per GPU on {label}, which has {gib(check.usable_bytes)} usable. {more}"
 
 
