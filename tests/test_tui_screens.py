@@ -3,9 +3,11 @@ import pytest
 from textual.widgets import Input, TabbedContent
 
 from gpusizer.tools import cloud_cost, compare_gpus, estimate_vram, rent_vs_buy
+from gpusizer.tools.pricing import cheapest_fits
 from gpusizer.tui.app import GpusizerApp
 from gpusizer.tui.format import gib, number, usd
-from tui_helpers import choose, settle, shown, table_rows, type_into
+from gpusizer.tui.text_table import clip
+from tui_helpers import choose, error_under, settle, shown, table_rows, text_table_rows, type_into
 
 SIZE = (120, 40)
 
@@ -28,8 +30,10 @@ async def test_estimate_shows_the_same_total_breakdown_and_fits_as_the_tool(app,
         assert gib(expected.total_bytes) in shown(pilot.app, "#total")
         assert gib(expected.breakdown.weights) in shown(pilot.app, "#breakdown")
         assert number(expected.gpu_check.max_seq_len) in shown(pilot.app, "#gpu-check")
-        rows = table_rows(pilot.app, "#fits")
-        assert [row[:2] for row in rows] == [[fit.gpu_id, str(fit.gpus_needed)] for fit in expected.fits]
+        costs = {cost.gpu_id: cost for cost in cheapest_fits(catalog, expected.fits)}
+        assert text_table_rows(pilot.app, "#fits") == [
+            [clip(fit.gpu_id, 16), str(fit.gpus_needed), usd(costs[fit.gpu_id].usd_per_gpu_hour),
+             usd(costs[fit.gpu_id].usd_per_hour)] for fit in expected.fits]
 
 
 async def test_estimate_invalid_batch_shows_its_message_and_keeps_the_last_result(app):
@@ -37,17 +41,17 @@ async def test_estimate_invalid_batch_shows_its_message_and_keeps_the_last_resul
         await settle(pilot)
         before = shown(pilot.app, "#total")
         await type_into(pilot, "#batch_size", "0")
-        assert "batch_size must be ≥ 1 (got 0)" in shown(pilot.app, "#batch_size-error")
+        assert "batch_size must be ≥ 1 (got 0)" in error_under(pilot.app, "batch_size")
         assert shown(pilot.app, "#total") == before
         assert pilot.app.active_pane.query_one("#batch_size").has_class("invalid")
         await type_into(pilot, "#batch_size", "2")
-        assert not pilot.app.active_pane.query("#batch_size-error") and shown(pilot.app, "#total") != before
+        assert not error_under(pilot.app, "batch_size") and shown(pilot.app, "#total") != before
 
 
 async def test_estimate_unknown_model_says_did_you_mean_under_the_model(app):
     async with app().run_test(size=SIZE) as pilot:
         await type_into(pilot, "#model", "lama 3.1 8x")
-        assert "did you mean" in shown(pilot.app, "#model-error")
+        assert "did you mean" in error_under(pilot.app, "model")
 
 
 async def test_estimate_from_a_size_in_billions(app, catalog):
@@ -99,7 +103,7 @@ async def test_cloud_cost_shows_idle_gpus_and_the_cheapest_total(app, catalog):
 async def test_cloud_cost_unknown_provider_is_shown_next_to_providers(app):
     async with app("cloud").run_test(size=SIZE) as pilot:
         await type_into(pilot, "#providers", "awz")
-        assert "unknown provider" in shown(pilot.app, "#providers-error")
+        assert "unknown provider" in error_under(pilot.app, "providers")
 
 
 async def test_rent_vs_buy_verdict_matches_the_tool(app, catalog):
@@ -116,7 +120,7 @@ async def test_rent_vs_buy_verdict_matches_the_tool(app, catalog):
 async def test_rent_vs_buy_utilization_above_one_is_refused_with_the_range(app):
     async with app("rent").run_test(size=SIZE) as pilot:
         await type_into(pilot, "#utilization", "1.5")
-        assert "utilization must be ≤ 1" in shown(pilot.app, "#utilization-error")
+        assert "utilization must be ≤ 1" in error_under(pilot.app, "utilization")
 
 
 async def test_catalog_search_filters_and_enter_shows_the_source(app, catalog):
@@ -172,4 +176,4 @@ async def test_compare_the_same_gpu_twice_and_too_few_gpus(app):
         await type_into(pilot, "#gpus", "h100, h100")
         assert [row[0] for row in table_rows(pilot.app, "#comparison")] == ["h100-sxm", "h100-sxm"]
         await type_into(pilot, "#gpus", "h100")
-        assert "gpus needs at least 2 entries (got 1)" in shown(pilot.app, "#gpus-error")
+        assert "gpus needs at least 2 entries (got 1)" in error_under(pilot.app, "gpus")

@@ -7,7 +7,7 @@ import pytest
 import textual
 
 from gpusizer.tui.app import GpusizerApp
-from tui_helpers import settle, type_into
+from tui_helpers import choose, settle, type_into
 
 RECORDED_WITH = "8.2.8"
 pytestmark = pytest.mark.skipif(textual.__version__ != RECORDED_WITH,
@@ -24,6 +24,8 @@ async def still(pilot) -> None:
 def test_estimate_screen_at_80x24(snap_compare, catalog):
     async def qlora_on_a_4090(pilot):
         await settle(pilot)
+        await choose(pilot, "#workload", "training")
+        await choose(pilot, "#method", "qlora")
         await type_into(pilot, "#gpu", "rtx 4090")
         await still(pilot)
 

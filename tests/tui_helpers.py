@@ -2,9 +2,12 @@
 
 Queries are scoped to the tab on screen: several tabs have an input of the same name (gpu, model).
 """
-from textual.widgets import Input, Select, Static
+import re
+
+from textual.widgets import Input, Static
 
 from gpusizer.tui.app import GpusizerApp
+from gpusizer.tui.choice import Choice
 
 
 async def settle(pilot) -> None:
@@ -21,7 +24,14 @@ async def type_into(pilot, selector: str, text: str) -> None:
 
 
 async def choose(pilot, selector: str, value: str) -> None:
-    pilot.app.active_pane.query_one(selector, Select).value = value
+    """Focus the choice and step through it with the right arrow, as a person would, until it shows `value`."""
+    widget = pilot.app.active_pane.query_one(selector, Choice)
+    assert value in widget.options, f"{value!r} is not offered by {selector}: {widget.options}"
+    widget.focus()
+    for _ in widget.options:
+        if widget.value == value:
+            break
+        await pilot.press("right")
     await settle(pilot)
 
 
@@ -32,3 +42,14 @@ def shown(app: GpusizerApp, selector: str) -> str:
 def table_rows(app: GpusizerApp, selector: str) -> list[list[str]]:
     table = app.active_pane.query_one(selector)
     return [[str(cell) for cell in table.get_row_at(index)] for index in range(table.row_count)]
+
+
+def error_under(app: GpusizerApp, field: str) -> str:
+    """The error line shown under an input, or "" when none is shown."""
+    lines = app.active_pane.query(f"#{field}-error")
+    return str(lines.first().render()) if lines and lines.first().display else ""
+
+
+def text_table_rows(app: GpusizerApp, selector: str) -> list[list[str]]:
+    """The rows of a text table on screen (header left out): its cells are two or more spaces apart."""
+    return [re.split(r"\s{2,}", line.strip()) for line in shown(app, selector).splitlines()[1:] if line.strip()]

@@ -16,6 +16,7 @@ from textual.widgets import Collapsible, Input, Static
 from gpusizer.catalog import Catalog
 
 from ..ask.journeys import AskAnswer, ToolCall, ask
+from ..form_input import FormInput
 from ..format import gib, usd
 
 WELCOME = ("Ask a sizing question in plain words, e.g. [i]will mixtral fit on 2x H100?[/i] · [i]cheapest way to rent "
@@ -63,7 +64,7 @@ class AskPane(Vertical):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="transcript"):
             yield Static(WELCOME, classes="notes")
-        yield Input(placeholder="Ask about memory, GPUs, cloud cost or rent vs buy, then Enter", id="question")
+        yield FormInput(placeholder="Ask about memory, GPUs, cloud cost or rent vs buy, then Enter", id="question")
 
     @on(Input.Submitted, "#question")
     def submitted(self, event: Input.Submitted) -> None:

@@ -1,24 +1,24 @@
-"""A tool pane: a form whose every change re-runs one `gpusizer.tools` call in a worker and shows the result.
+"""A tool pane: a form whose every change re-runs one `gpusizer.tools` call and shows the result.
 
 Errors appear under the input that caused them; the last good result stays on screen.
 """
 from __future__ import annotations
 
 import re
-from functools import partial
 from typing import Any, get_args
 
 from pydantic import BaseModel
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Checkbox, Input, Label, Select, Static
+from textual.widgets import Checkbox, Input, Label, Static
 
 from gpusizer.catalog import Catalog, SizingError
 from gpusizer.tools.validation import default_of
 
+from ..choice import Choice
 from ..export import as_json, as_markdown
 
 
@@ -28,11 +28,21 @@ class FormError(Exception):
         self.field, self.message = field, message
 
 
-def field(label: str, widget: Widget) -> Vertical:
-    """A labelled input (compact: one row each, so forms fit 80x24); its error line is mounted only when needed."""
+def field(label: str, widget: Widget) -> list[Widget]:
+    """A label over its input, straight in the form (no wrapper: every widget costs start-up time); compact inputs are
+    one row each, so forms fit 80x24. The input's error line is mounted under it only when needed."""
     if hasattr(widget, "compact"):
         widget.compact = True
-    return Vertical(Label(label), widget, classes="field")
+    return [Label(label), widget]
+
+
+def pair(left: tuple[str, Widget], right: tuple[str, Widget]) -> Grid:
+    """Two labelled inputs side by side: labels on the first row of one grid, inputs on the second."""
+    (left_label, left_widget), (right_label, right_widget) = left, right
+    for widget in (left_widget, right_widget):
+        if hasattr(widget, "compact"):
+            widget.compact = True
+    return Grid(Label(left_label), Label(right_label), left_widget, right_widget, classes="pair")
 
 
 def default_text(model: type, name: str) -> str:
@@ -41,13 +51,9 @@ def default_text(model: type, name: str) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def tool_choice(model: type, name: str) -> Select:
-    """A select over a request field's allowed values, starting at the tool's default."""
-    return choice(name, list(get_args(model.model_fields[name].annotation)), default_of(model, name))
-
-
-def choice(name: str, options: list[str], value: str) -> Select:
-    return Select([(o, o) for o in options], value=value, allow_blank=False, id=name, compact=True)
+def tool_choice(model: type, name: str) -> Choice:
+    """A choice over a request field's allowed values, starting at the tool's default."""
+    return Choice(list(get_args(model.model_fields[name].annotation)), default_of(model, name), id=name)
 
 
 class ToolPane(Vertical):
@@ -57,11 +63,13 @@ class ToolPane(Vertical):
     result: BaseModel | None = None
 
     class Updated(Message):
-        """A new result is on screen (tests and the benchmark wait for this)."""
+        """A new result (or its error) was just put on the widgets; the next frame paints it."""
 
     def __init__(self, catalog: Catalog, **options: Any):
         super().__init__(**options)
         self.catalog = catalog
+        self._flagged: list[Widget | None] = []  # the inputs show_error marked; None: the problem line
+        self._error_lines: dict[str, Static] = {}  # input id: its error line, once mounted
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -87,36 +95,40 @@ class ToolPane(Vertical):
         raise NotImplementedError
 
     def on_mount(self) -> None:
+        for widget in self.query(".form Input, .form Choice, .form Checkbox"):
+            self.watch(widget, "value", self.recalculate, init=False)
         self.recalculate()
 
     @on(Input.Changed)
-    @on(Select.Changed)
+    @on(Choice.Changed)
     @on(Checkbox.Changed)
-    def _input_changed(self, event: Message) -> None:
-        event.stop()
-        self.recalculate()
+    def _stop_changed(self, event: Message) -> None:
+        event.stop()  # handled by the value watchers above
 
     def recalculate(self) -> None:
+        """Called as the value changes, before the screen repaints: the keystroke and its new result share a frame.
+
+        The calculators answer in about a millisecond, so they run right here: a worker (or the Changed message)
+        would add a hop, and Textual paints at most once per 1/60 s, so every hop can cost a whole frame.
+        """
         self.clear_errors()
         try:
             arguments = self.arguments()
         except FormError as error:
             self.show_error(error.field, error.message)
             return
-        self.run_worker(partial(self._compute, arguments), exclusive=True, group=f"{self.id}-compute")
-
-    async def _compute(self, arguments: dict[str, Any]) -> None:
-        """An async worker: the calculators answer in about a millisecond, so a thread would only add hand-offs;
-        exclusive=True drops a stale computation when the next keystroke arrives."""
         try:
             result, problem = self.compute(arguments), None
         except SizingError as error:
             result, problem = None, str(error)
+        except Exception as error:  # noqa: BLE001 - a calculator bug must not take the app down with a traceback
+            self.log.error(f"computing {arguments!r} failed: {error!r}")
+            result, problem = None, f"Could not compute this ({type(error).__name__}: {error}); please report it."
         try:
             self._apply(result, problem)
-        except Exception as error:  # noqa: BLE001 - a display bug must not take the app down with a traceback
+        except Exception as error:  # noqa: BLE001 - nor a display bug
             self.log.error(f"showing {arguments!r} failed: {error!r}")
-            self.query_one(f"#{self.id}-problem", Static).update(
+            self.show_problem(
                 f"Could not show this result ({type(error).__name__}: {error}); the last good result stays. "
                 "Please report it with the inputs above.")
 
@@ -130,7 +142,7 @@ class ToolPane(Vertical):
 
     # ---- errors next to their input
     def field_named_in(self, message: str) -> str | None:
-        names = [w.id for w in self.query("Input, Select, Checkbox") if w.id]
+        names = [w.id for w in self.query("Input, Choice, Checkbox") if w.id]
         if re.search(r"unknown GPU|GPU name", message):
             return next((n for n in ("gpu", "gpus") if n in names), None)
         if re.search(r"unknown model|model name|exactly one of model", message):
@@ -142,27 +154,38 @@ class ToolPane(Vertical):
         return first[1] if first else None
 
     def show_error(self, field_name: str | None, message: str) -> None:
-        """Under the input that caused it (mounted on demand: fewer widgets, faster start-up), else atop the results."""
+        """Under the input that caused it, else atop the results. An input's error line is mounted the first time it
+        is needed (fewer widgets, faster start-up) and then only shown and hidden."""
         inputs = self.query(f"#{field_name}") if field_name else None
         if not inputs:
-            self.query_one(f"#{self.id}-problem", Static).update(message)
+            self.show_problem(message)
             return
         widget = inputs.first()
         widget.add_class("invalid")
-        existing = self.query(f"#{field_name}-error")
-        if existing:
-            existing.first().update(message)
+        line = self._error_lines.get(field_name)
+        if line is None:
+            line = self._error_lines[field_name] = Static(message, id=f"{field_name}-error", classes="error field-error")
+            row = widget.parent if widget.parent.has_class("pair") else widget  # under a pair: below both inputs
+            row.parent.mount(line, after=row)
         else:
-            widget.parent.mount(Static(message, id=f"{field_name}-error", classes="error field-error"), after=widget)
+            line.update(message)
+            line.display = True
+        self._flagged.append(widget)
+
+    def show_problem(self, message: str) -> None:
+        """Atop the results: for what no single input caused."""
+        self.query_one(f"#{self.id}-problem", Static).update(message)
+        self._flagged.append(None)
 
     def clear_errors(self) -> None:
-        for line in self.query(".field-error"):
-            line.remove()
-        problem = self.query_one(f"#{self.id}-problem", Static)
-        if str(problem.render()):
-            problem.update("")
-        for widget in self.query(".invalid"):
-            widget.remove_class("invalid")
+        """Undo what show_error did (kept in a list: querying the whole pane on every keystroke costs milliseconds)."""
+        for widget in self._flagged:
+            if widget is None:
+                self.query_one(f"#{self.id}-problem", Static).update("")
+            else:
+                widget.remove_class("invalid")
+                self._error_lines[widget.id].display = False
+        self._flagged.clear()
 
     # ---- writing results without needless layout passes (a re-layout costs tens of ms per keystroke)
     def set_text(self, selector: str, content) -> None:
@@ -174,20 +197,6 @@ class ToolPane(Vertical):
         width = widget.content_size.width
         if not width or widget.get_content_height(widget.content_size, self.app.size, width) != widget.content_size.height:
             widget.refresh(layout=True)  # the text now takes more or fewer lines
-
-    def set_rows(self, selector: str, rows: list[tuple[str, list[str]]]) -> None:
-        """Rows as (key, cells): cells are updated in place when the keys are unchanged, else the table is rebuilt."""
-        table = self.query_one(selector)
-        keys = [key.value for key in table.rows]
-        if keys == [key for key, _ in rows]:
-            for key, cells in rows:
-                for column, cell in zip(table.columns, cells):
-                    if str(table.get_cell(key, column)) != cell:
-                        table.update_cell(key, column, cell)
-            return
-        table.clear()
-        for key, cells in rows:
-            table.add_row(*cells, key=key)
 
     # ---- reading the form
     def text(self, name: str) -> str | None:
@@ -211,7 +220,7 @@ class ToolPane(Vertical):
             raise FormError(name, f"{name}: enter {what} (got {value!r})") from None
 
     def selected(self, name: str) -> str:
-        return self.query_one(f"#{name}", Select).value
+        return self.query_one(f"#{name}", Choice).value
 
     def ticked(self, name: str) -> bool:
         return self.query_one(f"#{name}", Checkbox).value

@@ -6,11 +6,12 @@ import json
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import DataTable, Input, Select, Static
+from textual.widgets import DataTable, Input, Static
 
 from gpusizer.catalog import Catalog
 
-from .base import choice
+from ..choice import Choice
+from ..form_input import FormInput
 from .sortable import SortableTable
 
 VIEWS = {  # what: (rows, id field, columns)
@@ -33,8 +34,8 @@ class CatalogPane(Vertical):
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="toolbar"):
-            yield choice("catalog-view", list(VIEWS), "gpus")
-            yield Input(placeholder="search any column (e.g. h100, nvidia, lambda, qwen)", id="catalog-search")
+            yield Choice(list(VIEWS), "gpus", id="catalog-view")
+            yield FormInput(placeholder="search any column (e.g. h100, nvidia, lambda, qwen)", id="catalog-search")
         yield SortableTable(id="catalog-table", cursor_type="row")
         with VerticalScroll(id="catalog-detail-box"):
             yield Static("[dim]Enter on a row shows all its fields.[/dim]", id="catalog-detail")
@@ -42,14 +43,14 @@ class CatalogPane(Vertical):
     def on_mount(self) -> None:
         self.fill()
 
-    @on(Select.Changed)
+    @on(Choice.Changed)
     @on(Input.Changed)
     def _filter_changed(self, event) -> None:
         event.stop()
         self.fill()
 
     def fill(self) -> None:
-        view = self.query_one("#catalog-view", Select).value
+        view = self.query_one("#catalog-view", Choice).value
         query = self.query_one("#catalog-search", Input).value.strip().lower()
         rows_of, key, columns = VIEWS[view]
         table = self.query_one("#catalog-table", SortableTable)

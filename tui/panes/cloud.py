@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Static
 
 from gpusizer.tools import cloud_cost
 from gpusizer.tools.cloud_cost import CloudCostRequest
 
+from ..form_input import FormInput
 from ..format import number, usd
 from ..suggest import CatalogSuggester
 from .base import ToolPane, default_text, field, tool_choice
@@ -20,15 +21,15 @@ class CloudPane(ToolPane):
     TITLE = "gpusizer cloud cost"
 
     def form(self) -> ComposeResult:
-        yield field("GPU", Input("h100-sxm", id="gpu", suggester=CatalogSuggester(self.catalog, "gpu")))
-        yield field("GPUs needed", Input("8", id="gpu_count", type="integer"))
-        yield field("Hours (wall-clock)", Input("24", id="hours", type="number"))
-        yield field("Pricing", tool_choice(CloudCostRequest, "pricing"))
-        yield field("Providers (comma-separated)", Input(placeholder="all, or e.g. aws, lambda", id="providers"))
-        yield field("Region contains", Input(placeholder="e.g. us-east", id="region"))
-        yield field("Spot interruptions / hour", Input(default_text(CloudCostRequest, "spot_interruptions_per_hour"), id="spot_interruptions_per_hour", type="number"))
-        yield field("Storage GB-months", Input(default_text(CloudCostRequest, "storage_gb_months"), id="storage_gb_months", type="number"))
-        yield field("Egress GB", Input(default_text(CloudCostRequest, "egress_gb"), id="egress_gb", type="number"))
+        yield from field("GPU", FormInput("h100-sxm", id="gpu", suggester=CatalogSuggester(self.catalog, "gpu")))
+        yield from field("GPUs needed", FormInput("8", id="gpu_count", type="integer"))
+        yield from field("Hours (wall-clock)", FormInput("24", id="hours", type="number"))
+        yield from field("Pricing", tool_choice(CloudCostRequest, "pricing"))
+        yield from field("Providers (comma-separated)", FormInput(placeholder="all, or e.g. aws, lambda", id="providers"))
+        yield from field("Region contains", FormInput(placeholder="e.g. us-east", id="region"))
+        yield from field("Spot interruptions / hour", FormInput(default_text(CloudCostRequest, "spot_interruptions_per_hour"), id="spot_interruptions_per_hour", type="number"))
+        yield from field("Storage GB-months", FormInput(default_text(CloudCostRequest, "storage_gb_months"), id="storage_gb_months", type="number"))
+        yield from field("Egress GB", FormInput(default_text(CloudCostRequest, "egress_gb"), id="egress_gb", type="number"))
 
     def results(self) -> ComposeResult:
         yield Static("", id="cloud-summary", classes="headline")

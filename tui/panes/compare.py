@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Static
 
 from gpusizer.tools import compare_gpus
 from gpusizer.tools.compare_gpus import CompareRequest
 from gpusizer.tools.vram_models import VramRequest
 
 from ..charts import horizontal_bars
+from ..form_input import FormInput
 from ..format import number, usd
 from ..suggest import CatalogSuggester
 from .base import ToolPane, default_text, field, tool_choice
@@ -32,15 +33,15 @@ class ComparePane(ToolPane):
     TITLE = "gpusizer compare"
 
     def form(self) -> ComposeResult:
-        yield field("GPUs (comma-separated)", Input("h100-sxm, a100-80gb-sxm, l40s", id="gpus",
+        yield from field("GPUs (comma-separated)", FormInput("h100-sxm, a100-80gb-sxm, l40s", id="gpus",
                                                       suggester=CatalogSuggester(self.catalog, "gpu", many=True)))
-        yield field("Model (optional workload)", Input(placeholder="e.g. llama 3.1 70b", id="model",
+        yield from field("Model (optional workload)", FormInput(placeholder="e.g. llama 3.1 70b", id="model",
                                                          suggester=CatalogSuggester(self.catalog, "model")))
-        yield field("Workload", tool_choice(VramRequest, "workload"))
-        yield field("Weights", tool_choice(VramRequest, "weights_dtype"))
-        yield field("Batch", Input(default_text(VramRequest, "batch_size"), id="batch_size", type="integer"))
-        yield field("Seq len", Input(default_text(VramRequest, "seq_len"), id="seq_len", type="integer"))
-        yield field("MFU", Input(default_text(CompareRequest, "mfu"), id="mfu", type="number"))
+        yield from field("Workload", tool_choice(VramRequest, "workload"))
+        yield from field("Weights", tool_choice(VramRequest, "weights_dtype"))
+        yield from field("Batch", FormInput(default_text(VramRequest, "batch_size"), id="batch_size", type="integer"))
+        yield from field("Seq len", FormInput(default_text(VramRequest, "seq_len"), id="seq_len", type="integer"))
+        yield from field("MFU", FormInput(default_text(CompareRequest, "mfu"), id="mfu", type="number"))
 
     def results(self) -> ComposeResult:
         yield SortableTable(id="comparison")

@@ -2,44 +2,40 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal
-from textual.widgets import Checkbox, DataTable, Input, Label, Static
+from textual.widgets import Checkbox, Label, Static
 
 from gpusizer.tools import estimate_vram
 from gpusizer.tools.pricing import cheapest_fits
 from gpusizer.tools.vram_models import VramRequest
 
 from ..charts import stacked_bar
+from ..form_input import FormInput
 from ..format import gib, number, usd
 from ..suggest import CatalogSuggester
-from .base import FormError, ToolPane, default_text, field, tool_choice
+from ..text_table import text_table
+from .base import FormError, ToolPane, default_text, field, pair, tool_choice
 
 
 class EstimatePane(ToolPane):
     TITLE = "gpusizer estimate"
 
     def form(self) -> ComposeResult:
-        yield field("Model (HF id or alias)", Input("meta-llama/Llama-3.1-8B", id="model",
+        yield from field("Model (HF id or alias)", FormInput("meta-llama/Llama-3.1-8B", id="model",
                                                        suggester=CatalogSuggester(self.catalog, "model")))
-        yield field("…or size in billions", Input(placeholder="e.g. 7 (generic decoder)", id="params_billions", type="number"))
-        with Horizontal(classes="pair"):
-            yield field("Workload", tool_choice(VramRequest, "workload"))
-            yield field("Method", tool_choice(VramRequest, "method"))
-        with Horizontal(classes="pair"):
-            yield field("Weights", tool_choice(VramRequest, "weights_dtype"))
-            yield field("Precision", tool_choice(VramRequest, "training_precision"))
-        with Horizontal(classes="pair"):
-            yield field("Optimizer", tool_choice(VramRequest, "optimizer"))
-            yield field("Sharding", tool_choice(VramRequest, "sharding"))
-        with Horizontal(classes="pair"):
-            yield field("Batch", Input(default_text(VramRequest, "batch_size"), id="batch_size", type="integer"))
-            yield field("Seq len", Input(default_text(VramRequest, "seq_len"), id="seq_len", type="integer"))
-        with Horizontal(classes="pair"):
-            yield field("GPUs", Input(default_text(VramRequest, "num_gpus"), id="num_gpus", type="integer"))
-            yield field("Tensor par.", Input(default_text(VramRequest, "tensor_parallel"), id="tensor_parallel", type="integer"))
-        yield field("LoRA rank", Input(default_text(VramRequest, "lora_rank"), id="lora_rank", type="integer"))
-        yield Checkbox("Gradient checkpointing", id="gradient_checkpointing")
-        yield field("Check on GPU", Input(placeholder="e.g. rtx 4090, h100", id="gpu",
+        yield from field("…or size in billions", FormInput(placeholder="e.g. 7 (generic decoder)", id="params_billions", type="number"))
+        yield pair(("Workload", tool_choice(VramRequest, "workload")),
+                   ("Method", tool_choice(VramRequest, "method")))
+        yield pair(("Weights", tool_choice(VramRequest, "weights_dtype")),
+                   ("Precision", tool_choice(VramRequest, "training_precision")))
+        yield pair(("Optimizer", tool_choice(VramRequest, "optimizer")),
+                   ("Sharding", tool_choice(VramRequest, "sharding")))
+        yield pair(("Batch", FormInput(default_text(VramRequest, "batch_size"), id="batch_size", type="integer")),
+                   ("Seq len", FormInput(default_text(VramRequest, "seq_len"), id="seq_len", type="integer")))
+        yield pair(("GPUs", FormInput(default_text(VramRequest, "num_gpus"), id="num_gpus", type="integer")),
+                   ("Tensor par.", FormInput(default_text(VramRequest, "tensor_parallel"), id="tensor_parallel", type="integer")))
+        yield from field("LoRA rank", FormInput(default_text(VramRequest, "lora_rank"), id="lora_rank", type="integer"))
+        yield Checkbox("Gradient checkpointing", id="gradient_checkpointing", compact=True)
+        yield from field("Check on GPU", FormInput(placeholder="e.g. rtx 4090, h100", id="gpu",
                                           suggester=CatalogSuggester(self.catalog, "gpu")))
 
     def results(self) -> ComposeResult:
@@ -48,14 +44,10 @@ class EstimatePane(ToolPane):
         yield Static("", id="breakdown")
         yield Static("", id="gpu-check")
         yield Label("Fits on (fewest GPUs first)", classes="section")
-        yield DataTable(id="fits", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="fits")
         yield Label("Assumptions", classes="section")
         yield Static("", id="assumptions", classes="notes")
         yield Static("", id="warnings", classes="warnings")
-
-    def on_mount(self) -> None:
-        self.query_one("#fits", DataTable).add_columns("GPU", "GPUs", "cheapest $/GPU-h", "$/h for those GPUs")
-        super().on_mount()
 
     def arguments(self) -> dict:
         model, size = self.text("model"), self.decimal("params_billions")
@@ -97,8 +89,9 @@ class EstimatePane(ToolPane):
                 f"longest sequence at this batch: {number(check.max_seq_len)} tokens")
 
     def show_fits(self, fits) -> None:
-        """GPU, how many, and what they cost: cells change only when a GPU count does, so typing stays fast."""
+        """GPU, how many, and what they cost per hour."""
         costs = {cost.gpu_id: cost for cost in cheapest_fits(self.catalog, fits)}
-        rows = [(fit.gpu_id, [fit.gpu_id, str(fit.gpus_needed), usd(costs[fit.gpu_id].usd_per_gpu_hour),
-                              usd(costs[fit.gpu_id].usd_per_hour)]) for fit in fits]
-        self.set_rows("#fits", rows)
+        rows = [[fit.gpu_id, str(fit.gpus_needed), usd(costs[fit.gpu_id].usd_per_gpu_hour),
+                 usd(costs[fit.gpu_id].usd_per_hour)] for fit in fits]
+        self.set_text("#fits", text_table(["GPU", "GPUs", "$/GPU-h", "$/h"], rows, right=frozenset({1, 2, 3}),
+                                          widest={0: 16}))

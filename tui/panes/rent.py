@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.widgets import Input, Static
+from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
 from gpusizer.tools import rent_vs_buy
 from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
 
+from ..form_input import FormInput
 from ..format import number, percent, usd
 from ..suggest import CatalogSuggester
 from .base import ToolPane, default_text, field
@@ -17,18 +18,18 @@ class RentPane(ToolPane):
     TITLE = "gpusizer rent vs buy"
 
     def form(self) -> ComposeResult:
-        yield field("GPU", Input("h100-sxm", id="gpu", suggester=CatalogSuggester(self.catalog, "gpu")))
-        yield field("GPU count", Input(default_text(RentVsBuyRequest, "gpu_count"), id="gpu_count", type="integer"))
-        yield field("Purchase $/GPU", Input(placeholder="catalog price", id="purchase_usd_per_gpu", type="number"))
-        yield field("Rent $/GPU-h", Input(placeholder="cheapest on-demand", id="rent_usd_per_gpu_hour", type="number"))
-        yield field("Utilization 0-1", Input(default_text(RentVsBuyRequest, "utilization"), id="utilization", type="number"))
-        yield field("Years", Input(default_text(RentVsBuyRequest, "years"), id="years", type="number"))
-        yield field("Electricity $/kWh", Input(default_text(RentVsBuyRequest, "electricity_usd_per_kwh"), id="electricity_usd_per_kwh", type="number"))
-        yield field("PUE", Input(default_text(RentVsBuyRequest, "pue"), id="pue", type="number"))
-        yield field("Staff $/year", Input(default_text(RentVsBuyRequest, "staff_usd_per_year"), id="staff_usd_per_year", type="number"))
-        yield field("Maintenance share/year", Input(default_text(RentVsBuyRequest, "maintenance_fraction_per_year"), id="maintenance_fraction_per_year", type="number"))
-        yield field("Residual share", Input(default_text(RentVsBuyRequest, "residual_fraction"), id="residual_fraction", type="number"))
-        yield field("Cost of capital/year", Input(default_text(RentVsBuyRequest, "cost_of_capital"), id="cost_of_capital", type="number"))
+        yield from field("GPU", FormInput("h100-sxm", id="gpu", suggester=CatalogSuggester(self.catalog, "gpu")))
+        yield from field("GPU count", FormInput(default_text(RentVsBuyRequest, "gpu_count"), id="gpu_count", type="integer"))
+        yield from field("Purchase $/GPU", FormInput(placeholder="catalog price", id="purchase_usd_per_gpu", type="number"))
+        yield from field("Rent $/GPU-h", FormInput(placeholder="cheapest on-demand", id="rent_usd_per_gpu_hour", type="number"))
+        yield from field("Utilization 0-1", FormInput(default_text(RentVsBuyRequest, "utilization"), id="utilization", type="number"))
+        yield from field("Years", FormInput(default_text(RentVsBuyRequest, "years"), id="years", type="number"))
+        yield from field("Electricity $/kWh", FormInput(default_text(RentVsBuyRequest, "electricity_usd_per_kwh"), id="electricity_usd_per_kwh", type="number"))
+        yield from field("PUE", FormInput(default_text(RentVsBuyRequest, "pue"), id="pue", type="number"))
+        yield from field("Staff $/year", FormInput(default_text(RentVsBuyRequest, "staff_usd_per_year"), id="staff_usd_per_year", type="number"))
+        yield from field("Maintenance share/year", FormInput(default_text(RentVsBuyRequest, "maintenance_fraction_per_year"), id="maintenance_fraction_per_year", type="number"))
+        yield from field("Residual share", FormInput(default_text(RentVsBuyRequest, "residual_fraction"), id="residual_fraction", type="number"))
+        yield from field("Cost of capital/year", FormInput(default_text(RentVsBuyRequest, "cost_of_capital"), id="cost_of_capital", type="number"))
 
     def results(self) -> ComposeResult:
         yield Static("", id="verdict", classes="headline")
