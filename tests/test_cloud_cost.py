@@ -27,6 +27,23 @@ def test_sixteen_gpus_need_two_eight_gpu_instances(catalog):
     assert eight.total_usd == pytest.approx(2 * 31.92 * 2)
 
 
+def test_an_eight_gpu_tensor_parallel_job_can_ask_for_one_machine(catalog):
+    spread = cloud_cost(catalog, gpu="h100-sxm", gpu_count=8, hours=1)
+    assert any(o.instances > 1 for o in spread.offers)
+    assert any("not for tensor parallel" in note and "single_instance=true" in note for note in spread.notes)
+    one_machine = cloud_cost(catalog, gpu="h100-sxm", gpu_count=8, hours=1, single_instance=True)
+    assert one_machine.offers and all(o.instances == 1 and o.gpus_per_instance >= 8 for o in one_machine.offers)
+    assert {(o.provider, o.instance_type) for o in one_machine.offers} == {
+        (o.provider, o.instance_type) for o in spread.offers if o.gpus_per_instance >= 8}
+    assert not any("not for tensor parallel" in note for note in one_machine.notes)
+
+
+def test_no_instance_holds_sixteen_gpus_and_the_note_says_how_many_the_largest_has(catalog):
+    result = cloud_cost(catalog, gpu="h100-sxm", gpu_count=16, hours=1, single_instance=True)
+    assert result.offers == []
+    assert any("the largest h100-sxm instance has 8 GPUs" in note for note in result.notes)
+
+
 def test_billing_rounds_up_to_the_providers_increment(catalog):
     # Verda bills in 10-minute increments: 61 minutes are billed as 70 minutes.
     result = cloud_cost(catalog, gpu="h100-sxm", hours=61 / 60, providers=["verda"], pricing="on_demand")

@@ -100,6 +100,21 @@ async def test_cloud_cost_shows_idle_gpus_and_the_cheapest_total(app, catalog):
         assert any("5" in row[6] for row in rows), "an 8-GPU instance leaves 5 idle"
 
 
+async def test_cloud_cost_on_one_machine_only_and_when_no_machine_is_big_enough(app, catalog):
+    async with app("cloud").run_test(size=SIZE) as pilot:
+        pilot.app.active_pane.query_one("#single_instance").focus()
+        await pilot.press("space")
+        await settle(pilot)
+        expected = cloud_cost(catalog, gpu="h100-sxm", gpu_count=8, hours=24, single_instance=True)
+        rows = table_rows(pilot.app, "#offers")
+        assert [row[2] for row in rows] == [usd(offer.total_usd) for offer in expected.offers]
+        assert {row[5] for row in rows} == {"1"}, "every offer is one instance"
+        await type_into(pilot, "#gpu_count", "16")
+        assert "No offer for 16 × h100-sxm" in shown(pilot.app, "#cloud-summary")
+        assert table_rows(pilot.app, "#offers") == []
+        assert "the largest h100-sxm instance has 8 GPUs" in shown(pilot.app, "#cloud-notes")
+
+
 async def test_cloud_cost_unknown_provider_is_shown_next_to_providers(app):
     async with app("cloud").run_test(size=SIZE) as pilot:
         await type_into(pilot, "#providers", "awz")

@@ -29,6 +29,8 @@ class CloudCostRequest(BaseModel):
     pricing: Literal["on_demand", "spot", "both"] = Field(default="both", description="which prices to list")
     providers: list[str] | None = Field(default=None, description="only these providers (ids such as 'aws', 'gcp', 'lambda', 'runpod')")
     region: str | None = Field(default=None, description="only offers in this region (substring match, e.g. 'us-east')")
+    single_instance: bool = Field(default=False, description="only offers whose one instance holds all gpu_count GPUs (tensor "
+                                  "parallelism wants them in one NVLink domain)")
     spot_interruptions_per_hour: float = Field(default=0.0, ge=0, le=10, description="expected spot preemptions per hour")
     hours_lost_per_interruption: float = Field(default=0.5, ge=0, le=24, description="restart plus work since the last checkpoint")
     checkpoint_overhead_fraction: float = Field(default=0.0, ge=0, le=1, description="share of spot time spent writing checkpoints")
@@ -100,11 +102,15 @@ def cloud_cost(catalog: Catalog | None = None, **arguments) -> CloudCost:
     if any(o.stale for o in offers):
         notes.append("some prices are older than 90 days (stale=true): check the provider's page before relying on them")
     if not offers:
-        notes.append(f"no {request.pricing} price for {gpu.gpu_id} with these filters")
+        largest = max(o.gpus_per_instance for o in catalog.offers_for(gpu.gpu_id))
+        which = "" if request.pricing == "both" else request.pricing.replace("_", "-") + " "
+        notes.append(f"no {which}price for {gpu.gpu_id} with these filters"
+                     + (f" (the largest {gpu.gpu_id} instance has {largest:g} GPUs)" if request.single_instance else ""))
     notes += extras_notes(request, offers)
-    if workload and any(o.instances > 1 for o in offers):
-        notes.append("offers that need several instances split the job across machines: fine for data parallel, "
-                     "not for tensor parallel, which wants all its GPUs in one NVLink domain")
+    if any(o.instances > 1 for o in offers):
+        notes.append("offers that need several instances split the job across machines: fine for data parallel or separate "
+                     "jobs, not for tensor parallel, which wants all its GPUs in one NVLink domain (single_instance=true "
+                     "keeps only instances that hold them all)")
     return CloudCost(gpu_id=gpu.gpu_id, gpu_count=request.gpu_count, hours=request.hours, offers=offers, notes=notes)
 
 
@@ -117,6 +123,8 @@ def filter_offers(offers, request: CloudCostRequest, catalog: Catalog):
         offers = [o for o in offers if o.provider in wanted]
     if request.region:
         offers = [o for o in offers if request.region.lower() in o.region.lower()]
+    if request.single_instance:
+        offers = [o for o in offers if o.gpus_per_instance >= request.gpu_count]
     return offers
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.widgets import DataTable, Static
+from textual.widgets import Checkbox, DataTable, Static
 
 from gpusizer.tools import cloud_cost
 from gpusizer.tools.cloud_cost import CloudCostRequest
@@ -27,6 +27,7 @@ class CloudPane(ToolPane):
         yield from field("Pricing", tool_choice(CloudCostRequest, "pricing"))
         yield from field("Providers (comma-separated)", FormInput(placeholder="all, or e.g. aws, lambda", id="providers"))
         yield from field("Region contains", FormInput(placeholder="e.g. us-east", id="region"))
+        yield Checkbox("All GPUs in one machine", id="single_instance", compact=True)
         yield from field("Spot interruptions / hour", FormInput(default_text(CloudCostRequest, "spot_interruptions_per_hour"), id="spot_interruptions_per_hour", type="number"))
         yield from field("Storage GB-months", FormInput(default_text(CloudCostRequest, "storage_gb_months"), id="storage_gb_months", type="number"))
         yield from field("Egress GB", FormInput(default_text(CloudCostRequest, "egress_gb"), id="egress_gb", type="number"))
@@ -44,6 +45,7 @@ class CloudPane(ToolPane):
         providers = [p.strip() for p in (self.text("providers") or "").split(",") if p.strip()] or None
         return self.given(gpu=self.text("gpu") or "", gpu_count=self.whole("gpu_count"), hours=self.decimal("hours"),
                           pricing=self.selected("pricing"), providers=providers, region=self.text("region"),
+                          single_instance=self.ticked("single_instance"),
                           spot_interruptions_per_hour=self.decimal("spot_interruptions_per_hour"),
                           storage_gb_months=self.decimal("storage_gb_months"), egress_gb=self.decimal("egress_gb"))
 
@@ -60,8 +62,12 @@ class CloudPane(ToolPane):
                           number(offer.instances), f"[yellow]{idle}[/yellow]" if offer.idle_gpus else idle,
                           offer.instance_type, usd(offer.usd_per_hour), number(offer.billed_hours), offer.region,
                           offer.as_of + (" (stale)" if offer.stale else ""))
+        self.query_one("#cloud-notes", Static).update("\n".join(f"• {n}" for n in result.notes))
+        if not result.offers:
+            self.query_one("#cloud-summary", Static).update(
+                f"No offer for {number(result.gpu_count)} × {result.gpu_id} with these filters (see the notes below).")
+            return
         best = result.offers[0]
         self.query_one("#cloud-summary", Static).update(
             f"Cheapest: [b]{usd(best.total_usd)}[/b] on {best.provider} {best.instance_type} ({best.pricing.replace('_', '-')}) "
             f"for {number(result.gpu_count)} × {result.gpu_id}, {number(result.hours)} h · {len(result.offers)} offers")
-        self.query_one("#cloud-notes", Static).update("\n".join(f"• {n}" for n in result.notes))
