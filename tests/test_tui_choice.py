@@ -65,3 +65,8 @@ async def test_a_value_it_does_not_offer_is_refused_with_the_allowed_values():
         assert choice.value == "none"
     with pytest.raises(ValueError):
         Choice(["a", "b"], "c")
+
+
+def test_hovering_shows_every_value_and_the_keys():
+    choice = Choice(["inference", "training"], "inference")
+    assert "inference · training" in str(choice.tooltip) and "←/→" in str(choice.tooltip)

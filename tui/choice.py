@@ -48,6 +48,7 @@ class Choice(Widget, can_focus=True):
         super().__init__(id=id, classes=classes)
         self.options = list(options)
         self.set_reactive(Choice.value, value)
+        self.tooltip = f"{' · '.join(self.options)}\n←/→, space or a first letter to change"
 
     def validate_value(self, value: str) -> str:
         if value not in self.options:
