@@ -4,7 +4,12 @@
 Traced figures are live tensor bytes only, so the estimate compared is total_bytes - runtime_overhead.
 Case -> arguments (issue #3): batch, seq -> batch_size, seq_len; grad_ckpt -> gradient_checkpointing;
 lora_r -> lora_rank; inference and LoRA: dtype -> weights_dtype; full training: amp -> "mixed", else "bf16";
-LoRA: training_precision "bf16".
+LoRA: training_precision "bf16"; logits_kept (when the case states it) -> logits_kept.
+
+The two traced files differ in one recipe detail, found by re-tracing two of the shared cases: the shared reference
+traces hold the model output (so its 16-bit logits) through backward, the held-out traces made here with the current
+trace_memory.py free it (`loss = model(...).loss`), exactly tokens x vocabulary x 2 bytes less. Their cases say
+"logits_kept": false.
 """
 from __future__ import annotations
 
@@ -35,6 +40,8 @@ def arguments_for(case: dict) -> dict:
     method = c.get("method", "full")
     if c["workload"] == "training":
         args["method"] = method
+        if "logits_kept" in c:
+            args["logits_kept"] = c["logits_kept"]
         if method == "full":
             args["training_precision"] = "mixed" if c.get("amp") else "bf16"
             if not c.get("amp"):

@@ -85,7 +85,10 @@ def saved_per_layer_bytes(shape: Shape, tokens: int, act_bytes: int, *, lora_ran
     return norm_bytes + normed_outputs + reshaped_inputs + mlp + rotary + softmax_stats + qk_norm + adapters + routing + autocast
 
 
-def loss_bytes(shape: Shape, tokens: int, act_bytes: int) -> int:
-    """The standard loss: 16-bit logits, their fp32 upcast, and two fp32 vocabulary-wide buffers in its backward."""
-    upcast = 0 if act_bytes == FP32 else FP32
-    return int(tokens * shape.vocab * (act_bytes + upcast + 2 * FP32))
+def loss_bytes(shape: Shape, tokens: int, act_bytes: int, *, logits_kept: bool) -> int:
+    """The standard loss at the start of backward: three fp32 vocabulary-wide buffers (the log-softmax output it saved,
+    that output's gradient and the logits' gradient), plus the logits themselves while the loop holds the model output.
+
+    Traced (trace_memory.py frees the output; the shared reference traces hold it): the two differ by exactly
+    tokens x vocabulary x 2 bytes, for Llama-3.2-1B and -3B alike."""
+    return int(tokens * shape.vocab * (3 * FP32 + (act_bytes if logits_kept else 0)))

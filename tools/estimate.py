@@ -47,7 +47,9 @@ def assumptions_for(plan: Plan) -> list[str]:
     else:
         notes += [f"training: {r.method}, {r.training_precision} precision, {r.optimizer} (foreach=False step), micro-batch "
                   f"{r.batch_size} x {r.seq_len} tokens, gradient checkpointing {'on (every layer)' if r.gradient_checkpointing else 'off'}",
-                  "loss: full-vocabulary logits upcast to fp32 (16-bit logits, their fp32 copy and two fp32 buffers in backward)",
+                  "loss: full-vocabulary logits upcast to fp32; at the start of backward three fp32 vocabulary-wide buffers "
+                  + ("and the 16-bit logits, which the loop still holds (logits_kept=true; HF Trainer and torchtune free them)"
+                     if r.logits_kept else "(the loop has freed the model output and its 16-bit logits: logits_kept=false)"),
                   "gradients set to None between steps (zero_grad(set_to_none=True)): the peak is at the loss or at the optimizer step"]
         if r.method != "full":
             notes.append(f"LoRA rank {r.lora_rank} on {LORA_TARGETS}: {plan.trainable:,} trainable parameters")

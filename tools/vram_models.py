@@ -41,6 +41,9 @@ class VramRequest(BaseModel):
     gpu: str | None = Field(default=None, description="optional GPU name or alias ('h100', 'rtx 4090') to check the fit on and to "
                             "answer the largest batch / longest sequence that fits")
     kv_cache_dtype: KvDtype | None = Field(default=None, description="KV cache format; default bf16 (fp32 for fp32 weights)")
+    logits_kept: bool = Field(default=True, description="training: the loop still holds the model output, and so its 16-bit "
+                              "logits, during backward ('out = model(**batch); out.loss.backward()'); false for HF Trainer, "
+                              "torchtune and 'loss = model(**batch).loss', which free them: 2 bytes less per logit at the loss")
 
 class Breakdown(BaseModel):
     weights: int

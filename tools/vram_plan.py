@@ -117,7 +117,7 @@ def training_breakdown(plan: Plan, batch: int, seq: int, num_gpus: int, tp: int,
     saved = layers * (tokens * arch.hidden_size * plan.act_bytes if request.gradient_checkpointing else layer)
     outside_layers = tokens * arch.hidden_size * (FP32 + plan.act_bytes) + 2 * tokens * 8
     autocast_cache = (counts.linear_in_blocks + (counts.lm_head or counts.embedding)) * 2 / tp if amp else 0
-    loss = loss_bytes(shape, tokens, plan.act_bytes)
+    loss = loss_bytes(shape, tokens, plan.act_bytes, logits_kept=request.logits_kept)
     # Three moments compete for the peak: the loss at the start of backward (all activations, no gradients yet),
     # the first checkpointed layer's recomputation, and the optimizer step (all gradients, no activations).
     at_loss = saved + outside_layers + autocast_cache + loss
