@@ -54,6 +54,17 @@ async def test_estimate_unknown_model_says_did_you_mean_under_the_model(app):
         assert "did you mean" in error_under(pilot.app, "model")
 
 
+async def test_qlora_shows_its_nf4_base_and_lora_gives_the_weights_choice_back(app):
+    async with app().run_test(size=SIZE) as pilot:
+        await choose(pilot, "#workload", "training")
+        weights = pilot.app.active_pane.query_one("#weights_dtype")
+        await choose(pilot, "#method", "qlora")
+        assert (weights.value, weights.disabled) == ("nf4", True)
+        assert "(qlora)" in shown(pilot.app, "#total")
+        await choose(pilot, "#method", "full")  # right arrow from qlora wraps to full
+        assert (weights.value, weights.disabled) == ("bf16", False)
+
+
 async def test_estimate_from_a_size_in_billions(app, catalog):
     async with app().run_test(size=SIZE) as pilot:
         await type_into(pilot, "#params_billions", "13")

@@ -22,6 +22,7 @@ class Choice(Widget, can_focus=True):
         background: $surface;
         &:focus { background-tint: $foreground 5%; text-style: bold; }
         &.invalid { background-tint: $error 20%; }
+        &:disabled { color: $text-disabled; }
     }
     """
     BINDINGS = [

@@ -9,6 +9,7 @@ from gpusizer.tools.pricing import cheapest_fits
 from gpusizer.tools.vram_models import VramRequest
 
 from ..charts import stacked_bar
+from ..choice import Choice
 from ..form_input import FormInput
 from ..format import gib, number, usd
 from ..suggest import CatalogSuggester
@@ -18,6 +19,7 @@ from .base import FormError, ToolPane, default_text, field, pair, tool_choice
 
 class EstimatePane(ToolPane):
     TITLE = "gpusizer estimate"
+    _weights_before_qlora: str | None = None
 
     def form(self) -> ComposeResult:
         yield from field("Model (HF id or alias)", FormInput("meta-llama/Llama-3.1-8B", id="model",
@@ -37,6 +39,20 @@ class EstimatePane(ToolPane):
         yield Checkbox("Gradient checkpointing", id="gradient_checkpointing", compact=True)
         yield from field("Check on GPU", FormInput(placeholder="e.g. rtx 4090, h100", id="gpu",
                                           suggester=CatalogSuggester(self.catalog, "gpu")))
+
+    def on_mount(self) -> None:
+        self.watch(self.query_one("#method", Choice), "value", self.weights_follow_method, init=False)
+        super().on_mount()
+
+    def weights_follow_method(self, method: str) -> None:
+        """QLoRA stores the frozen base in NF4 whatever else is chosen: the Weights choice shows it and waits."""
+        weights = self.query_one("#weights_dtype", Choice)
+        if method == "qlora" and not weights.disabled:
+            self._weights_before_qlora = weights.value
+            weights.value, weights.disabled = "nf4", True
+        elif method != "qlora" and weights.disabled:
+            weights.disabled = False
+            weights.value = self._weights_before_qlora or weights.value
 
     def results(self) -> ComposeResult:
         yield Static("", id="total", classes="headline")
