@@ -1,6 +1,7 @@
 """The gpusizer terminal app: one tab per tool, a catalog browser and the Ask pane."""
 from __future__ import annotations
 
+import gc
 from importlib import import_module
 from pathlib import Path
 
@@ -73,6 +74,15 @@ class GpusizerApp(App):
 
     def on_mount(self) -> None:
         self.focus_first_input(self.initial_tab)
+        self.set_timer(1.0, self.freeze_start_up_objects)
+
+    @staticmethod
+    def freeze_start_up_objects() -> None:
+        """A second after start (not in the way of the first frame): collect once, then let the garbage collector
+        skip everything start-up built (modules, catalog, widgets). Its full collections no longer walk them, which
+        took the slowest keystrokes on the 2-core machine from 70-90 ms to 30-40 ms."""
+        gc.collect()
+        gc.freeze()
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         self.ensure_pane(event.pane.id)
