@@ -18,6 +18,8 @@ class FormInput(Input):
         super().__init__(*args, **options)
 
     def _watch_value(self, value: str) -> None:
-        if not self.styles.auto_dimensions:
+        if not self.styles.auto_dimensions:  # the size first, so Input's own assignment finds nothing to change
             self.set_reactive(Input.virtual_size, Size(self.content_width, 1))
-        super()._watch_value(value)
+        inherited = getattr(super(), "_watch_value", None)  # Textual's private watcher (8.x); absent, it is renamed
+        if inherited is not None:
+            inherited(value)
