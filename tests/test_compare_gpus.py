@@ -42,6 +42,7 @@ def test_cost_per_million_tokens_uses_the_cheapest_offer(catalog):
     ({"gpus": ["h100-sxm"]}, "gpus"), ({"gpus": ["h100-sxm", "H10"]}, "did you mean"),
     ({"gpus": ["h100-sxm", "l4"], "colour": "red"}, "unknown argument"),
     ({"gpus": ["h100-sxm", "l4"], "model": "llama-3.1-8b", "seq_len": 0}, "seq_len must be ≥ 1"),
+    ({"gpus": ["h100-sxm", "l4"], "model": "llama-3.1-8b", "training_tokens": 1e15, "mfu": 5e-324}, "mfu must be ≥ 0.01"),
 ])
 def test_bad_requests_get_fix_it_messages(catalog, arguments, fragment):
     with pytest.raises(SizingError) as error:

@@ -72,6 +72,8 @@ def test_higher_utilization_favours_buying(catalog):
     ({"gpu": "h100-sxm", "utilization": 1.5}, "utilization must be ≤ 1"),
     ({"gpu": "l4"}, "pass purchase_usd_per_gpu"),
     ({"gpu": "gaudi3", "purchase_usd_per_gpu": 15_000}, "pass rent_usd_per_gpu_hour"),
+    # found by the server's hypothesis test: a horizon this short made the capital charge infinite
+    ({"gpu": "h100", "purchase_usd_per_gpu": 30_000, "years": 2.225073858507e-311}, "years must be ≥ 0.01"),
 ])
 def test_impossible_inputs_are_rejected_with_a_fix(catalog, arguments, fragment):
     with pytest.raises(SizingError) as error:

@@ -28,7 +28,7 @@ class RentVsBuyRequest(BaseModel):
                                                "default: the catalog's price where it has one, else required")
     rent_usd_per_gpu_hour: float | None = Field(default=None, gt=0, le=10_000, description="default: the cheapest on-demand offer in the catalog")
     utilization: float = Field(default=0.7, ge=0, le=1, description="share of hours the GPUs are busy, 0-1")
-    years: float = Field(default=3.0, gt=0, le=30, description="horizon in years")
+    years: float = Field(default=3.0, ge=0.01, le=30, description="horizon in years (from 0.01, about four days)")
     electricity_usd_per_kwh: float = Field(default=0.10, ge=0, le=10, description="electricity price")
     pue: float = Field(default=1.3, ge=1, le=5, description="data-centre power usage effectiveness (cooling and losses)")
     power_watts_per_gpu: float | None = Field(default=None, gt=0, le=100_000, description="default: the GPU's TDP plus its share of the host")
