@@ -74,7 +74,7 @@ async def test_impossible_values_name_the_allowed_range(catalog):
         result = await client.call_tool("rent_vs_buy", {"gpu": "h100", "utilization": 1.5, "years": -1})
         assert result.is_error
         text = result.content[0].text
-        assert "utilization must be ≤ 1 (got 1.5)" in text and "years must be > 0" in text
+        assert "utilization must be ≤ 1 (got 1.5)" in text and "years must be ≥ 0.01 (got -1)" in text
         assert "errors.pydantic.dev" not in text
 
 
