@@ -12,6 +12,12 @@ KvDtype = Literal["fp32", "bf16", "fp16", "fp8", "int8"]
 TrainingPrecision = Literal["mixed", "bf16"]
 Optimizer = Literal["adamw", "adamw_8bit", "sgd", "adafactor"]
 Sharding = Literal["none", "zero1", "zero2", "zero3", "fsdp"]
+QLORA_BASE_DTYPE: WeightsDtype = "nf4"  # QLoRA stores its frozen base this way, whatever weights_dtype says
+
+
+def stored_weights_dtype(method: str | None, weights_dtype: str) -> str:
+    """How the weights are actually stored: QLoRA's base is NF4, every other method keeps weights_dtype."""
+    return QLORA_BASE_DTYPE if method == "qlora" else weights_dtype
 
 
 class VramRequest(BaseModel):

@@ -12,7 +12,7 @@ from .kv_cache import kv_cache_bytes
 from .overhead import runtime_overhead_bytes
 from .parameters import ParameterCount, count_parameters
 from .training_states import optimizer_step_transient_bytes, training_state_bytes
-from .vram_models import Breakdown, VramRequest
+from .vram_models import QLORA_BASE_DTYPE, Breakdown, VramRequest, stored_weights_dtype
 
 LORA_TARGETS = "every linear layer of the decoder blocks (q, k, v, o, gate, up, down)"
 
@@ -36,7 +36,7 @@ def build_plan(request: VramRequest, catalog: Catalog) -> Plan:
         arch, generic = catalog.find_model(request.model), False
     else:
         arch, generic = generic_dense_decoder(request.params_billions), True
-    weights_dtype = "nf4" if request.method == "qlora" else request.weights_dtype
+    weights_dtype = stored_weights_dtype(request.method, request.weights_dtype)
     fmt = FORMATS[weights_dtype]
     counts = count_parameters(arch)
     kv_dtype = request.kv_cache_dtype or ("fp32" if weights_dtype == "fp32" else "bf16")
@@ -61,7 +61,7 @@ def check_combination(request: VramRequest) -> None:
             raise SizingError("sharding (ZeRO/FSDP) applies to training; for inference split the model with tensor_parallel")
     if request.num_gpus % request.tensor_parallel:
         raise SizingError(f"num_gpus ({request.num_gpus}) must be a multiple of tensor_parallel ({request.tensor_parallel})")
-    if request.method == "qlora" and request.weights_dtype not in ("bf16", "nf4"):
+    if request.method == "qlora" and request.weights_dtype not in ("bf16", QLORA_BASE_DTYPE):
         raise SizingError(f"method='qlora' stores the frozen base in nf4; weights_dtype='{request.weights_dtype}' contradicts it (omit it or use method='lora')")
     if request.workload == "training" and request.method == "full" and request.weights_dtype not in ("bf16", "fp16", "fp32"):
         raise SizingError(f"full training needs trainable 16- or 32-bit weights, not '{request.weights_dtype}'; use method='qlora' or 'lora' for a quantized base")

@@ -17,7 +17,7 @@ from gpusizer.tools.parameters import count_parameters
 from gpusizer.tools.pricing import cheapest, cheapest_fits
 from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
 from gpusizer.tools.validation import default_of
-from gpusizer.tools.vram_models import VramRequest
+from gpusizer.tools.vram_models import VramRequest, stored_weights_dtype
 
 from ..format import gib, number, percent, usd
 from .reading import Reading, read_question
@@ -235,7 +235,7 @@ def interpretation(reading: Reading, journey: str) -> str:
     subject = reading.model or f"a generic {number(reading.params_billions)}B dense model"
     workload = reading.workload or default_of(VramRequest, "workload")
     method = f" ({reading.method})" if workload == "training" and reading.method else ""
-    dtype = "nf4" if reading.method == "qlora" else (reading.weights_dtype or default_of(VramRequest, "weights_dtype"))
+    dtype = stored_weights_dtype(reading.method, reading.weights_dtype or default_of(VramRequest, "weights_dtype"))
     pieces = [subject, workload + method, dtype, f"batch {number(reading.batch_size or default_of(VramRequest, 'batch_size'))}",
               f"{number(reading.seq_len or default_of(VramRequest, 'seq_len'))} tokens"]
     if reading.gradient_checkpointing:

@@ -6,7 +6,7 @@ from textual.widgets import Checkbox, Label, Static
 
 from gpusizer.tools import estimate_vram
 from gpusizer.tools.pricing import cheapest_fits
-from gpusizer.tools.vram_models import VramRequest
+from gpusizer.tools.vram_models import QLORA_BASE_DTYPE, VramRequest
 
 from ..charts import stacked_bar
 from ..choice import Choice
@@ -49,7 +49,7 @@ class EstimatePane(ToolPane):
         weights = self.query_one("#weights_dtype", Choice)
         if method == "qlora" and not weights.disabled:
             self._weights_before_qlora = weights.value
-            weights.value, weights.disabled = "nf4", True
+            weights.value, weights.disabled = QLORA_BASE_DTYPE, True
         elif method != "qlora" and weights.disabled:
             weights.disabled = False
             weights.value = self._weights_before_qlora or weights.value
