@@ -19,6 +19,12 @@ class GpuMatch:
     note: str | None  # set when a bare family name was resolved to one part
 
 
+@dataclass(frozen=True)
+class ModelMatch:
+    model: ModelArch
+    note: str | None  # set when a short name ('llama 70b') was read as one model, or the model came from outside the catalog
+
+
 class Catalog:
     def __init__(self, gpus: list[GpuSpec], models: list[ModelArch], offers: list[CloudOffer],
                  providers: list[Provider], user_dir: Path | None = None):
@@ -30,6 +36,7 @@ class Catalog:
         self._check_references()
         self._gpu_names = NameIndex("GPU", ((g.gpu_id, [g.name, *g.aliases]) for g in gpus))
         self._model_names = NameIndex("model", ((m.model_id, [m.model_id.split("/")[-1], *m.aliases]) for m in models))
+        self._short_names = {compact(s): m.model_id for m in models for s in m.short_names}
         self._family_default = {compact(g.family): g for g in gpus if g.family_default}
 
     def _check_references(self) -> None:
@@ -64,13 +71,35 @@ class Catalog:
         return self.resolve_gpu(name).gpu
 
     def find_model(self, name: str) -> ModelArch:
+        return self.resolve_model(name).model
+
+    def resolve_model(self, name: str) -> ModelMatch:
+        """A catalog id or alias; a short family name ('qwen 72b'); a local config.json or model folder; or a
+        Hugging Face Hub id (read from the Hub when online)."""
+        from . import model_sources
+
         if not isinstance(name, str) or not name.strip():
             raise SizingError("a model name is required, e.g. 'meta-llama/Llama-3.1-8B' (see gpusizer://models)")
         model_id = self._model_names.get(name)
-        if model_id is None:
-            raise SizingError(self._model_names.unknown_message(
-                name, "the gpusizer://models resource lists every model; or pass params_billions for an unlisted dense model"))
-        return self.model_by_id[model_id]
+        if model_id is not None:
+            return ModelMatch(self.model_by_id[model_id], None)
+        short = self._short_names.get(compact(name))
+        if short is not None:
+            return ModelMatch(self.model_by_id[short], f"'{name}' read as {short}, the family's current model of that size "
+                              "(name the exact model for another)")
+        if model_sources.looks_like_path(name):
+            model = model_sources.model_from_path(name)
+            return ModelMatch(model, f"architecture read from {model.source.removeprefix('local file ')}")
+        if model_sources.looks_like_hub_id(name):
+            try:
+                model = model_sources.model_from_hub(name.strip())
+            except SizingError as error:
+                close = ", ".join(f"'{s}'" for s in self._model_names.suggestions(name))
+                raise SizingError(f"{error}; catalog models with close names: {close}") from None
+            return ModelMatch(model, f"architecture read from the Hugging Face Hub ({model.model_id})")
+        raise SizingError(self._model_names.unknown_message(
+            name, "the gpusizer://models resource lists every model; a Hugging Face id (org/name), a local config.json "
+            "or model folder also work; or pass params_billions"))
 
     def complete_gpu(self, partial: str, limit: int = 20) -> list[str]:
         """GPU ids for a half-typed name (for MCP completions and the TUI's type-ahead)."""

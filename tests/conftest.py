@@ -14,8 +14,10 @@ if os.environ.get("CI"):
 
 @pytest.fixture(autouse=True)
 def _isolated_user_catalog(tmp_path_factory, monkeypatch):
-    """Tests never read the developer's own catalog overrides."""
+    """Tests never read the developer's own catalog overrides or model cache, and never reach the Hugging Face Hub."""
     monkeypatch.setenv("GPUSIZER_CATALOG_DIR", str(tmp_path_factory.mktemp("no-user-catalog")))
+    monkeypatch.setenv("GPUSIZER_CACHE_DIR", str(tmp_path_factory.mktemp("model-cache")))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
 
 
 @pytest.fixture

@@ -96,7 +96,7 @@ def test_vram_answer_quotes_the_tools_total(catalog):
     answer = ask("how much VRAM for llama 3.1 70b at 8k context?", catalog)
     expected = estimate_vram(catalog, model=L70, seq_len=8192)
     assert gib(expected.total_bytes) in answer.answer
-    assert "I read this as: meta-llama/Llama-3.1-70B, inference, bf16, batch 1, 8,192 tokens" in answer.interpretation
+    assert "I read this as: meta-llama/Llama-3.1-70B, inference, bf16 (as released), batch 1, 8,192 tokens" in answer.interpretation
 
 
 def test_fit_answer_says_no_and_how_many_are_needed(catalog):

@@ -62,7 +62,7 @@ async def test_qlora_shows_its_nf4_base_and_lora_gives_the_weights_choice_back(a
         assert (weights.value, weights.disabled) == ("nf4", True)
         assert "(qlora)" in shown(pilot.app, "#total")
         await choose(pilot, "#method", "full")  # right arrow from qlora wraps to full
-        assert (weights.value, weights.disabled) == ("bf16", False)
+        assert (weights.value, weights.disabled) == ("as released", False)
 
 
 async def test_estimate_from_a_size_in_billions(app, catalog):

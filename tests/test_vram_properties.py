@@ -59,3 +59,29 @@ def test_tensor_parallelism_never_increases_per_gpu_memory(arguments):
 @given(workloads.filter(lambda a: a["workload"] == "training"))
 def test_gradient_checkpointing_never_increases_memory(arguments):
     assert total(**{**arguments, "gradient_checkpointing": True}) <= total(**{**arguments, "gradient_checkpointing": False})
+
+
+training = workloads.filter(lambda a: a["workload"] == "training").map(lambda a: {**a, "gradient_checkpointing": None})
+recipes = st.sampled_from([None, "pytorch", "hf_trainer", "trl", "torchtune", "unsloth"])
+methods = st.sampled_from(["full", "lora", "qlora"])
+SAVERS = [("gradient_checkpointing", False, True), ("activation_offloading", False, True), ("logits_kept", True, False),
+          ("optimizer_in_backward", False, True), ("loss", "standard", "chunked"), ("loss", "chunked", "fused")]
+
+
+@settings(max_examples=80, deadline=None)
+@given(training, recipes, methods, st.sampled_from(SAVERS))
+def test_a_setting_that_saves_memory_never_increases_the_estimate(arguments, recipe, method, saver):
+    """Whatever the recipe's defaults, turning on a memory saver (or a cheaper loss) never costs memory."""
+    name, spender, saver_value = saver
+    arguments = {k: v for k, v in arguments.items() if v is not None} | {"recipe": recipe, "method": method}
+    if method != "full":
+        arguments.pop("training_precision", None)
+    assert total(**arguments, **{name: saver_value}) <= total(**arguments, **{name: spender})
+
+
+@settings(max_examples=40, deadline=None)
+@given(training, recipes)
+def test_paged_optimizer_states_never_cost_gpu_memory(arguments, recipe):
+    arguments = {k: v for k, v in arguments.items() if v is not None and k != "optimizer"} | {"recipe": recipe}
+    assert total(**arguments, optimizer="paged_adamw_8bit") <= total(**arguments, optimizer="adamw_8bit")
+    assert total(**arguments, optimizer="paged_adamw") <= total(**arguments, optimizer="adamw")

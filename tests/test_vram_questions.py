@@ -39,16 +39,22 @@ def test_small_model_big_vocabulary_training_is_dominated_by_the_loss(catalog):
 
 
 def test_a_loop_that_frees_the_model_output_saves_two_bytes_per_logit(catalog):
-    """HF Trainer and torchtune drop the output (and its bf16 logits) before backward; `out.loss.backward()` keeps it."""
+    """`out = model(**batch); out.loss.backward()` keeps the output (and its bf16 logits) alive; HF Trainer frees it."""
     common = dict(model="Qwen/Qwen2.5-0.5B", workload="training", batch_size=8, seq_len=1024, training_precision="bf16")
-    kept = estimate_vram(catalog, **common)
-    freed = estimate_vram(catalog, **common, logits_kept=False)
+    kept = estimate_vram(catalog, **common, recipe="pytorch")
+    freed = estimate_vram(catalog, **common, recipe="pytorch", logits_kept=False)
     assert kept.peak_phase == freed.peak_phase == "start of backward (loss over the full vocabulary)"
     assert kept.breakdown.activations - freed.breakdown.activations == 8 * 1024 * 151_936 * 2
     assert any("logits_kept=false" in a for a in freed.assumptions)
     assert any("logits_kept=true" in a for a in kept.assumptions)
     inference = dict(model="Qwen/Qwen2.5-0.5B", batch_size=8, seq_len=1024)
     assert estimate_vram(catalog, **inference).total_bytes == estimate_vram(catalog, **inference, logits_kept=False).total_bytes
+
+
+def test_the_default_recipe_is_hf_trainer_which_frees_the_logits(catalog):
+    result = estimate_vram(catalog, model="Qwen/Qwen2.5-0.5B", workload="training", batch_size=8, seq_len=1024)
+    assert result.training.recipe == "hf_trainer" and not result.training.logits_kept
+    assert any("default recipe 'hf_trainer'" in a for a in result.assumptions)
 
 
 def test_longest_context_a_24gb_gpu_can_fine_tune(catalog):

@@ -85,10 +85,23 @@ def saved_per_layer_bytes(shape: Shape, tokens: int, act_bytes: int, *, lora_ran
     return norm_bytes + normed_outputs + reshaped_inputs + mlp + rotary + softmax_stats + qk_norm + adapters + routing + autocast
 
 
-def loss_bytes(shape: Shape, tokens: int, act_bytes: int, *, logits_kept: bool) -> int:
-    """The standard loss at the start of backward: three fp32 vocabulary-wide buffers (the log-softmax output it saved,
-    that output's gradient and the logits' gradient), plus the logits themselves while the loop holds the model output.
+CHUNKS = 8  # torchtune's CEWithChunkedOutputLoss default num_output_chunks
 
-    Traced (trace_memory.py frees the output; the shared reference traces hold it): the two differ by exactly
-    tokens x vocabulary x 2 bytes, for Llama-3.2-1B and -3B alike."""
-    return int(tokens * shape.vocab * (3 * FP32 + (act_bytes if logits_kept else 0)))
+
+def loss_bytes(shape: Shape, tokens: int, act_bytes: int, *, logits_kept: bool, kind: str = "standard") -> int:
+    """The loss at the start of backward.
+
+    standard (transformers' ForCausalLMLoss): three fp32 vocabulary-wide buffers (the log-softmax output it saved,
+    that output's gradient and the logits' gradient), plus the 16-bit logits while the loop holds the model output.
+    Traced: the two differ by exactly tokens x vocabulary x 2 bytes, for Llama-3.2-1B and -3B alike.
+    chunked (torchtune): each of 8 chunks is upcast and saved separately, so backward holds every chunk's saved
+    fp32 log-softmax output but the gradients of one chunk at a time: 4 + 2 x 4/8 bytes per logit.
+    fused linear cross-entropy (Liger, Unsloth, Cut Cross-Entropy): logits exist a chunk at a time and the loss
+    keeps only the hidden-state gradient: about two fp32 hidden-wide buffers per token."""
+    logits = tokens * shape.vocab
+    kept = act_bytes * logits if logits_kept else 0
+    if kind == "chunked":
+        return int(logits * (FP32 + 2 * FP32 / CHUNKS) + kept)
+    if kind == "fused":
+        return int(2 * tokens * shape.hidden * FP32 + kept)
+    return int(logits * 3 * FP32 + kept)

@@ -1,15 +1,14 @@
 """estimate_vram: peak GPU memory of an inference prefill or a training step, and where it fits."""
 from __future__ import annotations
 
-
 from gpusizer.catalog import GIB, Catalog, GpuSpec, load_catalog
 
 from .fitting import check_on_gpu, fits_across_catalog
+from .generic_model import SHAPE
 from .overhead import overhead_assumption
 from .validation import parse_request
-from .vram_models import Breakdown, VramEstimate, VramRequest
+from .vram_models import Breakdown, TrainingSetup, VramEstimate, VramRequest
 from .vram_plan import LORA_TARGETS, Plan, build_plan, per_gpu
-
 
 
 def estimate_vram(catalog: Catalog | None = None, **arguments) -> VramEstimate:
@@ -28,51 +27,85 @@ def estimate_vram(catalog: Catalog | None = None, **arguments) -> VramEstimate:
         check = check_on_gpu(plan, match.gpu, total)
         warnings.extend(precision_notes(plan, match.gpu))
     return VramEstimate(
-        model=plan.arch.model_id, workload=request.workload, method=request.method, total_bytes=total,
-        total_gib=round(total / GIB, 3), breakdown=breakdown, peak_phase=phase, params=plan.counts.total,
+        model=plan.arch.model_id, workload=request.workload, method=request.method, weights_dtype=plan.weights_dtype,
+        kv_cache_dtype=plan.kv_dtype, total_bytes=total, total_gib=round(total / GIB, 3), breakdown=breakdown,
+        peak_phase=phase, params=plan.counts.total,
         trainable_params=plan.trainable if request.workload == "training" else 0, active_params=plan.counts.active,
-        gpu_check=check, fits=fits_across_catalog(plan, catalog), assumptions=assumptions_for(plan), warnings=warnings)
+        training=training_setup(plan), gpu_check=check, fits=fits_across_catalog(plan, catalog),
+        assumptions=assumptions_for(plan), warnings=warnings)
+
+
+def training_setup(plan: Plan) -> TrainingSetup | None:
+    s = plan.training
+    if s is None:
+        return None
+    return TrainingSetup(recipe=s.recipe, loss=s.loss, logits_kept=s.logits_kept, gradient_checkpointing=s.gradient_checkpointing,
+                         activation_offloading=s.activation_offloading, optimizer_in_backward=s.optimizer_in_backward,
+                         optimizer_step=s.optimizer_step, kbit_fp32_upcast=s.kbit_upcast)
 
 
 def assumptions_for(plan: Plan) -> list[str]:
     r, arch = plan.request, plan.arch
     notes = [f"model: {arch.model_id} ({plan.counts.total / 1e9:.2f}B parameters, {arch.num_hidden_layers} layers, hidden {arch.hidden_size}, "
-             f"{arch.num_attention_heads} query / {arch.num_key_value_heads} KV heads)",
-             f"weights: {plan.weight_format.how}" + ("; embeddings, LM head and norms kept in 16-bit" if plan.weight_format.quantized else ""),
-             "recipe: PyTorch + Hugging Face transformers, SDPA/flash attention (no sequence-squared score matrix)"]
+             f"{arch.num_attention_heads} query / {arch.num_key_value_heads} KV heads)" + (f"; {SHAPE}" if plan.generic else ""),
+             f"weights: {plan.weights_how}",
+             "attention: SDPA/flash (no sequence-squared score matrix)"]
+    if arch.windowed_layers:
+        notes.append(f"KV cache: {arch.windowed_layers} of {arch.num_hidden_layers} layers keep only the last "
+                     f"{arch.sliding_window:,} tokens ({arch.window_kind} attention in transformers' cache)")
     if r.workload == "inference":
-        notes += [f"inference: prefill of {r.batch_size} x {r.seq_len} tokens keeping the KV cache ({plan.kv_bytes:g} bytes per value); "
-                  "logits for the last position only, as generation does",
+        notes += [f"inference (Hugging Face generate): prefill of {r.batch_size} x {r.seq_len} tokens keeping the KV cache in "
+                  f"{plan.kv_dtype} ({plan.kv_bytes:g} bytes per value); logits for the last position only",
                   f"tensor parallel {r.tensor_parallel}: weights, KV heads and MLP split evenly across GPUs"]
     else:
-        notes += [f"training: {r.method}, {r.training_precision} precision, {r.optimizer} (foreach=False step), micro-batch "
-                  f"{r.batch_size} x {r.seq_len} tokens, gradient checkpointing {'on (every layer)' if r.gradient_checkpointing else 'off'}",
-                  "loss: full-vocabulary logits upcast to fp32; at the start of backward three fp32 vocabulary-wide buffers "
-                  + ("and the 16-bit logits, which the loop still holds (logits_kept=true; HF Trainer and torchtune free them)"
-                     if r.logits_kept else "(the loop has freed the model output and its 16-bit logits: logits_kept=false)"),
-                  "gradients set to None between steps (zero_grad(set_to_none=True)): the peak is at the loss or at the optimizer step"]
-        if r.method != "full":
-            notes.append(f"LoRA rank {r.lora_rank} on {LORA_TARGETS}: {plan.trainable:,} trainable parameters")
-        if r.num_gpus > 1:
-            notes.append(f"{r.num_gpus} GPUs, sharding '{r.sharding}', tensor parallel {r.tensor_parallel}")
+        notes += training_assumptions(plan)
     notes.append(overhead_assumption(r.workload))
+    return notes
+
+
+def training_assumptions(plan: Plan) -> list[str]:
+    r, s = plan.request, plan.training
+    assert s is not None
+    loss = {"standard": "standard: full-vocabulary logits upcast to fp32 (12 bytes per logit at the start of backward)",
+            "chunked": "chunked: 8 chunks upcast and freed one at a time (5 bytes per logit)",
+            "fused": "fused linear cross-entropy: logits never held whole"}[s.loss]
+    notes = [*s.lines,
+             f"training: {r.method}, {r.training_precision} precision, {r.optimizer} ({s.optimizer_step} step), micro-batch "
+             f"{r.batch_size} x {r.seq_len} tokens, gradient checkpointing {'on (every layer)' if s.gradient_checkpointing else 'off'}"
+             + (", checkpointed activations offloaded to CPU memory" if s.activation_offloading else ""),
+             f"loss {loss}; " + ("the loop holds the 16-bit logits through backward (logits_kept=true)" if s.logits_kept
+                                 else "the model output is freed before backward (logits_kept=false)"),
+             "gradients set to None between steps: the peak is at the loss, in backward or at the optimizer step"]
+    if s.optimizer_in_backward:
+        notes.append("optimizer in backward: each parameter is stepped and its gradient freed as soon as it is computed")
+    if r.optimizer.startswith("paged_"):
+        notes.append("paged optimizer states live in CUDA unified memory and page out to CPU memory: not counted on the GPU")
+    if s.kbit_upcast:
+        notes.append("PEFT prepare_model_for_kbit_training: embeddings, norms and LM head upcast to fp32")
+    if r.method != "full":
+        notes.append(f"LoRA rank {r.lora_rank} on {LORA_TARGETS}: {plan.trainable:,} trainable parameters")
+    if r.num_gpus > 1:
+        notes.append(f"{r.num_gpus} GPUs, sharding '{r.sharding}', tensor parallel {r.tensor_parallel}")
     return notes
 
 
 def warnings_for(plan: Plan, breakdown: Breakdown, total: int) -> list[str]:
     r, arch = plan.request, plan.arch
-    warnings = []
+    warnings = list(plan.notes)
     if plan.generic:
-        warnings.append(f"architecture assumed: a Llama-style dense decoder of {r.params_billions:g}B parameters "
-                        f"({arch.num_hidden_layers} layers, hidden {arch.hidden_size}, vocabulary {arch.vocab_size}); name a catalog model for exact figures")
+        warnings.append(f"architecture assumed for {r.params_billions:g}B parameters ({arch.num_hidden_layers} layers, hidden "
+                        f"{arch.hidden_size}, {arch.num_key_value_heads} KV heads); name the model for exact figures")
     if r.seq_len > arch.max_position_embeddings:
         warnings.append(f"seq_len {r.seq_len:,} exceeds the model's context window of {arch.max_position_embeddings:,} tokens")
-    if r.workload == "training" and breakdown.activations > 0.5 * total and not r.gradient_checkpointing:
+    settings = plan.training
+    if settings and breakdown.activations > 0.5 * total and not settings.gradient_checkpointing:
         warnings.append("activations are over half the peak: gradient_checkpointing=true would cut them to one hidden state per layer")
     if r.workload == "training" and r.num_gpus > 1 and r.sharding == "none" and r.tensor_parallel == 1:
         warnings.append("plain data parallelism replicates everything on every GPU: sharding='zero3' or 'fsdp' spreads the model states")
     if arch.is_moe and r.method != "full":
         warnings.append("LoRA adapters counted on attention only for this mixture-of-experts model (experts are fused tensors in transformers)")
+    if plan.weight_format.gguf and r.workload == "inference":
+        warnings.append(f"'{plan.weights_dtype}' is a GGUF file type: llama.cpp and Ollama run it (transformers would dequantize it)")
     return warnings
 
 
@@ -80,7 +113,8 @@ def precision_notes(plan: Plan, gpu: GpuSpec) -> list[str]:
     fmt = plan.weight_format
     if fmt.name == "fp8" and not gpu.native_fp8:
         return [f"FP8 is not native on {gpu.name}: weights are stored in FP8 but compute runs in BF16"]
+    if fmt.name in ("mxfp4", "nvfp4") and not gpu.native_fp4:
+        return [f"FP4 is not native on {gpu.name}: {fmt.name.upper()} weights are unpacked per matmul (compute in BF16)"]
     if fmt.name in ("bf16",) and not gpu.native_bf16:
         return [f"BF16 is not native on {gpu.name}: expect FP16 or FP32 compute instead"]
     return []
-

@@ -50,32 +50,38 @@ def attention_params_per_layer(arch: ModelArch) -> int:
     if arch.attention_output_bias:
         count += h
     if arch.qk_norm:
-        count += 2 * d
+        count += 2 * d if arch.qk_norm_per_head else (heads + kv) * d
     if arch.attention_sinks:
         count += heads
     return count
 
 
-def gated_mlp_params(hidden: int, width: int, bias: bool = False) -> int:
-    return 3 * hidden * width + ((2 * width + hidden) if bias else 0)
+def mlp_params(hidden: int, width: int, *, bias: bool = False, gated: bool = True) -> int:
+    """A gated MLP (gate, up, down) or a plain two-matrix one, with or without biases."""
+    if gated:
+        return 3 * hidden * width + ((2 * width + hidden) if bias else 0)
+    return 2 * hidden * width + ((width + hidden) if bias else 0)
 
 
 def count_parameters(arch: ModelArch) -> ParameterCount:
     h, layers = arch.hidden_size, arch.num_hidden_layers
-    moe_layers = (layers - arch.first_k_dense_layers) if arch.is_moe else 0
-    dense_layers = layers - moe_layers if arch.dense_mlp or arch.first_k_dense_layers else 0
+    moe_layers = arch.moe_layers
+    dense_layers = layers - moe_layers
     expert_width = arch.moe_intermediate_size or arch.intermediate_size
-    per_expert = gated_mlp_params(h, expert_width, bias=arch.expert_bias)
+    per_expert = mlp_params(h, expert_width, bias=arch.expert_bias, gated=arch.gated_mlp)
+    shared_width = arch.shared_expert_intermediate_size or expert_width
     experts = moe_layers * (arch.num_experts or 0) * per_expert
     embedding = arch.vocab_size * h
+    router = (h + 1) * (arch.num_experts or 0) if arch.router_bias else h * (arch.num_experts or 0)
+    router += h if arch.shared_expert_gate else 0
     return ParameterCount(
         embedding=embedding,
         lm_head=0 if arch.tie_word_embeddings else embedding,
         attention=layers * attention_params_per_layer(arch),
-        dense_mlp=dense_layers * gated_mlp_params(h, arch.intermediate_size),
+        dense_mlp=dense_layers * mlp_params(h, arch.intermediate_size, bias=arch.mlp_bias, gated=arch.gated_mlp),
         routed_experts=experts,
-        shared_experts=moe_layers * arch.num_shared_experts * gated_mlp_params(h, expert_width),
-        routers=moe_layers * ((h + 1) * arch.num_experts if arch.router_bias else h * arch.num_experts) if arch.is_moe else 0,
+        shared_experts=moe_layers * arch.num_shared_experts * mlp_params(h, shared_width, gated=arch.gated_mlp),
+        routers=moe_layers * router,
         norms=layers * arch.norms_per_layer * h + h,
         vision=arch.vision_params,
         active_routed_experts=moe_layers * (arch.num_experts_per_tok or 0) * per_expert,

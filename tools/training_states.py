@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 SHARDINGS = ("none", "zero1", "zero2", "zero3", "fsdp")
-OPTIMIZERS = ("adamw", "adamw_8bit", "sgd", "adafactor")
+OPTIMIZERS = ("adamw", "adamw_8bit", "paged_adamw_8bit", "paged_adamw", "sgd", "adafactor")
 STAGE = {"none": 0, "zero1": 1, "zero2": 2, "zero3": 3, "fsdp": 3}
 
 
@@ -21,7 +21,11 @@ class StateBytes:
 
 
 def optimizer_bytes_per_param(optimizer: str, state_bytes: int, factored_fraction: float) -> float:
-    """Optimizer state bytes per trainable parameter (master weights not included)."""
+    """Optimizer state bytes per trainable parameter on the GPU (master weights not included). bitsandbytes' paged
+    optimizers keep their states in CUDA unified memory, which the driver pages out to CPU memory under pressure:
+    they are not counted against the GPU (PyTorch's allocator does not see them either)."""
+    if optimizer.startswith("paged_"):
+        return 0.0
     if optimizer == "adamw":
         return 2 * state_bytes
     if optimizer == "adamw_8bit":  # bitsandbytes blockwise: 1 byte per state plus an fp32 absmax per 2048 values
@@ -59,8 +63,15 @@ def training_state_bytes(*, frozen_params: int, frozen_bytes_per_param: float, t
     return StateBytes(weights, gradients, optimizer_states, tuple(notes), autocast)
 
 
-def optimizer_step_transient_bytes(largest_param: int, trainable_params: int, optimizer: str, state_bytes: int) -> int:
-    """A per-parameter (foreach=False) AdamW step holds two temporaries the size of the parameter it updates."""
-    if trainable_params == 0 or optimizer in ("sgd", "adafactor"):
+def optimizer_step_transient_bytes(largest_param: float, trainable_params: float, optimizer: str, state_bytes: int,
+                                   step_kind: str = "per_parameter") -> int:
+    """Temporaries of the optimizer step. A per-parameter (foreach=False) AdamW step holds two the size of the
+    parameter it updates; the foreach implementation (torch's default on CUDA) one the size of all the parameters
+    it steps at once (sqrt of the second moments); a fused kernel none."""
+    if trainable_params == 0 or step_kind == "fused" or optimizer.startswith("paged_"):
+        return 0
+    if step_kind == "foreach" and optimizer in ("adamw",):
+        return int(trainable_params * state_bytes)
+    if optimizer in ("sgd", "adafactor"):
         return int(min(largest_param, trainable_params) * state_bytes)
     return int(2 * min(largest_param, trainable_params) * state_bytes)

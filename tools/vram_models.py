@@ -3,16 +3,25 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from .formats import FORMATS, KV_DTYPE_BYTES
 
 Workload = Literal["inference", "training"]
 Method = Literal["full", "lora", "qlora"]
-WeightsDtype = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4"]
-KvDtype = Literal["fp32", "bf16", "fp16", "fp8", "int8"]
+WeightsDtype = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4", "mxfp4", "nvfp4", "awq", "gptq",
+                       "q8_0", "q6_k", "q5_k_m", "q5_k_s", "q4_k_m", "q4_k_s", "q4_0", "q4_1", "q5_0", "q3_k_l", "q3_k_m",
+                       "q3_k_s", "q2_k", "iq4_xs", "iq4_nl", "iq3_xxs", "iq2_xxs"]
+KvDtype = Literal["fp32", "bf16", "fp16", "fp8", "int8", "q8_0", "q4_0"]
 TrainingPrecision = Literal["mixed", "bf16"]
-Optimizer = Literal["adamw", "adamw_8bit", "sgd", "adafactor"]
+Optimizer = Literal["adamw", "adamw_8bit", "paged_adamw_8bit", "paged_adamw", "sgd", "adafactor"]
 Sharding = Literal["none", "zero1", "zero2", "zero3", "fsdp"]
+Recipe = Literal["pytorch", "hf_trainer", "trl", "torchtune", "unsloth"]
+Loss = Literal["standard", "chunked", "fused"]
 QLORA_BASE_DTYPE: WeightsDtype = "nf4"  # QLoRA stores its frozen base this way, whatever weights_dtype says
+
+assert set(WeightsDtype.__args__) == set(FORMATS), "every weights_dtype needs a storage format"  # type: ignore[attr-defined]
+assert set(KvDtype.__args__) == set(KV_DTYPE_BYTES), "every kv_cache_dtype needs an element size"  # type: ignore[attr-defined]
 
 
 def stored_weights_dtype(method: str | None, weights_dtype: str) -> str:
@@ -23,33 +32,49 @@ def stored_weights_dtype(method: str | None, weights_dtype: str) -> str:
 class VramRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    model: str | None = Field(default=None, description="Hugging Face id (case-insensitive, e.g. 'meta-llama/Llama-3.1-8B') or catalog alias "
-                              "('llama 3.1 8b', 'mixtral'); give this or params_billions")
-    params_billions: float | None = Field(default=None, gt=0, le=10_000, description="size in billions of parameters of a generic dense "
-                                          "decoder (Llama-style), for a model whose architecture is not in the catalog")
-    workload: Workload = Field(default="inference", description="'inference': prefill + KV cache of batch_size prompts of seq_len tokens; "
-                               "'training': one optimizer step")
-    method: Method = Field(default="full", description="training only: 'full' fine-tune/pretrain, 'lora' adapters on a 16-bit base, "
-                           "'qlora' adapters on an NF4 base")
-    weights_dtype: WeightsDtype = Field(default="bf16", description="format of the inference weights, or of the frozen base for LoRA "
-                                        "('qlora' implies 'nf4'); int4/int8 = GPTQ/AWQ group-128, fp8 with block scales")
-    training_precision: TrainingPrecision = Field(default="mixed", description="'mixed': fp32 master weights, gradients and optimizer "
-                                                  "states with bf16 compute (HF Trainer bf16=True, DeepSpeed); 'bf16': everything bf16 (torchtune)")
-    optimizer: Optimizer = Field(default="adamw", description="training optimizer; 'adamw_8bit' is bitsandbytes' 8-bit AdamW")
+    model: str | None = Field(default=None, max_length=200, description="Hugging Face id ('meta-llama/Llama-3.1-8B', any Hub "
+                              "model when online), catalog alias ('llama 3.1 8b'), or a local config.json / model folder; "
+                              "give this or params_billions")
+    params_billions: float | None = Field(default=None, gt=0, le=10_000, description="size of a model not in the catalog, read as "
+                                          "a modern dense decoder (grouped-query attention, 8 KV heads)")
+    workload: Workload = Field(default="inference", description="'inference': prefill + KV cache of batch_size prompts of seq_len "
+                               "tokens; 'training': one optimizer step")
+    method: Method = Field(default="full", description="training: 'full', 'lora' (16-bit base) or 'qlora' (NF4 base)")
+    weights_dtype: WeightsDtype | None = Field(default=None, description="how weights are stored; default: as the model is "
+                                               "released (fp8, mxfp4, bf16...); GGUF file types such as 'q4_k_m' use "
+                                               "llama.cpp's per-tensor mix")
+    kv_cache_dtype: KvDtype | None = Field(default=None, description="KV cache format (default: the weights' 16-bit type)")
+    training_precision: TrainingPrecision = Field(default="mixed", description="'mixed': fp32 master weights, gradients and "
+                                                  "optimizer states, bf16 compute; 'bf16': everything bf16 (torchtune)")
+    optimizer: Optimizer = Field(default="adamw", description="'adamw_8bit'/'paged_*' are bitsandbytes' (paged states live in "
+                                 "CPU-backed unified memory)")
+    recipe: Recipe | None = Field(default=None, description="training framework whose defaults apply (loss, logits, "
+                                  "checkpointing, offloading); default 'hf_trainer'. 'pytorch' = out = model(**batch); "
+                                  "out.loss.backward()")
+    loss: Loss | None = Field(default=None, description="overrides the recipe: 'standard' fp32 cross-entropy over full logits, "
+                              "'chunked' (torchtune), 'fused' linear cross-entropy (Liger, Unsloth)")
+    logits_kept: bool | None = Field(default=None, description="overrides the recipe: the loop holds the model output (its "
+                                     "16-bit logits) through backward")
+    gradient_checkpointing: bool | None = Field(default=None, description="overrides the recipe: recompute each layer in backward")
+    activation_offloading: bool | None = Field(default=None, description="overrides the recipe: checkpointed activations kept "
+                                               "in CPU memory")
+    optimizer_in_backward: bool | None = Field(default=None, description="overrides the recipe: step each parameter as its "
+                                               "gradient arrives (no full set of gradients)")
     batch_size: int = Field(default=1, ge=1, le=1_000_000, description="sequences per GPU (micro-batch)")
-    seq_len: int = Field(default=2048, ge=1, le=100_000_000, description="tokens per sequence; for inference the context held in the KV cache")
-    gradient_checkpointing: bool = Field(default=False, description="training: recompute each layer's activations in the backward pass")
-    lora_rank: int = Field(default=16, ge=1, le=65_536, description="LoRA rank r; adapters on every linear layer of the decoder blocks")
+    seq_len: int = Field(default=2048, ge=1, le=100_000_000, description="tokens per sequence (inference: the context kept)")
+    lora_rank: int = Field(default=16, ge=1, le=65_536, description="LoRA rank; adapters on every linear layer of the blocks")
     num_gpus: int = Field(default=1, ge=1, le=1_000_000, description="GPUs the job runs on (data parallel for training)")
-    sharding: Sharding = Field(default="none", description="training state sharding over num_gpus: zero1 = optimizer states, zero2 = "
-                               "+ gradients, zero3/fsdp = + parameters")
-    tensor_parallel: int = Field(default=1, ge=1, le=1024, description="GPUs each layer is split across (weights, KV heads, MLP)")
-    gpu: str | None = Field(default=None, description="optional GPU name or alias ('h100', 'rtx 4090') to check the fit on and to "
-                            "answer the largest batch / longest sequence that fits")
-    kv_cache_dtype: KvDtype | None = Field(default=None, description="KV cache format; default bf16 (fp32 for fp32 weights)")
-    logits_kept: bool = Field(default=True, description="training: the loop still holds the model output, and so its 16-bit "
-                              "logits, during backward ('out = model(**batch); out.loss.backward()'); false for HF Trainer, "
-                              "torchtune and 'loss = model(**batch).loss', which free them: 2 bytes less per logit at the loss")
+    sharding: Sharding = Field(default="none", description="training: zero1 shards optimizer states, zero2 + gradients, "
+                               "zero3/fsdp + parameters")
+    tensor_parallel: int = Field(default=1, ge=1, le=1024, description="GPUs each layer is split across")
+    gpu: str | None = Field(default=None, max_length=200, description="GPU to check the fit on ('h100', 'rtx 4090'); adds the "
+                            "largest batch and longest sequence that fit")
+
+    @field_validator("weights_dtype", "kv_cache_dtype", "recipe", "loss", mode="before")
+    @classmethod
+    def _lower_case(cls, value: object) -> object:
+        return value.strip().lower().replace("-", "_") if isinstance(value, str) else value
+
 
 class Breakdown(BaseModel):
     weights: int
@@ -80,10 +105,24 @@ class GpuCheck(BaseModel):
     notes: list[str] = []
 
 
+class TrainingSetup(BaseModel):
+    """The training settings the estimate used: the recipe's defaults with the request's overrides."""
+    recipe: Recipe
+    loss: Loss
+    logits_kept: bool
+    gradient_checkpointing: bool
+    activation_offloading: bool
+    optimizer_in_backward: bool
+    optimizer_step: str = Field(description="per_parameter (foreach=False), foreach or fused: what the step allocates")
+    kbit_fp32_upcast: bool = Field(description="QLoRA under PEFT: embeddings, norms and LM head kept in fp32")
+
+
 class VramEstimate(BaseModel):
     model: str
     workload: Workload
     method: Method
+    weights_dtype: str = Field(description="how the weights are stored in this estimate (the release's format unless asked)")
+    kv_cache_dtype: str
     total_bytes: int = Field(description="peak per GPU, the sum of breakdown")
     total_gib: float
     breakdown: Breakdown
@@ -91,6 +130,7 @@ class VramEstimate(BaseModel):
     params: int
     trainable_params: int
     active_params: int = Field(description="parameters one token passes through (MoE: routed experts only)")
+    training: TrainingSetup | None = None
     gpu_check: GpuCheck | None = None
     fits: list[GpuFit]
     assumptions: list[str]

@@ -1,18 +1,19 @@
-"""Turns a request into a plan (architecture, formats, parallelism) and a plan into per-GPU bytes."""
+"""Turns a request into a plan (architecture, formats, recipe, parallelism) and a plan into per-GPU bytes."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from gpusizer.catalog import Catalog, ModelArch, SizingError
 
-from .activations import FP32, Shape, inference_transient_bytes, loss_bytes, saved_per_layer_bytes
-from .formats import DTYPE_BYTES, FORMATS, WeightFormat
+from .activations import Shape, inference_transient_bytes
+from .formats import FORMATS, KV_DTYPE_BYTES, SIXTEEN_BIT, TRAINABLE, WeightFormat
 from .generic_model import generic_dense_decoder
 from .kv_cache import kv_cache_bytes
 from .overhead import runtime_overhead_bytes
 from .parameters import ParameterCount, count_parameters
-from .training_states import optimizer_step_transient_bytes, training_state_bytes
-from .vram_models import QLORA_BASE_DTYPE, Breakdown, VramRequest, stored_weights_dtype
+from .recipes import TrainingSettings, training_settings
+from .vram_models import QLORA_BASE_DTYPE, Breakdown, VramRequest
+from .weights import default_weights_dtype, weight_bytes_of
 
 LORA_TARGETS = "every linear layer of the decoder blocks (q, k, v, o, gate, up, down)"
 
@@ -22,24 +23,34 @@ class Plan:
     request: VramRequest
     arch: ModelArch
     counts: ParameterCount
+    weights_dtype: str
     weight_format: WeightFormat
+    weights_total_bytes: float   # one full copy of the model's weights, as stored
+    weights_how: str
+    kv_dtype: str
     kv_bytes: float
     act_bytes: int
     trainable: int
     largest_param: int
     generic: bool
+    notes: tuple[str, ...]       # how names and defaults were read (warnings)
+    training: TrainingSettings | None
 
 
 def build_plan(request: VramRequest, catalog: Catalog) -> Plan:
     check_combination(request)
+    notes: list[str] = []
     if request.model:
-        arch, generic = catalog.find_model(request.model), False
+        match = catalog.resolve_model(request.model)
+        arch, generic = match.model, False
+        notes += [match.note] if match.note else []
     else:
-        arch, generic = generic_dense_decoder(request.params_billions), True
-    weights_dtype = stored_weights_dtype(request.method, request.weights_dtype)
+        arch, generic = generic_dense_decoder(request.params_billions or 1.0), True
+    weights_dtype, why = resolve_weights_dtype(request, arch)
     fmt = FORMATS[weights_dtype]
     counts = count_parameters(arch)
-    kv_dtype = request.kv_cache_dtype or ("fp32" if weights_dtype == "fp32" else "bf16")
+    total_bytes, how = weight_bytes_of(arch, counts, weights_dtype)
+    kv_dtype = request.kv_cache_dtype or ("fp32" if weights_dtype == "fp32" else "fp16" if weights_dtype == "fp16" else "bf16")
     act_bytes = 4 if (weights_dtype == "fp32" and request.workload == "inference") else 2
     if request.workload == "training" and request.method == "full" and weights_dtype == "fp32" and request.training_precision == "bf16":
         act_bytes = 4
@@ -47,8 +58,22 @@ def build_plan(request: VramRequest, catalog: Catalog) -> Plan:
     largest = max(counts.embedding, counts.lm_head, arch.hidden_size * arch.intermediate_size)
     if request.method != "full":
         largest = max(arch.hidden_size, arch.intermediate_size) * request.lora_rank
-    return Plan(request, arch, counts, fmt,
-                DTYPE_BYTES[kv_dtype], act_bytes, trainable, largest, generic)
+    settings = None
+    if request.workload == "training":
+        settings = training_settings(request.recipe, request.method, loss=request.loss, logits_kept=request.logits_kept,
+                                     gradient_checkpointing=request.gradient_checkpointing,
+                                     activation_offloading=request.activation_offloading,
+                                     optimizer_in_backward=request.optimizer_in_backward)
+    return Plan(request, arch, counts, weights_dtype, fmt, total_bytes, f"{weights_dtype} ({why}): {how}", kv_dtype,
+                KV_DTYPE_BYTES[kv_dtype], act_bytes, trainable, largest, generic, tuple(notes), settings)
+
+
+def resolve_weights_dtype(request: VramRequest, arch: ModelArch) -> tuple[str, str]:
+    if request.weights_dtype is None:
+        return default_weights_dtype(arch, request.workload, request.method)
+    if request.method == "qlora":
+        return QLORA_BASE_DTYPE, "QLoRA stores the frozen base in NF4"
+    return request.weights_dtype, "as requested"
 
 
 def check_combination(request: VramRequest) -> None:
@@ -61,10 +86,13 @@ def check_combination(request: VramRequest) -> None:
             raise SizingError("sharding (ZeRO/FSDP) applies to training; for inference split the model with tensor_parallel")
     if request.num_gpus % request.tensor_parallel:
         raise SizingError(f"num_gpus ({request.num_gpus}) must be a multiple of tensor_parallel ({request.tensor_parallel})")
-    if request.method == "qlora" and request.weights_dtype not in ("bf16", QLORA_BASE_DTYPE):
-        raise SizingError(f"method='qlora' stores the frozen base in nf4; weights_dtype='{request.weights_dtype}' contradicts it (omit it or use method='lora')")
-    if request.workload == "training" and request.method == "full" and request.weights_dtype not in ("bf16", "fp16", "fp32"):
-        raise SizingError(f"full training needs trainable 16- or 32-bit weights, not '{request.weights_dtype}'; use method='qlora' or 'lora' for a quantized base")
+    dtype = request.weights_dtype
+    if request.method == "qlora" and dtype not in (None, *SIXTEEN_BIT, QLORA_BASE_DTYPE):
+        raise SizingError(f"method='qlora' stores the frozen base in nf4; weights_dtype='{dtype}' contradicts it (omit it or use method='lora')")
+    if request.workload == "training" and request.method == "full" and dtype not in (None, *TRAINABLE):
+        raise SizingError(f"full training needs trainable 16- or 32-bit weights, not '{dtype}'; use method='qlora' or 'lora' for a quantized base")
+    if request.workload == "training" and dtype and FORMATS[dtype].gguf:
+        raise SizingError(f"'{dtype}' is a llama.cpp (GGUF) inference format; training needs a 16-bit, NF4 or int8 base")
 
 
 def lora_parameters(arch: ModelArch, rank: int) -> int:
@@ -77,16 +105,14 @@ def lora_parameters(arch: ModelArch, rank: int) -> int:
 
 
 def weight_bytes(plan: Plan) -> float:
-    counts, fmt = plan.counts, plan.weight_format
-    kept_16bit = counts.embedding + counts.lm_head + counts.norms + counts.routers + counts.vision
-    if fmt.quantized:
-        return counts.linear_in_blocks * fmt.bytes_per_param + kept_16bit * 2
-    return counts.total * fmt.bytes_per_param
+    return plan.weights_total_bytes
 
 
 def per_gpu(plan: Plan, batch: int, seq: int, num_gpus: int, tensor_parallel: int, sharding: str) -> tuple[Breakdown, str]:
     if plan.request.workload == "inference":
         return inference_breakdown(plan, batch, seq, tensor_parallel)
+    from .training_peak import training_breakdown
+
     return training_breakdown(plan, batch, seq, num_gpus, tensor_parallel, sharding)
 
 
@@ -97,39 +123,3 @@ def inference_breakdown(plan: Plan, batch: int, seq: int, tp: int) -> tuple[Brea
     live = int(weights) + int(kv) + activations
     return Breakdown(weights=int(weights), kv_cache=int(kv), activations=activations, gradients=0, optimizer_states=0,
                      runtime_overhead=runtime_overhead_bytes(live, "inference")), "prefill (last layer's MLP)"
-
-
-def training_breakdown(plan: Plan, batch: int, seq: int, num_gpus: int, tp: int, sharding: str) -> tuple[Breakdown, str]:
-    request, arch, counts = plan.request, plan.arch, plan.counts
-    full = request.method == "full"
-    precision = request.training_precision
-    frozen_bytes = weight_bytes(plan) / counts.total if not full else 0
-    states = training_state_bytes(
-        frozen_params=0 if full else counts.total, frozen_bytes_per_param=frozen_bytes, trainable_params=plan.trainable,
-        precision=precision, optimizer=request.optimizer, sharding=sharding, data_parallel=num_gpus // tp,
-        factored_fraction=2 / arch.hidden_size)
-    weights, gradients, optimizer = states.weights / tp, states.gradients / tp, states.optimizer_states / tp
-    tokens = batch * seq
-    shape = Shape.of(arch, tp)
-    amp = states.autocast
-    layer = saved_per_layer_bytes(shape, tokens, plan.act_bytes, lora_rank=None if full else request.lora_rank, amp=amp)
-    layers = arch.num_hidden_layers
-    saved = layers * (tokens * arch.hidden_size * plan.act_bytes if request.gradient_checkpointing else layer)
-    outside_layers = tokens * arch.hidden_size * (FP32 + plan.act_bytes) + 2 * tokens * 8
-    autocast_cache = (counts.linear_in_blocks + (counts.lm_head or counts.embedding)) * 2 / tp if amp else 0
-    loss = loss_bytes(shape, tokens, plan.act_bytes, logits_kept=request.logits_kept)
-    # Three moments compete for the peak: the loss at the start of backward (all activations, no gradients yet),
-    # the first checkpointed layer's recomputation, and the optimizer step (all gradients, no activations).
-    at_loss = saved + outside_layers + autocast_cache + loss
-    at_recompute = (saved + layer + outside_layers + autocast_cache + tokens * arch.hidden_size * FP32) if request.gradient_checkpointing else 0
-    head_grad = (counts.lm_head or counts.embedding) * (gradients / max(1, plan.trainable)) if full else 0
-    step = optimizer_step_transient_bytes(plan.largest_param, plan.trainable, request.optimizer, 4 if precision == "mixed" else 2) / tp
-    candidates = {
-        "start of backward (loss over the full vocabulary)": (at_loss, 0, 0),
-        "checkpointed layer recomputed in backward": (at_recompute, head_grad, 0),
-        "optimizer step": (0, gradients, step),
-    }
-    phase, (activations, grads_live, transient) = max(candidates.items(), key=lambda kv: kv[1][0] + kv[1][1] + kv[1][2])
-    live = int(weights + optimizer + activations + grads_live + transient)
-    return Breakdown(weights=int(weights), kv_cache=0, activations=int(activations), gradients=int(grads_live),
-                     optimizer_states=int(optimizer + transient), runtime_overhead=runtime_overhead_bytes(live, "training")), phase

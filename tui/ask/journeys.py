@@ -18,6 +18,7 @@ from gpusizer.tools.pricing import cheapest, cheapest_fits
 from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
 from gpusizer.tools.validation import default_of
 from gpusizer.tools.vram_models import VramRequest, stored_weights_dtype
+from gpusizer.tools.weights import default_weights_dtype
 
 from ..format import gib, number, percent, usd
 from .reading import Reading, read_question
@@ -222,7 +223,17 @@ JOURNEYS = [  # first match wins
 ]
 
 
-def interpretation(reading: Reading, journey: str) -> str:
+def weights_reading(reading: Reading, workload: str, catalog: Catalog) -> str:
+    """The weights format the estimate will use: the one asked for, else the release's own (tools' rule)."""
+    if reading.weights_dtype:
+        return stored_weights_dtype(reading.method, reading.weights_dtype)
+    if not reading.model:
+        return "bf16"
+    dtype, why = default_weights_dtype(catalog.find_model(reading.model), workload, reading.method or "full")
+    return dtype + (" (as released)" if why.startswith("as released") else "")
+
+
+def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
     if journey in ("gpu_card", "cloud_cost", "rent_or_buy", "compare") and not has_workload_subject(reading):
         gpus = ", ".join(f"{c or 1} × {g}" if journey != "compare" else g for g, c in reading.gpus)
         utilization = reading.utilization if reading.utilization is not None else default_of(RentVsBuyRequest, "utilization")
@@ -235,7 +246,7 @@ def interpretation(reading: Reading, journey: str) -> str:
     subject = reading.model or f"a generic {number(reading.params_billions)}B dense model"
     workload = reading.workload or default_of(VramRequest, "workload")
     method = f" ({reading.method})" if workload == "training" and reading.method else ""
-    dtype = stored_weights_dtype(reading.method, reading.weights_dtype or default_of(VramRequest, "weights_dtype"))
+    dtype = weights_reading(reading, workload, catalog)
     pieces = [subject, workload + method, dtype, f"batch {number(reading.batch_size or default_of(VramRequest, 'batch_size'))}",
               f"{number(reading.seq_len or default_of(VramRequest, 'seq_len'))} tokens"]
     if reading.gradient_checkpointing:
@@ -268,7 +279,7 @@ def ask(question: str, catalog: Catalog) -> AskAnswer:
     if journey is None:
         return not_understood(question, reading)
     calls: list[ToolCall] = []
-    reading_text = interpretation(reading, journey.name)
+    reading_text = interpretation(reading, journey.name, catalog)
     try:
         text = journey.answer(reading, catalog, calls)
     except SizingError as error:

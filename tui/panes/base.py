@@ -53,9 +53,21 @@ def default_text(model: type, name: str) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
+TOOL_DEFAULT = "default"  # an optional field left to the tool
+DEFAULT_LABELS = {"weights_dtype": "as released"}  # what 'left to the tool' means for some fields
+
+
 def tool_choice(model: type, name: str) -> Choice:
-    """A choice over a request field's allowed values, starting at the tool's default."""
-    return Choice(list(get_args(model.model_fields[name].annotation)), default_of(model, name), id=name)
+    """A choice over a request field's allowed values, starting at the tool's default; a field the tool fills in
+    itself when absent (weights_dtype: as released) starts at 'default'."""
+    annotation = model.model_fields[name].annotation
+    options = [arg for arg in get_args(annotation) if arg is not type(None)]
+    values = [v for option in options for v in (get_args(option) or [option])]
+    default = default_of(model, name)
+    if default is None:
+        label = DEFAULT_LABELS.get(name, TOOL_DEFAULT)
+        return Choice([label, *values], label, id=name)
+    return Choice(values, default, id=name)
 
 
 class ToolPane(Vertical):
@@ -221,8 +233,9 @@ class ToolPane(Vertical):
         except ValueError:
             raise FormError(name, f"{name}: enter {what} (got {value!r})") from None
 
-    def selected(self, name: str) -> str:
-        return self.query_one(f"#{name}", Choice).value
+    def selected(self, name: str) -> str | None:
+        value = self.query_one(f"#{name}", Choice).value
+        return None if value == DEFAULT_LABELS.get(name, TOOL_DEFAULT) else value
 
     def ticked(self, name: str) -> bool:
         return self.query_one(f"#{name}", Checkbox).value

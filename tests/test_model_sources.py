@@ -1,0 +1,131 @@
+"""Models outside the catalog: a config.json on disk, a model folder with safetensors, a Hugging Face Hub id."""
+import json
+import struct
+
+import pytest
+
+from gpusizer.catalog import SizingError
+from gpusizer.catalog.hf_config import arch_fields
+from gpusizer.tools import estimate_vram
+
+LLAMA_LIKE = {"model_type": "llama", "hidden_size": 2048, "intermediate_size": 8192, "num_hidden_layers": 16,
+              "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256, "max_position_embeddings": 131072,
+              "tie_word_embeddings": True, "torch_dtype": "bfloat16", "head_dim": 64}
+
+
+def write_safetensors(path, tensors):
+    """A safetensors file whose header lists the tensors (data bytes zero-filled)."""
+    header, offset = {}, 0
+    for name, (dtype, shape, size) in tensors.items():
+        header[name] = {"dtype": dtype, "shape": shape, "data_offsets": [offset, offset + size]}
+        offset += size
+    blob = json.dumps(header).encode()
+    path.write_bytes(struct.pack("<Q", len(blob)) + blob + bytes(offset))
+
+
+def test_a_local_config_json_is_read_like_the_catalog_row(tmp_path, catalog):
+    """Llama-3.2-1B's config.json, given as a file, counts the same parameters as the catalog's row."""
+    (tmp_path / "config.json").write_text(json.dumps(LLAMA_LIKE))
+    from_file = estimate_vram(catalog, model=str(tmp_path / "config.json"))
+    from_catalog = estimate_vram(catalog, model="meta-llama/Llama-3.2-1B")
+    assert from_file.params == from_catalog.params
+    assert from_file.breakdown.kv_cache == from_catalog.breakdown.kv_cache
+    assert any("architecture read from" in w for w in from_file.warnings)
+
+
+def test_a_model_folder_weighs_its_safetensors_tensors(tmp_path, catalog):
+    config = {**LLAMA_LIKE, "num_hidden_layers": 2}
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    write_safetensors(tmp_path / "model.safetensors", {"model.embed_tokens.weight": ("BF16", [128256, 2048], 128256 * 2048 * 2),
+                                                       "model.layers.0.mlp.down_proj.weight": ("BF16", [2048, 8192], 2048 * 8192 * 2)})
+    result = estimate_vram(catalog, model=str(tmp_path))
+    assert result.breakdown.weights == 128256 * 2048 * 2 + 2048 * 8192 * 2
+    assert any("safetensors headers" in a for a in result.assumptions)
+
+
+def test_multi_token_prediction_layers_are_shipped_but_not_loaded(tmp_path):
+    from gpusizer.catalog.checkpoint import summarize_folder
+    write_safetensors(tmp_path / "model.safetensors", {"model.layers.0.w": ("F8_E4M3", [4, 4], 16),
+                                                       "model.layers.1.w": ("F8_E4M3", [4, 4], 16)})
+    summary = summarize_folder(tmp_path, num_hidden_layers=1)
+    assert (summary.loaded_bytes, summary.total_bytes) == (16, 32)
+    assert "multi-token prediction" in summary.skipped_note
+
+
+def test_a_file_that_is_not_safetensors_is_refused_clearly(tmp_path):
+    from gpusizer.catalog.checkpoint import read_header
+    (tmp_path / "model.safetensors").write_bytes(b"\xff" * 16)
+    with pytest.raises(SizingError, match="not a safetensors file"):
+        read_header(tmp_path / "model.safetensors")
+
+
+def test_an_unknown_architecture_says_which_fields_are_missing():
+    with pytest.raises(SizingError, match="lacks hidden_size, num_attention_heads"):
+        arch_fields({"model_type": "mystery", "num_hidden_layers": 4, "vocab_size": 100, "intermediate_size": 64}, "me/mystery")
+
+
+def test_an_unknown_model_type_with_standard_fields_is_read_as_a_llama_style_decoder(catalog, tmp_path):
+    (tmp_path / "config.json").write_text(json.dumps({**LLAMA_LIKE, "model_type": "brand_new_decoder"}))
+    result = estimate_vram(catalog, model=str(tmp_path))
+    assert result.params == estimate_vram(catalog, model="meta-llama/Llama-3.2-1B").params
+
+
+@pytest.mark.parametrize("config,windowed", [
+    ({"model_type": "mistral", "sliding_window": 4096}, 32),                       # no layer_types: every layer slides
+    ({"model_type": "mistral", "sliding_window": None}, 0),                        # Mistral-7B-v0.3
+    ({"model_type": "qwen2", "sliding_window": 131072, "use_sliding_window": False}, 0),  # declared, not used
+    ({"model_type": "qwen2", "sliding_window": 4096, "use_sliding_window": True, "max_window_layers": 28}, 4),
+    ({"model_type": "gemma3_text", "sliding_window": 1024, "sliding_window_pattern": 6}, 27),
+    ({"model_type": "gpt_oss", "layer_types": ["sliding_attention", "full_attention"] * 16, "sliding_window": 128}, 16),
+    ({"model_type": "llama4_text", "attention_chunk_size": 8192}, 24),            # 3 of 4 layers chunked
+])
+def test_which_layers_keep_a_window_follows_transformers(config, windowed):
+    base = {"hidden_size": 1024, "intermediate_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 16,
+            "num_key_value_heads": 8, "vocab_size": 32000}
+    fields = arch_fields({**base, **config}, "x/y")
+    assert fields.get("window_layers", 0) == windowed
+
+
+RECORDED_QWEN3_4B = {
+    "architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "hidden_size": 2560, "intermediate_size": 9728,
+    "num_hidden_layers": 36, "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 151936,
+    "max_position_embeddings": 40960, "tie_word_embeddings": True, "torch_dtype": "bfloat16", "attention_bias": False,
+    "use_sliding_window": False, "sliding_window": None, "max_window_layers": 36}
+
+
+class RecordedHub:
+    """Stands in for huggingface_hub with a recorded config.json and safetensors metadata: no network in tests."""
+
+    def __init__(self, tmp_path, calls):
+        self.tmp_path, self.calls = tmp_path, calls
+
+    def hf_hub_download(self, repo_id, filename):
+        self.calls.append(repo_id)
+        path = self.tmp_path / "config.json"
+        path.write_text(json.dumps(RECORDED_QWEN3_4B))
+        return str(path)
+
+    def get_safetensors_metadata(self, repo_id):
+        from types import SimpleNamespace as NS
+        tensor = NS(dtype="BF16", data_offsets=(0, 8_044_936_192))
+        return NS(files_metadata={"model.safetensors": NS(tensors={"model.everything": tensor})})
+
+
+def test_a_hub_id_is_read_from_the_hub_once_then_from_the_cache(monkeypatch, tmp_path, catalog):
+    import sys
+    calls = []
+    monkeypatch.setitem(sys.modules, "huggingface_hub", RecordedHub(tmp_path, calls))
+    first = estimate_vram(catalog, model="Qwen/Qwen3-4B")
+    second = estimate_vram(catalog, model="Qwen/Qwen3-4B")
+    assert calls == ["Qwen/Qwen3-4B"]
+    assert first.breakdown.weights == second.breakdown.weights == 8_044_936_192
+    assert first.params == pytest.approx(4.02e9, rel=0.01)
+    assert any("Hugging Face Hub" in w for w in first.warnings)
+
+
+def test_a_hub_id_offline_fails_clearly_and_names_the_local_alternative(catalog):
+    pytest.importorskip("huggingface_hub")
+    with pytest.raises(SizingError) as error:
+        estimate_vram(catalog, model="someone/not-in-the-catalog-7B")
+    message = str(error.value)
+    assert "config.json" in message and "folder path" in message
