@@ -30,7 +30,7 @@ class CheckpointSummary:
                 "skipped_note": self.skipped_note}
 
     @classmethod
-    def from_json(cls, data: dict) -> "CheckpointSummary":
+    def from_json(cls, data: dict) -> CheckpointSummary:
         return cls(int(data["loaded_bytes"]), int(data["total_bytes"]), dict(data.get("bytes_by_dtype") or {}),
                    str(data.get("skipped_note") or ""))
 

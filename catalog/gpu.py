@@ -57,13 +57,13 @@ class GpuSpec(BaseModel):
         return round(self.memory_gb * GIB)
 
     @model_validator(mode="after")
-    def _consistent(self) -> "GpuSpec":
+    def _consistent(self) -> GpuSpec:
         if self.usable_memory_bytes > self.marketed_memory_bytes:
             raise ValueError(f"usable memory {self.usable_memory_mib} MiB exceeds the marketed {self.memory_gb} GB")
         ladder = [("tf32", self.tf32_tflops_dense), ("bf16", self.bf16_tflops_dense),
                   ("fp8", self.fp8_tflops_dense), ("fp4", self.fp4_tflops_dense)]
         known = [(name, value) for name, value in ladder if value is not None]
-        for (low_name, low), (high_name, high) in zip(known, known[1:]):
+        for (low_name, low), (high_name, high) in zip(known, known[1:], strict=False):
             if high < low:  # a narrower format is never slower on the same tensor cores
                 raise ValueError(f"dense {high_name} ({high}) below dense {low_name} ({low}): is one of them a sparse figure?")
         if self.purchase_usd is not None and not self.purchase_source:

@@ -192,7 +192,8 @@ def quantization_format(quant: dict[str, Any]) -> tuple[str, str]:
     bits = quant.get("bits") or quant.get("w_bit")
     if method in ("fp8", "fbgemm_fp8"):
         block = quant.get("weight_block_size")
-        return "fp8", f"fp8 {quant.get('fmt', 'e4m3')}" + (f" with {block[0]}x{block[1]} block scales" if block else " with per-channel scales")
+        scales = f" with {block[0]}x{block[1]} block scales" if block else " with per-channel scales"
+        return "fp8", f"fp8 {quant.get('fmt', 'e4m3')}{scales}"
     if method == "mxfp4":
         return "mxfp4", "MXFP4: 4-bit e2m1 values with one 8-bit scale per 32"
     if method in ("awq", "gptq"):
@@ -206,7 +207,9 @@ def quantization_format(quant: dict[str, Any]) -> tuple[str, str]:
             " with double quantization" if quant.get("bnb_4bit_use_double_quant") else "")
     if method == "modelopt" or method == "nvfp4":
         algo = str(quant.get("quant_algo") or "").upper()
-        return ("nvfp4", "NVFP4: 4-bit e2m1 values with an fp8 scale per 16") if "FP4" in algo or method == "nvfp4" else ("fp8", "ModelOpt FP8")
+        if "FP4" in algo or method == "nvfp4":
+            return "nvfp4", "NVFP4: 4-bit e2m1 values with an fp8 scale per 16"
+        return "fp8", "ModelOpt FP8"
     if method == "compressed-tensors":
         return compressed_tensors_format(quant)
     raise SizingError(f"quantization method {method or 'unknown'!r} is not modelled; pass weights_dtype to say how the weights are stored")

@@ -82,7 +82,7 @@ def merge_user_rows(rows: list[Row], schema: type[Row], id_field: str, user_file
         return rows
     by_id = {getattr(row, id_field): row for row in rows}
     records = parse_records(user_file.read_text(encoding="utf-8"), user_file.name)
-    for number, record in enumerate(records, start=1):
+    for _number, record in enumerate(records, start=1):
         key = record.get(id_field)
         base = by_id[key].model_dump() if key in by_id else {}
         merged = validate_rows([{**base, **record}], schema, f"{user_file}", id_field)[0]

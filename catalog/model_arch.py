@@ -119,7 +119,7 @@ class ModelArch(BaseModel):
         return self.num_hidden_layers - self.first_k_dense_layers
 
     @model_validator(mode="after")
-    def _consistent(self) -> "ModelArch":
+    def _consistent(self) -> ModelArch:
         if self.num_attention_heads % self.num_key_value_heads:
             raise ValueError("num_attention_heads must be a multiple of num_key_value_heads")
         if self.is_moe and not self.num_experts_per_tok:

@@ -43,7 +43,7 @@ class CloudOffer(BaseModel):
     notes: str = ""
 
     @model_validator(mode="after")
-    def _priced(self) -> "CloudOffer":
+    def _priced(self) -> CloudOffer:
         if self.on_demand_usd_per_hour is None and self.spot_usd_per_hour is None:
             raise ValueError("an offer needs an on-demand or a spot price")
         if None not in (self.on_demand_usd_per_hour, self.spot_usd_per_hour) and self.spot_usd_per_hour > self.on_demand_usd_per_hour:

@@ -1,13 +1,12 @@
 """Prompts for the common journeys: each one a short brief telling the assistant which tools to call in what order."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from mcp.server.mcpserver import MCPServer
-from pydantic import Field
-
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS
+from pydantic import Field
 
 from gpusizer.catalog import Catalog, SizingError
 from gpusizer.tools.rent_vs_buy import RentVsBuyRequest

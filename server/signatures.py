@@ -6,7 +6,8 @@ only spreads them into a function signature so `MCPServer` publishes them as the
 from __future__ import annotations
 
 import inspect
-from typing import Annotated, Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 from pydantic.fields import FieldInfo

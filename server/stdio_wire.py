@@ -9,12 +9,12 @@ from __future__ import annotations
 import json
 
 import anyio
-from pydantic import ValidationError
 import mcp_types as types
 from mcp.server.mcpserver import MCPServer
 from mcp.server.stdio import stdio_server
 from mcp.shared._context_streams import create_context_streams
 from mcp.shared.message import SessionMessage
+from pydantic import ValidationError
 
 INVALID_REQUEST = -32600
 

@@ -3,7 +3,7 @@ import datetime
 
 import pytest
 
-from gpusizer.catalog import SizingError, load_catalog
+from gpusizer.catalog import load_catalog
 from gpusizer.tools.parameters import count_parameters
 
 REQUIRED_OFFER_GPUS = {"h100-sxm", "h200-sxm", "b200", "a100-40gb-sxm", "a100-80gb-sxm", "l40s", "l4", "a10g", "t4", "mi300x"}
@@ -98,6 +98,7 @@ def test_catalog_includes_the_families_users_ask_about(catalog):
 
 def test_loading_everything_is_quick():
     import time
+
     from gpusizer.catalog import clear_cache
     clear_cache()
     start = time.perf_counter()

@@ -1,13 +1,13 @@
 """Each tab driven as a person would: the figures on screen are the tools' figures for the same inputs."""
 import pytest
 from textual.widgets import Input, TabbedContent
+from tui_helpers import choose, error_under, settle, shown, table_rows, text_table_rows, type_into
 
 from gpusizer.tools import cloud_cost, compare_gpus, estimate_vram, rent_vs_buy
 from gpusizer.tools.pricing import cheapest_fits
 from gpusizer.tui.app import GpusizerApp
 from gpusizer.tui.format import gib, number, usd
 from gpusizer.tui.text_table import clip
-from tui_helpers import choose, error_under, settle, shown, table_rows, text_table_rows, type_into
 
 SIZE = (120, 40)
 

@@ -5,9 +5,9 @@ recorded with; on another one they are skipped with that reason.
 """
 import pytest
 import textual
+from tui_helpers import choose, settle, type_into
 
 from gpusizer.tui.app import GpusizerApp
-from tui_helpers import choose, settle, type_into
 
 RECORDED_WITH = "8.2.8"
 pytestmark = pytest.mark.skipif(textual.__version__ != RECORDED_WITH,

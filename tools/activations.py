@@ -29,7 +29,7 @@ class Shape:
     routed_copies: int = 0   # experts per token (mixture of experts), 0 for dense models
 
     @classmethod
-    def of(cls, arch: ModelArch, tensor_parallel: int = 1) -> "Shape":
+    def of(cls, arch: ModelArch, tensor_parallel: int = 1) -> Shape:
         tp = tensor_parallel
         if arch.uses_mla:
             query = arch.num_attention_heads * (arch.qk_nope_head_dim + arch.qk_rope_head_dim)

@@ -92,10 +92,12 @@ def cloud_cost(catalog: Catalog | None = None, **arguments) -> CloudCost:
     spot_hours = request.hours * (1 + request.checkpoint_overhead_fraction) * (
         1 + request.spot_interruptions_per_hour * request.hours_lost_per_interruption)
     if "spot" in pricings and spot_hours > request.hours:
-        notes.append(f"spot wall-clock grows from {request.hours:g} h to {spot_hours:.2f} h: {request.checkpoint_overhead_fraction:.0%} "
-                     f"checkpointing, {request.spot_interruptions_per_hour:g} interruptions per hour losing {request.hours_lost_per_interruption:g} h each")
+        notes.append(f"spot wall-clock grows from {request.hours:g} h to {spot_hours:.2f} h: "
+                     f"{request.checkpoint_overhead_fraction:.0%} checkpointing, {request.spot_interruptions_per_hour:g} "
+                     f"interruptions per hour losing {request.hours_lost_per_interruption:g} h each")
     elif "spot" in pricings:
-        notes.append("spot totals assume no interruptions; pass spot_interruptions_per_hour and checkpoint_overhead_fraction to price them in")
+        notes.append("spot totals assume no interruptions; pass spot_interruptions_per_hour and checkpoint_overhead_fraction "
+                     "to price them in")
     offers = [priced(o, p, request, catalog, spot_hours if p == "spot" else request.hours)
               for o in candidates for p in pricings if o.usd_per_hour(p)]
     offers.sort(key=lambda o: (o.total_usd, o.provider, o.instance_type))

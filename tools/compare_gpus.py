@@ -72,7 +72,7 @@ def compare_gpus(catalog: Catalog | None = None, **arguments) -> GpuComparison:
     if workload:
         estimate_vram(catalog, **workload)  # validates the workload and raises its fix-it message
         plan = build_plan(VramRequest(**workload), catalog)
-        for row, match in zip(rows, matches):
+        for row, match in zip(rows, matches, strict=True):
             add_workload(row, match.gpu, plan, request.mfu, notes)
             add_training_run(row, match.gpu, plan, request)
         notes.append("decode bound: aggregate memory bandwidth / bytes read per step (active weights + each sequence's KV cache); "

@@ -46,8 +46,9 @@ def training_setup(plan: Plan) -> TrainingSetup | None:
 
 def assumptions_for(plan: Plan) -> list[str]:
     r, arch = plan.request, plan.arch
-    notes = [f"model: {arch.model_id} ({plan.counts.total / 1e9:.2f}B parameters, {arch.num_hidden_layers} layers, hidden {arch.hidden_size}, "
-             f"{arch.num_attention_heads} query / {arch.num_key_value_heads} KV heads)" + (f"; {SHAPE}" if plan.generic else ""),
+    notes = [f"model: {arch.model_id} ({plan.counts.total / 1e9:.2f}B parameters, {arch.num_hidden_layers} layers, hidden "
+             f"{arch.hidden_size}, {arch.num_attention_heads} query / {arch.num_key_value_heads} KV heads)"
+             + (f"; {SHAPE}" if plan.generic else ""),
              f"weights: {plan.weights_how}",
              "attention: SDPA/flash (no sequence-squared score matrix)"]
     if arch.windowed_layers:
@@ -103,7 +104,8 @@ def warnings_for(plan: Plan, breakdown: Breakdown, total: int) -> list[str]:
     if r.workload == "training" and r.num_gpus > 1 and r.sharding == "none" and r.tensor_parallel == 1:
         warnings.append("plain data parallelism replicates everything on every GPU: sharding='zero3' or 'fsdp' spreads the model states")
     if arch.is_moe and r.method != "full":
-        warnings.append("LoRA adapters counted on attention only for this mixture-of-experts model (experts are fused tensors in transformers)")
+        warnings.append("LoRA adapters counted on attention only for this mixture-of-experts model "
+                        "(experts are fused tensors in transformers)")
     if plan.weight_format.gguf and r.workload == "inference":
         warnings.append(f"'{plan.weights_dtype}' is a GGUF file type: llama.cpp and Ollama run it (transformers would dequantize it)")
     return warnings

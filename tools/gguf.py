@@ -114,7 +114,7 @@ GGUF_FILE_TYPES: dict[str, FileType] = {
 }
 
 
-def tensors(arch: "ModelArch") -> Iterator[Tensor]:
+def tensors(arch: ModelArch) -> Iterator[Tensor]:
     """Every matrix of the model as llama.cpp names it (1-D tensors are role 'f32')."""
     h, d, layers = arch.hidden_size, arch.attention_head_dim, arch.num_hidden_layers
     q, kv = arch.num_attention_heads * d, arch.num_key_value_heads * d
@@ -141,7 +141,7 @@ def tensors(arch: "ModelArch") -> Iterator[Tensor]:
     yield Tensor("f32", -1, 1, h)
 
 
-def _attention(arch: "ModelArch", layer: int, h: int, q: int, kv: int) -> Iterator[Tensor]:
+def _attention(arch: ModelArch, layer: int, h: int, q: int, kv: int) -> Iterator[Tensor]:
     if arch.uses_mla:
         heads = arch.num_attention_heads
         q_head = (arch.qk_nope_head_dim or 0) + (arch.qk_rope_head_dim or 0)
@@ -152,7 +152,8 @@ def _attention(arch: "ModelArch", layer: int, h: int, q: int, kv: int) -> Iterat
         else:
             yield Tensor("attn_q", layer, h, h * heads * q_head)
         yield Tensor("attn_k", layer, h, h * ((arch.kv_lora_rank or 0) + (arch.qk_rope_head_dim or 0)))
-        yield Tensor("attn_v", layer, arch.kv_lora_rank or 1, (arch.kv_lora_rank or 0) * heads * ((arch.qk_nope_head_dim or 0) + (arch.v_head_dim or 0)))
+        kv_up = (arch.kv_lora_rank or 0) * heads * ((arch.qk_nope_head_dim or 0) + (arch.v_head_dim or 0))
+        yield Tensor("attn_v", layer, arch.kv_lora_rank or 1, kv_up)
         yield Tensor("attn_output", layer, heads * (arch.v_head_dim or 0), heads * (arch.v_head_dim or 0) * h)
         return
     yield Tensor("attn_q", layer, h, h * q)
@@ -161,7 +162,7 @@ def _attention(arch: "ModelArch", layer: int, h: int, q: int, kv: int) -> Iterat
     yield Tensor("attn_output", layer, q, q * h)
 
 
-def tensor_type(ftype: FileType, tensor: Tensor, arch: "ModelArch") -> str:
+def tensor_type(ftype: FileType, tensor: Tensor, arch: ModelArch) -> str:
     layers = arch.num_hidden_layers
     if tensor.role == "f32":
         return "F32"
@@ -180,7 +181,7 @@ def tensor_type(ftype: FileType, tensor: Tensor, arch: "ModelArch") -> str:
     return chosen
 
 
-def gguf_weight_bytes(arch: "ModelArch", file_type: str, *, mxfp4_experts: bool = False) -> tuple[int, dict[str, int]]:
+def gguf_weight_bytes(arch: ModelArch, file_type: str, *, mxfp4_experts: bool = False) -> tuple[int, dict[str, int]]:
     """Bytes of a GGUF file's tensors and how many values went to each ggml type. gpt-oss's GGUF releases keep
     the experts in MXFP4 whatever the file type (mxfp4_experts)."""
     ftype = GGUF_FILE_TYPES[file_type]

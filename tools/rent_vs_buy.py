@@ -26,12 +26,14 @@ class RentVsBuyRequest(BaseModel):
     gpu_count: int = Field(default=8, ge=1, le=1_000_000, description="GPUs bought or rented")
     purchase_usd_per_gpu: float | None = Field(default=None, gt=0, le=10_000_000, description="GPU plus its share of server and network; "
                                                "default: the catalog's price where it has one, else required")
-    rent_usd_per_gpu_hour: float | None = Field(default=None, gt=0, le=10_000, description="default: the cheapest on-demand offer in the catalog")
+    rent_usd_per_gpu_hour: float | None = Field(default=None, gt=0, le=10_000,
+                                                description="default: the cheapest on-demand offer in the catalog")
     utilization: float = Field(default=0.7, ge=0, le=1, description="share of hours the GPUs are busy, 0-1")
     years: float = Field(default=3.0, ge=0.01, le=30, description="horizon in years (from 0.01, about four days)")
     electricity_usd_per_kwh: float = Field(default=0.10, ge=0, le=10, description="electricity price")
     pue: float = Field(default=1.3, ge=1, le=5, description="data-centre power usage effectiveness (cooling and losses)")
-    power_watts_per_gpu: float | None = Field(default=None, gt=0, le=100_000, description="default: the GPU's TDP plus its share of the host")
+    power_watts_per_gpu: float | None = Field(default=None, gt=0, le=100_000,
+                                              description="default: the GPU's TDP plus its share of the host")
     staff_usd_per_year: float = Field(default=0.0, ge=0, description="operations staff cost per year for the whole cluster")
     maintenance_fraction_per_year: float = Field(default=0.0, ge=0, le=1, description="yearly maintenance as a share of the purchase")
     residual_fraction: float = Field(default=0.0, ge=0, le=1, description="resale value at the end, as a share of the purchase")
@@ -80,7 +82,8 @@ def rent_vs_buy(catalog: Catalog | None = None, **arguments) -> RentVsBuy:
     assumptions = [match.note] if match.note else []
     price = r.purchase_usd_per_gpu or gpu.purchase_usd
     if price is None:
-        raise SizingError(f"the catalog has no purchase price for {gpu.gpu_id}; pass purchase_usd_per_gpu (the GPU plus its share of server and network)")
+        raise SizingError(f"the catalog has no purchase price for {gpu.gpu_id}; pass purchase_usd_per_gpu "
+                          "(the GPU plus its share of server and network)")
     assumptions.append(f"purchase ${price:,.0f} per GPU" + ("" if r.purchase_usd_per_gpu else f" (catalog: {gpu.purchase_source})"))
     rent = r.rent_usd_per_gpu_hour
     if rent is None:
@@ -88,15 +91,18 @@ def rent_vs_buy(catalog: Catalog | None = None, **arguments) -> RentVsBuy:
         if best is None:
             raise SizingError(f"no on-demand offer for {gpu.gpu_id} in the catalog; pass rent_usd_per_gpu_hour")
         rent = best.usd_per_gpu_hour
-        assumptions.append(f"rent ${rent:.2f} per GPU-hour: cheapest on-demand offer ({best.offer.provider} {best.offer.instance_type}, as of {best.offer.as_of})")
+        assumptions.append(f"rent ${rent:.2f} per GPU-hour: cheapest on-demand offer ({best.offer.provider} "
+                           f"{best.offer.instance_type}, as of {best.offer.as_of})")
     watts = r.power_watts_per_gpu
     if watts is None:
         if gpu.tdp_watts is None:
             raise SizingError(f"the catalog has no TDP for {gpu.gpu_id}; pass power_watts_per_gpu")
         watts = gpu.tdp_watts * (1 + HOST_WATTS_PER_GPU_WATT)
-        assumptions.append(f"power {watts:.0f} W per GPU: {gpu.tdp_watts:.0f} W TDP plus its share of the host (DGX H100: 10.2 kW for 8 x 700 W GPUs)")
-    assumptions.append(f"electricity ${r.electricity_usd_per_kwh}/kWh at PUE {r.pue}, paid only for busy hours; staff ${r.staff_usd_per_year:,.0f}/year, "
-                       f"maintenance {r.maintenance_fraction_per_year:.0%}/year of purchase, residual {r.residual_fraction:.0%}, cost of capital {r.cost_of_capital:.1%}")
+        assumptions.append(f"power {watts:.0f} W per GPU: {gpu.tdp_watts:.0f} W TDP plus its share of the host "
+                           "(DGX H100: 10.2 kW for 8 x 700 W GPUs)")
+    assumptions.append(f"electricity ${r.electricity_usd_per_kwh}/kWh at PUE {r.pue}, paid only for busy hours; "
+                       f"staff ${r.staff_usd_per_year:,.0f}/year, maintenance {r.maintenance_fraction_per_year:.0%}/year of purchase, "
+                       f"residual {r.residual_fraction:.0%}, cost of capital {r.cost_of_capital:.1%}")
     model = CostModel(r, price, rent, watts)
     own, rent_total = model.own(r.utilization), model.rent(r.utilization)
     hours_horizon = HOURS_PER_YEAR * r.years

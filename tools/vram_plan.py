@@ -88,9 +88,11 @@ def check_combination(request: VramRequest) -> None:
         raise SizingError(f"num_gpus ({request.num_gpus}) must be a multiple of tensor_parallel ({request.tensor_parallel})")
     dtype = request.weights_dtype
     if request.method == "qlora" and dtype not in (None, *SIXTEEN_BIT, QLORA_BASE_DTYPE):
-        raise SizingError(f"method='qlora' stores the frozen base in nf4; weights_dtype='{dtype}' contradicts it (omit it or use method='lora')")
+        raise SizingError(f"method='qlora' stores the frozen base in nf4; weights_dtype='{dtype}' contradicts it "
+                          "(omit it or use method='lora')")
     if request.workload == "training" and request.method == "full" and dtype not in (None, *TRAINABLE):
-        raise SizingError(f"full training needs trainable 16- or 32-bit weights, not '{dtype}'; use method='qlora' or 'lora' for a quantized base")
+        raise SizingError(f"full training needs trainable 16- or 32-bit weights, not '{dtype}'; "
+                          "use method='qlora' or 'lora' for a quantized base")
     if request.workload == "training" and dtype and FORMATS[dtype].gguf:
         raise SizingError(f"'{dtype}' is a llama.cpp (GGUF) inference format; training needs a 16-bit, NF4 or int8 base")
 

@@ -32,7 +32,7 @@ def horizontal_bars(title: str, labels: list[str], values: list[float | None], w
     largest = max((v for v in values if v), default=0) or 1
     pad = max((len(label) for label in labels), default=0)
     lines = [Content.assemble((title, "bold"))]
-    for label, value in zip(labels, values):
+    for label, value in zip(labels, values, strict=True):
         if value is None:
             lines.append(Content.assemble(f"{label:<{pad}} ", ("no value", "dim")))
         else:

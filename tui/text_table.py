@@ -18,7 +18,7 @@ def text_table(headers: list[str], rows: list[list[str]], right: frozenset[int] 
 
     def line(cells: list[str]) -> str:
         return "  ".join(cell.rjust(width) if column in right else cell.ljust(width)
-                         for column, (cell, width) in enumerate(zip(cells, widths))).rstrip()
+                         for column, (cell, width) in enumerate(zip(cells, widths, strict=False))).rstrip()
 
     return Content("\n").join([Content.assemble((line(headers), "bold")), *(Content(line(row)) for row in rows)])
 

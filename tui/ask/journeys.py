@@ -6,7 +6,8 @@ and words the answer from their results: no figure here that a tool did not retu
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from pydantic import BaseModel
 

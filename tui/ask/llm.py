@@ -10,9 +10,10 @@ from __future__ import annotations
 import os
 import sys
 import tomllib
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from .journeys import AskAnswer, ToolCall
 

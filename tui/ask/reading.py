@@ -69,7 +69,7 @@ def read_question(question: str, catalog: Catalog) -> Reading:
     words = text.split(" ")
     used = [False] * len(words)
     find_names(words, used, catalog, reading)
-    rest = " ".join(w if not u else "·" for w, u in zip(words, used))
+    rest = " ".join(w if not u else "·" for w, u in zip(words, used, strict=True))
     read_workload(rest, reading)
     read_numbers(rest, reading)
     return reading

@@ -20,6 +20,7 @@ from gpusizer.tools.validation import default_of
 
 from ..choice import Choice
 from ..export import as_json, as_markdown
+from ..form_input import FormInput
 
 
 class FormError(Exception):
@@ -51,6 +52,11 @@ def default_text(model: type, name: str) -> str:
     """The tool's own default for a field, as the form shows it."""
     value = default_of(model, name)
     return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def number_field(label: str, model: type, name: str, kind: str = "number") -> ComposeResult:
+    """A labelled number input showing the tool's own default for that request field."""
+    yield from field(label, FormInput(default_text(model, name), id=name, type=kind))
 
 
 TOOL_DEFAULT = "default"  # an optional field left to the tool

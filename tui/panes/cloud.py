@@ -10,7 +10,7 @@ from gpusizer.tools.cloud_cost import CloudCostRequest
 from ..form_input import FormInput
 from ..format import number, usd
 from ..suggest import CatalogSuggester
-from .base import ToolPane, default_text, field, tool_choice
+from .base import ToolPane, field, number_field, tool_choice
 from .sortable import SortableTable
 
 HEADERS = ("provider", "pricing", "total", "all-in", "$/GPU-h", "instances", "idle GPUs", "instance", "$/h (instance)", "billed h",
@@ -28,9 +28,9 @@ class CloudPane(ToolPane):
         yield from field("Providers (comma-separated)", FormInput(placeholder="all, or e.g. aws, lambda", id="providers"))
         yield from field("Region contains", FormInput(placeholder="e.g. us-east", id="region"))
         yield Checkbox("All GPUs in one machine", id="single_instance", compact=True)
-        yield from field("Spot interruptions / hour", FormInput(default_text(CloudCostRequest, "spot_interruptions_per_hour"), id="spot_interruptions_per_hour", type="number"))
-        yield from field("Storage GB-months", FormInput(default_text(CloudCostRequest, "storage_gb_months"), id="storage_gb_months", type="number"))
-        yield from field("Egress GB", FormInput(default_text(CloudCostRequest, "egress_gb"), id="egress_gb", type="number"))
+        yield from number_field("Spot interruptions / hour", CloudCostRequest, "spot_interruptions_per_hour")
+        yield from number_field("Storage GB-months", CloudCostRequest, "storage_gb_months")
+        yield from number_field("Egress GB", CloudCostRequest, "egress_gb")
 
     def results(self) -> ComposeResult:
         yield Static("", id="cloud-summary", classes="headline")

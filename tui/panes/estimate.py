@@ -83,11 +83,11 @@ class EstimatePane(ToolPane):
 
     def show(self, result) -> None:
         parts = result.breakdown.model_dump()
-        self.set_text("#total", 
+        self.set_text("#total",
             f"[b]{gib(result.total_bytes)}[/b] per GPU  ·  {result.model}  ·  {result.workload}"
             f"{'' if result.workload == 'inference' else ' (' + result.method + ')'}  ·  peak: {result.peak_phase}")
         self.set_text("#breakdown-bar", stacked_bar(parts))
-        self.set_text("#breakdown", 
+        self.set_text("#breakdown",
             "  ".join(f"{name.replace('_', ' ')} {gib(value)}" for name, value in parts.items() if value)
             + f"\nparams {number(result.params)} · trainable {number(result.trainable_params)}")
         self.set_text("#gpu-check", self.check_text(result.gpu_check))

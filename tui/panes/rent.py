@@ -11,7 +11,7 @@ from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
 from ..form_input import FormInput
 from ..format import number, percent, usd
 from ..suggest import CatalogSuggester
-from .base import ToolPane, default_text, field
+from .base import ToolPane, default_text, field, number_field
 
 
 class RentPane(ToolPane):
@@ -22,14 +22,14 @@ class RentPane(ToolPane):
         yield from field("GPU count", FormInput(default_text(RentVsBuyRequest, "gpu_count"), id="gpu_count", type="integer"))
         yield from field("Purchase $/GPU", FormInput(placeholder="catalog price", id="purchase_usd_per_gpu", type="number"))
         yield from field("Rent $/GPU-h", FormInput(placeholder="cheapest on-demand", id="rent_usd_per_gpu_hour", type="number"))
-        yield from field("Utilization 0-1", FormInput(default_text(RentVsBuyRequest, "utilization"), id="utilization", type="number"))
-        yield from field("Years", FormInput(default_text(RentVsBuyRequest, "years"), id="years", type="number"))
-        yield from field("Electricity $/kWh", FormInput(default_text(RentVsBuyRequest, "electricity_usd_per_kwh"), id="electricity_usd_per_kwh", type="number"))
-        yield from field("PUE", FormInput(default_text(RentVsBuyRequest, "pue"), id="pue", type="number"))
-        yield from field("Staff $/year", FormInput(default_text(RentVsBuyRequest, "staff_usd_per_year"), id="staff_usd_per_year", type="number"))
-        yield from field("Maintenance share/year", FormInput(default_text(RentVsBuyRequest, "maintenance_fraction_per_year"), id="maintenance_fraction_per_year", type="number"))
-        yield from field("Residual share", FormInput(default_text(RentVsBuyRequest, "residual_fraction"), id="residual_fraction", type="number"))
-        yield from field("Cost of capital/year", FormInput(default_text(RentVsBuyRequest, "cost_of_capital"), id="cost_of_capital", type="number"))
+        yield from number_field("Utilization 0-1", RentVsBuyRequest, "utilization")
+        yield from number_field("Years", RentVsBuyRequest, "years")
+        yield from number_field("Electricity $/kWh", RentVsBuyRequest, "electricity_usd_per_kwh")
+        yield from number_field("PUE", RentVsBuyRequest, "pue")
+        yield from number_field("Staff $/year", RentVsBuyRequest, "staff_usd_per_year")
+        yield from number_field("Maintenance share/year", RentVsBuyRequest, "maintenance_fraction_per_year")
+        yield from number_field("Residual share", RentVsBuyRequest, "residual_fraction")
+        yield from number_field("Cost of capital/year", RentVsBuyRequest, "cost_of_capital")
 
     def results(self) -> ComposeResult:
         yield Static("", id="verdict", classes="headline")
