@@ -60,7 +60,7 @@ def evaluate(catalog=None) -> list[dict]:
 
     rows = []
     for case in load_cases():
-        result = estimate_vram(catalog, **arguments_for(case))
+        result = estimate_vram(catalog=catalog, **arguments_for(case))
         estimate = result.total_bytes - result.breakdown.runtime_overhead
         reference = case["peak"]["Total"]
         rows.append({"case": case["case"]["id"], "estimate": estimate, "reference": reference,
@@ -91,10 +91,10 @@ def evaluate_published(catalog=None) -> list[dict]:
     rows = []
     for case in json.loads((DATA / "vram_published_measured.json").read_text())["cases"]:
         if case.get("compare") == "max_seq_len":
-            result = estimate_vram(catalog, **case["arguments"], gpu=case["gpu"])
+            result = estimate_vram(catalog=catalog, **case["arguments"], gpu=case["gpu"])
             estimate, reference = result.gpu_check.max_seq_len, case["published"]
         else:
-            result = estimate_vram(catalog, **case["arguments"])
+            result = estimate_vram(catalog=catalog, **case["arguments"])
             estimate = comparable_bytes(result, case.get("measures", "device")) / UNIT_BYTES[case["unit"]]
             reference = case["published"]
         rows.append({"case": case["id"], "estimate": estimate, "reference": reference, "unit": case["unit"],

@@ -111,7 +111,7 @@ async def keystroke_latencies_ms(keys: int, field: str) -> tuple[list[float], li
             samples.append((time.perf_counter() - start) * 1e3)
             arguments = pane.arguments()
             start = time.perf_counter()
-            estimate_vram(app.catalog, **arguments)
+            estimate_vram(catalog=app.catalog, **arguments)
             reference.append((time.perf_counter() - start) * 1e3)
     return samples, reference
 

@@ -12,7 +12,7 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
-from mcp.types import INVALID_PARAMS, ToolAnnotations
+from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
 from pydantic import ValidationError
 
 from gpusizer import tools
@@ -20,7 +20,7 @@ from gpusizer.catalog import Catalog, SizingError, load_catalog
 from gpusizer.tools.cloud_cost import CloudCostRequest
 from gpusizer.tools.compare_gpus import CompareRequest
 from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
-from gpusizer.tools.validation import validation_message
+from gpusizer.tools.validation import unknown_arguments_message, validation_message
 from gpusizer.tools.vram_models import VramRequest
 from gpusizer.tools.workload import WORKLOAD_FIELDS
 
@@ -83,13 +83,22 @@ def readable(error: ToolError, tool: str) -> ToolError:
 
 
 def reject_unknown_tools(server: MCPServer) -> None:
-    """An unknown tool name is a JSON-RPC invalid-params error (-32602), as the MCP spec and reference servers do."""
+    """An unknown tool name is a JSON-RPC invalid-params error (-32602), as the MCP spec and reference servers do; an
+    unknown argument is a tool error naming the nearest valid one (the SDK would silently drop it: 'batchsize: 64'
+    would answer for batch 1)."""
     async def middleware(ctx, call_next):
         if ctx.method == "tools/call" and isinstance(ctx.params, dict):
             name = ctx.params.get("name")
-            known = {tool.name for tool in await server.list_tools()}
-            if name not in known:
-                raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {name!r}; tools: {', '.join(sorted(known))}")
+            listed = {tool.name: tool for tool in await server.list_tools()}
+            if name not in listed:
+                shown = repr(name)[:80]
+                raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {shown}; tools: {', '.join(sorted(listed))}")
+            arguments = ctx.params.get("arguments") or {}
+            valid = listed[name].input_schema.get("properties", {})
+            unknown = [key for key in arguments if key not in valid] if isinstance(arguments, dict) else []
+            if unknown:
+                return CallToolResult(content=[TextContent(type="text", text=unknown_arguments_message(name, unknown, valid))],
+                                      is_error=True)
         return await call_next(ctx)
 
     server.middleware.append(middleware)
@@ -119,7 +128,7 @@ def create_server(catalog: Catalog | None = None) -> MCPServer:
 
 
 def with_catalog(call, get_catalog):
-    return lambda **arguments: call(get_catalog(), **arguments)
+    return lambda **arguments: call(catalog=get_catalog(), **arguments)
 
 
 def tool_shapes():

@@ -25,7 +25,7 @@ def run_ask(*arguments: str) -> subprocess.CompletedProcess:
 def test_ask_prints_the_interpretation_and_the_answer(catalog):
     result = run_ask("will llama 3.1 8b fit on a 4090 at 8k context?")
     assert result.returncode == 0, result.stderr
-    expected = estimate_vram(catalog, model="meta-llama/Llama-3.1-8B", seq_len=8192, gpu="rtx-4090")
+    expected = estimate_vram(catalog=catalog, model="meta-llama/Llama-3.1-8B", seq_len=8192, gpu="rtx-4090")
     assert "I read this as: meta-llama/Llama-3.1-8B" in result.stdout and gib(expected.total_bytes) in result.stdout
 
 
@@ -59,7 +59,7 @@ async def test_llm_mode_calls_the_real_server_over_mcp_and_streams(catalog):
     events = []
     answer = await ask_llm("will llama 3.1 8b fit on a 4090?", model=scripted_assistant(),
                            on_event=lambda kind, payload: events.append(kind))
-    expected = estimate_vram(catalog, model="llama-3.1-8b", gpu="rtx 4090")
+    expected = estimate_vram(catalog=catalog, model="llama-3.1-8b", gpu="rtx 4090")
     assert answer.understood and answer.answer == f"It needs {expected.total_gib} GiB per GPU."
     assert answer.calls[0].tool == "estimate_vram" and answer.calls[0].result["total_bytes"] == expected.total_bytes
     assert events[:2] == ["call", "result"] and "text" in events
@@ -100,7 +100,7 @@ async def test_ask_tab_shows_the_answer_with_estimate_vrams_figures(catalog, mon
         await pilot.press("enter")
         await settle(pilot)
         shown = " ".join(str(s.render()) for s in pilot.app.active_pane.query("#transcript Static"))
-        expected = estimate_vram(catalog, model="Qwen/Qwen2.5-7B", seq_len=16384)
+        expected = estimate_vram(catalog=catalog, model="Qwen/Qwen2.5-7B", seq_len=16384)
         assert gib(expected.total_bytes) in shown and "I read this as: Qwen/Qwen2.5-7B" in shown
         cards = pilot.app.active_pane.query("Collapsible")
         assert len(cards) == 1 and "estimate_vram" in str(cards.first().title)
@@ -117,7 +117,7 @@ async def test_ask_tab_in_llm_mode_streams_the_answer_and_shows_a_card_per_tool_
             if pane.last is not None:
                 break
         await settle(pilot)
-        expected = estimate_vram(catalog, model="llama-3.1-8b", gpu="rtx 4090")
+        expected = estimate_vram(catalog=catalog, model="llama-3.1-8b", gpu="rtx 4090")
         assert pane.last.understood and pane.last.calls[0].result["total_bytes"] == expected.total_bytes
         cards = pane.query("Collapsible")
         assert len(cards) == 1 and gib(expected.total_bytes) in str(cards.first().title)

@@ -94,33 +94,33 @@ def test_there_are_at_least_forty_phrasings_across_the_eight_journeys():
 
 def test_vram_answer_quotes_the_tools_total(catalog):
     answer = ask("how much VRAM for llama 3.1 70b at 8k context?", catalog)
-    expected = estimate_vram(catalog, model=L70, seq_len=8192)
+    expected = estimate_vram(catalog=catalog, model=L70, seq_len=8192)
     assert gib(expected.total_bytes) in answer.answer
     assert "I read this as: meta-llama/Llama-3.1-70B, inference, bf16 (as released), batch 1, 8,192 tokens" in answer.interpretation
 
 
 def test_fit_answer_says_no_and_how_many_are_needed(catalog):
     answer = ask("will llama 3.1 70b fit on a 4090?", catalog)
-    expected = estimate_vram(catalog, model=L70, gpu="rtx-4090")
+    expected = estimate_vram(catalog=catalog, model=L70, gpu="rtx-4090")
     needed = next(f.gpus_needed for f in expected.fits if f.gpu_id == "rtx-4090")
     assert answer.answer.startswith("No:") and gib(expected.total_bytes) in answer.answer and f"{needed} × rtx-4090" in answer.answer
 
 
 def test_cloud_answer_quotes_the_cheapest_offer(catalog):
     answer = ask("cheapest way to rent 8 H100s for 100 hours", catalog)
-    best = cloud_cost(catalog, gpu="h100-sxm", gpu_count=8, hours=100).offers[0]
+    best = cloud_cost(catalog=catalog, gpu="h100-sxm", gpu_count=8, hours=100).offers[0]
     assert usd(best.total_usd) in answer.answer and best.provider in answer.answer
 
 
 def test_rent_or_buy_answer_quotes_both_totals(catalog):
     answer = ask("rent or buy 8 h100 at 60% utilization over 4 years", catalog)
-    expected = rent_vs_buy(catalog, gpu="h100-sxm", gpu_count=8, utilization=0.6, years=4)
+    expected = rent_vs_buy(catalog=catalog, gpu="h100-sxm", gpu_count=8, utilization=0.6, years=4)
     assert usd(expected.own_total_usd) in answer.answer and usd(expected.rent_total_usd) in answer.answer
 
 
 def test_compare_answer_lists_each_gpu_price(catalog):
     answer = ask("compare h100, a100 and mi300x", catalog)
-    for row in compare_gpus(catalog, gpus=["h100-sxm", "a100-80gb-sxm", "mi300x"]).gpus:
+    for row in compare_gpus(catalog=catalog, gpus=["h100-sxm", "a100-80gb-sxm", "mi300x"]).gpus:
         assert f"{row.gpu_id}:" in answer.answer and usd(row.cheapest_usd_per_gpu_hour) in answer.answer
 
 

@@ -14,24 +14,24 @@ def offer(result, instance_type, pricing="on_demand"):
 
 
 def test_three_gpus_on_an_eight_gpu_instance_pays_for_five_idle(catalog):
-    result = cloud_cost(catalog, gpu="h100-sxm", gpu_count=3, hours=10, providers=["aws"], region="us-east-1")
+    result = cloud_cost(catalog=catalog, gpu="h100-sxm", gpu_count=3, hours=10, providers=["aws"], region="us-east-1")
     p5 = offer(result, "p5.48xlarge")
     assert (p5.instances, p5.idle_gpus) == (1, 5)
     assert p5.total_usd == pytest.approx(1 * 55.04 * 10)  # one p5.48xlarge at $55.04/h for 10 h
 
 
 def test_sixteen_gpus_need_two_eight_gpu_instances(catalog):
-    result = cloud_cost(catalog, gpu="h100-sxm", gpu_count=16, hours=2, providers=["lambda"])
+    result = cloud_cost(catalog=catalog, gpu="h100-sxm", gpu_count=16, hours=2, providers=["lambda"])
     eight = offer(result, "gpu_8x_h100_sxm5")
     assert eight.instances == 2 and eight.idle_gpus == 0
     assert eight.total_usd == pytest.approx(2 * 31.92 * 2)
 
 
 def test_an_eight_gpu_tensor_parallel_job_can_ask_for_one_machine(catalog):
-    spread = cloud_cost(catalog, gpu="h100-sxm", gpu_count=8, hours=1)
+    spread = cloud_cost(catalog=catalog, gpu="h100-sxm", gpu_count=8, hours=1)
     assert any(o.instances > 1 for o in spread.offers)
     assert any("not for tensor parallel" in note and "single_instance=true" in note for note in spread.notes)
-    one_machine = cloud_cost(catalog, gpu="h100-sxm", gpu_count=8, hours=1, single_instance=True)
+    one_machine = cloud_cost(catalog=catalog, gpu="h100-sxm", gpu_count=8, hours=1, single_instance=True)
     assert one_machine.offers and all(o.instances == 1 and o.gpus_per_instance >= 8 for o in one_machine.offers)
     assert {(o.provider, o.instance_type) for o in one_machine.offers} == {
         (o.provider, o.instance_type) for o in spread.offers if o.gpus_per_instance >= 8}
@@ -39,33 +39,33 @@ def test_an_eight_gpu_tensor_parallel_job_can_ask_for_one_machine(catalog):
 
 
 def test_no_instance_holds_sixteen_gpus_and_the_note_says_how_many_the_largest_has(catalog):
-    result = cloud_cost(catalog, gpu="h100-sxm", gpu_count=16, hours=1, single_instance=True)
+    result = cloud_cost(catalog=catalog, gpu="h100-sxm", gpu_count=16, hours=1, single_instance=True)
     assert result.offers == []
     assert any("the largest h100-sxm instance has 8 GPUs" in note for note in result.notes)
 
 
 def test_billing_rounds_up_to_the_providers_increment(catalog):
     # Verda bills in 10-minute increments: 61 minutes are billed as 70 minutes.
-    result = cloud_cost(catalog, gpu="h100-sxm", hours=61 / 60, providers=["verda"], pricing="on_demand")
+    result = cloud_cost(catalog=catalog, gpu="h100-sxm", hours=61 / 60, providers=["verda"], pricing="on_demand")
     assert result.offers[0].billed_hours == pytest.approx(70 / 60)
     assert result.offers[0].total_usd == pytest.approx(2.29 * 70 / 60)
 
 
 def test_minimum_charge_applies_to_short_jobs(catalog):
-    result = cloud_cost(catalog, gpu="h100-sxm", hours=10 / 3600, providers=["aws"], pricing="on_demand")
+    result = cloud_cost(catalog=catalog, gpu="h100-sxm", hours=10 / 3600, providers=["aws"], pricing="on_demand")
     assert all(o.billed_hours == pytest.approx(60 / 3600) for o in result.offers)  # AWS: 60-second minimum
 
 
 def test_offers_are_sorted_cheapest_first_with_spot_and_on_demand(catalog):
-    result = cloud_cost(catalog, gpu="a100-40gb-sxm", gpu_count=8, hours=24)
+    result = cloud_cost(catalog=catalog, gpu="a100-40gb-sxm", gpu_count=8, hours=24)
     totals = [o.total_usd for o in result.offers]
     assert totals == sorted(totals)
     assert {"on_demand", "spot"} <= {o.pricing for o in result.offers}
 
 
 def test_spot_interruptions_stretch_the_spot_wall_clock(catalog):
-    plain = cloud_cost(catalog, gpu="h100-sxm", hours=10, providers=["nebius"], pricing="spot")
-    risky = cloud_cost(catalog, gpu="h100-sxm", hours=10, providers=["nebius"], pricing="spot",
+    plain = cloud_cost(catalog=catalog, gpu="h100-sxm", hours=10, providers=["nebius"], pricing="spot")
+    risky = cloud_cost(catalog=catalog, gpu="h100-sxm", hours=10, providers=["nebius"], pricing="spot",
                        spot_interruptions_per_hour=0.1, hours_lost_per_interruption=0.5, checkpoint_overhead_fraction=0.05)
     assert risky.offers[0].billed_hours == pytest.approx(10 * 1.05 * (1 + 0.1 * 0.5))
     assert risky.offers[0].total_usd > plain.offers[0].total_usd
@@ -73,7 +73,7 @@ def test_spot_interruptions_stretch_the_spot_wall_clock(catalog):
 
 
 def test_old_prices_are_flagged_stale(catalog):
-    result = cloud_cost(catalog, gpu="h100-pcie", hours=1, providers=["runpod"])
+    result = cloud_cost(catalog=catalog, gpu="h100-pcie", hours=1, providers=["runpod"])
     assert result.offers and all(o.stale for o in result.offers)
 
 
@@ -86,7 +86,7 @@ def test_old_prices_are_flagged_stale(catalog):
 ])
 def test_bad_requests_get_fix_it_messages(catalog, arguments, fragment):
     with pytest.raises(SizingError) as error:
-        cloud_cost(catalog, **arguments)
+        cloud_cost(catalog=catalog, **arguments)
     assert fragment in str(error.value)
 
 
@@ -96,7 +96,7 @@ gpus_with_offers = sorted({o.gpu_id for o in CATALOG.offers if o.gpus_per_instan
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(gpus_with_offers), st.integers(1, 40), st.floats(0.01, 500))
 def test_total_is_instances_times_rate_times_billed_hours(gpu, count, hours):
-    for o in cloud_cost(CATALOG, gpu=gpu, gpu_count=count, hours=hours).offers:
+    for o in cloud_cost(catalog=CATALOG, gpu=gpu, gpu_count=count, hours=hours).offers:
         assert o.total_usd == pytest.approx(o.instances * o.usd_per_hour * o.billed_hours)
         assert o.instances * o.gpus_per_instance >= count
 
@@ -104,7 +104,7 @@ def test_total_is_instances_times_rate_times_billed_hours(gpu, count, hours):
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(gpus_with_offers), st.integers(1, 40), st.floats(0.01, 500))
 def test_spot_is_never_dearer_than_on_demand_for_the_same_offer(gpu, count, hours):
-    result = cloud_cost(CATALOG, gpu=gpu, gpu_count=count, hours=hours)
+    result = cloud_cost(catalog=CATALOG, gpu=gpu, gpu_count=count, hours=hours)
     by_key = {}
     for o in result.offers:
         by_key.setdefault((o.provider, o.instance_type, o.region), {})[o.pricing] = o.total_usd
@@ -116,15 +116,15 @@ def test_spot_is_never_dearer_than_on_demand_for_the_same_offer(gpu, count, hour
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(gpus_with_offers), st.integers(1, 16), st.floats(0.01, 500), st.floats(0.01, 100))
 def test_more_hours_are_never_cheaper(gpu, count, hours, extra):
-    shorter = {(o.provider, o.instance_type, o.region, o.pricing): o.total_usd for o in cloud_cost(CATALOG, gpu=gpu, gpu_count=count, hours=hours).offers}
-    for o in cloud_cost(CATALOG, gpu=gpu, gpu_count=count, hours=hours + extra).offers:
+    shorter = {(o.provider, o.instance_type, o.region, o.pricing): o.total_usd for o in cloud_cost(catalog=CATALOG, gpu=gpu, gpu_count=count, hours=hours).offers}
+    for o in cloud_cost(catalog=CATALOG, gpu=gpu, gpu_count=count, hours=hours + extra).offers:
         assert o.total_usd >= shorter[(o.provider, o.instance_type, o.region, o.pricing)]
 
 
 def test_storage_and_egress_are_priced_per_provider(catalog):
     # AWS in providers.csv: gp3 $0.08/GB-month, internet egress $0.09/GB (first tier).
     # 100 GB-months x 0.08 = $8.00; 50 GB x 0.09 = $4.50; all-in = compute + 12.50
-    result = cloud_cost(catalog, gpu="h100-sxm", gpu_count=8, hours=10, providers=["aws"], pricing="on_demand",
+    result = cloud_cost(catalog=catalog, gpu="h100-sxm", gpu_count=8, hours=10, providers=["aws"], pricing="on_demand",
                         storage_gb_months=100, egress_gb=50)
     offer = result.offers[0]
     assert offer.storage_usd == pytest.approx(8.0) and offer.egress_usd == pytest.approx(4.5)
@@ -132,34 +132,34 @@ def test_storage_and_egress_are_priced_per_provider(catalog):
 
 
 def test_a_provider_without_egress_fees_charges_nothing_for_egress(catalog):
-    result = cloud_cost(catalog, gpu="h100-sxm", gpu_count=8, hours=10, providers=["lambda"], egress_gb=10_000)
+    result = cloud_cost(catalog=catalog, gpu="h100-sxm", gpu_count=8, hours=10, providers=["lambda"], egress_gb=10_000)
     assert all(o.egress_usd == 0 for o in result.offers)
 
 
 def test_unknown_storage_price_is_null_with_a_note_and_can_be_given(catalog):
-    result = cloud_cost(catalog, gpu="h100-sxm", gpu_count=1, hours=5, providers=["nebius"], storage_gb_months=10)
+    result = cloud_cost(catalog=catalog, gpu="h100-sxm", gpu_count=1, hours=5, providers=["nebius"], storage_gb_months=10)
     assert all(o.storage_usd is None and o.all_in_usd is None for o in result.offers)
     assert any("storage_usd_per_gb_month" in n for n in result.notes)
-    given = cloud_cost(catalog, gpu="h100-sxm", gpu_count=1, hours=5, providers=["nebius"], storage_gb_months=10,
+    given = cloud_cost(catalog=catalog, gpu="h100-sxm", gpu_count=1, hours=5, providers=["nebius"], storage_gb_months=10,
                        storage_usd_per_gb_month=0.05)
     assert all(o.storage_usd == pytest.approx(0.5) for o in given.offers)
 
 
 def test_a_workload_instead_of_a_gpu_count_asks_estimate_vram(catalog):
     # Llama 3.1 70B in bf16 is ~141 GB of weights: it needs 2 x 80 GB H100 (estimate_vram's fit search says so)
-    result = cloud_cost(catalog, gpu="h100-sxm", hours=1, model="meta-llama/Llama-3.1-70B")
-    needed = next(f.gpus_needed for f in estimate_vram(catalog, model="meta-llama/Llama-3.1-70B").fits if f.gpu_id == "h100-sxm")
+    result = cloud_cost(catalog=catalog, gpu="h100-sxm", hours=1, model="meta-llama/Llama-3.1-70B")
+    needed = next(f.gpus_needed for f in estimate_vram(catalog=catalog, model="meta-llama/Llama-3.1-70B").fits if f.gpu_id == "h100-sxm")
     assert result.gpu_count == needed == 2
     assert any("gpu_count 2" in n for n in result.notes)
 
 
 def test_a_workload_field_that_does_not_exist_is_rejected(catalog):
     with pytest.raises(SizingError, match="unknown argument"):
-        cloud_cost(catalog, gpu="h100-sxm", hours=1, modle="llama")
+        cloud_cost(catalog=catalog, gpu="h100-sxm", hours=1, modle="llama")
 
 
 @given(storage=st.floats(0, 1e5), egress=st.floats(0, 1e5))
 def test_all_in_is_never_below_the_compute_total(storage, egress):
-    result = cloud_cost(load_catalog(include_user=False), gpu="a100-80gb-sxm", gpu_count=2, hours=3,
+    result = cloud_cost(catalog=load_catalog(include_user=False), gpu="a100-80gb-sxm", gpu_count=2, hours=3,
                         storage_gb_months=storage, egress_gb=egress)
     assert all(o.all_in_usd is None or o.all_in_usd >= o.total_usd - 1e-9 for o in result.offers)

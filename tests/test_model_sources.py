@@ -26,8 +26,8 @@ def write_safetensors(path, tensors):
 def test_a_local_config_json_is_read_like_the_catalog_row(tmp_path, catalog):
     """Llama-3.2-1B's config.json, given as a file, counts the same parameters as the catalog's row."""
     (tmp_path / "config.json").write_text(json.dumps(LLAMA_LIKE))
-    from_file = estimate_vram(catalog, model=str(tmp_path / "config.json"))
-    from_catalog = estimate_vram(catalog, model="meta-llama/Llama-3.2-1B")
+    from_file = estimate_vram(catalog=catalog, model=str(tmp_path / "config.json"))
+    from_catalog = estimate_vram(catalog=catalog, model="meta-llama/Llama-3.2-1B")
     assert from_file.params == from_catalog.params
     assert from_file.breakdown.kv_cache == from_catalog.breakdown.kv_cache
     assert any("architecture read from" in w for w in from_file.warnings)
@@ -38,7 +38,7 @@ def test_a_model_folder_weighs_its_safetensors_tensors(tmp_path, catalog):
     (tmp_path / "config.json").write_text(json.dumps(config))
     write_safetensors(tmp_path / "model.safetensors", {"model.embed_tokens.weight": ("BF16", [128256, 2048], 128256 * 2048 * 2),
                                                        "model.layers.0.mlp.down_proj.weight": ("BF16", [2048, 8192], 2048 * 8192 * 2)})
-    result = estimate_vram(catalog, model=str(tmp_path))
+    result = estimate_vram(catalog=catalog, model=str(tmp_path))
     assert result.breakdown.weights == 128256 * 2048 * 2 + 2048 * 8192 * 2
     assert any("safetensors headers" in a for a in result.assumptions)
 
@@ -66,8 +66,8 @@ def test_an_unknown_architecture_says_which_fields_are_missing():
 
 def test_an_unknown_model_type_with_standard_fields_is_read_as_a_llama_style_decoder(catalog, tmp_path):
     (tmp_path / "config.json").write_text(json.dumps({**LLAMA_LIKE, "model_type": "brand_new_decoder"}))
-    result = estimate_vram(catalog, model=str(tmp_path))
-    assert result.params == estimate_vram(catalog, model="meta-llama/Llama-3.2-1B").params
+    result = estimate_vram(catalog=catalog, model=str(tmp_path))
+    assert result.params == estimate_vram(catalog=catalog, model="meta-llama/Llama-3.2-1B").params
 
 
 @pytest.mark.parametrize("config,windowed", [
@@ -115,8 +115,8 @@ def test_a_hub_id_is_read_from_the_hub_once_then_from_the_cache(monkeypatch, tmp
     import sys
     calls = []
     monkeypatch.setitem(sys.modules, "huggingface_hub", RecordedHub(tmp_path, calls))
-    first = estimate_vram(catalog, model="Qwen/Qwen3-4B")
-    second = estimate_vram(catalog, model="Qwen/Qwen3-4B")
+    first = estimate_vram(catalog=catalog, model="Qwen/Qwen3-4B")
+    second = estimate_vram(catalog=catalog, model="Qwen/Qwen3-4B")
     assert calls == ["Qwen/Qwen3-4B"]
     assert first.breakdown.weights == second.breakdown.weights == 8_044_936_192
     assert first.params == pytest.approx(4.02e9, rel=0.01)
@@ -126,6 +126,6 @@ def test_a_hub_id_is_read_from_the_hub_once_then_from_the_cache(monkeypatch, tmp
 def test_a_hub_id_offline_fails_clearly_and_names_the_local_alternative(catalog):
     pytest.importorskip("huggingface_hub")
     with pytest.raises(SizingError) as error:
-        estimate_vram(catalog, model="someone/not-in-the-catalog-7B")
+        estimate_vram(catalog=catalog, model="someone/not-in-the-catalog-7B")
     message = str(error.value)
     assert "config.json" in message and "folder path" in message

@@ -7,7 +7,7 @@ from gpusizer.tools import SizingError, rent_vs_buy
 def test_renting_an_a100_stays_cheaper_until_about_2600_gpu_hours(catalog):
     # purchase / hourly rate, nothing else counted: $9,500 / $3.67 = 2,589 h; $10,700 / $4.10 = 2,610 h.
     for purchase, rate in [(9_500, 3.67), (10_700, 4.10)]:
-        result = rent_vs_buy(catalog, gpu="a100-80gb-sxm", gpu_count=1, purchase_usd_per_gpu=purchase,
+        result = rent_vs_buy(catalog=catalog, gpu="a100-80gb-sxm", gpu_count=1, purchase_usd_per_gpu=purchase,
                              rent_usd_per_gpu_hour=rate, electricity_usd_per_kwh=0)
         assert result.breakeven_gpu_hours == pytest.approx(purchase / rate)
         assert 2_550 <= result.breakeven_gpu_hours <= 2_650
@@ -20,14 +20,14 @@ def test_cloud_wins_below_about_70_percent_utilization_for_8_h100s_only_with_sta
     # With $20,000/year of staff time and 6.5%/year maintenance: 300,000 + 3 x (20,000 + 19,500) = 418,500
     # -> 18,450 hours = 70%: only then does "cloud wins below ~70% utilization" hold.
     base = dict(gpu="h100-sxm", gpu_count=8, purchase_usd_per_gpu=37_500, rent_usd_per_gpu_hour=3.00, years=3)
-    hardware_only = rent_vs_buy(catalog, **base)
-    with_people = rent_vs_buy(catalog, **base, staff_usd_per_year=20_000, maintenance_fraction_per_year=0.065)
+    hardware_only = rent_vs_buy(catalog=catalog, **base)
+    with_people = rent_vs_buy(catalog=catalog, **base, staff_usd_per_year=20_000, maintenance_fraction_per_year=0.065)
     assert hardware_only.breakeven_utilization == pytest.approx(0.503, abs=0.005)
     assert with_people.breakeven_utilization == pytest.approx(0.702, abs=0.005)
 
 
 def test_own_cost_follows_the_contract_definition(catalog):
-    r = rent_vs_buy(catalog, gpu="h100-sxm", gpu_count=2, purchase_usd_per_gpu=30_000, rent_usd_per_gpu_hour=2.5,
+    r = rent_vs_buy(catalog=catalog, gpu="h100-sxm", gpu_count=2, purchase_usd_per_gpu=30_000, rent_usd_per_gpu_hour=2.5,
                     utilization=0.5, years=2, electricity_usd_per_kwh=0.2, pue=1.5, power_watts_per_gpu=1000,
                     staff_usd_per_year=1_000, maintenance_fraction_per_year=0.05)
     busy_hours = 8760 * 2 * 0.5                                  # per GPU
@@ -39,7 +39,7 @@ def test_own_cost_follows_the_contract_definition(catalog):
 
 
 def test_capital_recovery_and_residual_value(catalog):
-    r = rent_vs_buy(catalog, gpu="h100-sxm", gpu_count=1, purchase_usd_per_gpu=10_000, rent_usd_per_gpu_hour=2,
+    r = rent_vs_buy(catalog=catalog, gpu="h100-sxm", gpu_count=1, purchase_usd_per_gpu=10_000, rent_usd_per_gpu_hour=2,
                     electricity_usd_per_kwh=0, years=3, cost_of_capital=0.08, residual_fraction=0.2)
     crf = 0.08 * 1.08**3 / (1.08**3 - 1)
     expected = 10_000 + (crf * 3 - 1) * 10_000 - 0.2 * 10_000 / 1.08**3
@@ -47,7 +47,7 @@ def test_capital_recovery_and_residual_value(catalog):
 
 
 def test_renting_cheaper_even_at_full_utilization_has_no_breakeven_utilization(catalog):
-    r = rent_vs_buy(catalog, gpu="h100-sxm", gpu_count=1, purchase_usd_per_gpu=1_000_000, rent_usd_per_gpu_hour=1)
+    r = rent_vs_buy(catalog=catalog, gpu="h100-sxm", gpu_count=1, purchase_usd_per_gpu=1_000_000, rent_usd_per_gpu_hour=1)
     assert r.breakeven_utilization is None and r.recommendation == "rent"
 
 
@@ -57,13 +57,13 @@ def test_renting_cheaper_even_at_full_utilization_has_no_breakeven_utilization(c
 ])
 def test_breakeven_moves_the_right_way(catalog, change, direction):
     base = dict(gpu="h100-sxm", gpu_count=8, purchase_usd_per_gpu=30_000, rent_usd_per_gpu_hour=3.0, power_watts_per_gpu=1200)
-    before = rent_vs_buy(catalog, **base).breakeven_gpu_hours
-    after = rent_vs_buy(catalog, **{**base, **change}).breakeven_gpu_hours
+    before = rent_vs_buy(catalog=catalog, **base).breakeven_gpu_hours
+    after = rent_vs_buy(catalog=catalog, **{**base, **change}).breakeven_gpu_hours
     assert (after < before) if direction == "down" else (after > before)
 
 
 def test_higher_utilization_favours_buying(catalog):
-    sweep = rent_vs_buy(catalog, gpu="h100-sxm", purchase_usd_per_gpu=30_000, rent_usd_per_gpu_hour=3.0).utilization_sweep
+    sweep = rent_vs_buy(catalog=catalog, gpu="h100-sxm", purchase_usd_per_gpu=30_000, rent_usd_per_gpu_hour=3.0).utilization_sweep
     gaps = [row.rent_total_usd - row.own_total_usd for row in sweep]
     assert gaps == sorted(gaps) and len(sweep) == 10
 
@@ -77,5 +77,5 @@ def test_higher_utilization_favours_buying(catalog):
 ])
 def test_impossible_inputs_are_rejected_with_a_fix(catalog, arguments, fragment):
     with pytest.raises(SizingError) as error:
-        rent_vs_buy(catalog, **arguments)
+        rent_vs_buy(catalog=catalog, **arguments)
     assert fragment in str(error.value)

@@ -59,7 +59,7 @@ async def test_the_mcp_answer_is_the_python_answer(catalog, tool, function, argu
     async with connect(catalog) as client:
         result = await client.call_tool(tool, arguments)
         assert not result.is_error, result.content[0].text
-        assert result.structured_content == function(catalog, **arguments).model_dump(mode="json")
+        assert result.structured_content == function(catalog=catalog, **arguments).model_dump(mode="json")
 
 
 async def test_unknown_gpu_gets_did_you_mean(catalog):
@@ -172,3 +172,13 @@ async def test_instructions_orient_a_model(catalog):
     server = create_server(catalog)
     assert server.instructions.count(". ") + 1 == 3
     assert all(name in server.instructions for name in TOOLS)
+
+
+@pytest.mark.parametrize("tool,arguments,fragment", [
+    ("estimate_vram", {"model": "llama-3.1-8b", "batchsize": 64}, "did you mean 'batch_size'"),
+    ("cloud_cost", {"gpu": "h100", "hours": 1, "gpucount": 8}, "did you mean 'gpu_count'"),
+])
+async def test_a_misspelled_argument_is_an_error_naming_the_right_one_not_silently_ignored(catalog, tool, arguments, fragment):
+    async with connect(catalog) as client:
+        result = await client.call_tool(tool, arguments)
+        assert result.is_error and fragment in result.content[0].text

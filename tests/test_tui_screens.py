@@ -24,7 +24,7 @@ async def test_estimate_shows_the_same_total_breakdown_and_fits_as_the_tool(app,
         await choose(pilot, "#method", "qlora")
         await type_into(pilot, "#seq_len", "4096")
         await type_into(pilot, "#gpu", "rtx 4090")
-        expected = estimate_vram(catalog, model="qwen2.5-7b", workload="training", method="qlora", seq_len=4096, gpu="rtx 4090",
+        expected = estimate_vram(catalog=catalog, model="qwen2.5-7b", workload="training", method="qlora", seq_len=4096, gpu="rtx 4090",
                                  weights_dtype="bf16", training_precision="mixed", optimizer="adamw", sharding="none",
                                  batch_size=1, num_gpus=1, tensor_parallel=1, lora_rank=16, gradient_checkpointing=False)
         assert gib(expected.total_bytes) in shown(pilot.app, "#total")
@@ -68,7 +68,7 @@ async def test_qlora_shows_its_nf4_base_and_lora_gives_the_weights_choice_back(a
 async def test_estimate_from_a_size_in_billions(app, catalog):
     async with app().run_test(size=SIZE) as pilot:
         await type_into(pilot, "#params_billions", "13")
-        expected = estimate_vram(catalog, params_billions=13)
+        expected = estimate_vram(catalog=catalog, params_billions=13)
         assert gib(expected.total_bytes) in shown(pilot.app, "#total")
 
 
@@ -76,7 +76,7 @@ async def test_compare_lists_the_gpus_in_order_with_the_tools_prices(app, catalo
     async with app("compare").run_test(size=SIZE) as pilot:
         await type_into(pilot, "#gpus", "h100, mi300x, l4")
         await type_into(pilot, "#model", "llama 3.1 8b")
-        expected = compare_gpus(catalog, gpus=["h100", "mi300x", "l4"], model="llama 3.1 8b", workload="inference",
+        expected = compare_gpus(catalog=catalog, gpus=["h100", "mi300x", "l4"], model="llama 3.1 8b", workload="inference",
                                 weights_dtype="bf16", batch_size=1, seq_len=2048, mfu=0.4)
         rows = table_rows(pilot.app, "#comparison")
         assert [row[0] for row in rows] == [gpu.gpu_id for gpu in expected.gpus]
@@ -102,7 +102,7 @@ async def test_cloud_cost_shows_idle_gpus_and_the_cheapest_total(app, catalog):
     async with app("cloud").run_test(size=SIZE) as pilot:
         await type_into(pilot, "#gpu_count", "3")
         await type_into(pilot, "#hours", "10")
-        expected = cloud_cost(catalog, gpu="h100-sxm", gpu_count=3, hours=10, pricing="both", spot_interruptions_per_hour=0,
+        expected = cloud_cost(catalog=catalog, gpu="h100-sxm", gpu_count=3, hours=10, pricing="both", spot_interruptions_per_hour=0,
                               storage_gb_months=0, egress_gb=0)
         assert usd(expected.offers[0].total_usd) in shown(pilot.app, "#cloud-summary")
         rows = table_rows(pilot.app, "#offers")
@@ -116,7 +116,7 @@ async def test_cloud_cost_on_one_machine_only_and_when_no_machine_is_big_enough(
         pilot.app.active_pane.query_one("#single_instance").focus()
         await pilot.press("space")
         await settle(pilot)
-        expected = cloud_cost(catalog, gpu="h100-sxm", gpu_count=8, hours=24, single_instance=True)
+        expected = cloud_cost(catalog=catalog, gpu="h100-sxm", gpu_count=8, hours=24, single_instance=True)
         rows = table_rows(pilot.app, "#offers")
         assert [row[2] for row in rows] == [usd(offer.total_usd) for offer in expected.offers]
         assert {row[5] for row in rows} == {"1"}, "every offer is one instance"
@@ -136,7 +136,7 @@ async def test_rent_vs_buy_verdict_matches_the_tool(app, catalog):
     async with app("rent").run_test(size=SIZE) as pilot:
         await type_into(pilot, "#purchase_usd_per_gpu", "30000")
         await type_into(pilot, "#utilization", "0.5")
-        expected = rent_vs_buy(catalog, gpu="h100-sxm", gpu_count=8, purchase_usd_per_gpu=30000, utilization=0.5, years=3,
+        expected = rent_vs_buy(catalog=catalog, gpu="h100-sxm", gpu_count=8, purchase_usd_per_gpu=30000, utilization=0.5, years=3,
                                electricity_usd_per_kwh=0.1, pue=1.3, staff_usd_per_year=0, maintenance_fraction_per_year=0,
                                residual_fraction=0, cost_of_capital=0)
         verdict = shown(pilot.app, "#verdict")

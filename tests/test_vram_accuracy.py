@@ -40,12 +40,12 @@ KV_CASES = [c for c in PUBLISHED if c["id"].startswith("kv-")]
 
 @pytest.mark.parametrize("case", KV_CASES, ids=[c["id"] for c in KV_CASES])
 def test_kv_cache_matches_the_analytic_figure_exactly(catalog, case):
-    result = estimate_vram(catalog, model=case["model"], batch_size=case["batch"], seq_len=case["seq_len"])
+    result = estimate_vram(catalog=catalog, model=case["model"], batch_size=case["batch"], seq_len=case["seq_len"])
     assert result.breakdown.kv_cache / GIB == pytest.approx(case["published_value_gb"], rel=0.01)
 
 
 def test_llama_8b_bf16_weights_are_two_bytes_per_parameter(catalog):
-    result = estimate_vram(catalog, model="meta-llama/Llama-3.1-8B")
+    result = estimate_vram(catalog=catalog, model="meta-llama/Llama-3.1-8B")
     assert result.breakdown.weights / GIB == pytest.approx(14.958, rel=0.01)  # 8,030,261,248 x 2 bytes
 
 
@@ -56,7 +56,7 @@ def test_nf4_with_double_quantization_costs_4_127_bits_per_parameter():
 
 
 def test_quantized_weights_keep_embeddings_and_head_in_16_bit(catalog):
-    result = estimate_vram(catalog, model="meta-llama/Llama-3.1-70B", weights_dtype="nf4")
+    result = estimate_vram(catalog=catalog, model="meta-llama/Llama-3.1-70B", weights_dtype="nf4")
     embeddings_and_head = 2 * 128_256 * 8192
     linear = 70_553_706_496 - embeddings_and_head
     assert result.breakdown.weights == pytest.approx(linear * 4.127 / 8 + embeddings_and_head * 2, rel=0.01)

@@ -19,7 +19,7 @@ workloads = st.fixed_dictionaries({
 
 
 def total(**arguments):
-    return estimate_vram(CATALOG, **arguments).total_bytes
+    return estimate_vram(catalog=CATALOG, **arguments).total_bytes
 
 
 @settings(max_examples=60, deadline=None)

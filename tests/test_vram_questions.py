@@ -7,33 +7,33 @@ GIB = 2**30
 
 
 def test_llama_8b_inference_fits_one_24gb_gpu(catalog):
-    result = estimate_vram(catalog, model="meta-llama/Llama-3.1-8B", seq_len=4096, gpu="rtx-4090")
+    result = estimate_vram(catalog=catalog, model="meta-llama/Llama-3.1-8B", seq_len=4096, gpu="rtx-4090")
     assert result.gpu_check.fits
     assert result.total_bytes == sum(result.breakdown.model_dump().values())
 
 
 def test_llama_70b_bf16_inference_needs_more_than_one_80gb_gpu(catalog):
-    result = estimate_vram(catalog, model="llama-3.1-70b", gpu="h100-sxm")
+    result = estimate_vram(catalog=catalog, model="llama-3.1-70b", gpu="h100-sxm")
     assert not result.gpu_check.fits
     h100 = next(f for f in result.fits if f.gpu_id == "h100-sxm")
     assert h100.gpus_needed == 2
 
 
 def test_llama_70b_qlora_fits_one_80gb_gpu(catalog):
-    result = estimate_vram(catalog, model="meta-llama/Llama-3.1-70B", workload="training", method="qlora",
+    result = estimate_vram(catalog=catalog, model="meta-llama/Llama-3.1-70B", workload="training", method="qlora",
                            gradient_checkpointing=True, seq_len=2048, gpu="a100-80gb-sxm")
     assert result.gpu_check.fits
     assert result.trainable_params < 0.01 * result.params
 
 
 def test_full_finetune_of_8b_with_adamw_needs_about_16_bytes_per_parameter(catalog):
-    result = estimate_vram(catalog, model="meta-llama/Llama-3.1-8B", workload="training", gradient_checkpointing=True, seq_len=512)
+    result = estimate_vram(catalog=catalog, model="meta-llama/Llama-3.1-8B", workload="training", gradient_checkpointing=True, seq_len=512)
     states = result.breakdown.weights + result.breakdown.optimizer_states + result.breakdown.gradients
     assert states / result.params >= 12  # weights + optimizer states (+ gradients at the step): 12 to 16+ bytes
 
 
 def test_small_model_big_vocabulary_training_is_dominated_by_the_loss(catalog):
-    result = estimate_vram(catalog, model="Qwen/Qwen2.5-0.5B", workload="training", batch_size=8, seq_len=2048)
+    result = estimate_vram(catalog=catalog, model="Qwen/Qwen2.5-0.5B", workload="training", batch_size=8, seq_len=2048)
     assert result.breakdown.activations > 5 * result.breakdown.weights
     assert "vocabulary" in result.peak_phase
 
@@ -41,43 +41,43 @@ def test_small_model_big_vocabulary_training_is_dominated_by_the_loss(catalog):
 def test_a_loop_that_frees_the_model_output_saves_two_bytes_per_logit(catalog):
     """`out = model(**batch); out.loss.backward()` keeps the output (and its bf16 logits) alive; HF Trainer frees it."""
     common = dict(model="Qwen/Qwen2.5-0.5B", workload="training", batch_size=8, seq_len=1024, training_precision="bf16")
-    kept = estimate_vram(catalog, **common, recipe="pytorch")
-    freed = estimate_vram(catalog, **common, recipe="pytorch", logits_kept=False)
+    kept = estimate_vram(catalog=catalog, **common, recipe="pytorch")
+    freed = estimate_vram(catalog=catalog, **common, recipe="pytorch", logits_kept=False)
     assert kept.peak_phase == freed.peak_phase == "start of backward (loss over the full vocabulary)"
     assert kept.breakdown.activations - freed.breakdown.activations == 8 * 1024 * 151_936 * 2
     assert any("logits_kept=false" in a for a in freed.assumptions)
     assert any("logits_kept=true" in a for a in kept.assumptions)
     inference = dict(model="Qwen/Qwen2.5-0.5B", batch_size=8, seq_len=1024)
-    assert estimate_vram(catalog, **inference).total_bytes == estimate_vram(catalog, **inference, logits_kept=False).total_bytes
+    assert estimate_vram(catalog=catalog, **inference).total_bytes == estimate_vram(catalog=catalog, **inference, logits_kept=False).total_bytes
 
 
 def test_the_default_recipe_is_hf_trainer_which_frees_the_logits(catalog):
-    result = estimate_vram(catalog, model="Qwen/Qwen2.5-0.5B", workload="training", batch_size=8, seq_len=1024)
+    result = estimate_vram(catalog=catalog, model="Qwen/Qwen2.5-0.5B", workload="training", batch_size=8, seq_len=1024)
     assert result.training.recipe == "hf_trainer" and not result.training.logits_kept
     assert any("default recipe 'hf_trainer'" in a for a in result.assumptions)
 
 
 def test_longest_context_a_24gb_gpu_can_fine_tune(catalog):
-    result = estimate_vram(catalog, model="meta-llama/Llama-3.1-8B", workload="training", method="qlora",
+    result = estimate_vram(catalog=catalog, model="meta-llama/Llama-3.1-8B", workload="training", method="qlora",
                            gradient_checkpointing=True, gpu="rtx-4090")
     longest = result.gpu_check.max_seq_len
     assert longest and longest > 2048
-    at_limit = estimate_vram(catalog, model="meta-llama/Llama-3.1-8B", workload="training", method="qlora",
+    at_limit = estimate_vram(catalog=catalog, model="meta-llama/Llama-3.1-8B", workload="training", method="qlora",
                              gradient_checkpointing=True, seq_len=longest, gpu="rtx-4090")
-    beyond = estimate_vram(catalog, model="meta-llama/Llama-3.1-8B", workload="training", method="qlora",
+    beyond = estimate_vram(catalog=catalog, model="meta-llama/Llama-3.1-8B", workload="training", method="qlora",
                            gradient_checkpointing=True, seq_len=longest + 1, gpu="rtx-4090")
     assert at_limit.gpu_check.fits and not beyond.gpu_check.fits
 
 
 def test_largest_batch_that_fits(catalog):
-    result = estimate_vram(catalog, model="mistralai/Mistral-7B-v0.3", seq_len=2048, gpu="h100-sxm")
+    result = estimate_vram(catalog=catalog, model="mistralai/Mistral-7B-v0.3", seq_len=2048, gpu="h100-sxm")
     batch = result.gpu_check.max_batch_size
-    assert estimate_vram(catalog, model="mistralai/Mistral-7B-v0.3", seq_len=2048, batch_size=batch, gpu="h100-sxm").gpu_check.fits
-    assert not estimate_vram(catalog, model="mistralai/Mistral-7B-v0.3", seq_len=2048, batch_size=batch + 1, gpu="h100-sxm").gpu_check.fits
+    assert estimate_vram(catalog=catalog, model="mistralai/Mistral-7B-v0.3", seq_len=2048, batch_size=batch, gpu="h100-sxm").gpu_check.fits
+    assert not estimate_vram(catalog=catalog, model="mistralai/Mistral-7B-v0.3", seq_len=2048, batch_size=batch + 1, gpu="h100-sxm").gpu_check.fits
 
 
 def test_fits_are_listed_smallest_first_and_on_usable_memory(catalog):
-    result = estimate_vram(catalog, model="meta-llama/Llama-3.1-70B")
+    result = estimate_vram(catalog=catalog, model="meta-llama/Llama-3.1-70B")
     needed = [f.gpus_needed for f in result.fits]
     assert needed == sorted(needed)
     assert all(f.per_gpu_bytes <= f.usable_bytes for f in result.fits)
@@ -85,41 +85,41 @@ def test_fits_are_listed_smallest_first_and_on_usable_memory(catalog):
 
 def test_gqa_keeps_the_kv_cache_small(catalog):
     """Llama 2 70B and Llama 3.1 70B both use 8 KV heads; Llama 2 7B uses full multi-head attention."""
-    llama2_7b = estimate_vram(catalog, model="llama-2-7b", seq_len=4096).breakdown.kv_cache
-    llama3_8b = estimate_vram(catalog, model="llama-3.1-8b", seq_len=4096).breakdown.kv_cache
+    llama2_7b = estimate_vram(catalog=catalog, model="llama-2-7b", seq_len=4096).breakdown.kv_cache
+    llama3_8b = estimate_vram(catalog=catalog, model="llama-3.1-8b", seq_len=4096).breakdown.kv_cache
     assert llama2_7b == 4 * llama3_8b
 
 
 def test_deepseek_caches_the_compressed_latent(catalog):
-    result = estimate_vram(catalog, model="deepseek-ai/DeepSeek-V3", seq_len=1000)
+    result = estimate_vram(catalog=catalog, model="deepseek-ai/DeepSeek-V3", seq_len=1000)
     assert result.breakdown.kv_cache == 61 * (512 + 64) * 2 * 1000
 
 
 def test_sliding_window_layers_cap_their_cache(catalog):
-    result = estimate_vram(catalog, model="openai/gpt-oss-120b", seq_len=65536)
+    result = estimate_vram(catalog=catalog, model="openai/gpt-oss-120b", seq_len=65536)
     per_layer_per_token = 2 * 8 * 64 * 2
     assert result.breakdown.kv_cache == per_layer_per_token * (18 * 65536 + 18 * 128)
 
 
 def test_fp8_on_an_a100_is_flagged(catalog):
-    result = estimate_vram(catalog, model="llama-3.1-8b", weights_dtype="fp8", gpu="a100-80gb-sxm")
+    result = estimate_vram(catalog=catalog, model="llama-3.1-8b", weights_dtype="fp8", gpu="a100-80gb-sxm")
     assert any("not native" in w for w in result.warnings)
 
 
 def test_a_bare_family_name_says_which_part_was_assumed(catalog):
-    result = estimate_vram(catalog, model="llama-3.1-8b", gpu="H100")
+    result = estimate_vram(catalog=catalog, model="llama-3.1-8b", gpu="H100")
     assert result.gpu_check.gpu_id == "h100-sxm"
     assert any("h100-pcie" in w for w in result.warnings)
 
 
 def test_an_unlisted_model_works_from_its_size_with_a_warning(catalog):
-    result = estimate_vram(catalog, params_billions=13)
+    result = estimate_vram(catalog=catalog, params_billions=13)
     assert result.params == pytest.approx(13e9, rel=0.05)
     assert any("architecture assumed" in w for w in result.warnings)
 
 
 def test_every_estimate_lists_its_assumptions(catalog):
-    result = estimate_vram(catalog, model="llama-3.1-8b", workload="training", method="lora")
+    result = estimate_vram(catalog=catalog, model="llama-3.1-8b", workload="training", method="lora")
     text = " ".join(result.assumptions)
     assert "LoRA rank 16" in text and "runtime overhead" in text and "SDPA" in text
 
@@ -141,5 +141,5 @@ def test_every_estimate_lists_its_assumptions(catalog):
 ])
 def test_bad_input_gets_a_fix_it_message(catalog, arguments, fragment):
     with pytest.raises(SizingError) as error:
-        estimate_vram(catalog, **arguments)
+        estimate_vram(catalog=catalog, **arguments)
     assert fragment in str(error.value)

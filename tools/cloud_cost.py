@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from typing import Literal
+from typing import Literal, Unpack
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -11,10 +11,10 @@ from gpusizer.catalog import Catalog, SizingError, load_catalog
 from .estimate import estimate_vram
 from .fitting import MAX_GPUS, gpus_needed
 from .pricing import billed_hours, is_stale
-from .validation import parse_request
+from .validation import known_arguments_only, parse_request
 from .vram_models import VramRequest
 from .vram_plan import build_plan
-from .workload import workload_of
+from .workload import WORKLOAD_FIELDS, WorkloadArguments, workload_of
 
 Pricing = Literal["on_demand", "spot"]
 
@@ -70,22 +70,32 @@ class CloudCost(BaseModel):
     notes: list[str]
 
 
-def cloud_cost(catalog: Catalog | None = None, **arguments) -> CloudCost:
+@known_arguments_only("cloud_cost", extra=WORKLOAD_FIELDS)
+def cloud_cost(gpu: str, *, hours: float, gpu_count: int | None = None, pricing: Literal["on_demand", "spot", "both"] = "both",
+               providers: list[str] | None = None, region: str | None = None, single_instance: bool = False,
+               spot_interruptions_per_hour: float = 0.0, hours_lost_per_interruption: float = 0.5,
+               checkpoint_overhead_fraction: float = 0.0, storage_gb_months: float = 0.0, egress_gb: float = 0.0,
+               storage_usd_per_gb_month: float | None = None, egress_usd_per_gb: float | None = None,
+               catalog: Catalog | None = None, **workload: Unpack[WorkloadArguments]) -> CloudCost:
+    """Every catalog cloud offer that can run gpu_count GPUs (or, given a workload, as many as it needs) for `hours`
+    of wall-clock time, cheapest first: whole instances, idle GPUs, billing increments, spot, storage and egress.
+    Raises SizingError on bad input."""
+    arguments = {name: value for name, value in locals().items() if name not in ("catalog", "workload")}
     catalog = catalog or load_catalog()
-    request = parse_request(CloudCostRequest, arguments, "cloud_cost")
-    workload = workload_of(request, "cloud_cost")
+    request = parse_request(CloudCostRequest, {**arguments, **workload}, "cloud_cost")
+    riders = workload_of(request, "cloud_cost", list(CloudCostRequest.model_fields))
     match = catalog.resolve_gpu(request.gpu)
-    gpu = match.gpu
+    spec = match.gpu
     notes = [match.note] if match.note else []
-    if workload:
-        request.gpu_count = request.gpu_count or gpus_for_workload(workload, gpu, catalog, notes)
+    if riders:
+        request.gpu_count = request.gpu_count or gpus_for_workload(riders, spec, catalog, notes)
     request.gpu_count = request.gpu_count or 1
-    candidates = [o for o in catalog.offers_for(gpu.gpu_id) if o.gpus_per_instance >= 1]
-    if len(candidates) < len(catalog.offers_for(gpu.gpu_id)):
+    candidates = [o for o in catalog.offers_for(spec.gpu_id) if o.gpus_per_instance >= 1]
+    if len(candidates) < len(catalog.offers_for(spec.gpu_id)):
         notes.append("offers that sell a fraction of one GPU are left out: they cannot be combined into whole GPUs")
     if not candidates:
         known = sorted({o.gpu_id for o in catalog.offers})
-        raise SizingError(f"no cloud offer for {gpu.gpu_id} in the catalog; GPUs with offers: {', '.join(known)} "
+        raise SizingError(f"no cloud offer for {spec.gpu_id} in the catalog; GPUs with offers: {', '.join(known)} "
                           "(add your own rows in offers.csv of the user catalog folder)")
     candidates = filter_offers(candidates, request, catalog)
     pricings = ["on_demand", "spot"] if request.pricing == "both" else [request.pricing]
@@ -104,16 +114,16 @@ def cloud_cost(catalog: Catalog | None = None, **arguments) -> CloudCost:
     if any(o.stale for o in offers):
         notes.append("some prices are older than 90 days (stale=true): check the provider's page before relying on them")
     if not offers:
-        largest = max(o.gpus_per_instance for o in catalog.offers_for(gpu.gpu_id))
+        largest = max(o.gpus_per_instance for o in catalog.offers_for(spec.gpu_id))
         which = "" if request.pricing == "both" else request.pricing.replace("_", "-") + " "
-        notes.append(f"no {which}price for {gpu.gpu_id} with these filters"
-                     + (f" (the largest {gpu.gpu_id} instance has {largest:g} GPUs)" if request.single_instance else ""))
+        notes.append(f"no {which}price for {spec.gpu_id} with these filters"
+                     + (f" (the largest {spec.gpu_id} instance has {largest:g} GPUs)" if request.single_instance else ""))
     notes += extras_notes(request, offers)
     if any(o.instances > 1 for o in offers):
         notes.append("offers that need several instances split the job across machines: fine for data parallel or separate "
                      "jobs, not for tensor parallel, which wants all its GPUs in one NVLink domain (single_instance=true "
                      "keeps only instances that hold them all)")
-    return CloudCost(gpu_id=gpu.gpu_id, gpu_count=request.gpu_count, hours=request.hours, offers=offers, notes=notes)
+    return CloudCost(gpu_id=spec.gpu_id, gpu_count=request.gpu_count, hours=request.hours, offers=offers, notes=notes)
 
 
 def filter_offers(offers, request: CloudCostRequest, catalog: Catalog):
@@ -173,7 +183,7 @@ def extras_notes(request: CloudCostRequest, offers: list[Offer]) -> list[str]:
 
 def gpus_for_workload(workload: dict, gpu, catalog: Catalog, notes: list[str]) -> int:
     """How many of this GPU the workload needs (estimate_vram's fit search), with a note saying so."""
-    estimate_vram(catalog, **workload)  # validates the workload with estimate_vram's own messages
+    estimate_vram(catalog=catalog, **workload)  # validates the workload with estimate_vram's own messages
     plan = build_plan(VramRequest(**workload), catalog)
     needed = gpus_needed(plan, gpu.usable_memory_bytes)
     if needed is None:

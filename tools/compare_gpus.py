@@ -1,6 +1,8 @@
 """compare_gpus: specs, prices and (with a workload) fit and speed bounds for 2-20 GPUs side by side."""
 from __future__ import annotations
 
+from typing import Unpack
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from gpusizer.catalog import Catalog, GpuSpec, load_catalog
@@ -9,10 +11,10 @@ from .estimate import estimate_vram
 from .fitting import MAX_GPUS, gpus_needed
 from .kv_cache import kv_cache_bytes
 from .pricing import cheapest
-from .validation import parse_request
+from .validation import known_arguments_only, parse_request
 from .vram_models import VramRequest
 from .vram_plan import build_plan, weight_bytes
-from .workload import workload_of
+from .workload import WORKLOAD_FIELDS, WorkloadArguments, workload_of
 
 RATIO_COLUMNS = ("memory_gb", "memory_bandwidth_gbps", "bf16_tflops_dense", "cheapest_usd_per_gpu_hour")
 
@@ -61,17 +63,22 @@ class CompareRequest(BaseModel):
                                           "adds run time and cost per GPU from 6 x active params x tokens")
 
 
-def compare_gpus(catalog: Catalog | None = None, **arguments) -> GpuComparison:
+@known_arguments_only("compare_gpus", extra=WORKLOAD_FIELDS)
+def compare_gpus(gpus: list[str], *, mfu: float = 0.4, training_tokens: float | None = None, catalog: Catalog | None = None,
+                 **workload: Unpack[WorkloadArguments]) -> GpuComparison:
+    """Specs and prices of 2-20 GPUs side by side, with ratios to the first; with a workload (estimate_vram's model,
+    workload, method, weights_dtype, batch_size, seq_len, ...) also fits, GPUs needed, decode and prefill bounds,
+    $ per million tokens, and with training_tokens the run's hours and cost. Raises SizingError on bad input."""
     catalog = catalog or load_catalog()
-    request = parse_request(CompareRequest, arguments, "compare_gpus")
-    workload = workload_of(request, "compare_gpus")
+    request = parse_request(CompareRequest, {"gpus": gpus, "mfu": mfu, "training_tokens": training_tokens, **workload}, "compare_gpus")
+    riders = workload_of(request, "compare_gpus", list(CompareRequest.model_fields))
     notes: list[str] = []
     matches = [catalog.resolve_gpu(name) for name in request.gpus]
     notes += [m.note for m in matches if m.note]
     rows = [spec_row(m.gpu, catalog) for m in matches]
-    if workload:
-        estimate_vram(catalog, **workload)  # validates the workload and raises its fix-it message
-        plan = build_plan(VramRequest(**workload), catalog)
+    if riders:
+        estimate_vram(catalog=catalog, **riders)  # validates the workload and raises its fix-it message
+        plan = build_plan(VramRequest(**riders), catalog)
         for row, match in zip(rows, matches, strict=True):
             add_workload(row, match.gpu, plan, request.mfu, notes)
             add_training_run(row, match.gpu, plan, request)

@@ -6,13 +6,47 @@ from gpusizer.catalog import GIB, Catalog, GpuSpec, load_catalog
 from .fitting import check_on_gpu, fits_across_catalog
 from .generic_model import SHAPE
 from .overhead import overhead_assumption
-from .validation import parse_request
-from .vram_models import Breakdown, TrainingSetup, VramEstimate, VramRequest
+from .validation import known_arguments_only, parse_request
+from .vram_models import (
+    Breakdown,
+    KvDtype,
+    Loss,
+    Method,
+    Optimizer,
+    Recipe,
+    Sharding,
+    TrainingPrecision,
+    TrainingSetup,
+    VramEstimate,
+    VramRequest,
+    WeightsDtype,
+    Workload,
+)
 from .vram_plan import LORA_TARGETS, Plan, build_plan, per_gpu
 
 
-def estimate_vram(catalog: Catalog | None = None, **arguments) -> VramEstimate:
-    """Peak memory per GPU for the workload described by the MCP tool's arguments."""
+@known_arguments_only("estimate_vram")
+def estimate_vram(model: str | None = None, *, params_billions: float | None = None, workload: Workload = "inference",
+                  method: Method = "full", weights_dtype: WeightsDtype | None = None, kv_cache_dtype: KvDtype | None = None,
+                  training_precision: TrainingPrecision = "mixed", optimizer: Optimizer = "adamw", recipe: Recipe | None = None,
+                  loss: Loss | None = None, logits_kept: bool | None = None, gradient_checkpointing: bool | None = None,
+                  activation_offloading: bool | None = None, optimizer_in_backward: bool | None = None, batch_size: int = 1,
+                  seq_len: int = 2048, lora_rank: int = 16, num_gpus: int = 1, sharding: Sharding = "none",
+                  tensor_parallel: int = 1, gpu: str | None = None, catalog: Catalog | None = None) -> VramEstimate:
+    """Peak GPU memory per GPU to serve or train a model, where it fits, and the assumptions behind the figure.
+
+    model: a Hugging Face id, catalog alias, local config.json / model folder, or any Hub id when online (or give
+    params_billions); workload 'inference' (a prefill of batch_size x seq_len tokens) or 'training' (one step with
+    method full / lora / qlora under a recipe: pytorch, hf_trainer (default), trl, torchtune, unsloth). Weights default
+    to the release's own format. With `gpu`, also the largest batch and longest sequence that fit. The arguments are
+    those of the MCP tool (VramRequest holds their limits and descriptions); `catalog` defaults to the built-in one
+    plus the user's rows. Raises SizingError with a fix-it message on bad input.
+    """
+    arguments = {name: value for name, value in locals().items() if name != "catalog"}
+    return estimate(arguments, catalog)
+
+
+def estimate(arguments: dict, catalog: Catalog | None = None) -> VramEstimate:
     catalog = catalog or load_catalog()
     request = parse_request(VramRequest, arguments, "estimate_vram")
     plan = build_plan(request, catalog)

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from gpusizer.catalog import Catalog, SizingError, load_catalog
 
 from .pricing import cheapest
-from .validation import parse_request
+from .validation import known_arguments_only, parse_request
 
 HOURS_PER_YEAR = 8760
 # A DGX H100 draws up to 10.2 kW for 8 x 700 W GPUs: the host (CPUs, memory, NICs, fans) adds ~0.8 W per GPU watt.
@@ -74,7 +74,15 @@ def capital_recovery_factor(rate: float, years: float) -> float:
     return rate * growth / (growth - 1)
 
 
-def rent_vs_buy(catalog: Catalog | None = None, **arguments) -> RentVsBuy:
+@known_arguments_only("rent_vs_buy")
+def rent_vs_buy(gpu: str, *, gpu_count: int = 8, purchase_usd_per_gpu: float | None = None,
+                rent_usd_per_gpu_hour: float | None = None, utilization: float = 0.7, years: float = 3.0,
+                electricity_usd_per_kwh: float = 0.10, pue: float = 1.3, power_watts_per_gpu: float | None = None,
+                staff_usd_per_year: float = 0.0, maintenance_fraction_per_year: float = 0.0, residual_fraction: float = 0.0,
+                cost_of_capital: float = 0.0, catalog: Catalog | None = None) -> RentVsBuy:
+    """Owning versus renting `gpu_count` GPUs over `years` at a utilization: both totals, the recommendation,
+    break-even utilization and GPU-hours, a yearly table and a utilization sweep. Raises SizingError on bad input."""
+    arguments = {name: value for name, value in locals().items() if name != "catalog"}
     catalog = catalog or load_catalog()
     r = parse_request(RentVsBuyRequest, arguments, "rent_vs_buy")
     match = catalog.resolve_gpu(r.gpu)

@@ -1,10 +1,16 @@
 """Pydantic's complaints, rewritten as one fix-it sentence per field."""
 from __future__ import annotations
 
+import difflib
+import functools
+import inspect
+from collections.abc import Callable, Iterable
+from typing import ParamSpec, TypeVar
+
 from pydantic import ValidationError
 
 
-def validation_message(error: ValidationError, tool: str) -> str:
+def validation_message(error: ValidationError, tool: str, valid: Iterable[str] = ()) -> str:
     parts = []
     for problem in error.errors():
         field = ".".join(str(p) for p in problem["loc"]) or "arguments"
@@ -18,7 +24,8 @@ def validation_message(error: ValidationError, tool: str) -> str:
         elif kind == "missing":
             parts.append(f"missing argument '{field}'")
         elif kind == "extra_forbidden":
-            parts.append(f"unknown argument '{field}'")
+            close = nearest_names(field, valid)
+            parts.append(f"unknown argument '{field[:60]}'" + (f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""))
         elif kind == "literal_error":
             parts.append(f"{field}={got!r} is not allowed; use one of {context.get('expected')}")
         elif kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
@@ -38,9 +45,48 @@ def parse_request(model: type, arguments: dict, tool: str):
     try:
         return model(**arguments)
     except ValidationError as error:
-        raise SizingError(validation_message(error, tool)) from None
+        raise SizingError(validation_message(error, tool, model.model_fields)) from None
 
 
 def default_of(model: type, name: str):
     """A request field's default, so faces show the tools' defaults instead of copies of them."""
     return model.model_fields[name].default
+
+
+def nearest_names(name: str, valid: Iterable[str]) -> list[str]:
+    return difflib.get_close_matches(name, list(valid), n=2, cutoff=0.5)
+
+
+def unknown_arguments_message(tool: str, unknown: Iterable[str], valid: Iterable[str]) -> str:
+    valid = sorted(valid)
+    parts = []
+    for name in sorted(unknown):
+        close = nearest_names(name, valid)
+        parts.append(f"unknown argument '{name[:60]}'" + (f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""))
+    listing = "" if all(nearest_names(name, valid) for name in unknown) else f" (arguments: {', '.join(valid)})"
+    return f"{tool}: " + "; ".join(parts) + listing
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def known_arguments_only(tool: str, extra: Iterable[str] = ()) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """A tool function whose unknown keyword arguments raise SizingError naming the nearest valid one (Python's own
+    TypeError would not), keeping the function's signature for help() and type checkers."""
+    def decorate(function: Callable[P, R]) -> Callable[P, R]:
+        names = [p for p, spec in inspect.signature(function).parameters.items() if spec.kind != spec.VAR_KEYWORD]
+        valid = frozenset([*names, *extra]) - {"catalog"}
+
+        @functools.wraps(function)
+        def checked(*args: P.args, **kwargs: P.kwargs) -> R:
+            unknown = set(kwargs) - valid - {"catalog"}
+            if unknown:
+                from gpusizer.catalog import SizingError
+
+                raise SizingError(unknown_arguments_message(tool, unknown, valid))
+            return function(*args, **kwargs)
+
+        return checked
+
+    return decorate

@@ -29,13 +29,24 @@ def quantized_params(counts: ParameterCount, arch: ModelArch, fmt: WeightFormat)
     return counts.linear_in_blocks
 
 
+_GGUF_CACHE: dict[tuple[str, str, str], tuple[int, dict[str, int]]] = {}
+
+
+def gguf_bytes_cached(arch: ModelArch, file_type: str) -> tuple[int, dict[str, int]]:
+    """llama.cpp's per-tensor mix walks every tensor of the model: worth doing once per model and file type."""
+    key = (arch.model_id, arch.source, file_type)
+    if key not in _GGUF_CACHE:
+        _GGUF_CACHE[key] = gguf_weight_bytes(arch, file_type, mxfp4_experts=arch.release_format == "mxfp4")
+    return _GGUF_CACHE[key]
+
+
 def weight_bytes_of(arch: ModelArch, counts: ParameterCount, weights_dtype: str) -> tuple[float, str]:
     """(bytes of all weights on one copy of the model, how they were counted)."""
     fmt = FORMATS[weights_dtype]
     if weights_dtype == arch.release_format and arch.release_bytes:
         return float(arch.release_bytes), f"{arch.release_bytes / 1e9:.2f} GB: the release's tensors as its safetensors headers list them"
     if fmt.gguf:
-        text_bytes, by_type = gguf_weight_bytes(arch, weights_dtype, mxfp4_experts=arch.release_format == "mxfp4")
+        text_bytes, by_type = gguf_bytes_cached(arch, weights_dtype)
         mix = ", ".join(f"{t} {share / sum(by_type.values()):.0%}" for t, share in sorted(by_type.items(), key=lambda kv: -kv[1])[:4])
         return float(text_bytes), f"{fmt.how}; tensors by type: {mix} (the vision tower is a separate mmproj file)"
     if not fmt.quantized:

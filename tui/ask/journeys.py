@@ -77,7 +77,7 @@ def call(calls: list[ToolCall], catalog: Catalog, tool: str, **arguments) -> Bas
     record = ToolCall(tool=tool, arguments=arguments)
     calls.append(record)
     try:
-        result = getattr(tools, tool)(catalog, **arguments)
+        result = getattr(tools, tool)(catalog=catalog, **arguments)
     except SizingError as error:
         record.error = str(error)
         raise

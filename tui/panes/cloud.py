@@ -50,7 +50,7 @@ class CloudPane(ToolPane):
                           storage_gb_months=self.decimal("storage_gb_months"), egress_gb=self.decimal("egress_gb"))
 
     def compute(self, arguments: dict):
-        return cloud_cost(self.catalog, **arguments)
+        return cloud_cost(catalog=self.catalog, **arguments)
 
     def show(self, result) -> None:
         table = self.query_one("#offers", SortableTable)

@@ -62,7 +62,7 @@ class ComparePane(ToolPane):
         return self.given(gpus=gpus, mfu=self.decimal("mfu"), **workload)
 
     def compute(self, arguments: dict):
-        return compare_gpus(self.catalog, **arguments)
+        return compare_gpus(catalog=self.catalog, **arguments)
 
     def show(self, result) -> None:
         table = self.query_one("#comparison", SortableTable)

@@ -79,7 +79,7 @@ class EstimatePane(ToolPane):
                           gradient_checkpointing=self.ticked("gradient_checkpointing"), gpu=self.text("gpu"))
 
     def compute(self, arguments: dict):
-        return estimate_vram(self.catalog, **arguments)
+        return estimate_vram(catalog=self.catalog, **arguments)
 
     def show(self, result) -> None:
         parts = result.breakdown.model_dump()

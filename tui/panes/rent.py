@@ -45,7 +45,7 @@ class RentPane(ToolPane):
                           **{name: self.decimal(name) for name in self.NUMBERS})
 
     def compute(self, arguments: dict):
-        return rent_vs_buy(self.catalog, **arguments)
+        return rent_vs_buy(catalog=self.catalog, **arguments)
 
     def show(self, result) -> None:
         cheaper = "Buying" if result.recommendation == "buy" else "Renting"

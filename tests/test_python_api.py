@@ -1,0 +1,66 @@
+"""The Python API: typed functions whose arguments are exactly the MCP tools' arguments, with helpful errors."""
+import inspect
+import typing
+
+import pytest
+
+from gpusizer import tools
+from gpusizer.tools import SizingError
+from gpusizer.tools.cloud_cost import CloudCostRequest
+from gpusizer.tools.compare_gpus import CompareRequest
+from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
+from gpusizer.tools.vram_models import VramRequest
+from gpusizer.tools.workload import WORKLOAD_FIELDS, WorkloadArguments
+
+OWN_FIELDS = {"estimate_vram": VramRequest, "compare_gpus": CompareRequest, "cloud_cost": CloudCostRequest,
+              "rent_vs_buy": RentVsBuyRequest}
+
+
+def strip_optional(annotation):
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    return args[0] if typing.get_origin(annotation) in (typing.Union, __import__("types").UnionType) and len(args) == 1 else annotation
+
+
+@pytest.mark.parametrize("tool", OWN_FIELDS)
+def test_each_function_lists_exactly_its_request_models_fields_with_the_same_defaults_and_types(tool):
+    """Written out for readers and type checkers, checked here so the function and the MCP schema cannot drift."""
+    function, model = getattr(tools, tool), OWN_FIELDS[tool]
+    signature = inspect.signature(function)
+    hints = typing.get_type_hints(function)
+    parameters = {n: p for n, p in signature.parameters.items() if n != "catalog" and p.kind != p.VAR_KEYWORD}
+    assert set(parameters) == set(model.model_fields)
+    for name, parameter in parameters.items():
+        field = model.model_fields[name]
+        expected_default = inspect.Parameter.empty if field.is_required() else field.default
+        assert parameter.default == expected_default, name
+        assert strip_optional(hints[name]) == strip_optional(field.annotation), name
+
+
+def test_the_workload_riders_are_estimate_vrams_own_fields():
+    hints = typing.get_type_hints(WorkloadArguments)
+    assert set(hints) == set(WORKLOAD_FIELDS)
+    for name, annotation in hints.items():
+        assert annotation == strip_optional(VramRequest.model_fields[name].annotation), name
+
+
+def test_the_first_argument_may_be_positional(catalog):
+    assert tools.estimate_vram("llama-3.1-8b", catalog=catalog).model == "meta-llama/Llama-3.1-8B"
+    assert tools.cloud_cost("h100", hours=1, catalog=catalog).offers
+    assert tools.compare_gpus(["h100", "a100 80gb"], catalog=catalog).gpus
+
+
+def test_help_lists_every_argument():
+    text = inspect.signature(tools.estimate_vram).__str__()
+    assert all(name in text for name in ("model", "batch_size", "recipe", "kv_cache_dtype", "gpu"))
+    assert tools.estimate_vram.__doc__ and "SizingError" in tools.estimate_vram.__doc__
+
+
+@pytest.mark.parametrize("call,fragment", [
+    (lambda: tools.estimate_vram("llama-3.1-8b", batchsize=64), "did you mean 'batch_size'"),
+    (lambda: tools.compare_gpus(["h100", "l4"], modle="llama-3.1-8b"), "did you mean 'model'"),
+    (lambda: tools.cloud_cost("h100", hours=1, gpucount=2), "did you mean 'gpu_count'"),
+    (lambda: tools.rent_vs_buy("h100", utilisation=0.5), "did you mean 'utilization'"),
+])
+def test_a_misspelled_argument_names_the_nearest_valid_one(call, fragment):
+    with pytest.raises(SizingError, match=fragment):
+        call()
