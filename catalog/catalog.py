@@ -50,6 +50,7 @@ class Catalog:
         """Like find_gpu, and says so when a family name ('H100') was taken to mean one part."""
         if not isinstance(name, str) or not name.strip():
             raise SizingError("a GPU name is required, e.g. 'h100-sxm' or 'A100-80GB' (see gpusizer://gpus)")
+        check_length("GPU", name)
         gpu_id = self._gpu_names.get(name)
         if gpu_id:
             gpu = self.gpu_by_id[gpu_id]
@@ -80,6 +81,7 @@ class Catalog:
 
         if not isinstance(name, str) or not name.strip():
             raise SizingError("a model name is required, e.g. 'meta-llama/Llama-3.1-8B' (see gpusizer://models)")
+        check_length("model", name)
         model_id = self._model_names.get(name)
         if model_id is not None:
             return ModelMatch(self.model_by_id[model_id], None)
@@ -110,6 +112,14 @@ class Catalog:
 
     def offers_for(self, gpu_id: str) -> list[CloudOffer]:
         return [o for o in self.offers if o.gpu_id == gpu_id]
+
+
+NAME_LIMIT = 200  # characters: longer is no name, and fuzzy matching it would cost seconds
+
+
+def check_length(kind: str, name: str) -> None:
+    if len(name) > NAME_LIMIT:
+        raise SizingError(f"a {kind} name is at most {NAME_LIMIT} characters (got {len(name):,})")
 
 
 def load_catalog(user_dir: Path | str | None = None, *, include_user: bool = True) -> Catalog:

@@ -73,4 +73,5 @@ class NameIndex:
 
     def unknown_message(self, name: str, hint: str) -> str:
         close = ", ".join(f"'{s}'" for s in self.suggestions(name))
-        return f"unknown {self.kind} '{name}'; did you mean {close}? ({hint})"
+        shown = name if len(name) <= 60 else name[:56] + "..."
+        return f"unknown {self.kind} '{shown}'; did you mean {close}? ({hint})"

@@ -1,5 +1,6 @@
 """The Python API: typed functions whose arguments are exactly the MCP tools' arguments, with helpful errors."""
 import inspect
+import types
 import typing
 
 import pytest
@@ -16,9 +17,19 @@ OWN_FIELDS = {"estimate_vram": VramRequest, "compare_gpus": CompareRequest, "clo
               "rent_vs_buy": RentVsBuyRequest}
 
 
+def plain(annotation):
+    """The type without Annotated limits (the request model carries those)."""
+    if typing.get_origin(annotation) is typing.Annotated:
+        return plain(typing.get_args(annotation)[0])
+    if typing.get_origin(annotation) is list:
+        return list[plain(typing.get_args(annotation)[0])]
+    return annotation
+
+
 def strip_optional(annotation):
     args = [a for a in typing.get_args(annotation) if a is not type(None)]
-    return args[0] if typing.get_origin(annotation) in (typing.Union, __import__("types").UnionType) and len(args) == 1 else annotation
+    optional = typing.get_origin(annotation) in (typing.Union, types.UnionType) and len(args) == 1
+    return plain(args[0] if optional else annotation)
 
 
 @pytest.mark.parametrize("tool", OWN_FIELDS)

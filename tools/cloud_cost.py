@@ -11,7 +11,7 @@ from gpusizer.catalog import Catalog, SizingError, load_catalog
 from .estimate import estimate_vram
 from .fitting import MAX_GPUS, gpus_needed
 from .pricing import billed_hours, is_stale
-from .validation import known_arguments_only, parse_request
+from .validation import NAME_LIMIT, Name, known_arguments_only, parse_request
 from .vram_models import VramRequest
 from .vram_plan import build_plan
 from .workload import WORKLOAD_FIELDS, WorkloadArguments, workload_of
@@ -22,13 +22,15 @@ Pricing = Literal["on_demand", "spot"]
 class CloudCostRequest(BaseModel):
     model_config = ConfigDict(extra="allow")  # extras: an estimate_vram workload, checked in cloud_cost
 
-    gpu: str = Field(description="GPU name or alias, e.g. 'h100', 'A100 80GB', 'rtx 4090'")
+    gpu: str = Field(max_length=NAME_LIMIT, description="GPU name or alias, e.g. 'h100', 'A100 80GB', 'rtx 4090'")
     gpu_count: int | None = Field(default=None, ge=1, le=100_000, description="GPUs the job needs (default 1, or what the workload "
                                   "needs on this GPU); whole instances are rented, spare GPUs reported idle")
     hours: float = Field(gt=0, le=1_000_000, description="wall-clock hours of the job")
     pricing: Literal["on_demand", "spot", "both"] = Field(default="both", description="which prices to list")
-    providers: list[str] | None = Field(default=None, description="only these providers (ids such as 'aws', 'gcp', 'lambda', 'runpod')")
-    region: str | None = Field(default=None, description="only offers in this region (substring match, e.g. 'us-east')")
+    providers: list[Name] | None = Field(default=None, max_length=50,
+                                         description="only these providers (ids such as 'aws', 'gcp', 'lambda', 'runpod')")
+    region: str | None = Field(default=None, max_length=NAME_LIMIT,
+                               description="only offers in this region (substring match, e.g. 'us-east')")
     single_instance: bool = Field(default=False, description="only offers whose one instance holds all gpu_count GPUs (tensor "
                                   "parallelism wants them in one NVLink domain)")
     spot_interruptions_per_hour: float = Field(default=0.0, ge=0, le=10, description="expected spot preemptions per hour")

@@ -11,7 +11,7 @@ from .estimate import estimate_vram
 from .fitting import MAX_GPUS, gpus_needed
 from .kv_cache import kv_cache_bytes
 from .pricing import cheapest
-from .validation import known_arguments_only, parse_request
+from .validation import Name, known_arguments_only, parse_request
 from .vram_models import VramRequest
 from .vram_plan import build_plan, weight_bytes
 from .workload import WORKLOAD_FIELDS, WorkloadArguments, workload_of
@@ -56,7 +56,7 @@ class GpuComparison(BaseModel):
 
 class CompareRequest(BaseModel):
     model_config = ConfigDict(extra="allow")
-    gpus: list[str] = Field(min_length=2, max_length=20, description="2 to 20 GPU names or aliases, in the order to show "
+    gpus: list[Name] = Field(min_length=2, max_length=20, description="2 to 20 GPU names or aliases, in the order to show "
                             "(ratios are to the first), e.g. ['h100', 'a100 80gb', 'l40s']")
     mfu: float = Field(default=0.4, ge=0.01, le=1, description="model FLOPs utilization for the compute-bound estimates (0.01 to 1)")
     training_tokens: float | None = Field(default=None, gt=0, le=1e15, description="tokens a training run processes (e.g. 2e9): "

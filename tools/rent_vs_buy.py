@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from gpusizer.catalog import Catalog, SizingError, load_catalog
 
 from .pricing import cheapest
-from .validation import known_arguments_only, parse_request
+from .validation import NAME_LIMIT, known_arguments_only, parse_request
 
 HOURS_PER_YEAR = 8760
 # A DGX H100 draws up to 10.2 kW for 8 x 700 W GPUs: the host (CPUs, memory, NICs, fans) adds ~0.8 W per GPU watt.
@@ -22,7 +22,7 @@ HOST_WATTS_PER_GPU_WATT = (10_200 - 8 * 700) / (8 * 700)
 class RentVsBuyRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    gpu: str = Field(description="GPU name or alias, e.g. 'h100', 'a100 80gb'")
+    gpu: str = Field(max_length=NAME_LIMIT, description="GPU name or alias, e.g. 'h100', 'a100 80gb'")
     gpu_count: int = Field(default=8, ge=1, le=1_000_000, description="GPUs bought or rented")
     purchase_usd_per_gpu: float | None = Field(default=None, gt=0, le=10_000_000, description="GPU plus its share of server and network; "
                                                "default: the catalog's price where it has one, else required")
@@ -34,7 +34,7 @@ class RentVsBuyRequest(BaseModel):
     pue: float = Field(default=1.3, ge=1, le=5, description="data-centre power usage effectiveness (cooling and losses)")
     power_watts_per_gpu: float | None = Field(default=None, gt=0, le=100_000,
                                               description="default: the GPU's TDP plus its share of the host")
-    staff_usd_per_year: float = Field(default=0.0, ge=0, description="operations staff cost per year for the whole cluster")
+    staff_usd_per_year: float = Field(default=0.0, ge=0, le=1e9, description="operations staff cost per year for the whole cluster")
     maintenance_fraction_per_year: float = Field(default=0.0, ge=0, le=1, description="yearly maintenance as a share of the purchase")
     residual_fraction: float = Field(default=0.0, ge=0, le=1, description="resale value at the end, as a share of the purchase")
     cost_of_capital: float = Field(default=0.0, ge=0, le=1, description="yearly cost of capital, e.g. 0.08")

@@ -5,9 +5,19 @@ import difflib
 import functools
 import inspect
 from collections.abc import Callable, Iterable
-from typing import ParamSpec, TypeVar
+from typing import Annotated, ParamSpec, TypeVar
 
-from pydantic import ValidationError
+from pydantic import StringConstraints, ValidationError
+
+NAME_LIMIT = 200  # characters of a model, GPU, provider or region name: checked before any fuzzy matching
+Name = Annotated[str, StringConstraints(max_length=NAME_LIMIT)]
+QUOTED = 60  # characters of a user's text an error message repeats
+
+
+def quoted(text: object) -> str:
+    """A user's value as an error message repeats it: at most QUOTED characters."""
+    shown = repr(text)
+    return shown if len(shown) <= QUOTED else shown[: QUOTED - 4] + "...'"
 
 
 def validation_message(error: ValidationError, tool: str, valid: Iterable[str] = ()) -> str:
@@ -27,14 +37,16 @@ def validation_message(error: ValidationError, tool: str, valid: Iterable[str] =
             close = nearest_names(field, valid)
             parts.append(f"unknown argument '{field[:60]}'" + (f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""))
         elif kind == "literal_error":
-            parts.append(f"{field}={got!r} is not allowed; use one of {context.get('expected')}")
+            parts.append(f"{field}={quoted(got)} is not allowed; use one of {context.get('expected')}")
         elif kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
             bound = {"greater_than_equal": "≥", "greater_than": ">", "less_than_equal": "≤", "less_than": "<"}[kind]
             limit = next(iter(context.values()), "?")
             limit = f"{limit:g}" if isinstance(limit, (int, float)) else limit
-            parts.append(f"{field} must be {bound} {limit} (got {got!r})")
+            parts.append(f"{field} must be {bound} {limit} (got {quoted(got)})")
+        elif kind == "string_too_long":
+            parts.append(f"{field} is too long ({len(str(got)):,} characters; at most {context.get('max_length')})")
         else:
-            parts.append(f"{field}: {problem['msg'].lower()} (got {got!r})")
+            parts.append(f"{field}: {problem['msg'].lower()} (got {quoted(got)})")
     return f"{tool}: " + "; ".join(parts)
 
 

@@ -6,6 +6,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .formats import FORMATS, KV_DTYPE_BYTES
+from .validation import NAME_LIMIT
 
 Workload = Literal["inference", "training"]
 Method = Literal["full", "lora", "qlora"]
@@ -32,7 +33,7 @@ def stored_weights_dtype(method: str | None, weights_dtype: str) -> str:
 class VramRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    model: str | None = Field(default=None, max_length=200, description="Hugging Face id ('meta-llama/Llama-3.1-8B', any Hub "
+    model: str | None = Field(default=None, max_length=NAME_LIMIT, description="Hugging Face id ('meta-llama/Llama-3.1-8B', any Hub "
                               "model when online), catalog alias ('llama 3.1 8b'), or a local config.json / model folder; "
                               "give this or params_billions")
     params_billions: float | None = Field(default=None, gt=0, le=10_000, description="size of a model not in the catalog, read as "
@@ -67,7 +68,7 @@ class VramRequest(BaseModel):
     sharding: Sharding = Field(default="none", description="training: zero1 shards optimizer states, zero2 + gradients, "
                                "zero3/fsdp + parameters")
     tensor_parallel: int = Field(default=1, ge=1, le=1024, description="GPUs each layer is split across")
-    gpu: str | None = Field(default=None, max_length=200, description="GPU to check the fit on ('h100', 'rtx 4090'); adds the "
+    gpu: str | None = Field(default=None, max_length=NAME_LIMIT, description="GPU to check the fit on ('h100', 'rtx 4090'); adds the "
                             "largest batch and longest sequence that fit")
 
     @field_validator("weights_dtype", "kv_cache_dtype", "recipe", "loss", mode="before")
