@@ -5,6 +5,7 @@ A thin adapter: arguments in, a `gpusizer.tools` call, the tool's pydantic resul
 """
 from __future__ import annotations
 
+import logging
 import os
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
-from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
+from mcp.types import INVALID_PARAMS, CallToolResult, EmptyResult, SetLevelRequestParams, TextContent, ToolAnnotations
 from pydantic import ValidationError
 
 from gpusizer import tools
@@ -69,6 +70,36 @@ class GpusizerServer(MCPServer):
         except ToolError as error:
             raise readable(error, name) from error
 
+    async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None, context=None):
+        """An unknown prompt or a missing argument is invalid params (-32602), not an internal error with a traceback."""
+        prompt = self._prompt_manager.get_prompt(name)
+        if prompt is None:
+            known = ", ".join(sorted(p.name for p in self._prompt_manager.list_prompts()))
+            raise MCPError(code=INVALID_PARAMS, message=f"Unknown prompt: {repr(name)[:80]}; prompts: {known}")
+        missing = [a.name for a in prompt.arguments or [] if a.required and a.name not in (arguments or {})]
+        if missing:
+            raise MCPError(code=INVALID_PARAMS, message=f"prompt {name}: missing argument(s) {', '.join(missing)}")
+        try:
+            return await super().get_prompt(name, arguments, context)
+        except ValueError as error:
+            raise MCPError(code=INVALID_PARAMS, message=f"prompt {name}: {str(error)[:300]}") from error
+
+
+LOG_LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "notice": logging.INFO, "warning": logging.WARNING,
+              "error": logging.ERROR, "critical": logging.CRITICAL, "alert": logging.CRITICAL, "emergency": logging.CRITICAL}
+
+
+def honour_log_level(server: MCPServer) -> None:
+    """logging/setLevel (deprecated by the 2026-07-28 revision, still what clients on 2025 revisions and the
+    Inspector send): sets the level of gpusizer's and the SDK's loggers, whose output goes to stderr."""
+    async def set_level(context, params: SetLevelRequestParams) -> EmptyResult:
+        level = LOG_LEVELS.get(str(params.level), logging.WARNING)
+        for name in ("gpusizer", "mcp"):
+            logging.getLogger(name).setLevel(level)
+        return EmptyResult()
+
+    server._lowlevel_server.add_request_handler("logging/setLevel", SetLevelRequestParams, set_level)
+
 
 def readable(error: ToolError, tool: str) -> ToolError:
     """The SizingError or argument problem behind a ToolError, without the SDK's prefix and pydantic's URLs."""
@@ -118,6 +149,7 @@ def create_server(catalog: Catalog | None = None) -> MCPServer:
                             version=server_version(), subscriptions=False,
                             log_level=os.environ.get("GPUSIZER_LOG_LEVEL", "WARNING").upper())
     reject_unknown_tools(server)
+    honour_log_level(server)
     for name, returns, groups in tool_shapes():
         function = flat_tool(with_catalog(getattr(tools, name), get_catalog), name, returns, groups)
         server.add_tool(function, name=name, title=name.replace("_", " ").capitalize(), description=DESCRIPTIONS[name],

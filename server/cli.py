@@ -14,7 +14,22 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--port", type=int, default=8000, help="port with --http (default 8000)")
     parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME[:PORT]",
                         help="a Host header to accept besides loopback names (required for a non-loopback --host)")
+    parser.add_argument("--stateless", action="store_true",
+                        help="with --http: no sessions, every request stands alone (replicas behind a load balancer)")
+    parser.add_argument("--max-sessions", type=positive(int), default=256, metavar="N",
+                        help="with --http: open sessions at most (default 256); a new one is refused with 503 past that")
+    parser.add_argument("--session-idle-timeout", type=positive(float), default=900.0, metavar="SECONDS",
+                        help="with --http: close a session after this long without a request (default 900)")
     return parser.parse_args(argv)
+
+
+def positive(kind):
+    def parse(text: str):
+        value = kind(text)
+        if not 0 < value < 1e9:
+            raise argparse.ArgumentTypeError(f"must be positive (got {text})")
+        return value
+    return parse
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     import anyio
 
     from .app import create_server
-    from .http import TOKEN_VARIABLE, exposure_problem, serve_http
+    from .http import TOKEN_VARIABLE, HttpOptions, exposure_problem, serve_http
     from .stdio_wire import run_stdio
 
     server = create_server()
@@ -38,7 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"gpusizer-mcp: serving streamable HTTP at http://{arguments.host}:{arguments.port}/mcp"
           + (" (bearer token required)" if token else ""), file=sys.stderr)
     try:
-        anyio.run(serve_http, server, arguments.host, arguments.port, arguments.allowed_host, token)
+        options = HttpOptions(arguments.stateless, arguments.max_sessions, arguments.session_idle_timeout)
+        anyio.run(serve_http, server, arguments.host, arguments.port, arguments.allowed_host, token, options)
     except KeyboardInterrupt:
         pass
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import json
+from dataclasses import dataclass
 
 from mcp.server.transport_security import TransportSecuritySettings
 
@@ -35,8 +36,11 @@ def exposure_problem(host: str, allowed_hosts: list[str], token: str | None) -> 
 
 
 def security_settings(host: str, port: int, allowed_hosts: list[str]) -> TransportSecuritySettings:
-    """DNS-rebinding protection always on: loopback names by default, plus the hosts the operator named."""
+    """DNS-rebinding protection always on: loopback names by default, the interface it serves on (127.0.0.2 is
+    loopback too), plus the hosts the operator named."""
     hosts = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
+    if is_loopback(host) and f"{host}:*" not in hosts:
+        hosts.append(f"[{host.strip('[]')}]:*" if ":" in host.strip("[]") else f"{host}:*")
     for name in allowed_hosts:
         has_port = ":" in name.rsplit("]", 1)[-1]
         hosts += [name] if has_port else [name, f"{name}:{port}", f"{name}:*"]
@@ -45,15 +49,20 @@ def security_settings(host: str, port: int, allowed_hosts: list[str]) -> Transpo
 
 
 class BearerTokenGate:
-    """ASGI middleware: every HTTP request must carry `Authorization: Bearer <token>` (compared in constant time)."""
+    """ASGI middleware: every HTTP request must carry `Authorization: Bearer <token>` (the scheme is case-insensitive,
+    as RFC 7235 says; the token is compared in constant time)."""
 
     def __init__(self, app, token: str):
-        self.app, self.expected = app, f"Bearer {token}".encode()
+        self.app, self.expected = app, token.encode()
+
+    def accepts(self, header: bytes) -> bool:
+        scheme, _, token = header.strip().partition(b" ")
+        return scheme.lower() == b"bearer" and hmac.compare_digest(token.strip(), self.expected)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "http":
             given = dict(scope.get("headers") or []).get(b"authorization", b"")
-            if not hmac.compare_digest(given, self.expected):
+            if not self.accepts(given):
                 body = json.dumps({"error": "missing or wrong bearer token"}).encode()
                 await send({"type": "http.response.start", "status": 401,
                             "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")]})
@@ -62,14 +71,28 @@ class BearerTokenGate:
         await self.app(scope, receive, send)
 
 
-def http_app(server, host: str, port: int, allowed_hosts: list[str], token: str | None):
-    app = server.streamable_http_app(transport_security=security_settings(host, port, allowed_hosts), host=host)
+@dataclass(frozen=True)
+class HttpOptions:
+    """How sessions are kept. Stateless: every request stands alone (the tools are pure functions), so replicas
+    behind any load balancer serve it. Stateful (the default, what most clients expect): at most max_sessions open
+    sessions, each closed after idle_timeout_s without a request."""
+    stateless: bool = False
+    max_sessions: int = 256
+    idle_timeout_s: float = 900.0
+
+
+def http_app(server, host: str, port: int, allowed_hosts: list[str], token: str | None, options: HttpOptions = HttpOptions()):
+    app = server.streamable_http_app(transport_security=security_settings(host, port, allowed_hosts), host=host,
+                                     stateless_http=options.stateless,
+                                     max_sessions=None if options.stateless else options.max_sessions,
+                                     session_idle_timeout=None if options.stateless else options.idle_timeout_s)
     return BearerTokenGate(app, token) if token else app
 
 
-async def serve_http(server, host: str, port: int, allowed_hosts: list[str], token: str | None) -> None:
+async def serve_http(server, host: str, port: int, allowed_hosts: list[str], token: str | None,
+                     options: HttpOptions = HttpOptions()) -> None:
     import uvicorn
 
-    app = http_app(server, host, port, allowed_hosts, token)
+    app = http_app(server, host, port, allowed_hosts, token, options)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
     await uvicorn.Server(config).serve()

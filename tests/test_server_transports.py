@@ -58,6 +58,24 @@ def test_malformed_lines_get_error_replies_and_the_server_keeps_serving():
     assert answered["id"] == 5 and answered["result"]["structuredContent"]["offers"]
 
 
+def test_a_2025_client_sets_the_log_level_and_bad_prompt_calls_are_invalid_params():
+    """logging/setLevel is gone from the 2026-07-28 revision but clients on 2025 revisions (the Inspector, the
+    conformance suite) send it; prompt errors are -32602, not an internal error."""
+    initialize = {**INITIALIZE, "params": {**INITIALIZE["params"], "protocolVersion": "2025-06-18"}}
+    replies = exchange_lines([
+        json.dumps(initialize),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json.dumps({"jsonrpc": "2.0", "id": 2, "method": "logging/setLevel", "params": {"level": "debug"}}),
+        json.dumps({"jsonrpc": "2.0", "id": 3, "method": "prompts/get", "params": {"name": "no_such_prompt"}}),
+        json.dumps({"jsonrpc": "2.0", "id": 4, "method": "prompts/get", "params": {"name": "plan_fine_tune", "arguments": {}}}),
+    ])
+    initialized, level, unknown_prompt, missing_argument = replies
+    assert "logging" in initialized["result"]["capabilities"]
+    assert level == {"jsonrpc": "2.0", "id": 2, "result": {}}
+    assert unknown_prompt["error"]["code"] == missing_argument["error"]["code"] == -32602
+    assert "model" in missing_argument["error"]["message"]
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -65,15 +83,15 @@ def free_port() -> int:
 
 
 class HttpServer:
-    def __init__(self, *arguments: str, token: str | None = None):
-        self.port = free_port()
+    def __init__(self, *arguments: str, token: str | None = None, host: str = "127.0.0.1"):
+        self.port, self.host = free_port(), host
         environment = {**os.environ, "GPUSIZER_MCP_TOKEN": token or ""}
-        self.process = subprocess.Popen([SERVER_COMMAND, "--http", "--port", str(self.port), *arguments], env=environment,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.process = subprocess.Popen([SERVER_COMMAND, "--http", "--host", host, "--port", str(self.port), *arguments],
+                                        env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                socket.create_connection((host, self.port), timeout=0.2).close()
                 return
             except OSError:
                 time.sleep(0.05)
@@ -82,10 +100,10 @@ class HttpServer:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/mcp"
+        return f"http://{self.host}:{self.port}/mcp"
 
     def post(self, body: dict, headers: dict | None = None) -> tuple[int, str]:
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=10)
         connection.request("POST", "/mcp", json.dumps(body), {"Content-Type": "application/json",
                                                               "Accept": "application/json, text/event-stream", **(headers or {})})
         response = connection.getresponse()
@@ -122,6 +140,36 @@ def test_http_enforces_the_token_when_configured():
         assert server.post(INITIALIZE)[0] == 401
         assert server.post(INITIALIZE, {"Authorization": "Bearer wrong"})[0] == 401
         assert server.post(INITIALIZE, {"Authorization": "Bearer s3cret-token"})[0] == 200
+        assert server.post(INITIALIZE, {"Authorization": "bearer s3cret-token"})[0] == 200  # the scheme is case-insensitive
+    finally:
+        server.stop()
+
+
+async def test_every_loopback_address_serves_like_127_0_0_1():
+    server = HttpServer(host="127.0.0.2")
+    try:
+        assert server.post(INITIALIZE)[0] == 200
+        async with Client(server.url) as client:
+            assert (await client.call_tool("estimate_vram", {"model": "llama-3.1-8b"})).structured_content["total_bytes"] > 0
+    finally:
+        server.stop()
+
+
+async def test_stateless_mode_answers_without_sessions():
+    server = HttpServer("--stateless")
+    try:
+        async with Client(server.url) as client:
+            assert not (await client.call_tool("cloud_cost", {"gpu": "h100", "hours": 1})).is_error
+        status, body = server.post({"jsonrpc": "2.0", "id": 5, "method": "tools/list"})
+        assert status == 200 and "estimate_vram" in body
+    finally:
+        server.stop()
+
+
+def test_stateful_sessions_are_capped():
+    server = HttpServer("--max-sessions", "2")
+    try:
+        assert [server.post(INITIALIZE)[0] for _ in range(3)] == [200, 200, 503]
     finally:
         server.stop()
 
