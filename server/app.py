@@ -5,9 +5,10 @@ A thin adapter: arguments in, a `gpusizer.tools` call, the tool's pydantic resul
 """
 from __future__ import annotations
 
+import json
 import logging
 import os
-from importlib.metadata import PackageNotFoundError, version
+from importlib.metadata import PackageNotFoundError, metadata, version
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
@@ -23,9 +24,10 @@ from gpusizer.tools.compare_gpus import CompareRequest
 from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
 from gpusizer.tools.validation import unknown_arguments_message, validation_message
 from gpusizer.tools.vram_models import VramRequest
-from gpusizer.tools.workload import WORKLOAD_FIELDS
+from gpusizer.tools.workload import CORE_WORKLOAD_FIELDS
 
 from .catalog_resources import add_catalog_resources
+from .compact_schema import compact, compact_output
 from .prompts import add_prompts
 from .signatures import flat_tool
 
@@ -39,36 +41,50 @@ INSTRUCTIONS = (
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
+TITLES = {"estimate_vram": "Estimate VRAM", "compare_gpus": "Compare GPUs", "cloud_cost": "Cloud cost",
+          "rent_vs_buy": "Rent vs buy", "plan_serving": "Plan serving"}
+SERVER_DESCRIPTION = ("GPU sizing from a sourced catalog: memory per GPU for serving and fine-tuning, GPU comparisons, "
+                      "cloud prices, rent-or-buy.")
+
 DESCRIPTIONS = {
     "estimate_vram": (
-        "Peak GPU memory per GPU for serving or training a model, with a breakdown (weights, KV cache, activations, "
-        "gradients, optimizer states, runtime overhead), the catalog GPUs it fits on with how many are needed, and "
-        "with `gpu` the largest batch and longest sequence that fit that GPU. Use it for 'will X fit on Y', "
-        "'how much VRAM for X', 'how many GPUs to fine-tune X'. Memory is in bytes."),
+        "Peak memory per GPU to serve or train a model (bytes, with a breakdown and assumptions), the GPUs it fits "
+        "on and how many, and with gpu the largest batch and context that fit. For 'will X fit', 'how much VRAM', "
+        "'how many GPUs'."),
     "compare_gpus": (
-        "Side-by-side specs and prices of 2-20 GPUs (memory, bandwidth, dense TFLOPS, FP8/FP4 support, cheapest "
-        "on-demand and spot $/GPU-hour, per-dollar figures, ratios to the first GPU). Give a workload (model plus "
-        "estimate_vram's arguments) to add fits, GPUs needed, decode tokens/s and prefill time bounds and $ per "
-        "million tokens. Use it to choose between GPUs."),
+        "Specs and prices of 2-20 GPUs side by side with ratios to the first; with a model (and estimate_vram's "
+        "workload, method, weights_dtype, batch_size, seq_len), also fits, decode tokens/s and $/million tokens."),
     "cloud_cost": (
-        "Every catalog cloud offer that can run gpu_count GPUs for the given wall-clock hours, cheapest first, "
-        "on-demand and spot: whole instances, idle GPUs, billing increments and minimums, stale prices flagged. "
-        "Use it for 'what does it cost to rent N x GPU for H hours' and 'cheapest provider'."),
+        "Cloud offers that run N GPUs for H hours, cheapest first: whole instances, billing increments, spot, "
+        "storage and egress. Give a model (and estimate_vram's workload arguments) instead of gpu_count to rent "
+        "what it needs."),
     "rent_vs_buy": (
-        "Own versus rent over a horizon: purchase, power, staff, maintenance, capital cost and residual value "
-        "against cloud rent at a utilization; returns both totals, the recommendation, break-even utilization and "
-        "GPU-hours, a yearly table and a utilization sweep. Use it for 'should we buy or rent'."),
+        "Owning versus renting N GPUs over years at a utilization: both totals, the recommendation, break-even "
+        "utilization and a yearly table."),
 }
 
 
 class GpusizerServer(MCPServer):
     """MCPServer whose tool errors read as one fix-it sentence, whatever layer caught them."""
 
+    _listed: list | None = None
+
+    async def list_tools(self):
+        """Schemas without titles and with optional values folded (compact_schema): tools/list is context on every turn."""
+        if self._listed is None:
+            listed = await super().list_tools()
+            for tool in listed:
+                tool.input_schema = compact(tool.input_schema)
+                tool.output_schema = compact_output(tool.output_schema) if tool.output_schema else None
+            self._listed = listed
+        return self._listed
+
     async def call_tool(self, name: str, arguments: dict[str, Any], context=None):
         try:
-            return await super().call_tool(name, arguments, context)
+            result = await super().call_tool(name, arguments, context)
         except ToolError as error:
             raise readable(error, name) from error
+        return compact_text(result)
 
     async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None, context=None):
         """An unknown prompt or a missing argument is invalid params (-32602), not an internal error with a traceback."""
@@ -83,6 +99,14 @@ class GpusizerServer(MCPServer):
             return await super().get_prompt(name, arguments, context)
         except ValueError as error:
             raise MCPError(code=INVALID_PARAMS, message=f"prompt {name}: {str(error)[:300]}") from error
+
+
+def compact_text(result: Any) -> Any:
+    """The text twin of structuredContent as compact JSON (the SDK indents it: a quarter more bytes for the model)."""
+    structured = getattr(result, "structured_content", None)
+    if isinstance(result, CallToolResult) and structured is not None and len(result.content) == 1:
+        result.content = [TextContent(type="text", text=json.dumps(structured, separators=(",", ":"), ensure_ascii=False))]
+    return result
 
 
 LOG_LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "notice": logging.INFO, "warning": logging.WARNING,
@@ -142,17 +166,26 @@ def server_version() -> str:
         return "0+unknown"
 
 
+def project_url() -> str | None:
+    """The Homepage of the installed package's metadata ([project.urls] in pyproject.toml), if it names one."""
+    try:
+        urls = metadata("gpusizer").get_all("Project-URL") or []
+    except PackageNotFoundError:
+        return None
+    return next((u.split(",", 1)[1].strip() for u in urls if u.lower().startswith("homepage")), None)
+
+
 def create_server(catalog: Catalog | None = None) -> MCPServer:
     """The gpusizer MCP server; `catalog` defaults to the built-in catalog plus the user's rows (loaded on first use)."""
     get_catalog = (lambda: catalog) if catalog is not None else load_catalog
-    server = GpusizerServer("gpusizer", title="gpusizer: GPU sizing and cost", instructions=INSTRUCTIONS,
-                            version=server_version(), subscriptions=False,
+    server = GpusizerServer("gpusizer", title="gpusizer: GPU sizing and cost", description=SERVER_DESCRIPTION,
+                            instructions=INSTRUCTIONS, website_url=project_url(), version=server_version(), subscriptions=False,
                             log_level=os.environ.get("GPUSIZER_LOG_LEVEL", "WARNING").upper())
     reject_unknown_tools(server)
     honour_log_level(server)
     for name, returns, groups in tool_shapes():
         function = flat_tool(with_catalog(getattr(tools, name), get_catalog), name, returns, groups)
-        server.add_tool(function, name=name, title=name.replace("_", " ").capitalize(), description=DESCRIPTIONS[name],
+        server.add_tool(function, name=name, title=TITLES[name], description=DESCRIPTIONS[name],
                         annotations=READ_ONLY, structured_output=True)
     add_catalog_resources(server, get_catalog)
     add_prompts(server, get_catalog)
@@ -165,7 +198,7 @@ def with_catalog(call, get_catalog):
 
 def tool_shapes():
     """Each tool's name, result model and the request-model fields its flat arguments come from."""
-    workload = WORKLOAD_FIELDS
+    workload = CORE_WORKLOAD_FIELDS
     return [
         ("estimate_vram", tools.VramEstimate, [(VramRequest, None, False)]),
         ("compare_gpus", tools.GpuComparison, [(CompareRequest, None, False), (VramRequest, workload, True)]),

@@ -7,20 +7,23 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Iterable
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args
 
 from pydantic import BaseModel, Field
 from pydantic.fields import FieldInfo
 
+LONG_CHOICE = 8  # a rider whose choices are longer than this is typed as a string: the owning tool lists them
+
 
 def parameter_from_field(name: str, field: FieldInfo, *, optional: bool = False) -> inspect.Parameter:
-    """One keyword parameter carrying the field's type, limits and description."""
+    """One keyword parameter carrying the field's type, limits and description. An optional rider (another tool's
+    workload field) says so in a few words: its full description lives once, on estimate_vram."""
     annotation: Any = field.annotation
     description = field.description or ""
     if optional:
-        annotation = annotation | None
-        if field.default is not None and not field.is_required():
-            description = f"{description} (default {field.default!r})".strip()
+        choices = [c for option in get_args(annotation) or [annotation] for c in get_args(option)]
+        annotation = (str if len(choices) > LONG_CHOICE else annotation) | None
+        description = ""  # the tool's description names its estimate_vram riders once
         default: Any = None
     else:
         default = inspect.Parameter.empty if field.is_required() else field.default

@@ -22,25 +22,20 @@ Pricing = Literal["on_demand", "spot"]
 class CloudCostRequest(BaseModel):
     model_config = ConfigDict(extra="allow")  # extras: an estimate_vram workload, checked in cloud_cost
 
-    gpu: str = Field(max_length=NAME_LIMIT, description="GPU name or alias, e.g. 'h100', 'A100 80GB', 'rtx 4090'")
-    gpu_count: int | None = Field(default=None, ge=1, le=100_000, description="GPUs the job needs (default 1, or what the workload "
-                                  "needs on this GPU); whole instances are rented, spare GPUs reported idle")
-    hours: float = Field(gt=0, le=1_000_000, description="wall-clock hours of the job")
+    gpu: str = Field(max_length=NAME_LIMIT, description="GPU name or alias ('h100', 'rtx 4090')")
+    gpu_count: int | None = Field(default=None, ge=1, le=100_000, description="GPUs needed (default 1, or what the workload needs)")
+    hours: float = Field(gt=0, le=1_000_000, description="wall-clock hours")
     pricing: Literal["on_demand", "spot", "both"] = Field(default="both", description="which prices to list")
-    providers: list[Name] | None = Field(default=None, max_length=50,
-                                         description="only these providers (ids such as 'aws', 'gcp', 'lambda', 'runpod')")
-    region: str | None = Field(default=None, max_length=NAME_LIMIT,
-                               description="only offers in this region (substring match, e.g. 'us-east')")
-    single_instance: bool = Field(default=False, description="only offers whose one instance holds all gpu_count GPUs (tensor "
-                                  "parallelism wants them in one NVLink domain)")
+    providers: list[Name] | None = Field(default=None, max_length=50, description="only these providers ('aws', 'lambda')")
+    region: str | None = Field(default=None, max_length=NAME_LIMIT, description="only regions containing this ('us-east')")
+    single_instance: bool = Field(default=False, description="only instances holding all the GPUs (tensor parallelism)")
     spot_interruptions_per_hour: float = Field(default=0.0, ge=0, le=10, description="expected spot preemptions per hour")
-    hours_lost_per_interruption: float = Field(default=0.5, ge=0, le=24, description="restart plus work since the last checkpoint")
-    checkpoint_overhead_fraction: float = Field(default=0.0, ge=0, le=1, description="share of spot time spent writing checkpoints")
-    storage_gb_months: float = Field(default=0.0, ge=0, le=1e9, description="persistent storage to price, in GB-months (500 GB for "
-                                     "two weeks = 500 * 14/30.4)")
-    egress_gb: float = Field(default=0.0, ge=0, le=1e9, description="data sent out to the internet, in GB")
-    storage_usd_per_gb_month: float | None = Field(default=None, ge=0, le=100, description="override every provider's storage price")
-    egress_usd_per_gb: float | None = Field(default=None, ge=0, le=100, description="override every provider's egress price")
+    hours_lost_per_interruption: float = Field(default=0.5, ge=0, le=24, description="hours lost per preemption")
+    checkpoint_overhead_fraction: float = Field(default=0.0, ge=0, le=1, description="share of spot time spent checkpointing")
+    storage_gb_months: float = Field(default=0.0, ge=0, le=1e9, description="storage to price, in GB-months")
+    egress_gb: float = Field(default=0.0, ge=0, le=1e9, description="internet egress to price, in GB")
+    storage_usd_per_gb_month: float | None = Field(default=None, ge=0, le=100, description="override providers' storage price")
+    egress_usd_per_gb: float | None = Field(default=None, ge=0, le=100, description="override providers' egress price")
 
 
 class Offer(BaseModel):

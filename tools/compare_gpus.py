@@ -56,11 +56,9 @@ class GpuComparison(BaseModel):
 
 class CompareRequest(BaseModel):
     model_config = ConfigDict(extra="allow")
-    gpus: list[Name] = Field(min_length=2, max_length=20, description="2 to 20 GPU names or aliases, in the order to show "
-                            "(ratios are to the first), e.g. ['h100', 'a100 80gb', 'l40s']")
-    mfu: float = Field(default=0.4, ge=0.01, le=1, description="model FLOPs utilization for the compute-bound estimates (0.01 to 1)")
-    training_tokens: float | None = Field(default=None, gt=0, le=1e15, description="tokens a training run processes (e.g. 2e9): "
-                                          "adds run time and cost per GPU from 6 x active params x tokens")
+    gpus: list[Name] = Field(min_length=2, max_length=20, description="2-20 GPU names; ratios are to the first")
+    mfu: float = Field(default=0.4, ge=0.01, le=1, description="model FLOPs utilization for compute-bound figures")
+    training_tokens: float | None = Field(default=None, gt=0, le=1e15, description="tokens to train on: adds run hours and cost")
 
 
 @known_arguments_only("compare_gpus", extra=WORKLOAD_FIELDS)

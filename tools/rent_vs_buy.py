@@ -22,22 +22,20 @@ HOST_WATTS_PER_GPU_WATT = (10_200 - 8 * 700) / (8 * 700)
 class RentVsBuyRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    gpu: str = Field(max_length=NAME_LIMIT, description="GPU name or alias, e.g. 'h100', 'a100 80gb'")
+    gpu: str = Field(max_length=NAME_LIMIT, description="GPU name or alias ('h100')")
     gpu_count: int = Field(default=8, ge=1, le=1_000_000, description="GPUs bought or rented")
-    purchase_usd_per_gpu: float | None = Field(default=None, gt=0, le=10_000_000, description="GPU plus its share of server and network; "
-                                               "default: the catalog's price where it has one, else required")
-    rent_usd_per_gpu_hour: float | None = Field(default=None, gt=0, le=10_000,
-                                                description="default: the cheapest on-demand offer in the catalog")
-    utilization: float = Field(default=0.7, ge=0, le=1, description="share of hours the GPUs are busy, 0-1")
-    years: float = Field(default=3.0, ge=0.01, le=30, description="horizon in years (from 0.01, about four days)")
+    purchase_usd_per_gpu: float | None = Field(default=None, gt=0, le=10_000_000,
+                                               description="GPU plus its share of server and network (default: catalog)")
+    rent_usd_per_gpu_hour: float | None = Field(default=None, gt=0, le=10_000, description="default: cheapest on-demand offer")
+    utilization: float = Field(default=0.7, ge=0, le=1, description="share of hours busy")
+    years: float = Field(default=3.0, ge=0.01, le=30, description="horizon")
     electricity_usd_per_kwh: float = Field(default=0.10, ge=0, le=10, description="electricity price")
-    pue: float = Field(default=1.3, ge=1, le=5, description="data-centre power usage effectiveness (cooling and losses)")
-    power_watts_per_gpu: float | None = Field(default=None, gt=0, le=100_000,
-                                              description="default: the GPU's TDP plus its share of the host")
-    staff_usd_per_year: float = Field(default=0.0, ge=0, le=1e9, description="operations staff cost per year for the whole cluster")
-    maintenance_fraction_per_year: float = Field(default=0.0, ge=0, le=1, description="yearly maintenance as a share of the purchase")
-    residual_fraction: float = Field(default=0.0, ge=0, le=1, description="resale value at the end, as a share of the purchase")
-    cost_of_capital: float = Field(default=0.0, ge=0, le=1, description="yearly cost of capital, e.g. 0.08")
+    pue: float = Field(default=1.3, ge=1, le=5, description="power usage effectiveness")
+    power_watts_per_gpu: float | None = Field(default=None, gt=0, le=100_000, description="default: TDP plus host share")
+    staff_usd_per_year: float = Field(default=0.0, ge=0, le=1e9, description="operations staff per year")
+    maintenance_fraction_per_year: float = Field(default=0.0, ge=0, le=1, description="yearly maintenance, share of purchase")
+    residual_fraction: float = Field(default=0.0, ge=0, le=1, description="resale value, share of purchase")
+    cost_of_capital: float = Field(default=0.0, ge=0, le=1, description="yearly cost of capital (0.08)")
 
 
 class YearRow(BaseModel):

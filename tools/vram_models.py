@@ -33,43 +33,35 @@ def stored_weights_dtype(method: str | None, weights_dtype: str) -> str:
 class VramRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    model: str | None = Field(default=None, max_length=NAME_LIMIT, description="Hugging Face id ('meta-llama/Llama-3.1-8B', any Hub "
-                              "model when online), catalog alias ('llama 3.1 8b'), or a local config.json / model folder; "
-                              "give this or params_billions")
-    params_billions: float | None = Field(default=None, gt=0, le=10_000, description="size of a model not in the catalog, read as "
-                                          "a modern dense decoder (grouped-query attention, 8 KV heads)")
-    workload: Workload = Field(default="inference", description="'inference': prefill + KV cache of batch_size prompts of seq_len "
-                               "tokens; 'training': one optimizer step")
-    method: Method = Field(default="full", description="training: 'full', 'lora' (16-bit base) or 'qlora' (NF4 base)")
-    weights_dtype: WeightsDtype | None = Field(default=None, description="how weights are stored; default: as the model is "
-                                               "released (fp8, mxfp4, bf16...); GGUF file types such as 'q4_k_m' use "
-                                               "llama.cpp's per-tensor mix")
+    model: str | None = Field(default=None, max_length=NAME_LIMIT,
+                              description="HF id, catalog alias, local config.json or folder, or any Hub id; or give params_billions")
+    params_billions: float | None = Field(default=None, gt=0, le=10_000,
+                                          description="size of an unlisted dense model (modern GQA shape assumed)")
+    workload: Workload = Field(default="inference",
+                               description="'inference' (prefill of batch_size x seq_len, KV kept) or 'training' (one step)")
+    method: Method = Field(default="full", description="training: full, lora, or qlora (NF4 base)")
+    weights_dtype: WeightsDtype | None = Field(default=None,
+                                               description="storage format; default: as released (bf16, fp8, mxfp4...); "
+                                                           "GGUF types use llama.cpp's mix")
     kv_cache_dtype: KvDtype | None = Field(default=None, description="KV cache format (default: the weights' 16-bit type)")
-    training_precision: TrainingPrecision = Field(default="mixed", description="'mixed': fp32 master weights, gradients and "
-                                                  "optimizer states, bf16 compute; 'bf16': everything bf16 (torchtune)")
-    optimizer: Optimizer = Field(default="adamw", description="'adamw_8bit'/'paged_*' are bitsandbytes' (paged states live in "
-                                 "CPU-backed unified memory)")
-    recipe: Recipe | None = Field(default=None, description="training framework whose defaults apply (loss, logits, "
-                                  "checkpointing, offloading); default 'hf_trainer'. 'pytorch' = out = model(**batch); "
-                                  "out.loss.backward()")
-    loss: Loss | None = Field(default=None, description="overrides the recipe: 'standard' fp32 cross-entropy over full logits, "
-                              "'chunked' (torchtune), 'fused' linear cross-entropy (Liger, Unsloth)")
-    logits_kept: bool | None = Field(default=None, description="overrides the recipe: the loop holds the model output (its "
-                                     "16-bit logits) through backward")
-    gradient_checkpointing: bool | None = Field(default=None, description="overrides the recipe: recompute each layer in backward")
-    activation_offloading: bool | None = Field(default=None, description="overrides the recipe: checkpointed activations kept "
-                                               "in CPU memory")
-    optimizer_in_backward: bool | None = Field(default=None, description="overrides the recipe: step each parameter as its "
-                                               "gradient arrives (no full set of gradients)")
-    batch_size: int = Field(default=1, ge=1, le=1_000_000, description="sequences per GPU (micro-batch)")
-    seq_len: int = Field(default=2048, ge=1, le=100_000_000, description="tokens per sequence (inference: the context kept)")
-    lora_rank: int = Field(default=16, ge=1, le=65_536, description="LoRA rank; adapters on every linear layer of the blocks")
-    num_gpus: int = Field(default=1, ge=1, le=1_000_000, description="GPUs the job runs on (data parallel for training)")
-    sharding: Sharding = Field(default="none", description="training: zero1 shards optimizer states, zero2 + gradients, "
-                               "zero3/fsdp + parameters")
+    training_precision: TrainingPrecision = Field(default="mixed",
+                                                  description="'mixed': fp32 master weights and states, bf16 compute; 'bf16': all bf16")
+    optimizer: Optimizer = Field(default="adamw", description="paged_* keep their states in CPU-backed unified memory")
+    recipe: Recipe | None = Field(default=None,
+                                  description="training framework defaults (default hf_trainer; "
+                                                  "pytorch = a plain loop that holds the logits)")
+    loss: Loss | None = Field(default=None, description="override: standard, chunked (torchtune) or fused (Liger, Unsloth)")
+    logits_kept: bool | None = Field(default=None, description="override: the loop holds the logits through backward")
+    gradient_checkpointing: bool | None = Field(default=None, description="override: recompute each layer in backward")
+    activation_offloading: bool | None = Field(default=None, description="override: checkpointed activations in CPU memory")
+    optimizer_in_backward: bool | None = Field(default=None, description="override: step each parameter as its gradient arrives")
+    batch_size: int = Field(default=1, ge=1, le=1_000_000, description="sequences per GPU")
+    seq_len: int = Field(default=2048, ge=1, le=100_000_000, description="tokens per sequence")
+    lora_rank: int = Field(default=16, ge=1, le=65_536, description="LoRA rank (adapters on every linear layer)")
+    num_gpus: int = Field(default=1, ge=1, le=1_000_000, description="GPUs (data parallel for training)")
+    sharding: Sharding = Field(default="none", description="training state sharding: zero1, zero2, zero3/fsdp")
     tensor_parallel: int = Field(default=1, ge=1, le=1024, description="GPUs each layer is split across")
-    gpu: str | None = Field(default=None, max_length=NAME_LIMIT, description="GPU to check the fit on ('h100', 'rtx 4090'); adds the "
-                            "largest batch and longest sequence that fit")
+    gpu: str | None = Field(default=None, max_length=NAME_LIMIT, description="GPU to check; adds the largest batch and context that fit")
 
     @field_validator("weights_dtype", "kv_cache_dtype", "recipe", "loss", mode="before")
     @classmethod
