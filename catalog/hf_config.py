@@ -69,7 +69,7 @@ def arch_fields(config: dict[str, Any], model_id: str) -> dict[str, Any]:
         "num_attention_heads": heads,
         "num_key_value_heads": int(read.get("num_key_value_heads") or heads),
         "head_dim": read.get("head_dim"),
-        "intermediate_size": int(read.get(family.dense_width_key or "intermediate_size") or moe.get("moe_intermediate_size")),
+        "intermediate_size": int(read.get(family.dense_width_key or "intermediate_size") or moe["moe_intermediate_size"]),
         "vocab_size": int(read.get("vocab_size")),
         "tie_word_embeddings": bool(config.get("tie_word_embeddings", read.get("tie_word_embeddings", False))),
         "max_position_embeddings": int(read.first(("max_position_embeddings", "max_sequence_length", "seq_length")) or 4096),
@@ -176,7 +176,8 @@ def vision_parameters(vision: dict[str, Any], text_hidden: int) -> int:
 
 def release_fields(config: dict[str, Any]) -> dict[str, Any]:
     """How the release stores its weights: quantization_config, else torch_dtype."""
-    text = config.get("text_config") if isinstance(config.get("text_config"), dict) else {}
+    nested = config.get("text_config")
+    text: dict[str, Any] = nested if isinstance(nested, dict) else {}
     quant = config.get("quantization_config") or text.get("quantization_config")
     if not quant:
         dtype = str(config.get("torch_dtype") or config.get("dtype") or text.get("torch_dtype") or text.get("dtype") or "bfloat16")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
@@ -23,9 +22,11 @@ USER_DIR_ENV = "GPUSIZER_CATALOG_DIR"
 
 
 def user_catalog_dir() -> Path:
-    configured = os.environ.get(USER_DIR_ENV)
+    from .settings import settings
+
+    configured = settings().catalog_dir
     if configured:
-        return Path(configured).expanduser()
+        return configured
     import platformdirs  # only needed when no folder is named
 
     return Path(platformdirs.user_config_dir("gpusizer")) / "catalog"

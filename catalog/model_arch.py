@@ -2,11 +2,26 @@
 from __future__ import annotations
 
 import datetime
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 WindowKind = Literal["sliding", "chunked"]
+
+
+@dataclass(frozen=True)
+class LatentAttention:
+    """Multi-head latent attention (DeepSeek V2/V3, Kimi K2): its sizes, all present."""
+    q_lora_rank: int | None   # None: queries are projected directly (DeepSeek-V2-Lite)
+    kv_lora_rank: int
+    qk_nope_head_dim: int
+    qk_rope_head_dim: int
+    v_head_dim: int
+
+    @property
+    def query_head_dim(self) -> int:
+        return self.qk_nope_head_dim + self.qk_rope_head_dim
 ReleaseScope = Literal["blocks", "experts"]
 
 
@@ -93,6 +108,12 @@ class ModelArch(BaseModel):
     @property
     def uses_mla(self) -> bool:
         return self.kv_lora_rank is not None
+
+    @property
+    def latent_attention(self) -> LatentAttention | None:
+        if self.kv_lora_rank is None or self.qk_nope_head_dim is None or self.qk_rope_head_dim is None or self.v_head_dim is None:
+            return None
+        return LatentAttention(self.q_lora_rank, self.kv_lora_rank, self.qk_nope_head_dim, self.qk_rope_head_dim, self.v_head_dim)
 
     @property
     def attention_head_dim(self) -> int:

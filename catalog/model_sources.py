@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -15,9 +14,9 @@ from typing import Any
 from .checkpoint import CheckpointSummary, summarize, summarize_folder
 from .errors import SizingError
 from .model_arch import ModelArch
+from .settings import settings
 
 HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}$")
-CACHE_ENV = "GPUSIZER_CACHE_DIR"
 MAX_CONFIG_BYTES = 4 * 2**20
 
 
@@ -73,7 +72,8 @@ def model_from_path(name: str) -> ModelArch:
 
 
 def _layers(config: dict[str, Any]) -> int:
-    text = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
+    nested = config.get("text_config")
+    text: dict[str, Any] = nested if isinstance(nested, dict) else config
     try:
         return int(text.get("num_hidden_layers") or 0)
     except (TypeError, ValueError):
@@ -81,9 +81,9 @@ def _layers(config: dict[str, Any]) -> int:
 
 
 def cache_dir() -> Path:
-    configured = os.environ.get(CACHE_ENV)
+    configured = settings().cache_dir
     if configured:
-        return Path(configured).expanduser()
+        return configured
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("gpusizer")) / "models"

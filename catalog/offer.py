@@ -46,7 +46,8 @@ class CloudOffer(BaseModel):
     def _priced(self) -> CloudOffer:
         if self.on_demand_usd_per_hour is None and self.spot_usd_per_hour is None:
             raise ValueError("an offer needs an on-demand or a spot price")
-        if None not in (self.on_demand_usd_per_hour, self.spot_usd_per_hour) and self.spot_usd_per_hour > self.on_demand_usd_per_hour:
+        on_demand, spot = self.on_demand_usd_per_hour, self.spot_usd_per_hour
+        if on_demand is not None and spot is not None and spot > on_demand:
             raise ValueError("spot price above on-demand price")
         return self
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from importlib.metadata import PackageNotFoundError, metadata, version
 from typing import Any
 
@@ -19,6 +18,7 @@ from pydantic import ValidationError
 
 from gpusizer import tools
 from gpusizer.catalog import Catalog, SizingError, load_catalog
+from gpusizer.catalog.settings import settings
 from gpusizer.tools.cloud_cost import CloudCostRequest
 from gpusizer.tools.compare_gpus import CompareRequest
 from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
@@ -180,7 +180,7 @@ def create_server(catalog: Catalog | None = None) -> MCPServer:
     get_catalog = (lambda: catalog) if catalog is not None else load_catalog
     server = GpusizerServer("gpusizer", title="gpusizer: GPU sizing and cost", description=SERVER_DESCRIPTION,
                             instructions=INSTRUCTIONS, website_url=project_url(), version=server_version(), subscriptions=False,
-                            log_level=os.environ.get("GPUSIZER_LOG_LEVEL", "WARNING").upper())
+                            log_level=settings().log_level)
     reject_unknown_tools(server)
     honour_log_level(server)
     for name, returns, groups in tool_shapes():

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 
@@ -37,15 +36,22 @@ def main(argv: list[str] | None = None) -> int:
     # Imported after parsing so --help and argument errors stay instant.
     import anyio
 
+    from gpusizer.catalog import SizingError
+    from gpusizer.catalog.settings import settings
+
     from .app import create_server
-    from .http import TOKEN_VARIABLE, HttpOptions, exposure_problem, serve_http
+    from .http import HttpOptions, exposure_problem, serve_http
     from .stdio_wire import run_stdio
 
-    server = create_server()
+    try:
+        token = settings().mcp_token  # a wrong setting stops here, with its variable named, not mid-session
+        server = create_server()
+    except SizingError as error:
+        print(f"gpusizer-mcp: {error}", file=sys.stderr)
+        return 2
     if not arguments.http:
         anyio.run(run_stdio, server)
         return 0
-    token = os.environ.get(TOKEN_VARIABLE) or None
     problem = exposure_problem(arguments.host, arguments.allowed_host, token)
     if problem:
         print(f"gpusizer-mcp: {problem}", file=sys.stderr)

@@ -12,7 +12,7 @@ import io
 import json
 import sys
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import mcp_types as types
@@ -96,7 +96,8 @@ async def run_stdio(server: MCPServer, stdin: Any = None, stdout: Any = None) ->
     lowlevel = server._lowlevel_server  # the same object MCPServer.run_stdio_async drives
     raw_in = stdin or anyio.wrap_file(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
     replies_in, replies_out = anyio.create_memory_object_stream[SessionMessage](64)
-    async with stdio_server(stdin=ScreenedLines(raw_in, replies_in), stdout=stdout) as (wire_in, wire_out):
+    screened = cast(Any, ScreenedLines(raw_in, replies_in))  # the SDK only iterates it, as it iterates a file
+    async with stdio_server(stdin=screened, stdout=stdout) as (wire_in, wire_out):
         messages_in, messages = create_context_streams[SessionMessage | Exception](0)
         # The server writes to its own stream: the wire stays open until the screened lines' replies are out too.
         server_out, from_server = create_context_streams[SessionMessage](0)

@@ -31,9 +31,10 @@ class Shape:
     @classmethod
     def of(cls, arch: ModelArch, tensor_parallel: int = 1) -> Shape:
         tp = tensor_parallel
-        if arch.uses_mla:
-            query = arch.num_attention_heads * (arch.qk_nope_head_dim + arch.qk_rope_head_dim)
-            key_value = arch.num_attention_heads * (arch.qk_nope_head_dim + arch.v_head_dim) / 2
+        mla = arch.latent_attention
+        if mla is not None:
+            query = arch.num_attention_heads * mla.query_head_dim
+            key_value = arch.num_attention_heads * (mla.qk_nope_head_dim + mla.v_head_dim) / 2
         else:
             query = arch.num_attention_heads * arch.attention_head_dim
             key_value = arch.num_key_value_heads * arch.attention_head_dim
@@ -47,7 +48,7 @@ def mlp_width_per_token(arch: ModelArch) -> float:
     if not arch.is_moe:
         return arch.intermediate_size
     expert = arch.moe_intermediate_size or arch.intermediate_size
-    return arch.num_experts_per_tok * expert + arch.num_shared_experts * expert
+    return (arch.num_experts_per_tok or 1) * expert + arch.num_shared_experts * (arch.shared_expert_intermediate_size or expert)
 
 
 def inference_transient_bytes(shape: Shape, batch: int, seq: int, act_bytes: int) -> int:

@@ -6,7 +6,7 @@ from typing import Literal, Unpack
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from gpusizer.catalog import Catalog, SizingError, load_catalog
+from gpusizer.catalog import Catalog, CloudOffer, SizingError, load_catalog
 
 from .estimate import estimate_vram
 from .fitting import MAX_GPUS, gpus_needed
@@ -95,7 +95,7 @@ def cloud_cost(gpu: str, *, hours: float, gpu_count: int | None = None, pricing:
         raise SizingError(f"no cloud offer for {spec.gpu_id} in the catalog; GPUs with offers: {', '.join(known)} "
                           "(add your own rows in offers.csv of the user catalog folder)")
     candidates = filter_offers(candidates, request, catalog)
-    pricings = ["on_demand", "spot"] if request.pricing == "both" else [request.pricing]
+    pricings: list[Pricing] = ["on_demand", "spot"] if request.pricing == "both" else [request.pricing]
     spot_hours = request.hours * (1 + request.checkpoint_overhead_fraction) * (
         1 + request.spot_interruptions_per_hour * request.hours_lost_per_interruption)
     if "spot" in pricings and spot_hours > request.hours:
@@ -120,7 +120,7 @@ def cloud_cost(gpu: str, *, hours: float, gpu_count: int | None = None, pricing:
         notes.append("offers that need several instances split the job across machines: fine for data parallel or separate "
                      "jobs, not for tensor parallel, which wants all its GPUs in one NVLink domain (single_instance=true "
                      "keeps only instances that hold them all)")
-    return CloudCost(gpu_id=spec.gpu_id, gpu_count=request.gpu_count, hours=request.hours, offers=offers, notes=notes)
+    return CloudCost(gpu_id=spec.gpu_id, gpu_count=request.gpu_count or 1, hours=request.hours, offers=offers, notes=notes)
 
 
 def filter_offers(offers, request: CloudCostRequest, catalog: Catalog):
@@ -133,17 +133,18 @@ def filter_offers(offers, request: CloudCostRequest, catalog: Catalog):
     if request.region:
         offers = [o for o in offers if request.region.lower() in o.region.lower()]
     if request.single_instance:
-        offers = [o for o in offers if o.gpus_per_instance >= request.gpu_count]
+        offers = [o for o in offers if o.gpus_per_instance >= (request.gpu_count or 1)]
     return offers
 
 
-def priced(offer, pricing: str, request: CloudCostRequest, catalog: Catalog, hours: float) -> Offer:
-    instances = math.ceil(request.gpu_count / offer.gpus_per_instance)
-    hourly = offer.usd_per_hour(pricing)
+def priced(offer: CloudOffer, pricing: Pricing, request: CloudCostRequest, catalog: Catalog, hours: float) -> Offer:
+    gpu_count = request.gpu_count or 1
+    instances = math.ceil(gpu_count / offer.gpus_per_instance)
+    hourly = offer.usd_per_hour(pricing) or 0.0
     billed = billed_hours(hours, catalog.provider_by_id[offer.provider])
     return Offer(provider=offer.provider, instance_type=offer.instance_type, region=offer.region, gpu_id=offer.gpu_id,
                  gpus_per_instance=offer.gpus_per_instance, instances=instances,
-                 idle_gpus=instances * offer.gpus_per_instance - request.gpu_count, pricing=pricing, usd_per_hour=hourly,
+                 idle_gpus=instances * offer.gpus_per_instance - gpu_count, pricing=pricing, usd_per_hour=hourly,
                  usd_per_gpu_hour=hourly / offer.gpus_per_instance, billed_hours=billed,
                  total_usd=instances * hourly * billed, as_of=offer.as_of.isoformat(), stale=is_stale(offer.as_of), source=offer.source,
                  **extras(request, catalog.provider_by_id[offer.provider], instances * hourly * billed))
@@ -173,7 +174,7 @@ def extras_notes(request: CloudCostRequest, offers: list[Offer]) -> list[str]:
         notes.append(f"no storage or egress price for {', '.join(unpriced)}: pass storage_usd_per_gb_month / egress_usd_per_gb")
     priced = [o for o in offers if o.all_in_usd is not None]
     if priced:
-        best = min(priced, key=lambda o: o.all_in_usd)
+        best = min(priced, key=lambda o: o.all_in_usd or 0.0)
         notes.append(f"cheapest all-in: {best.provider} {best.instance_type} ({best.pricing}) at ${best.all_in_usd:,.2f}")
     return notes
 

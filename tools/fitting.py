@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypedDict
 
 from gpusizer.catalog import Catalog, GpuSpec
 
@@ -13,7 +14,13 @@ MAX_GPUS = GPU_COUNTS[-1]  # the largest count the fit scan tries
 SEARCH_LIMIT = 10_000_000
 
 
-def spread_over(workload: str, gpus: int) -> dict:
+class Layout(TypedDict):
+    num_gpus: int
+    tensor_parallel: int
+    sharding: str
+
+
+def spread_over(workload: str, gpus: int) -> Layout:
     """How the fit scan spreads a job over `gpus`: tensor parallel for inference, ZeRO-3 (= FSDP) for training.
     As estimate_vram arguments, so a face asking "does it fit on N GPUs" asks exactly what the scan computed."""
     if gpus <= 1:
@@ -26,7 +33,7 @@ def spread_over(workload: str, gpus: int) -> dict:
 def total_for(plan: Plan, batch: int, seq: int, gpus: int | None = None) -> int:
     """Per-GPU peak; with `gpus`, spread the way the fit scan does (`spread_over`)."""
     r = plan.request
-    layout = spread_over(r.workload, gpus) if gpus is not None else \
+    layout: Layout = spread_over(r.workload, gpus) if gpus is not None else \
         {"num_gpus": r.num_gpus, "tensor_parallel": r.tensor_parallel, "sharding": r.sharding}
     breakdown, _ = per_gpu(plan, batch, seq, layout["num_gpus"], layout["tensor_parallel"], layout["sharding"])
     return sum(breakdown.model_dump().values())

@@ -142,19 +142,17 @@ def tensors(arch: ModelArch) -> Iterator[Tensor]:
 
 
 def _attention(arch: ModelArch, layer: int, h: int, q: int, kv: int) -> Iterator[Tensor]:
-    if arch.uses_mla:
-        heads = arch.num_attention_heads
-        q_head = (arch.qk_nope_head_dim or 0) + (arch.qk_rope_head_dim or 0)
-        rank = arch.q_lora_rank
+    mla = arch.latent_attention
+    if mla is not None:
+        heads, rank = arch.num_attention_heads, mla.q_lora_rank
         if rank:
             yield Tensor("attn_q", layer, h, h * rank)
-            yield Tensor("attn_q", layer, rank, rank * heads * q_head)
+            yield Tensor("attn_q", layer, rank, rank * heads * mla.query_head_dim)
         else:
-            yield Tensor("attn_q", layer, h, h * heads * q_head)
-        yield Tensor("attn_k", layer, h, h * ((arch.kv_lora_rank or 0) + (arch.qk_rope_head_dim or 0)))
-        kv_up = (arch.kv_lora_rank or 0) * heads * ((arch.qk_nope_head_dim or 0) + (arch.v_head_dim or 0))
-        yield Tensor("attn_v", layer, arch.kv_lora_rank or 1, kv_up)
-        yield Tensor("attn_output", layer, heads * (arch.v_head_dim or 0), heads * (arch.v_head_dim or 0) * h)
+            yield Tensor("attn_q", layer, h, h * heads * mla.query_head_dim)
+        yield Tensor("attn_k", layer, h, h * (mla.kv_lora_rank + mla.qk_rope_head_dim))
+        yield Tensor("attn_v", layer, mla.kv_lora_rank, mla.kv_lora_rank * heads * (mla.qk_nope_head_dim + mla.v_head_dim))
+        yield Tensor("attn_output", layer, heads * mla.v_head_dim, heads * mla.v_head_dim * h)
         return
     yield Tensor("attn_q", layer, h, h * q)
     yield Tensor("attn_k", layer, h, h * kv)

@@ -5,8 +5,9 @@ from gpusizer.catalog import ModelArch
 
 
 def kv_bytes_per_token_per_layer(arch: ModelArch, dtype_bytes: float) -> float:
-    if arch.uses_mla:  # the compressed latent plus the shared rope key, as vLLM/SGLang MLA backends cache it
-        return (arch.kv_lora_rank + arch.qk_rope_head_dim) * dtype_bytes
+    mla = arch.latent_attention
+    if mla is not None:  # the compressed latent plus the shared rope key, as vLLM/SGLang MLA backends cache it
+        return (mla.kv_lora_rank + mla.qk_rope_head_dim) * dtype_bytes
     return 2 * arch.num_key_value_heads * arch.attention_head_dim * dtype_bytes
 
 

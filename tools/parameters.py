@@ -37,12 +37,13 @@ class ParameterCount:
 
 def attention_params_per_layer(arch: ModelArch) -> int:
     h, heads, kv = arch.hidden_size, arch.num_attention_heads, arch.num_key_value_heads
-    if arch.uses_mla:
-        q_head = arch.qk_nope_head_dim + arch.qk_rope_head_dim
-        q = (h * arch.q_lora_rank + arch.q_lora_rank + arch.q_lora_rank * heads * q_head) if arch.q_lora_rank else h * heads * q_head
-        kv_down = h * (arch.kv_lora_rank + arch.qk_rope_head_dim) + arch.kv_lora_rank
-        kv_up = arch.kv_lora_rank * heads * (arch.qk_nope_head_dim + arch.v_head_dim)
-        return q + kv_down + kv_up + heads * arch.v_head_dim * h
+    mla = arch.latent_attention
+    if mla is not None:
+        q_head, rank = mla.query_head_dim, mla.q_lora_rank
+        q = (h * rank + rank + rank * heads * q_head) if rank else h * heads * q_head
+        kv_down = h * (mla.kv_lora_rank + mla.qk_rope_head_dim) + mla.kv_lora_rank
+        kv_up = mla.kv_lora_rank * heads * (mla.qk_nope_head_dim + mla.v_head_dim)
+        return q + kv_down + kv_up + heads * mla.v_head_dim * h
     d = arch.attention_head_dim
     count = h * heads * d + 2 * h * kv * d + heads * d * h
     if arch.attention_bias:

@@ -22,7 +22,7 @@ def usd_per_gpu_hour(offer: CloudOffer, pricing: str) -> float | None:
 
 
 def cheapest(catalog: Catalog, gpu_id: str, pricing: str) -> GpuHourPrice | None:
-    priced = [(usd_per_gpu_hour(o, pricing), o) for o in catalog.offers_for(gpu_id) if o.usd_per_hour(pricing)]
+    priced = [(rate, o) for o in catalog.offers_for(gpu_id) if (rate := usd_per_gpu_hour(o, pricing)) is not None]
     if not priced:
         return None
     price, offer = min(priced, key=lambda p: (p[0], p[1].offer_id))

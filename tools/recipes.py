@@ -10,14 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-DEFAULT_RECIPE = "hf_trainer"
+from .vram_models import Loss, Recipe
+
+DEFAULT_RECIPE: Recipe = "hf_trainer"
 STEP_KINDS = Literal["per_parameter", "foreach", "fused"]
 
 
 @dataclass(frozen=True)
 class TrainingSettings:
-    recipe: str
-    loss: str                      # standard | chunked | fused
+    recipe: Recipe
+    loss: Loss
     logits_kept: bool
     gradient_checkpointing: bool
     activation_offloading: bool
@@ -29,7 +31,7 @@ class TrainingSettings:
 
 @dataclass(frozen=True)
 class Preset:
-    loss: str
+    loss: Loss
     logits_kept: bool
     gradient_checkpointing: dict[str, bool]  # by method
     activation_offloading: bool
@@ -39,7 +41,7 @@ class Preset:
     why: str
 
 
-PRESETS: dict[str, Preset] = {
+PRESETS: dict[Recipe, Preset] = {
     "pytorch": Preset(
         "standard", True, {"full": False, "lora": False, "qlora": False}, False, False, "per_parameter", False,
         "a plain loop: out = model(**batch); out.loss.backward() with transformers' standard loss, AdamW(foreach=False) "
@@ -63,7 +65,7 @@ PRESETS: dict[str, Preset] = {
 }
 
 
-def training_settings(recipe: str | None, method: str, *, loss: str | None = None, logits_kept: bool | None = None,
+def training_settings(recipe: Recipe | None, method: str, *, loss: Loss | None = None, logits_kept: bool | None = None,
                       gradient_checkpointing: bool | None = None, activation_offloading: bool | None = None,
                       optimizer_in_backward: bool | None = None) -> TrainingSettings:
     name = recipe or DEFAULT_RECIPE
@@ -71,10 +73,15 @@ def training_settings(recipe: str | None, method: str, *, loss: str | None = Non
     settings = TrainingSettings(name, preset.loss, preset.logits_kept, preset.gradient_checkpointing[method],
                                 preset.activation_offloading, preset.optimizer_in_backward, preset.optimizer_step,
                                 preset.kbit_upcast and method == "qlora")
-    overrides = {"loss": loss, "logits_kept": logits_kept, "gradient_checkpointing": gradient_checkpointing,
-                 "activation_offloading": activation_offloading, "optimizer_in_backward": optimizer_in_backward}
+    overrides: dict[str, str | bool | None] = {
+        "loss": loss, "logits_kept": logits_kept, "gradient_checkpointing": gradient_checkpointing,
+        "activation_offloading": activation_offloading, "optimizer_in_backward": optimizer_in_backward}
     given = {key: value for key, value in overrides.items() if value is not None}
-    settings = replace(settings, **given)
+    settings = replace(settings, loss=loss or settings.loss,
+                       logits_kept=settings.logits_kept if logits_kept is None else logits_kept,
+                       gradient_checkpointing=settings.gradient_checkpointing if gradient_checkpointing is None else gradient_checkpointing,
+                       activation_offloading=settings.activation_offloading if activation_offloading is None else activation_offloading,
+                       optimizer_in_backward=settings.optimizer_in_backward if optimizer_in_backward is None else optimizer_in_backward)
     if settings.activation_offloading and not settings.gradient_checkpointing:
         settings = replace(settings, gradient_checkpointing=True)
         given.setdefault("gradient_checkpointing", True)

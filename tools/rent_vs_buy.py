@@ -84,27 +84,27 @@ def rent_vs_buy(gpu: str, *, gpu_count: int = 8, purchase_usd_per_gpu: float | N
     catalog = catalog or load_catalog()
     r = parse_request(RentVsBuyRequest, arguments, "rent_vs_buy")
     match = catalog.resolve_gpu(r.gpu)
-    gpu = match.gpu
+    spec = match.gpu
     assumptions = [match.note] if match.note else []
-    price = r.purchase_usd_per_gpu or gpu.purchase_usd
+    price = r.purchase_usd_per_gpu or spec.purchase_usd
     if price is None:
-        raise SizingError(f"the catalog has no purchase price for {gpu.gpu_id}; pass purchase_usd_per_gpu "
+        raise SizingError(f"the catalog has no purchase price for {spec.gpu_id}; pass purchase_usd_per_gpu "
                           "(the GPU plus its share of server and network)")
-    assumptions.append(f"purchase ${price:,.0f} per GPU" + ("" if r.purchase_usd_per_gpu else f" (catalog: {gpu.purchase_source})"))
+    assumptions.append(f"purchase ${price:,.0f} per GPU" + ("" if r.purchase_usd_per_gpu else f" (catalog: {spec.purchase_source})"))
     rent = r.rent_usd_per_gpu_hour
     if rent is None:
-        best = cheapest(catalog, gpu.gpu_id, "on_demand")
+        best = cheapest(catalog, spec.gpu_id, "on_demand")
         if best is None:
-            raise SizingError(f"no on-demand offer for {gpu.gpu_id} in the catalog; pass rent_usd_per_gpu_hour")
+            raise SizingError(f"no on-demand offer for {spec.gpu_id} in the catalog; pass rent_usd_per_gpu_hour")
         rent = best.usd_per_gpu_hour
         assumptions.append(f"rent ${rent:.2f} per GPU-hour: cheapest on-demand offer ({best.offer.provider} "
                            f"{best.offer.instance_type}, as of {best.offer.as_of})")
     watts = r.power_watts_per_gpu
     if watts is None:
-        if gpu.tdp_watts is None:
-            raise SizingError(f"the catalog has no TDP for {gpu.gpu_id}; pass power_watts_per_gpu")
-        watts = gpu.tdp_watts * (1 + HOST_WATTS_PER_GPU_WATT)
-        assumptions.append(f"power {watts:.0f} W per GPU: {gpu.tdp_watts:.0f} W TDP plus its share of the host "
+        if spec.tdp_watts is None:
+            raise SizingError(f"the catalog has no TDP for {spec.gpu_id}; pass power_watts_per_gpu")
+        watts = spec.tdp_watts * (1 + HOST_WATTS_PER_GPU_WATT)
+        assumptions.append(f"power {watts:.0f} W per GPU: {spec.tdp_watts:.0f} W TDP plus its share of the host "
                            "(DGX H100: 10.2 kW for 8 x 700 W GPUs)")
     assumptions.append(f"electricity ${r.electricity_usd_per_kwh}/kWh at PUE {r.pue}, paid only for busy hours; "
                        f"staff ${r.staff_usd_per_year:,.0f}/year, maintenance {r.maintenance_fraction_per_year:.0%}/year of purchase, "
@@ -115,7 +115,7 @@ def rent_vs_buy(gpu: str, *, gpu_count: int = 8, purchase_usd_per_gpu: float | N
     breakeven_hours = model.breakeven_gpu_hours()
     breakeven_util = None if breakeven_hours is None or breakeven_hours > hours_horizon else breakeven_hours / hours_horizon
     return RentVsBuy(
-        gpu_id=gpu.gpu_id, gpu_count=r.gpu_count, own_total_usd=round(own, 2), rent_total_usd=round(rent_total, 2),
+        gpu_id=spec.gpu_id, gpu_count=r.gpu_count, own_total_usd=round(own, 2), rent_total_usd=round(rent_total, 2),
         recommendation="buy" if own < rent_total else "rent", breakeven_utilization=breakeven_util,
         breakeven_gpu_hours=breakeven_hours, own_breakdown_usd=model.own_parts(r.utilization),
         yearly=model.yearly(), utilization_sweep=[SweepRow(utilization=u / 10, own_total_usd=round(model.own(u / 10), 2),

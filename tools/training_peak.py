@@ -37,6 +37,7 @@ def training_breakdown(plan: Plan, batch: int, seq: int, num_gpus: int, tp: int,
     shape = Shape.of(arch, tp)
     layer = saved_per_layer_bytes(shape, tokens, plan.act_bytes, lora_rank=None if full else request.lora_rank, amp=states.autocast)
     hidden_state = tokens * arch.hidden_size * plan.act_bytes
+    saved: float
     if settings.activation_offloading:
         saved = min(layers, OFFLOAD_RESIDENT_LAYERS) * hidden_state
     else:
@@ -58,7 +59,8 @@ def training_breakdown(plan: Plan, batch: int, seq: int, num_gpus: int, tp: int,
     moment = "checkpointed layer recomputed in backward" if settings.gradient_checkpointing else "backward through the LM head"
     if settings.optimizer_in_backward:  # each parameter stepped in place as its gradient arrives: never all gradients at once
         moment = "backward, each parameter stepped as its gradient arrives"
-    candidates = {"start of backward (loss)": (backward_start + loss, 0, 0), moment: (in_backward, head_grad, 0)}
+    candidates: dict[str, tuple[float, float, float]] = {"start of backward (loss)": (backward_start + loss, 0, 0),
+                                                         moment: (in_backward, head_grad, 0)}
     if not settings.optimizer_in_backward:
         candidates["optimizer step"] = (0, gradients, step)
     phase, (activations, grads_live, transient) = max(candidates.items(), key=lambda kv: sum(kv[1]))

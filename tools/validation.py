@@ -5,9 +5,9 @@ import difflib
 import functools
 import inspect
 from collections.abc import Callable, Iterable
-from typing import Annotated, ParamSpec, TypeVar
+from typing import Annotated, Any, ParamSpec, TypeVar
 
-from pydantic import StringConstraints, ValidationError
+from pydantic import BaseModel, StringConstraints, ValidationError
 
 NAME_LIMIT = 200  # characters of a model, GPU, provider or region name: checked before any fuzzy matching
 Name = Annotated[str, StringConstraints(max_length=NAME_LIMIT)]
@@ -50,7 +50,10 @@ def validation_message(error: ValidationError, tool: str, valid: Iterable[str] =
     return f"{tool}: " + "; ".join(parts)
 
 
-def parse_request(model: type, arguments: dict, tool: str):
+Request = TypeVar("Request", bound=BaseModel)
+
+
+def parse_request(model: type[Request], arguments: dict, tool: str) -> Request:
     """Validate a tool's arguments into its request model, or raise SizingError with a fix-it message."""
     from gpusizer.catalog import SizingError
 
@@ -60,7 +63,7 @@ def parse_request(model: type, arguments: dict, tool: str):
         raise SizingError(validation_message(error, tool, model.model_fields)) from None
 
 
-def default_of(model: type, name: str):
+def default_of(model: type[BaseModel], name: str) -> Any:
     """A request field's default, so faces show the tools' defaults instead of copies of them."""
     return model.model_fields[name].default
 

@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
+from functools import partial
 from importlib import import_module
 from pathlib import Path
+from typing import cast
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -33,9 +36,10 @@ class ScreenCommands(Provider):
     """Command palette entries: open each tab, export the current result."""
 
     async def search(self, query: str) -> Hits:
-        app = self.app
+        app = cast(GpusizerApp, self.app)
         matcher = self.matcher(query)
-        commands = [(f"Open {label}", lambda name=name: app.action_open(name)) for name, (label, *_) in TABS.items()]
+        commands: list[tuple[str, Callable[[], object]]] = [
+            (f"Open {label}", partial(app.action_open, name)) for name, (label, *_) in TABS.items()]
         commands += [("Export result as Markdown", app.action_export_markdown), ("Export result as JSON", app.action_export_json),
                      ("Toggle light / dark theme", app.action_toggle_theme)]
         for text, callback in commands:
@@ -85,7 +89,7 @@ class GpusizerApp(App):
         gc.freeze()
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        self.ensure_pane(event.pane.id)
+        self.ensure_pane(event.pane.id or "estimate")
 
     def ensure_pane(self, name: str):
         """The tab's pane, built on first use."""

@@ -15,7 +15,8 @@ BAR_COLOUR = "#1e90ff"
 def stacked_bar(parts: dict[str, int], width: int = 40) -> Content:
     """One bar split by share, and a legend with each part's colour."""
     total = sum(parts.values()) or 1
-    bar, legend = [], []
+    bar: list[tuple[str, str]] = []
+    legend: list[str | tuple[str, str]] = []
     drawn = 0
     for name, value in parts.items():
         cells = min(round(value / total * width) if value else 0, width - drawn)

@@ -9,11 +9,13 @@ TAB_NAMES = ["estimate", "compare", "cloud", "rent", "catalog", "ask"]
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    from gpusizer.catalog import CatalogError
+    from gpusizer.catalog import SizingError
+    from gpusizer.catalog.settings import settings
 
     try:
+        settings()
         return run(argv)
-    except CatalogError as error:  # a user's catalog row that does not validate: say which, no traceback
+    except SizingError as error:  # a setting or a user's catalog row that does not validate: say which, no traceback
         print(f"gpusizer: {error}", file=sys.stderr)
         return 2
 

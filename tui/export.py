@@ -2,17 +2,18 @@
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 
 from pydantic import BaseModel
 
+from gpusizer.catalog.settings import settings
+
 
 def export_folder() -> Path:
-    configured = os.environ.get("GPUSIZER_EXPORT_DIR")
+    configured = settings().export_dir
     if configured:
-        return Path(configured)
+        return configured
     from platformdirs import user_data_path
 
     return user_data_path("gpusizer") / "exports"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -18,7 +18,7 @@ from gpusizer.tools.parameters import count_parameters
 from gpusizer.tools.pricing import cheapest, cheapest_fits
 from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
 from gpusizer.tools.validation import default_of
-from gpusizer.tools.vram_models import VramRequest, stored_weights_dtype
+from gpusizer.tools.vram_models import GpuCheck, VramRequest, stored_weights_dtype
 from gpusizer.tools.weights import default_weights_dtype
 
 from ..format import gib, number, percent, usd
@@ -72,12 +72,15 @@ def has_workload_subject(reading: Reading) -> bool:
 
 
 # ---- the tool calls, recorded so the answer can show them
-def call(calls: list[ToolCall], catalog: Catalog, tool: str, **arguments) -> BaseModel:
+Result = TypeVar("Result", bound=BaseModel)
+
+
+def call(calls: list[ToolCall], catalog: Catalog, tool: Callable[..., Result], **arguments: Any) -> Result:
     arguments = {k: v for k, v in arguments.items() if v is not None}
-    record = ToolCall(tool=tool, arguments=arguments)
+    record = ToolCall(tool=tool.__name__, arguments=arguments)
     calls.append(record)
     try:
-        result = getattr(tools, tool)(catalog=catalog, **arguments)
+        result = tool(catalog=catalog, **arguments)
     except SizingError as error:
         record.error = str(error)
         raise
@@ -102,17 +105,25 @@ def spread_over(reading: Reading, count: int | None) -> dict[str, Any]:
 
 # ---- the eight journeys
 def answer_estimate(reading: Reading, catalog: Catalog, calls: list) -> str:
-    result = call(calls, catalog, "estimate_vram", **workload_arguments(reading))
+    result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading))
     parts = ", ".join(f"{k.replace('_', ' ')} {gib(v)}" for k, v in result.breakdown.model_dump().items() if v)
     fits = ", ".join(f"{f.gpus_needed} × {f.gpu_id}" for f in result.fits[:6]) or f"no catalog GPU within {fitting.MAX_GPUS} GPUs"
     return (f"Peak memory: {gib(result.total_bytes)} per GPU ({parts}). Fits on (fewest GPUs first): {fits}."
             + warnings_line(result.warnings))
 
 
+def checked(result: tools.VramEstimate) -> GpuCheck:
+    """The GPU check of an estimate asked with a gpu (always there then)."""
+    if result.gpu_check is None:
+        raise SizingError("the estimate has no GPU check: name a GPU")
+    return result.gpu_check
+
+
 def answer_fit(reading: Reading, catalog: Catalog, calls: list) -> str:
     gpu_id, count = reading.gpus[0]
-    result = call(calls, catalog, "estimate_vram", **workload_arguments(reading), gpu=gpu_id, **spread_over(reading, count))
-    check, label = result.gpu_check, f"{count or 1} × {result.gpu_check.name}"
+    result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading), gpu=gpu_id, **spread_over(reading, count))
+    check = checked(result)
+    label = f"{count or 1} × {check.name}"
     if check.fits:
         return (f"Yes: it fits on {label}, {gib(check.per_gpu_bytes)} of {gib(check.usable_bytes)} usable per GPU "
                 f"({gib(check.headroom_bytes)} to spare)." + warnings_line(result.warnings))
@@ -123,7 +134,7 @@ def answer_fit(reading: Reading, catalog: Catalog, calls: list) -> str:
 
 
 def answer_which_gpu(reading: Reading, catalog: Catalog, calls: list) -> str:
-    result = call(calls, catalog, "estimate_vram", **workload_arguments(reading))
+    result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading))
     ranked = cheapest_fits(catalog, result.fits)
     lines = [f"{c.gpus_needed} × {c.gpu_id}: {usd(c.usd_per_hour)}/h on {c.provider}" for c in ranked if c.usd_per_hour][:5]
     unpriced = [f"{c.gpus_needed} × {c.gpu_id}" for c in ranked if not c.usd_per_hour][:4]
@@ -135,8 +146,8 @@ def answer_which_gpu(reading: Reading, catalog: Catalog, calls: list) -> str:
 
 def answer_limits(reading: Reading, catalog: Catalog, calls: list) -> str:
     gpu_id, count = reading.gpus[0]
-    result = call(calls, catalog, "estimate_vram", **workload_arguments(reading), gpu=gpu_id, **spread_over(reading, count))
-    check = result.gpu_check
+    result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading), gpu=gpu_id, **spread_over(reading, count))
+    check = checked(result)
     asked_batch = said(reading, r"batch|users|requests|concurren")
     if asked_batch:
         return (f"Largest batch that fits on {count or 1} × {check.name} at {number(result_seq_len(calls))} tokens: "
@@ -151,7 +162,7 @@ def result_seq_len(calls: list[ToolCall]) -> int:
 
 def answer_compare(reading: Reading, catalog: Catalog, calls: list) -> str:
     workload = workload_arguments(reading) if has_workload_subject(reading) else {}
-    result = call(calls, catalog, "compare_gpus", gpus=[g for g, _ in reading.gpus], **workload)
+    result = call(calls, catalog, tools.compare_gpus, gpus=[g for g, _ in reading.gpus], **workload)
     lines = []
     for row in result.gpus:
         line = (f"{row.gpu_id}: {number(row.memory_gb)} GB, {number(row.memory_bandwidth_gbps)} GB/s, "
@@ -164,7 +175,7 @@ def answer_compare(reading: Reading, catalog: Catalog, calls: list) -> str:
 
 def answer_cloud(reading: Reading, catalog: Catalog, calls: list) -> str:
     gpu_id, count = reading.gpus[0]
-    result = call(calls, catalog, "cloud_cost", gpu=gpu_id, gpu_count=count or 1, hours=reading.hours or ASSUMED_HOURS,
+    result = call(calls, catalog, tools.cloud_cost, gpu=gpu_id, gpu_count=count or 1, hours=reading.hours or ASSUMED_HOURS,
                   pricing=reading.pricing or "both")
     best = result.offers[:3]
     lines = [f"{usd(o.total_usd)} on {o.provider} {o.instance_type} ({o.pricing.replace('_', '-')}, {o.instances} instance(s), "
@@ -174,7 +185,7 @@ def answer_cloud(reading: Reading, catalog: Catalog, calls: list) -> str:
 
 def answer_rent_or_buy(reading: Reading, catalog: Catalog, calls: list) -> str:
     gpu_id, count = reading.gpus[0]
-    result = call(calls, catalog, "rent_vs_buy", gpu=gpu_id, gpu_count=count, utilization=reading.utilization,
+    result = call(calls, catalog, tools.rent_vs_buy, gpu=gpu_id, gpu_count=count, utilization=reading.utilization,
                   years=reading.years, purchase_usd_per_gpu=reading.purchase_usd_per_gpu,
                   rent_usd_per_gpu_hour=reading.rent_usd_per_gpu_hour)
     verdict = "Buy" if result.recommendation == "buy" else "Rent"
@@ -185,7 +196,7 @@ def answer_rent_or_buy(reading: Reading, catalog: Catalog, calls: list) -> str:
 
 
 def answer_gpu_card(reading: Reading, catalog: Catalog, calls: list) -> str:
-    gpu = catalog.gpu_by_id[reading.gpu]
+    gpu = catalog.find_gpu(reading.gpu or "")
     price = cheapest(catalog, gpu.gpu_id, "on_demand")
     fp8 = f"{number(gpu.fp8_tflops_dense)} FP8" if gpu.fp8_tflops_dense else "no FP8"
     return (f"{gpu.name} ({gpu.vendor}): {number(gpu.memory_gb)} GB, {number(gpu.memory_bandwidth_gbps)} GB/s, "
@@ -194,7 +205,7 @@ def answer_gpu_card(reading: Reading, catalog: Catalog, calls: list) -> str:
 
 
 def answer_model_card(reading: Reading, catalog: Catalog, calls: list) -> str:
-    arch = catalog.model_by_id[reading.model]
+    arch = catalog.find_model(reading.model or "")
     counts = count_parameters(arch)
     moe = f", MoE with {counts.active / 1e9:.1f}B active" if counts.active != counts.total else ""
     return (f"{arch.model_id}: {counts.total / 1e9:.2f}B parameters{moe}; {arch.num_hidden_layers} layers, hidden "

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import os
 import sys
-import tomllib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from gpusizer.catalog.settings import settings
 
 from .journeys import AskAnswer, ToolCall
 
@@ -28,20 +29,10 @@ class LlmSettings:
     base_url: str | None = None  # any OpenAI-compatible endpoint: Ollama, vLLM, LM Studio
 
 
-def config_file() -> Path:
-    from platformdirs import user_config_path
-
-    return Path(os.environ.get("GPUSIZER_CONFIG", user_config_path("gpusizer") / "config.toml"))
-
-
 def llm_settings() -> LlmSettings | None:
     """GPUSIZER_LLM_MODEL / GPUSIZER_LLM_BASE_URL, else [ask] model / base_url in the config file; None: offline."""
-    model, base_url = os.environ.get("GPUSIZER_LLM_MODEL"), os.environ.get("GPUSIZER_LLM_BASE_URL")
-    path = config_file()
-    if not model and path.is_file():
-        section = tomllib.loads(path.read_text()).get("ask", {})
-        model, base_url = section.get("model"), base_url or section.get("base_url")
-    return LlmSettings(model, base_url) if model else None
+    current = settings()
+    return LlmSettings(current.llm_model, current.llm_base_url) if current.llm_model else None
 
 
 def build_model(settings: LlmSettings):
@@ -107,7 +98,8 @@ async def ask_llm(question: str, model=None, toolset=None, on_event: Listener | 
             if outcome is not None:
                 await outcome
 
-    agent = Agent(model or build_model(settings), toolsets=[toolset or server_toolset()], instructions=GUIDANCE)
+    chosen = model if model is not None else build_model(settings) if settings is not None else None
+    agent = Agent(chosen, toolsets=[toolset or server_toolset()], instructions=GUIDANCE)
     try:
         async with agent.run_stream_events(question) as events:
             async for event in events:
@@ -130,8 +122,9 @@ async def record_event(event, calls: dict[str, ToolCall], emit) -> None:
         calls[event.part.tool_call_id] = record
         await emit("call", record)
     elif isinstance(event, FunctionToolResultEvent):
-        record = calls.get(event.part.tool_call_id)
-        if record is not None:
+        known = calls.get(event.part.tool_call_id)
+        if known is not None:
+            record = known
             content = getattr(event.part, "content", None)
             if isinstance(content, dict):
                 record.result = content

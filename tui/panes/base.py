@@ -63,7 +63,7 @@ TOOL_DEFAULT = "default"  # an optional field left to the tool
 DEFAULT_LABELS = {"weights_dtype": "as released"}  # what 'left to the tool' means for some fields
 
 
-def tool_choice(model: type, name: str) -> Choice:
+def tool_choice(model: type[BaseModel], name: str) -> Choice:
     """A choice over a request field's allowed values, starting at the tool's default; a field the tool fills in
     itself when absent (weights_dtype: as released) starts at 'default'."""
     annotation = model.model_fields[name].annotation
@@ -80,7 +80,7 @@ class ToolPane(Vertical):
     """Subclasses give `form()`, `results()`, `arguments()`, `compute()` and `show()`."""
 
     TITLE = ""
-    result: BaseModel | None = None
+    result: Any = None  # the last good result: the pane's tool's output model
 
     class Updated(Message):
         """A new result (or its error) was just put on the widgets; the next frame paints it."""
@@ -90,6 +90,7 @@ class ToolPane(Vertical):
         self.catalog = catalog
         self._flagged: list[Widget | None] = []  # the inputs show_error marked; None: the problem line
         self._error_lines: dict[str, Static] = {}  # input id: its error line, once mounted
+        self._shown: dict[str, str] = {}  # selector: the text set_text last put there
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -153,8 +154,8 @@ class ToolPane(Vertical):
                 "Please report it with the inputs above.")
 
     def _apply(self, result: BaseModel | None, problem: str | None) -> None:
-        if problem is not None:
-            self.show_error(self.field_named_in(problem), problem)
+        if problem is not None or result is None:
+            self.show_error(self.field_named_in(problem or ""), problem or "no result")
         else:
             self.result = result
             self.show(result)
@@ -177,7 +178,7 @@ class ToolPane(Vertical):
         """Under the input that caused it, else atop the results. An input's error line is mounted the first time it
         is needed (fewer widgets, faster start-up) and then only shown and hidden."""
         inputs = self.query(f"#{field_name}") if field_name else None
-        if not inputs:
+        if not inputs or field_name is None:
             self.show_problem(message)
             return
         widget = inputs.first()
@@ -185,8 +186,11 @@ class ToolPane(Vertical):
         line = self._error_lines.get(field_name)
         if line is None:
             line = self._error_lines[field_name] = Static(message, id=f"{field_name}-error", classes="error field-error")
-            row = widget.parent if widget.parent.has_class("pair") else widget  # under a pair: below both inputs
-            row.parent.mount(line, after=row)
+            parent = widget.parent
+            row = parent if isinstance(parent, Widget) and parent.has_class("pair") else widget  # under a pair: below both
+            container = row.parent
+            if isinstance(container, Widget):
+                container.mount(line, after=row)
         else:
             line.update(message)
             line.display = True
@@ -204,15 +208,15 @@ class ToolPane(Vertical):
                 self.query_one(f"#{self.id}-problem", Static).update("")
             else:
                 widget.remove_class("invalid")
-                self._error_lines[widget.id].display = False
+                self._error_lines[widget.id or ""].display = False
         self._flagged.clear()
 
     # ---- writing results without needless layout passes (a re-layout costs tens of ms per keystroke)
     def set_text(self, selector: str, content) -> None:
         widget = self.query_one(selector, Static)
-        if str(content) == getattr(widget, "_last_content", None):
+        if self._shown.get(selector) == str(content):
             return
-        widget._last_content = str(content)
+        self._shown[selector] = str(content)
         widget.update(content, layout=False)
         width = widget.content_size.width
         if not width or widget.get_content_height(widget.content_size, self.app.size, width) != widget.content_size.height:

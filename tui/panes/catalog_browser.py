@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+from pydantic import BaseModel
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -30,7 +31,7 @@ class CatalogPane(Vertical):
     def __init__(self, catalog: Catalog, **options):
         super().__init__(**options)
         self.catalog = catalog
-        self.rows: dict[str, object] = {}
+        self.rows: dict[str, BaseModel] = {}
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="toolbar"):
@@ -66,7 +67,7 @@ class CatalogPane(Vertical):
             table.add_row(*[("—" if data.get(c) is None else str(data.get(c))) for c in columns], key=row_id)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        row = self.rows.get(event.row_key.value)
+        row = self.rows.get(str(event.row_key.value))
         if row is not None:
             fields = row.model_dump(mode="json")
             self.query_one("#catalog-detail", Static).update("\n".join(f"[b]{k}[/b]: {v}" for k, v in fields.items()))

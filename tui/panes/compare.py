@@ -1,6 +1,9 @@
 """Compare: 2-20 GPUs side by side, optionally for a workload; a bar chart of the column under the cursor."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Static
 
@@ -15,7 +18,7 @@ from ..suggest import CatalogSuggester
 from .base import ToolPane, default_text, field, tool_choice
 from .sortable import SortableTable
 
-COLUMNS = [  # (header, row field, how to show it)
+COLUMNS: list[tuple[str, str, Callable[[Any], str]]] = [  # (header, row field, how to show it)
     ("GPU", "gpu_id", str), ("memory GB", "memory_gb", number), ("GB/s", "memory_bandwidth_gbps", number),
     ("BF16 TF", "bf16_tflops_dense", number), ("FP8 TF", "fp8_tflops_dense", number), ("TDP W", "tdp_watts", number),
     ("$/GPU-h", "cheapest_usd_per_gpu_hour", usd), ("spot $/h", "cheapest_spot_usd_per_gpu_hour", usd),
