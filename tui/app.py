@@ -16,6 +16,7 @@ from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
 from gpusizer.catalog import Catalog, load_catalog
 
 from .export import write_export
+from .safe_text import esc
 
 TABS = {  # --tab name: (label, module under gpusizer.tui.panes, pane class); imported on first use
     "estimate": ("Estimate", "estimate", "EstimatePane"),
@@ -127,7 +128,7 @@ class GpusizerApp(App):
             return
         self.copy_to_clipboard(text)
         path = write_export(self.query_one("#tabs", TabbedContent).active, text, suffix)
-        self.notify(f"Copied to the clipboard (where the terminal allows) and saved to {path}", title="Exported")
+        self.notify(f"Copied to the clipboard (where the terminal allows) and saved to {esc(path)}", title="Exported")
         self.last_export = path
 
     def action_toggle_theme(self) -> None:

@@ -18,6 +18,7 @@ from gpusizer.catalog import Catalog
 from ..ask.journeys import AskAnswer, ToolCall, ask
 from ..form_input import FormInput
 from ..format import gib, usd
+from ..safe_text import esc
 
 WELCOME = ("Ask a sizing question in plain words, e.g. [i]will mixtral fit on 2x H100?[/i] · [i]cheapest way to rent "
            "8 H100s for 100 hours[/i] · [i]rent or buy 8 h100 at 60% utilization[/i]. Offline answers come from a parser "
@@ -47,7 +48,7 @@ def card(call: ToolCall) -> Collapsible:
     """Tool and key figures as the title; the arguments and the full JSON result inside."""
     outcome = call.result if call.result is not None else {"error": call.error}
     body = json.dumps({"arguments": call.arguments, "result": outcome}, indent=1)
-    return Collapsible(Static(body, classes="card-json", markup=False), title=f"{call.tool} → {key_figures(call)}",
+    return Collapsible(Static(body, classes="card-json", markup=False), title=esc(f"{call.tool} → {key_figures(call)}"),
                        collapsed=True, classes="card")
 
 
@@ -72,7 +73,7 @@ class AskPane(Vertical):
         if not question:
             return
         event.input.value = ""
-        self.add(Static(f"[b]You:[/b] {question}", classes="you"))
+        self.add(Static(f"[b]You:[/b] {esc(question)}", classes="you"))
         from ..ask.llm import llm_settings
 
         if self.llm_model is not None or llm_settings():
@@ -88,8 +89,8 @@ class AskPane(Vertical):
     def show_answer(self, answer: AskAnswer, with_cards: bool = True) -> None:
         self.last = answer
         if answer.understood and answer.journey != "llm":
-            self.add(Static(answer.interpretation, classes="interpretation"))
-        self.add(Static(answer.answer, classes="answer" if answer.understood else "answer error"))
+            self.add(Static(answer.interpretation, classes="interpretation", markup=False))
+        self.add(Static(answer.answer, classes="answer" if answer.understood else "answer error", markup=False))
         if with_cards:
             for call in answer.calls:
                 self.add(card(call))
@@ -98,7 +99,7 @@ class AskPane(Vertical):
     async def answer_with_llm(self, question: str) -> None:
         from ..ask.llm import ask_llm
 
-        streaming = Static("", classes="answer")
+        streaming = Static("", classes="answer", markup=False)
         self.add(streaming)
         text: list[str] = []
 
@@ -111,7 +112,8 @@ class AskPane(Vertical):
 
         answer = await ask_llm(question, model=self.llm_model, on_event=on_event)
         if not answer.understood:
-            streaming.update(f"[red]{answer.answer}[/red]")
+            streaming.update(answer.answer)
+            streaming.add_class("error")
         self.last = answer
 
     def action_cancel(self) -> None:

@@ -21,6 +21,7 @@ from gpusizer.tools.validation import default_of
 from ..choice import Choice
 from ..export import as_json, as_markdown
 from ..form_input import FormInput
+from ..safe_text import esc
 
 
 class FormError(Exception):
@@ -185,7 +186,8 @@ class ToolPane(Vertical):
         widget.add_class("invalid")
         line = self._error_lines.get(field_name)
         if line is None:
-            line = self._error_lines[field_name] = Static(message, id=f"{field_name}-error", classes="error field-error")
+            line = self._error_lines[field_name] = Static(message, id=f"{field_name}-error", classes="error field-error",
+                                                          markup=False)
             parent = widget.parent
             row = parent if isinstance(parent, Widget) and parent.has_class("pair") else widget  # under a pair: below both
             container = row.parent
@@ -198,7 +200,7 @@ class ToolPane(Vertical):
 
     def show_problem(self, message: str) -> None:
         """Atop the results: for what no single input caused."""
-        self.query_one(f"#{self.id}-problem", Static).update(message)
+        self.query_one(f"#{self.id}-problem", Static).update(esc(message))
         self._flagged.append(None)
 
     def clear_errors(self) -> None:

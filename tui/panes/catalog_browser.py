@@ -13,6 +13,7 @@ from gpusizer.catalog import Catalog
 
 from ..choice import Choice
 from ..form_input import FormInput
+from ..safe_text import cell, esc
 from .sortable import SortableTable
 
 VIEWS = {  # what: (rows, id field, columns)
@@ -64,13 +65,13 @@ class CatalogPane(Vertical):
                 continue
             row_id = data[key]
             self.rows[row_id] = row
-            table.add_row(*[("—" if data.get(c) is None else str(data.get(c))) for c in columns], key=row_id)
+            table.add_row(*[cell("—" if data.get(c) is None else data.get(c)) for c in columns], key=row_id)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         row = self.rows.get(str(event.row_key.value))
         if row is not None:
             fields = row.model_dump(mode="json")
-            self.query_one("#catalog-detail", Static).update("\n".join(f"[b]{k}[/b]: {v}" for k, v in fields.items()))
+            self.query_one("#catalog-detail", Static).update("\n".join(f"[b]{k}[/b]: {esc(v)}" for k, v in fields.items()))
 
     def markdown(self) -> str | None:
         return None

@@ -9,6 +9,7 @@ from gpusizer.tools.cloud_cost import CloudCostRequest
 
 from ..form_input import FormInput
 from ..format import number, usd
+from ..safe_text import cell, esc
 from ..suggest import CatalogSuggester
 from .base import ToolPane, field, number_field, tool_choice
 from .sortable import SortableTable
@@ -57,17 +58,18 @@ class CloudPane(ToolPane):
         table.clear()
         for offer in result.offers:
             idle = number(offer.idle_gpus)
-            table.add_row(offer.provider, offer.pricing.replace("_", "-"), usd(offer.total_usd), usd(offer.all_in_usd),
+            table.add_row(cell(offer.provider), offer.pricing.replace("_", "-"), usd(offer.total_usd), usd(offer.all_in_usd),
                           usd(offer.usd_per_gpu_hour),
                           number(offer.instances), f"[yellow]{idle}[/yellow]" if offer.idle_gpus else idle,
-                          offer.instance_type, usd(offer.usd_per_hour), number(offer.billed_hours), offer.region,
-                          offer.as_of + (" (stale)" if offer.stale else ""))
-        self.query_one("#cloud-notes", Static).update("\n".join(f"• {n}" for n in result.notes))
+                          cell(offer.instance_type), usd(offer.usd_per_hour), number(offer.billed_hours), cell(offer.region),
+                          cell(offer.as_of + (" (stale)" if offer.stale else "")))
+        self.query_one("#cloud-notes", Static).update("\n".join(f"• {esc(n)}" for n in result.notes))
         if not result.offers:
             self.query_one("#cloud-summary", Static).update(
-                f"No offer for {number(result.gpu_count)} × {result.gpu_id} with these filters (see the notes below).")
+                f"No offer for {number(result.gpu_count)} × {esc(result.gpu_id)} with these filters (see the notes below).")
             return
         best = result.offers[0]
         self.query_one("#cloud-summary", Static).update(
-            f"Cheapest: [b]{usd(best.total_usd)}[/b] on {best.provider} {best.instance_type} ({best.pricing.replace('_', '-')}) "
-            f"for {number(result.gpu_count)} × {result.gpu_id}, {number(result.hours)} h · {len(result.offers)} offers")
+            f"Cheapest: [b]{usd(best.total_usd)}[/b] on {esc(best.provider)} {esc(best.instance_type)} "
+            f"({best.pricing.replace('_', '-')}) for {number(result.gpu_count)} × {esc(result.gpu_id)}, {number(result.hours)} h"
+            f" · {len(result.offers)} offers")

@@ -14,6 +14,7 @@ from gpusizer.tools.vram_models import VramRequest
 from ..charts import horizontal_bars
 from ..form_input import FormInput
 from ..format import number, usd
+from ..safe_text import cell, esc
 from ..suggest import CatalogSuggester
 from .base import ToolPane, default_text, field, tool_choice
 from .sortable import SortableTable
@@ -72,8 +73,8 @@ class ComparePane(ToolPane):
         table.clear()
         for index, row in enumerate(result.gpus):  # the same GPU may be asked twice: keys by position
             ratios = [number(row.ratio_to_first.get(key)) for _, key in RATIOS]
-            table.add_row(*[shown(getattr(row, name)) for _, name, shown in COLUMNS], *ratios, key=f"{index}:{row.gpu_id}")
-        self.query_one("#compare-notes", Static).update("\n".join(f"• {n}" for n in result.notes))
+            table.add_row(*[cell(shown(getattr(row, name))) for _, name, shown in COLUMNS], *ratios, key=f"{index}:{row.gpu_id}")
+        self.query_one("#compare-notes", Static).update("\n".join(f"• {esc(n)}" for n in result.notes))
         self.chart_column(table.cursor_column)
 
     def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:

@@ -12,6 +12,7 @@ from ..charts import stacked_bar
 from ..choice import Choice
 from ..form_input import FormInput
 from ..format import gib, number, usd
+from ..safe_text import esc
 from ..suggest import CatalogSuggester
 from ..text_table import text_table
 from .base import FormError, ToolPane, default_text, field, pair, tool_choice
@@ -84,23 +85,23 @@ class EstimatePane(ToolPane):
     def show(self, result) -> None:
         parts = result.breakdown.model_dump()
         self.set_text("#total",
-            f"[b]{gib(result.total_bytes)}[/b] per GPU  ·  {result.model}  ·  {result.workload}"
-            f"{'' if result.workload == 'inference' else ' (' + result.method + ')'}  ·  peak: {result.peak_phase}")
+            f"[b]{gib(result.total_bytes)}[/b] per GPU  ·  {esc(result.model)}  ·  {result.workload}"
+            f"{'' if result.workload == 'inference' else ' (' + result.method + ')'}  ·  peak: {esc(result.peak_phase)}")
         self.set_text("#breakdown-bar", stacked_bar(parts))
         self.set_text("#breakdown",
             "  ".join(f"{name.replace('_', ' ')} {gib(value)}" for name, value in parts.items() if value)
             + f"\nparams {number(result.params)} · trainable {number(result.trainable_params)}")
         self.set_text("#gpu-check", self.check_text(result.gpu_check))
         self.show_fits(result.fits)
-        self.set_text("#assumptions", "\n".join(f"• {a}" for a in result.assumptions))
-        self.set_text("#warnings", "\n".join(f"⚠ {w}" for w in result.warnings))
+        self.set_text("#assumptions", "\n".join(f"• {esc(a)}" for a in result.assumptions))
+        self.set_text("#warnings", "\n".join(f"⚠ {esc(w)}" for w in result.warnings))
 
     @staticmethod
     def check_text(check) -> str:
         if check is None:
             return "[dim]Name a GPU to see the largest batch and longest sequence that fit.[/dim]"
         verdict = "[green]fits[/green]" if check.fits else "[red]does not fit[/red]"
-        return (f"On {check.name}: {verdict} ({gib(check.per_gpu_bytes)} of {gib(check.usable_bytes)} usable)\n"
+        return (f"On {esc(check.name)}: {verdict} ({gib(check.per_gpu_bytes)} of {gib(check.usable_bytes)} usable)\n"
                 f"largest batch at this length: {number(check.max_batch_size)} · "
                 f"longest sequence at this batch: {number(check.max_seq_len)} tokens")
 

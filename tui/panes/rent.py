@@ -10,6 +10,7 @@ from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
 
 from ..form_input import FormInput
 from ..format import number, percent, usd
+from ..safe_text import esc
 from ..suggest import CatalogSuggester
 from .base import ToolPane, default_text, field, number_field
 
@@ -55,14 +56,14 @@ class RentPane(ToolPane):
             breakeven = (f"break-even at {percent(result.breakeven_utilization)} utilization "
                          f"({number(result.breakeven_gpu_hours, 0)} busy hours per GPU)")
         self.query_one("#verdict", Static).update(
-            f"[b]{cheaper} is cheaper[/b] for {result.gpu_count} × {result.gpu_id}: own {usd(result.own_total_usd)} vs rent "
+            f"[b]{cheaper} is cheaper[/b] for {result.gpu_count} × {esc(result.gpu_id)}: own {usd(result.own_total_usd)} vs rent "
             f"{usd(result.rent_total_usd)}; {breakeven}")
         self.plot("#cumulative-chart", "Cumulative cost (USD) by year", [r.year for r in result.yearly],
                   [r.own_cumulative_usd for r in result.yearly], [r.rent_cumulative_usd for r in result.yearly])
         sweep = result.utilization_sweep
         self.plot("#sweep-chart", "Total over the horizon (USD) by utilization", [r.utilization for r in sweep],
                   [r.own_total_usd for r in sweep], [r.rent_total_usd for r in sweep])
-        self.query_one("#rent-assumptions", Static).update("\n".join(f"• {a}" for a in result.assumptions))
+        self.query_one("#rent-assumptions", Static).update("\n".join(f"• {esc(a)}" for a in result.assumptions))
 
     def plot(self, selector: str, title: str, x: list[float], own: list[float], rent: list[float]) -> None:
         widget = self.query_one(selector, PlotextPlot)
