@@ -22,6 +22,7 @@ class Family(BaseModel):
     o_bias: BiasRule = "config"
     mlp_bias: BiasRule = False
     qk_norm: Literal["none", "per_head", "full_width"] = "none"
+    qk_norm_key: str | None = None  # the norms exist only when this config key is true (GLM-4.5's use_qk_norm)
     norms_per_layer: int = 2
     embedding_scaled: bool = False
     attention_sinks: bool = False
@@ -40,6 +41,7 @@ class Family(BaseModel):
     shared_width_key: str | None = None
     shared_expert_gate: bool = False
     mla: bool = False
+    mtp_key: str | None = None  # config key counting multi-token-prediction layers shipped in the checkpoint
     source: str
 
 

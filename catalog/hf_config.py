@@ -78,22 +78,23 @@ def arch_fields(config: dict[str, Any], model_id: str) -> dict[str, Any]:
         "mlp_bias": read.flag(family.mlp_bias),
         "gated_mlp": family.gated_mlp,
         "attention_sinks": family.attention_sinks,
-        "qk_norm": family.qk_norm != "none",
+        "qk_norm": family.qk_norm != "none" and (family.qk_norm_key is None or bool(read.get(family.qk_norm_key))),
         "qk_norm_per_head": family.qk_norm != "full_width",
         "norms_per_layer": family.norms_per_layer,
         "embedding_scaled": family.embedding_scaled,
         "router_bias": family.router_bias,
         "expert_bias": family.expert_bias,
-        **window_fields(read, layers),
+        **window_fields(read, layers, read.first(("max_position_embeddings", "max_sequence_length", "seq_length"))),
         **moe,
         **mla_fields(read, family),
         "vision_params": vision_parameters(vision, int(read.get("hidden_size"))) if vision else 0,
+        "mtp_layers": int(read.get(family.mtp_key) or 0) if family.mtp_key else None,
         **release_fields(config),
     }
     return {key: value for key, value in fields.items() if value is not None}
 
 
-def window_fields(read: ConfigReader, layers: int) -> dict[str, Any]:
+def window_fields(read: ConfigReader, layers: int, context: int | None) -> dict[str, Any]:
     """Which layers keep only a window of tokens in transformers' cache (cache_utils.get_layer_types_and_kwargs)."""
     explicit = read.get("layer_types")
     rule = read.family.window_rule
@@ -118,7 +119,7 @@ def window_fields(read: ConfigReader, layers: int) -> dict[str, Any]:
             count = layers - layers // every
         else:
             count = 0
-    if not window or not count:
+    if not window or not count or (context and int(window) >= int(context)):  # a window as long as the context caps nothing
         return {"window_layers": 0}
     return {"sliding_window": int(window), "window_layers": int(count), "window_kind": kind}
 
@@ -161,6 +162,9 @@ def mla_fields(read: ConfigReader, family: Family) -> dict[str, Any]:
             "v_head_dim": read.get("v_head_dim"), "mtp_layers": int(read.get("num_nextn_predict_layers") or 0)}
 
 
+GATED_VISION = {"pixtral"}  # vision towers with a SwiGLU MLP (gate, up, down) instead of two matrices
+
+
 def vision_parameters(vision: dict[str, Any], text_hidden: int) -> int:
     """A ViT tower from its config (attention and MLP with biases, two LayerNorms per layer, patch and position
     embeddings) plus a linear projector into the text width: within a few percent of SigLIP/Pixtral towers."""
@@ -169,7 +173,8 @@ def vision_parameters(vision: dict[str, Any], text_hidden: int) -> int:
     layers = int(vision.get("num_hidden_layers") or 27)
     patch, image, channels = int(vision.get("patch_size") or 14), vision.get("image_size") or 896, int(vision.get("num_channels") or 3)
     image = int(image[0] if isinstance(image, list) else image)
-    per_layer = 4 * h * h + 4 * h + 2 * h * width + width + h + 4 * h
+    mlp = 3 * h * width if vision.get("model_type") in GATED_VISION else 2 * h * width + width + h
+    per_layer = 4 * h * h + 4 * h + mlp + 4 * h
     embeddings = channels * patch * patch * h + h + (image // patch) ** 2 * h
     return layers * per_layer + embeddings + 2 * h + h * text_hidden
 

@@ -115,9 +115,9 @@ def test_a_hub_id_is_read_from_the_hub_once_then_from_the_cache(monkeypatch, tmp
     import sys
     calls = []
     monkeypatch.setitem(sys.modules, "huggingface_hub", RecordedHub(tmp_path, calls))
-    first = estimate_vram(catalog=catalog, model="Qwen/Qwen3-4B")
-    second = estimate_vram(catalog=catalog, model="Qwen/Qwen3-4B")
-    assert calls == ["Qwen/Qwen3-4B"]
+    first = estimate_vram(catalog=catalog, model="Qwen/Qwen3-4B-Thinking-2507")
+    second = estimate_vram(catalog=catalog, model="Qwen/Qwen3-4B-Thinking-2507")
+    assert calls == ["Qwen/Qwen3-4B-Thinking-2507"]
     assert first.breakdown.weights == second.breakdown.weights == 8_044_936_192
     assert first.params == pytest.approx(4.02e9, rel=0.01)
     assert any("Hugging Face Hub" in w for w in first.warnings)
@@ -129,3 +129,42 @@ def test_a_hub_id_offline_fails_clearly_and_names_the_local_alternative(catalog)
         estimate_vram(catalog=catalog, model="someone/not-in-the-catalog-7B")
     message = str(error.value)
     assert "config.json" in message and "folder path" in message
+
+
+DATA = __import__("pathlib").Path(__file__).resolve().parent / "data" / "configs"
+
+
+def test_qwen3_32b_from_its_config_json_equals_the_catalog_row(catalog):
+    from_file = estimate_vram(str(DATA / "Qwen3-32B" / "config.json"), seq_len=32768, catalog=catalog)
+    from_catalog = estimate_vram("Qwen/Qwen3-32B", seq_len=32768, catalog=catalog)
+    assert (from_file.params, from_file.breakdown.kv_cache, from_file.breakdown.weights) == \
+        (from_catalog.params, from_catalog.breakdown.kv_cache, from_catalog.breakdown.weights)
+    assert from_catalog.breakdown.kv_cache == 64 * 2 * 8 * 128 * 2 * 32768  # 64 layers, 8 KV heads of 128, bf16
+
+
+@pytest.mark.parametrize("typed,expected", [("llama 70b", "meta-llama/Llama-3.3-70B-Instruct"), ("qwen 72b", "Qwen/Qwen2.5-72B"),
+                                            ("qwen 7b", "Qwen/Qwen2.5-7B"), ("qwen 32b", "Qwen/Qwen3-32B"),
+                                            ("mistral small", "mistralai/Mistral-Small-24B-Instruct-2501")])
+def test_a_short_family_name_reads_as_the_familys_current_model_and_says_so(catalog, typed, expected):
+    result = estimate_vram(typed, catalog=catalog)
+    assert result.model == expected
+    assert any(f"'{typed}' read as {expected}" in w for w in result.warnings)
+
+
+def test_a_size_alone_assumes_a_modern_grouped_query_shape(catalog):
+    result = estimate_vram(params_billions=32, seq_len=32768, catalog=catalog)
+    assert any("8 KV heads" in a for a in result.assumptions)
+    qwen3_32b = estimate_vram("Qwen/Qwen3-32B", seq_len=32768, catalog=catalog)
+    assert result.breakdown.kv_cache == pytest.approx(qwen3_32b.breakdown.kv_cache, rel=0.15)  # was +37% with MHA-like shapes
+
+
+@pytest.mark.parametrize("model,window_layers", [("meta-llama/Llama-4-Scout-17B-16E-Instruct", 36), ("google/gemma-3-27b-pt", 52),
+                                                 ("openai/gpt-oss-20b", 12), ("Qwen/Qwen3-32B", 0)])
+def test_windowed_layers_follow_transformers(catalog, model, window_layers):
+    assert catalog.find_model(model).windowed_layers == window_layers
+
+
+def test_llama_4_scout_at_128k_caches_only_its_global_layers_fully(catalog):
+    result = estimate_vram("llama 4 scout", seq_len=131072, catalog=catalog)
+    per_token_layer = 2 * 8 * 128 * 2
+    assert result.breakdown.kv_cache == per_token_layer * (12 * 131072 + 36 * 8192)  # 1 in 4 layers global, 3 chunked at 8k

@@ -10,7 +10,14 @@ HEAD_DIM = 128
 KV_HEADS = 8         # grouped-query attention with 8 KV heads: Llama 3, Qwen 2.5/3, Mistral, Gemma 3 27B...
 MLP_RATIO = 3.5      # Llama 3 8B/70B/405B: 14336/4096, 28672/8192, 53248/16384
 SHAPE = (f"a modern dense decoder: grouped-query attention with {KV_HEADS} KV heads of {HEAD_DIM} dims, gated MLP "
-         f"{MLP_RATIO}x wide, about {HEAD_DIM} hidden units per layer, untied {VOCAB:,}-token vocabulary (Llama 3's shape)")
+         f"{MLP_RATIO}x wide, 80-128 hidden units per layer by size, untied {VOCAB:,}-token vocabulary (Llama 3's shapes)")
+
+
+def hidden_per_layer(params_billions: float) -> int:
+    """Width over depth of current dense models: 128 up to ~16B (Llama 3 8B 4096/32, Qwen3 14B 5120/40), deeper in
+    the middle (Llama 3 70B 8192/80, Qwen2.5 72B 8192/80, Qwen3 32B 5120/64), 128 again at the top (Llama 3 405B
+    16384/126)."""
+    return 100 if 16 < params_billions <= 200 else HEAD_DIM
 
 
 def generic_dense_decoder(params_billions: float) -> ModelArch:
@@ -20,11 +27,14 @@ def generic_dense_decoder(params_billions: float) -> ModelArch:
         kv = min(KV_HEADS, h // HEAD_DIM) * HEAD_DIM
         return 2 * h * h + 2 * h * kv + 3 * h * MLP_RATIO * h
 
-    def fixed(h: int) -> float:
-        return 2 * VOCAB * h  # untied embedding and LM head
+    def layers_for(h: int) -> float:
+        return max(1.0, (target - 2 * VOCAB * h) / per_layer(h))  # untied embedding and LM head take the rest
 
-    hidden = min(range(256, 65536 + 1, 256), key=lambda h: abs(per_layer(h) * h / HEAD_DIM + fixed(h) - target))
-    layers = max(1, round((target - fixed(hidden)) / per_layer(hidden)))
+    aspect = hidden_per_layer(params_billions)
+    # widths in whole groups of KV_HEADS heads (so every KV head serves the same number of query heads)
+    widths = [*range(256, 1024, 256), *range(1024, 65536 + 1, KV_HEADS * HEAD_DIM)]
+    hidden = min(widths, key=lambda h: abs(layers_for(h) - h / aspect))
+    layers = max(1, round(layers_for(hidden)))
     heads = max(1, hidden // HEAD_DIM)
     kv_heads = max(d for d in range(1, min(KV_HEADS, heads) + 1) if heads % d == 0)
     return ModelArch(model_id=f"generic-{params_billions:g}b", family="generic", num_hidden_layers=layers,

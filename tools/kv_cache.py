@@ -11,22 +11,12 @@ def kv_bytes_per_token_per_layer(arch: ModelArch, dtype_bytes: float) -> float:
     return 2 * arch.num_key_value_heads * arch.attention_head_dim * dtype_bytes
 
 
-def sliding_layers(arch: ModelArch) -> int:
-    """How many layers attend within a window (1 in `sliding_window_every` layers is global)."""
-    if not arch.sliding_window or not arch.sliding_window_every:
-        return 0
-    every = arch.sliding_window_every
-    if every == 1:
-        return arch.num_hidden_layers
-    return arch.num_hidden_layers - arch.num_hidden_layers // every
-
-
 def kv_cache_bytes(arch: ModelArch, batch: int, tokens: int, dtype_bytes: float, cap_sliding: bool = True) -> int:
     """Bytes of keys and values kept for `batch` sequences of `tokens` tokens, all layers.
 
     `cap_sliding=False` models the Hugging Face prefill, which keeps every token in sliding layers too."""
     per_layer = kv_bytes_per_token_per_layer(arch, dtype_bytes)
-    windowed = sliding_layers(arch) if cap_sliding else 0
+    windowed = arch.windowed_layers if cap_sliding else 0
     full = arch.num_hidden_layers - windowed
     window_tokens = min(tokens, arch.sliding_window or tokens)
     return int(batch * per_layer * (full * tokens + windowed * window_tokens))

@@ -16,6 +16,8 @@ def default_weights_dtype(arch: ModelArch, workload: str, method: str) -> tuple[
     if workload == "training" and method == "qlora":
         return QLORA_BASE, "QLoRA stores the frozen base in NF4"
     release = arch.release_format
+    if release == "fp32":
+        return "bf16", "the release is fp32; served and trained in bf16 (vLLM's dtype=auto does so, transformers with dtype=bfloat16)"
     if workload == "training" and release not in TRAINABLE:
         return "bf16", f"the release is {release}; training loads it dequantized to bf16 (as transformers does for {method} training)"
     return release, "as released" + (f" ({arch.release_note})" if arch.release_note else "")
