@@ -1,6 +1,8 @@
 """The catalog: GPUs, models, cloud offers and providers, with lookups by loose names."""
 from __future__ import annotations
 
+import datetime
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -47,10 +49,14 @@ class Catalog:
                 raise CatalogError(f"offer {offer.offer_id!r} names provider {offer.provider!r} with no row in providers.csv")
 
     def resolve_gpu(self, name: str) -> GpuMatch:
-        """Like find_gpu, and says so when a family name ('H100') was taken to mean one part."""
+        """Like find_gpu, and says so when a family name ('H100') was taken to mean one part; a memory size ('24GB',
+        'custom:24') is a GPU of that memory and nothing else known."""
         if not isinstance(name, str) or not name.strip():
             raise SizingError("a GPU name is required, e.g. 'h100-sxm' or 'A100-80GB' (see gpusizer://gpus)")
         check_length("GPU", name)
+        sized = gpu_of_memory(name)
+        if sized is not None:
+            return sized
         gpu_id = self._gpu_names.get(name)
         if gpu_id:
             gpu = self.gpu_by_id[gpu_id]
@@ -112,6 +118,26 @@ class Catalog:
 
     def offers_for(self, gpu_id: str) -> list[CloudOffer]:
         return [o for o in self.offers if o.gpu_id == gpu_id]
+
+
+MEMORY_SIZE = re.compile(r"^\s*(?:custom\s*:\s*)?(\d{1,4}(?:\.\d{1,2})?)\s*(gb|gib|g)?\s*$", re.IGNORECASE)
+
+
+def gpu_of_memory(name: str) -> GpuMatch | None:
+    """'24GB', '24 GiB', 'custom:24': a GPU known only by its memory, all of it usable (GeForce cards report within
+    0.1% of their size; data-centre parts with ECC 1-3% less, so name the part when you can)."""
+    match = MEMORY_SIZE.match(name)
+    if not match or (not match.group(2) and not name.strip().lower().startswith("custom")):
+        return None
+    size = float(match.group(1))
+    if not 1 <= size <= 4096:
+        raise SizingError(f"a GPU memory size must be 1 to 4096 GB (got {size:g})")
+    spec = GpuSpec(gpu_id=f"custom-{size:g}gb", name=f"a {size:g} GB GPU", vendor="unknown", family="custom", architecture="unknown",
+                   form_factor="unknown", launch_year=2026, memory_gb=size, usable_memory_mib=int(size * 1024),
+                   usable_memory_note="assumed: all of it usable", memory_type="unknown", memory_bandwidth_gbps=None,
+                   native_bf16=True, native_fp8=False, native_fp4=False, interconnect="unknown",
+                   source="the size you gave", as_of=datetime.date.today(), verification="assumed")
+    return GpuMatch(spec, f"'{name.strip()}' read as a GPU with {size:g} GB, all usable; speed and price need a named GPU")
 
 
 NAME_LIMIT = 200  # characters: longer is no name, and fuzzy matching it would cost seconds

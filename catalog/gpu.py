@@ -24,7 +24,8 @@ class GpuSpec(BaseModel):
     usable_memory_mib: int = Field(gt=0, description="what the driver reports as total: the budget a fit check uses")
     usable_memory_note: str = ""
     memory_type: str
-    memory_bandwidth_gbps: float = Field(gt=0, description="GB/s, 10^9 bytes per second")
+    memory_bandwidth_gbps: float | None = Field(gt=0, description="GB/s, 10^9 bytes per second (None: a GPU given only by "
+                                                "its memory size)")
     fp32_tflops: float | None = Field(default=None, gt=0)
     tf32_tflops_dense: float | None = Field(default=None, gt=0)
     bf16_tflops_dense: float | None = Field(default=None, gt=0)
@@ -42,6 +43,11 @@ class GpuSpec(BaseModel):
     mig: str = ""
     purchase_usd: float | None = Field(default=None, gt=0, description="indicative price of one GPU")
     purchase_source: str = ""
+    node_usd_per_gpu: float | None = Field(default=None, gt=0, description="an 8-GPU server's price divided by 8: GPU plus its "
+                                           "share of chassis, CPUs, memory, NICs and install")
+    node_price_source: str = ""
+    node_price_parts: str = ""
+    purchase_note: str = Field(default="", description="why no purchase price is given, where none is")
     aliases: list[str] = []
     source: str = Field(min_length=3)
     as_of: datetime.date

@@ -3,7 +3,23 @@ from __future__ import annotations
 
 import datetime
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+
+def price_date_bounds(text: str) -> tuple[datetime.date | None, datetime.date]:
+    """'2026-05-18' -> (that day, that day); '2026-02-06/2026-11-22' -> both ends; '../2026-11-22' -> (None, end)."""
+    start, _, end = str(text).partition("/")
+    try:
+        if not end:
+            day = datetime.date.fromisoformat(start)
+            return day, day
+        last = datetime.date.fromisoformat(end)
+        first = None if start in ("", "..") else datetime.date.fromisoformat(start)
+    except ValueError:
+        raise ValueError(f"as_of must be an ISO date or an interval such as 2026-02-06/2026-11-22 (got {text!r})") from None
+    if first is not None and first > last:
+        raise ValueError(f"as_of interval {text!r} ends before it starts")
+    return first, last
 
 
 class Provider(BaseModel):
@@ -11,11 +27,12 @@ class Provider(BaseModel):
 
     provider: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-]*$")
     name: str
-    billing_increment_seconds: int = Field(gt=0)
-    minimum_billed_seconds: int = Field(ge=0)
+    billing_increment_seconds: int | None = Field(default=None, gt=0, description="None: not published (per second assumed)")
+    minimum_billed_seconds: int | None = Field(default=None, ge=0)
     sells_spot: bool
     storage_usd_per_gb_month: float | None = Field(default=None, ge=0, description="block/network storage next to the GPUs")
     egress_usd_per_gb: float | None = Field(default=None, ge=0, description="internet egress, first pricing tier")
+    egress_free_gb_per_month: float = Field(default=0.0, ge=0, description="internet egress the provider does not charge each month")
     storage_egress_source: str = ""
     storage_egress_verification: str = ""
     source: str = Field(min_length=3)
@@ -35,12 +52,27 @@ class CloudOffer(BaseModel):
     vcpus: float | None = Field(default=None, gt=0)
     ram_gb: float | None = Field(default=None, gt=0)
     region: str
+    country: str = ""
+    jurisdiction: str = Field(default="", description="whose data-protection law applies: EU, EEA, US, UK, CA, JP, IN, ...")
     on_demand_usd_per_hour: float | None = Field(default=None, gt=0, description="one instance")
     spot_usd_per_hour: float | None = Field(default=None, gt=0, description="one instance")
+    spot_zone: str = Field(default="", description="the zone the spot price is for, or how it was chosen")
+    as_of: str = Field(description="when the provider priced it: an ISO date, or an interval start/end ('../end': start unknown)")
+    checked: datetime.date = Field(description="when gpusizer read the price")
     source: str = Field(min_length=3)
-    as_of: datetime.date
     verification: str = ""
     notes: str = ""
+
+    @field_validator("as_of")
+    @classmethod
+    def _price_date(cls, value: str) -> str:
+        price_date_bounds(value)
+        return value
+
+    @property
+    def price_dates(self) -> tuple[datetime.date | None, datetime.date]:
+        """(earliest, latest) date the price can be from; earliest None when unknown."""
+        return price_date_bounds(self.as_of)
 
     @model_validator(mode="after")
     def _priced(self) -> CloudOffer:

@@ -46,21 +46,35 @@ TITLES = {"estimate_vram": "Estimate VRAM", "compare_gpus": "Compare GPUs", "clo
 SERVER_DESCRIPTION = ("GPU sizing from a sourced catalog: memory per GPU for serving and fine-tuning, GPU comparisons, "
                       "cloud prices, rent-or-buy.")
 
+# Arguments whose names say what they are: the tool's description names them once instead of a description each.
+NAMED_IN_DESCRIPTION = {
+    "estimate_vram": ("loss", "logits_kept", "gradient_checkpointing", "activation_offloading", "optimizer_in_backward"),
+    "cloud_cost": ("spot_interruptions_per_hour", "hours_lost_per_interruption", "checkpoint_overhead_fraction",
+                   "storage_gb_months", "egress_gb", "storage_usd_per_gb_month", "egress_usd_per_gb"),
+    "rent_vs_buy": ("electricity_usd_per_kwh", "pue", "power_watts_per_gpu", "idle_watts_per_gpu", "colocation_usd_per_kw_month",
+                    "staff_usd_per_year", "maintenance_fraction_per_year", "residual_fraction", "cost_of_capital",
+                    "server_share_usd_per_gpu"),
+}
+
 DESCRIPTIONS = {
     "estimate_vram": (
         "Peak memory per GPU to serve or train a model (bytes, with a breakdown and assumptions), the GPUs it fits "
         "on and how many, and with gpu the largest batch and context that fit. For 'will X fit', 'how much VRAM', "
-        "'how many GPUs'."),
+        "'how many GPUs'. Training: recipe sets loss, logits_kept, gradient_checkpointing, activation_offloading, "
+        "optimizer_in_backward; each may be overridden."),
     "compare_gpus": (
         "Specs and prices of 2-20 GPUs side by side with ratios to the first; with a model (and estimate_vram's "
         "workload, method, weights_dtype, batch_size, seq_len), also fits, decode tokens/s and $/million tokens."),
     "cloud_cost": (
         "Cloud offers that run N GPUs for H hours, cheapest first: whole instances, billing increments, spot, "
         "storage and egress. Give a model (and estimate_vram's workload arguments) instead of gpu_count to rent "
-        "what it needs."),
+        "what it needs. Also: storage_gb_months, egress_gb, storage_usd_per_gb_month, egress_usd_per_gb; "
+        "spot_interruptions_per_hour, hours_lost_per_interruption, checkpoint_overhead_fraction."),
     "rent_vs_buy": (
         "Owning versus renting N GPUs over years at a utilization: both totals, the recommendation, break-even "
-        "utilization and a yearly table."),
+        "utilization and a yearly table. Owned costs: electricity_usd_per_kwh, pue, power_watts_per_gpu, "
+        "idle_watts_per_gpu, colocation_usd_per_kw_month, staff_usd_per_year, maintenance_fraction_per_year, "
+        "residual_fraction, cost_of_capital, server_share_usd_per_gpu."),
 }
 
 
@@ -75,6 +89,8 @@ class GpusizerServer(MCPServer):
             listed = await super().list_tools()
             for tool in listed:
                 tool.input_schema = compact(tool.input_schema)
+                for name in NAMED_IN_DESCRIPTION.get(tool.name, ()):
+                    tool.input_schema["properties"].get(name, {}).pop("description", None)
                 tool.output_schema = compact_output(tool.output_schema) if tool.output_schema else None
             self._listed = listed
         return self._listed

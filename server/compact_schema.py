@@ -25,7 +25,7 @@ def compact(schema: Any) -> Any:
             out[key] = {name: compact(child) for name, child in value.items()}  # property names are not annotations
         else:
             out[key] = compact(value)
-    if out.get("default", 0) is None:
+    if "default" in out and out["default"] in (None, 0, False, []):  # what an absent argument means anyway
         del out["default"]
     return fold_nullable(out)
 
@@ -48,7 +48,8 @@ def shallow(field: dict[str, Any], definitions: dict[str, Any]) -> dict[str, Any
     kept = {key: value for key, value in field.items() if key in ("type", "enum")}
     if kept.get("type") == "array" or kept.get("type") == ["array", "null"]:
         items = field.get("items", {})
-        kept["items"] = {"type": "object"} if "$ref" in items else {k: v for k, v in items.items() if k == "type"}
+        if "$ref" not in items and items.get("type") != "object":
+            kept["items"] = {k: v for k, v in items.items() if k == "type"}
     return kept
 
 

@@ -138,5 +138,5 @@ def test_unreadable_questions_get_examples_not_guesses(catalog, question):
 
 
 def test_a_tool_refusal_is_quoted_not_hidden(catalog):
-    answer = ask("cheapest way to rent a 4090 for 5 hours", catalog)
-    assert answer.understood and answer.calls[0].error and "no cloud offer for rtx-4090" in answer.answer
+    answer = ask("cheapest way to rent a gaudi 3 for 5 hours", catalog)
+    assert answer.understood and answer.calls[0].error and "no cloud offer for gaudi3" in answer.answer

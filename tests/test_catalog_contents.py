@@ -17,9 +17,30 @@ def test_catalog_has_at_least_30_gpus_30_models_and_60_offers_from_6_providers(c
 
 
 def test_every_row_has_a_source_and_an_as_of_date(catalog):
-    for row in [*catalog.gpus, *catalog.models, *catalog.offers, *catalog.providers]:
+    for row in [*catalog.gpus, *catalog.models, *catalog.providers]:
         assert len(row.source) > 5, row
         assert isinstance(row.as_of, datetime.date) and row.as_of.year >= 2020, row
+    for offer in catalog.offers:
+        assert len(offer.source) > 5, offer
+        earliest, latest = offer.price_dates
+        assert latest.year >= 2020 and (earliest is None or earliest <= latest), offer
+
+
+def test_an_offers_date_is_when_it_was_priced_not_when_it_was_read(catalog):
+    """as_of is the price's date (or the interval it lies in); checked is the day gpusizer read it."""
+    assert all(offer.as_of != offer.checked.isoformat() for offer in catalog.offers)
+
+
+def test_at_least_100_offers_from_12_providers_and_every_gpu_with_offers_has_a_price_or_a_reason(catalog):
+    assert len(catalog.offers) >= 100 and len({o.provider for o in catalog.offers}) >= 12
+    for gpu_id in {o.gpu_id for o in catalog.offers}:
+        gpu = catalog.gpu_by_id[gpu_id]
+        assert gpu.purchase_usd or gpu.node_usd_per_gpu or gpu.purchase_note, gpu_id
+
+
+def test_spot_prices_say_which_zone_they_are_for(catalog):
+    zoned = [o for o in catalog.offers if o.spot_usd_per_hour and o.provider == "aws"]
+    assert zoned and all(o.spot_zone for o in zoned)
 
 
 def test_every_gpu_of_the_reference_sheet_is_in_the_catalog(catalog):

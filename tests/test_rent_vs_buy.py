@@ -29,7 +29,7 @@ def test_cloud_wins_below_about_70_percent_utilization_for_8_h100s_only_with_sta
 def test_own_cost_follows_the_contract_definition(catalog):
     r = rent_vs_buy(catalog=catalog, gpu="h100-sxm", gpu_count=2, purchase_usd_per_gpu=30_000, rent_usd_per_gpu_hour=2.5,
                     utilization=0.5, years=2, electricity_usd_per_kwh=0.2, pue=1.5, power_watts_per_gpu=1000,
-                    staff_usd_per_year=1_000, maintenance_fraction_per_year=0.05)
+                    idle_watts_per_gpu=0, staff_usd_per_year=1_000, maintenance_fraction_per_year=0.05)
     busy_hours = 8760 * 2 * 0.5                                  # per GPU
     energy = 1.0 * 1.5 * 0.2 * 2 * busy_hours                    # kW x PUE x $/kWh x GPUs x hours
     own = 60_000 + 2 * (1_000 + 0.05 * 60_000) + energy
@@ -70,7 +70,7 @@ def test_higher_utilization_favours_buying(catalog):
 
 @pytest.mark.parametrize("arguments,fragment", [
     ({"gpu": "h100-sxm", "utilization": 1.5}, "utilization must be ≤ 1"),
-    ({"gpu": "l4"}, "pass purchase_usd_per_gpu"),
+    ({"gpu": "t4"}, "pass purchase_usd_per_gpu"),
     ({"gpu": "gaudi3", "purchase_usd_per_gpu": 15_000}, "pass rent_usd_per_gpu_hour"),
     # found by the server's hypothesis test: a horizon this short made the capital charge infinite
     ({"gpu": "h100", "purchase_usd_per_gpu": 30_000, "years": 2.225073858507e-311}, "years must be ≥ 0.01"),
@@ -79,3 +79,34 @@ def test_impossible_inputs_are_rejected_with_a_fix(catalog, arguments, fragment)
     with pytest.raises(SizingError) as error:
         rent_vs_buy(catalog=catalog, **arguments)
     assert fragment in str(error.value)
+
+
+def test_the_default_purchase_is_the_node_price_per_gpu_and_rent_an_instance_of_as_many_gpus(catalog):
+    """8 x H100: the catalog's HGX node ($310,000 / 8) against the cheapest on-demand 8-GPU H100 machine."""
+    result = rent_vs_buy(catalog=catalog, gpu="h100-sxm", gpu_count=8, idle_watts_per_gpu=0)
+    eight = [o for o in catalog.offers_for("h100-sxm") if o.gpus_per_instance == 8 and o.on_demand_usd_per_hour]
+    cheapest = min(eight, key=lambda o: o.on_demand_usd_per_hour)
+    assert result.purchase_usd_per_gpu == 38_750
+    assert result.rent_usd_per_gpu_hour == pytest.approx(cheapest.on_demand_usd_per_hour / 8, abs=1e-4)
+    busy_hours = 8760 * 3 * 0.7 * 8
+    energy = 700 * (1 + (10_200 - 5_600) / 5_600) / 1000 * 1.3 * 0.10 * busy_hours
+    assert result.own_total_usd == pytest.approx(8 * 38_750 + energy)
+    assert result.rent_total_usd == pytest.approx(cheapest.on_demand_usd_per_hour / 8 * busy_hours, rel=1e-4)
+    assert any("as many GPUs" in a and cheapest.instance_type in a for a in result.assumptions)
+
+
+def test_idle_power_and_colocation_are_owned_costs(catalog):
+    base = dict(gpu="h100-sxm", gpu_count=8, purchase_usd_per_gpu=40_000, rent_usd_per_gpu_hour=3.0, power_watts_per_gpu=1_000,
+                utilization=0.5, years=1, pue=1.0, electricity_usd_per_kwh=0.10)
+    plain = rent_vs_buy(catalog=catalog, **base, idle_watts_per_gpu=0)
+    idle = rent_vs_buy(catalog=catalog, **base, idle_watts_per_gpu=100)
+    colo = rent_vs_buy(catalog=catalog, **base, idle_watts_per_gpu=0, colocation_usd_per_kw_month=200)
+    assert idle.own_total_usd - plain.own_total_usd == pytest.approx(0.1 * 0.10 * 8760 * 0.5 * 8)  # 100 W over idle hours
+    assert colo.own_total_usd - plain.own_total_usd == pytest.approx(200 * 12 * 8.0)  # 8 kW provisioned for a year
+
+
+def test_a_gpu_without_a_node_price_adds_a_server_share_to_the_card(catalog):
+    l40s = rent_vs_buy(catalog=catalog, gpu="l40s")
+    assert l40s.purchase_usd_per_gpu == pytest.approx(catalog.find_gpu("l40s").purchase_usd + 32_010 / 8)
+    consumer = rent_vs_buy(catalog=catalog, gpu="rtx-4090", gpu_count=1)
+    assert consumer.purchase_usd_per_gpu == catalog.find_gpu("rtx-4090").purchase_usd

@@ -20,7 +20,7 @@ class Sink:
         self.replies, self.done = [], anyio.Event()
 
     async def write(self, text):
-        self.replies += [json.loads(line) for line in text.splitlines() if line.strip()]
+        self.replies += [json.loads(line) for line in text.split("\n") if line.strip()]  # the wire splits on \\n only
         if any(r.get("id") == "final" for r in self.replies):
             self.done.set()
 

@@ -10,7 +10,7 @@ from gpusizer.catalog import Catalog, CloudOffer, SizingError, load_catalog
 
 from .estimate import estimate_vram
 from .fitting import MAX_GPUS, gpus_needed
-from .pricing import billed_hours, is_stale
+from .pricing import HOURS_PER_YEAR, billed_hours, in_jurisdiction, price_age
 from .validation import NAME_LIMIT, Name, known_arguments_only, parse_request
 from .vram_models import VramRequest
 from .vram_plan import build_plan
@@ -28,6 +28,8 @@ class CloudCostRequest(BaseModel):
     pricing: Literal["on_demand", "spot", "both"] = Field(default="both", description="which prices to list")
     providers: list[Name] | None = Field(default=None, max_length=50, description="only these providers ('aws', 'lambda')")
     region: str | None = Field(default=None, max_length=NAME_LIMIT, description="only regions containing this ('us-east')")
+    jurisdiction: str | None = Field(default=None, max_length=8, description="only offers under this data law or country: "
+                                     "EU, EEA, US, UK, CA, JP, IN...")
     single_instance: bool = Field(default=False, description="only instances holding all the GPUs (tensor parallelism)")
     spot_interruptions_per_hour: float = Field(default=0.0, ge=0, le=10, description="expected spot preemptions per hour")
     hours_lost_per_interruption: float = Field(default=0.5, ge=0, le=24, description="hours lost per preemption")
@@ -54,8 +56,14 @@ class Offer(BaseModel):
     storage_usd: float | None = Field(default=None, description="storage_gb_months x the provider's price; null where unknown")
     egress_usd: float | None = Field(default=None, description="egress_gb x the provider's price; null where unknown")
     all_in_usd: float | None = Field(default=None, description="total_usd + storage_usd + egress_usd; null where a price is unknown")
-    as_of: str
+    as_of: str = Field(description="when the provider priced it (ISO date, or an interval when only bounds are known)")
+    price_date: str = Field(description="the same as as_of")
+    checked: str = Field(description="when gpusizer read the price")
     stale: bool = Field(description="price older than 90 days")
+    price_date_uncertain: bool = Field(description="the price date is only known to lie in an interval reaching past 90 days")
+    spot_zone: str = ""
+    country: str = ""
+    jurisdiction: str = ""
     source: str
 
 
@@ -69,7 +77,8 @@ class CloudCost(BaseModel):
 
 @known_arguments_only("cloud_cost", extra=WORKLOAD_FIELDS)
 def cloud_cost(gpu: str, *, hours: float, gpu_count: int | None = None, pricing: Literal["on_demand", "spot", "both"] = "both",
-               providers: list[str] | None = None, region: str | None = None, single_instance: bool = False,
+               providers: list[str] | None = None, region: str | None = None, jurisdiction: str | None = None,
+               single_instance: bool = False,
                spot_interruptions_per_hour: float = 0.0, hours_lost_per_interruption: float = 0.5,
                checkpoint_overhead_fraction: float = 0.0, storage_gb_months: float = 0.0, egress_gb: float = 0.0,
                storage_usd_per_gb_month: float | None = None, egress_usd_per_gb: float | None = None,
@@ -110,6 +119,12 @@ def cloud_cost(gpu: str, *, hours: float, gpu_count: int | None = None, pricing:
     offers.sort(key=lambda o: (o.total_usd, o.provider, o.instance_type))
     if any(o.stale for o in offers):
         notes.append("some prices are older than 90 days (stale=true): check the provider's page before relying on them")
+    if any(o.price_date_uncertain for o in offers):
+        notes.append("some price dates are only bounded (as_of start/end; '..' when the start is unknown) and may be older "
+                     "than 90 days (price_date_uncertain=true); gpusizer catalog update refreshes them when online")
+    unbilled = sorted({o.provider for o in offers if catalog.provider_by_id[o.provider].billing_increment_seconds is None})
+    if unbilled:
+        notes.append(f"no published billing increment for {', '.join(unbilled)}: billed per second with no minimum")
     if not offers:
         largest = max(o.gpus_per_instance for o in catalog.offers_for(spec.gpu_id))
         which = "" if request.pricing == "both" else request.pricing.replace("_", "-") + " "
@@ -132,6 +147,8 @@ def filter_offers(offers, request: CloudCostRequest, catalog: Catalog):
         offers = [o for o in offers if o.provider in wanted]
     if request.region:
         offers = [o for o in offers if request.region.lower() in o.region.lower()]
+    if request.jurisdiction:
+        offers = [o for o in offers if in_jurisdiction(o, request.jurisdiction)]
     if request.single_instance:
         offers = [o for o in offers if o.gpus_per_instance >= (request.gpu_count or 1)]
     return offers
@@ -142,12 +159,15 @@ def priced(offer: CloudOffer, pricing: Pricing, request: CloudCostRequest, catal
     instances = math.ceil(gpu_count / offer.gpus_per_instance)
     hourly = offer.usd_per_hour(pricing) or 0.0
     billed = billed_hours(hours, catalog.provider_by_id[offer.provider])
+    age = price_age(offer)
     return Offer(provider=offer.provider, instance_type=offer.instance_type, region=offer.region, gpu_id=offer.gpu_id,
                  gpus_per_instance=offer.gpus_per_instance, instances=instances,
                  idle_gpus=instances * offer.gpus_per_instance - gpu_count, pricing=pricing, usd_per_hour=hourly,
                  usd_per_gpu_hour=hourly / offer.gpus_per_instance, billed_hours=billed,
-                 total_usd=instances * hourly * billed, as_of=offer.as_of.isoformat(), stale=is_stale(offer.as_of), source=offer.source,
-                 **extras(request, catalog.provider_by_id[offer.provider], instances * hourly * billed))
+                 total_usd=instances * hourly * billed, as_of=offer.as_of, price_date=offer.as_of,
+                 checked=offer.checked.isoformat(), stale=age.stale, price_date_uncertain=age.uncertain,
+                 spot_zone=offer.spot_zone if pricing == "spot" else "", country=offer.country, jurisdiction=offer.jurisdiction,
+                 source=offer.source, **extras(request, catalog.provider_by_id[offer.provider], instances * hourly * billed))
 
 
 def extras(request: CloudCostRequest, provider, compute_usd: float) -> dict:
@@ -155,9 +175,16 @@ def extras(request: CloudCostRequest, provider, compute_usd: float) -> dict:
     storage_price = first_known(request.storage_usd_per_gb_month, provider.storage_usd_per_gb_month)
     egress_price = first_known(request.egress_usd_per_gb, provider.egress_usd_per_gb)
     storage = 0.0 if not request.storage_gb_months else (None if storage_price is None else request.storage_gb_months * storage_price)
-    egress = 0.0 if not request.egress_gb else (None if egress_price is None else request.egress_gb * egress_price)
+    billable = max(0.0, request.egress_gb - (0.0 if request.egress_usd_per_gb is not None else free_egress_gb(request, provider)))
+    egress = 0.0 if not billable else (None if egress_price is None else billable * egress_price)
     all_in = None if storage is None or egress is None else compute_usd + storage + egress
     return {"storage_usd": storage, "egress_usd": egress, "all_in_usd": all_in}
+
+
+def free_egress_gb(request: CloudCostRequest, provider) -> float:
+    """The provider's free monthly egress, over the months the job spans (at least one)."""
+    months = max(1, math.ceil(request.hours / (HOURS_PER_YEAR / 12)))
+    return provider.egress_free_gb_per_month * months
 
 
 def first_known(*values: float | None) -> float | None:
@@ -168,7 +195,8 @@ def extras_notes(request: CloudCostRequest, offers: list[Offer]) -> list[str]:
     if not (request.storage_gb_months or request.egress_gb):
         return []
     notes = [f"storage {request.storage_gb_months:g} GB-months and egress {request.egress_gb:g} GB priced per provider "
-             "(providers.csv: first pricing tier); all_in_usd adds them to the compute total"]
+             "(providers.csv: first pricing tier, after the provider's free monthly egress); all_in_usd adds them to the "
+             "compute total"]
     unpriced = sorted({o.provider for o in offers if o.all_in_usd is None})
     if unpriced:
         notes.append(f"no storage or egress price for {', '.join(unpriced)}: pass storage_usd_per_gb_month / egress_usd_per_gb")

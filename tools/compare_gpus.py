@@ -10,7 +10,7 @@ from gpusizer.catalog import Catalog, GpuSpec, load_catalog
 from .estimate import estimate_vram
 from .fitting import MAX_GPUS, gpus_needed
 from .kv_cache import kv_cache_bytes
-from .pricing import cheapest
+from .pricing import cheapest, cheapest_job
 from .validation import Name, known_arguments_only, parse_request
 from .vram_models import VramRequest
 from .vram_plan import build_plan, weight_bytes
@@ -24,7 +24,7 @@ class GpuRow(BaseModel):
     name: str
     vendor: str
     memory_gb: float
-    memory_bandwidth_gbps: float
+    memory_bandwidth_gbps: float | None
     bf16_tflops_dense: float | None
     fp8_tflops_dense: float | None = Field(description="null where FP8 is not supported")
     fp4_tflops_dense: float | None
@@ -45,6 +45,9 @@ class GpuRow(BaseModel):
     decode_tokens_per_s: float | None = Field(default=None, description="per sequence, upper bound from memory bandwidth")
     prefill_seconds: float | None = Field(default=None, description="lower bound from dense TFLOPS x MFU")
     usd_per_million_tokens: float | None = Field(default=None, description="decode at batch_size on the cheapest on-demand offer")
+    replica_usd_per_hour: float | None = Field(default=None, description="the GPUs it needs: a tensor-parallel replica in one "
+                                               "machine (its share when a machine hosts several), training across machines")
+    replica_offer: str | None = None
     training_hours: float | None = Field(default=None, description="lower bound for training_tokens on gpus_needed GPUs at the MFU")
     training_usd: float | None = Field(default=None, description="training_hours x gpus_needed x cheapest on-demand $/GPU-hour")
 
@@ -78,10 +81,12 @@ def compare_gpus(gpus: list[str], *, mfu: float = 0.4, training_tokens: float | 
         estimate_vram(catalog=catalog, **riders)  # validates the workload and raises its fix-it message
         plan = build_plan(VramRequest(**riders), catalog)
         for row, match in zip(rows, matches, strict=True):
-            add_workload(row, match.gpu, plan, request.mfu, notes)
+            add_workload(row, match.gpu, plan, request.mfu, notes, catalog)
             add_training_run(row, match.gpu, plan, request)
         notes.append("decode bound: aggregate memory bandwidth / bytes read per step (active weights + each sequence's KV cache); "
                      f"prefill bound: 2 x active params x tokens / (dense TFLOPS x MFU {request.mfu})")
+        notes.append("replica price: the cheapest on-demand instance that holds all the GPUs a tensor-parallel replica needs "
+                     "(a bigger instance hosts several replicas and each pays its share); training may combine machines")
     add_ratios(rows)
     if request.training_tokens:
         notes.append(f"training run: 6 x active params x {request.training_tokens:.3g} tokens at MFU {request.mfu} on gpus_needed GPUs "
@@ -111,7 +116,7 @@ def spec_row(gpu: GpuSpec, catalog: Catalog) -> GpuRow:
                   bf16_tflops_per_usd_hour=per_dollar(gpu.bf16_tflops_dense), ratio_to_first={})
 
 
-def add_workload(row: GpuRow, gpu: GpuSpec, plan, mfu: float, notes: list[str]) -> None:
+def add_workload(row: GpuRow, gpu: GpuSpec, plan, mfu: float, notes: list[str], catalog: Catalog) -> None:
     r = plan.request
     needed = gpus_needed(plan, gpu.usable_memory_bytes)
     row.gpus_needed, row.fits = needed, needed == 1
@@ -121,14 +126,18 @@ def add_workload(row: GpuRow, gpu: GpuSpec, plan, mfu: float, notes: list[str]) 
     active_weights = weight_bytes(plan) * plan.counts.active / plan.counts.total
     kv_per_sequence = kv_cache_bytes(plan.arch, 1, r.seq_len, plan.kv_bytes)
     bytes_per_step = active_weights + r.batch_size * kv_per_sequence
+    if not gpu.memory_bandwidth_gbps:
+        return
     row.decode_tokens_per_s = round(needed * gpu.memory_bandwidth_gbps * 1e9 / bytes_per_step, 2)
     tflops = gpu.dense_tflops(plan.weight_format.compute_dtype) or gpu.bf16_tflops_dense
     if tflops:
         flops = 2 * plan.counts.active * r.batch_size * r.seq_len * (3 if r.workload == "training" else 1)
         row.prefill_seconds = round(flops / (needed * tflops * 1e12 * mfu), 4)
-    if row.cheapest_usd_per_gpu_hour:
+    job = cheapest_job(catalog, gpu.gpu_id, needed, "on_demand", one_machine=r.workload == "inference" or needed == 1)
+    if job:
+        row.replica_usd_per_hour, row.replica_offer = round(job.usd_per_hour, 4), job.describe()
         tokens_per_hour = row.decode_tokens_per_s * r.batch_size * 3600
-        row.usd_per_million_tokens = round(needed * row.cheapest_usd_per_gpu_hour / tokens_per_hour * 1e6, 4)
+        row.usd_per_million_tokens = round(job.usd_per_hour / tokens_per_hour * 1e6, 4)
 
 
 def add_training_run(row: GpuRow, gpu: GpuSpec, plan, request: CompareRequest) -> None:
@@ -140,8 +149,8 @@ def add_training_run(row: GpuRow, gpu: GpuSpec, plan, request: CompareRequest) -
         return
     seconds = 6 * plan.counts.active * request.training_tokens / (row.gpus_needed * tflops * 1e12 * request.mfu)
     row.training_hours = round(seconds / 3600, 3)
-    if row.cheapest_usd_per_gpu_hour:
-        row.training_usd = round(row.training_hours * row.gpus_needed * row.cheapest_usd_per_gpu_hour, 2)
+    if row.replica_usd_per_hour:
+        row.training_usd = round(row.training_hours * row.replica_usd_per_hour, 2)
 
 
 def add_ratios(rows: list[GpuRow]) -> None:

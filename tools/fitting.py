@@ -6,6 +6,7 @@ from typing import TypedDict
 
 from gpusizer.catalog import Catalog, GpuSpec
 
+from .pricing import cheapest_job
 from .vram_models import GpuCheck, GpuFit
 from .vram_plan import Plan, per_gpu
 
@@ -55,14 +56,18 @@ def fits_across_catalog(plan: Plan, catalog: Catalog) -> list[GpuFit]:
     r = plan.request
     counts = candidate_gpu_counts(plan)
     needed_bytes = {n: total_for(plan, r.batch_size, r.seq_len, n) for n in counts}
-    how = "tensor parallel" if r.workload == "inference" else "FSDP/ZeRO-3"
+    inference = r.workload == "inference"
+    how = "tensor parallel, in one machine" if inference else "FSDP/ZeRO-3, machines may be combined"
     fits = []
     for gpu in catalog.gpus:
         n = next((n for n in counts if needed_bytes[n] <= gpu.usable_memory_bytes), None)
         if n is not None:
-            note = f"{n} GPUs with {how}" if n > 1 else None
+            price = cheapest_job(catalog, gpu.gpu_id, n, "on_demand", one_machine=inference or n == 1)
             fits.append(GpuFit(gpu_id=gpu.gpu_id, gpus_needed=n, per_gpu_bytes=needed_bytes[n],
-                               usable_bytes=gpu.usable_memory_bytes, note=note))
+                               usable_bytes=gpu.usable_memory_bytes, note=f"{n} GPUs with {how}" if n > 1 else None,
+                               usd_per_hour=round(price.usd_per_hour, 4) if price else None,
+                               provider=price.offer.provider if price else None,
+                               instance_type=price.offer.instance_type if price else None))
     return sorted(fits, key=lambda f: (f.gpus_needed, f.usable_bytes, f.gpu_id))
 
 

@@ -1,4 +1,9 @@
-"""Prices from the catalog's offers: per GPU-hour, cheapest, billed time, staleness."""
+"""Prices from the catalog's offers: the one rule every face uses to price a job, billed time, price age.
+
+A job of N GPUs split with tensor parallelism needs all N in one machine (one NVLink domain): it is priced from
+instances that hold N GPUs, and an instance of k >= N GPUs hosts k // N such replicas. A data-parallel job may
+combine machines: ceil(N / k) instances of k GPUs.
+"""
 from __future__ import annotations
 
 import datetime
@@ -8,6 +13,7 @@ from dataclasses import dataclass
 from gpusizer.catalog import Catalog, CloudOffer, Provider
 
 STALE_AFTER_DAYS = 90
+HOURS_PER_YEAR = 8760
 
 
 @dataclass(frozen=True)
@@ -16,24 +22,110 @@ class GpuHourPrice:
     offer: CloudOffer
 
 
+@dataclass(frozen=True)
+class JobPrice:
+    """What one job of `gpus` GPUs costs per hour on one offer, and how it sits on the instances."""
+    offer: CloudOffer
+    pricing: str
+    gpus: int
+    one_machine: bool
+    instances: int              # instances rented for one job (one_machine: 1)
+    jobs_per_instance: int      # one_machine: how many such jobs one instance hosts
+    usd_per_instance_hour: float
+
+    @property
+    def usd_per_hour(self) -> float:
+        """Per job: its instances, or its share of an instance that hosts several."""
+        return self.instances * self.usd_per_instance_hour / self.jobs_per_instance
+
+    @property
+    def usd_per_gpu_hour(self) -> float:
+        return self.usd_per_hour / self.gpus
+
+    @property
+    def idle_gpus(self) -> float:
+        """GPUs rented but not used by the jobs on these instances."""
+        rented = self.instances * self.offer.gpus_per_instance
+        return rented - self.gpus * self.jobs_per_instance
+
+    def describe(self) -> str:
+        o = self.offer
+        how = (f"{self.jobs_per_instance} x {self.gpus}-GPU replicas per {o.instance_type}" if self.jobs_per_instance > 1
+               else f"{self.instances} x {o.instance_type}")
+        return f"{o.provider} {how} ({o.region}, {self.pricing.replace('_', '-')})"
+
+
 def usd_per_gpu_hour(offer: CloudOffer, pricing: str) -> float | None:
     price = offer.usd_per_hour(pricing)
     return None if price is None else price / offer.gpus_per_instance
 
 
-def cheapest(catalog: Catalog, gpu_id: str, pricing: str) -> GpuHourPrice | None:
-    priced = [(rate, o) for o in catalog.offers_for(gpu_id) if (rate := usd_per_gpu_hour(o, pricing)) is not None]
+def offers_in(catalog: Catalog, gpu_id: str, jurisdiction: str | None = None) -> list[CloudOffer]:
+    offers = catalog.offers_for(gpu_id)
+    if jurisdiction:
+        offers = [o for o in offers if in_jurisdiction(o, jurisdiction)]
+    return offers
+
+
+def in_jurisdiction(offer: CloudOffer, wanted: str) -> bool:
+    """EU includes the EEA rows only when asked for EEA; a country code matches its country too."""
+    wanted = wanted.strip().upper()
+    return wanted in (offer.jurisdiction.upper(), offer.country.upper())
+
+
+def cheapest(catalog: Catalog, gpu_id: str, pricing: str, jurisdiction: str | None = None) -> GpuHourPrice | None:
+    priced = [(rate, o) for o in offers_in(catalog, gpu_id, jurisdiction) if (rate := usd_per_gpu_hour(o, pricing)) is not None]
     if not priced:
         return None
     price, offer = min(priced, key=lambda p: (p[0], p[1].offer_id))
     return GpuHourPrice(price, offer)
 
 
+def job_prices(catalog: Catalog, gpu_id: str, gpus: int, pricing: str = "on_demand", *, one_machine: bool = True,
+               jurisdiction: str | None = None) -> list[JobPrice]:
+    """Every offer that can run a job of `gpus` GPUs, cheapest per job first. Slices of a GPU are left out."""
+    found = []
+    for offer in offers_in(catalog, gpu_id, jurisdiction):
+        hourly, size = offer.usd_per_hour(pricing), offer.gpus_per_instance
+        if hourly is None or size < 1 or size != int(size):
+            continue
+        size = int(size)
+        if one_machine:
+            if size < gpus:
+                continue
+            found.append(JobPrice(offer, pricing, gpus, True, 1, size // gpus, hourly))
+        else:
+            found.append(JobPrice(offer, pricing, gpus, False, math.ceil(gpus / size), 1, hourly))
+    return sorted(found, key=lambda p: (p.usd_per_hour, p.idle_gpus, p.offer.offer_id))
+
+
+def cheapest_job(catalog: Catalog, gpu_id: str, gpus: int, pricing: str = "on_demand", *, one_machine: bool = True,
+                 jurisdiction: str | None = None) -> JobPrice | None:
+    prices = job_prices(catalog, gpu_id, gpus, pricing, one_machine=one_machine, jurisdiction=jurisdiction)
+    return prices[0] if prices else None
+
+
 def billed_hours(hours: float, provider: Provider) -> float:
-    """Wall-clock hours rounded up to the provider's billing increment, at least its minimum charge."""
+    """Wall-clock hours rounded up to the provider's billing increment, at least its minimum charge (per second with no
+    minimum where the provider publishes none in the catalog)."""
+    increment = provider.billing_increment_seconds or 1
     seconds = hours * 3600
-    increments = math.ceil(round(seconds / provider.billing_increment_seconds, 9))
-    return max(provider.minimum_billed_seconds, increments * provider.billing_increment_seconds) / 3600
+    increments = math.ceil(round(seconds / increment, 9))
+    return max(provider.minimum_billed_seconds or 0, increments * increment) / 3600
+
+
+@dataclass(frozen=True)
+class PriceAge:
+    stale: bool        # certainly older than STALE_AFTER_DAYS
+    uncertain: bool    # the price date is an interval reaching back further than that
+
+
+def price_age(offer: CloudOffer, today: datetime.date | None = None) -> PriceAge:
+    today = today or datetime.date.today()
+    earliest, latest = offer.price_dates
+    stale = (today - latest).days > STALE_AFTER_DAYS
+    uncertain = not stale and (earliest is None or (today - earliest).days > STALE_AFTER_DAYS)
+    return PriceAge(stale, uncertain)
 
 
 def is_stale(as_of: datetime.date, today: datetime.date | None = None) -> bool:
@@ -42,7 +134,7 @@ def is_stale(as_of: datetime.date, today: datetime.date | None = None) -> bool:
 
 @dataclass(frozen=True)
 class FitCost:
-    """What running a workload costs per hour on one GPU type: the GPUs it needs at the cheapest on-demand rate."""
+    """What running a workload costs per hour on one GPU type, by the job-pricing rule above."""
     gpu_id: str
     gpus_needed: int
     usd_per_gpu_hour: float | None
@@ -51,11 +143,7 @@ class FitCost:
 
 
 def cheapest_fits(catalog: Catalog, fits) -> list[FitCost]:
-    """`estimate_vram`'s fits ranked by hourly cost (gpus_needed x cheapest on-demand $/GPU-h); unpriced GPUs last."""
-    costs = []
-    for fit in fits:
-        price = cheapest(catalog, fit.gpu_id, "on_demand")
-        rate = price.usd_per_gpu_hour if price else None
-        costs.append(FitCost(fit.gpu_id, fit.gpus_needed, rate, rate * fit.gpus_needed if rate else None,
-                             price.offer.provider if price else None))
+    """estimate_vram's fits (each already priced by `price_fit`) ranked by hourly cost; unpriced GPUs last."""
+    costs = [FitCost(f.gpu_id, f.gpus_needed, f.usd_per_hour / f.gpus_needed if f.usd_per_hour else None, f.usd_per_hour,
+                     f.provider) for f in fits]
     return sorted(costs, key=lambda c: (c.usd_per_hour is None, c.usd_per_hour or 0, c.gpus_needed, c.gpu_id))

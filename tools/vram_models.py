@@ -84,6 +84,10 @@ class GpuFit(BaseModel):
     per_gpu_bytes: int
     usable_bytes: int
     note: str | None = None
+    usd_per_hour: float | None = Field(default=None, description="cheapest on-demand cost of the GPUs it needs: a tensor-parallel "
+                                       "replica in one machine (its share when a machine hosts several), training across machines")
+    provider: str | None = None
+    instance_type: str | None = None
 
 
 class GpuCheck(BaseModel):

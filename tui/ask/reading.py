@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from gpusizer.catalog import Catalog
-from gpusizer.tools.rent_vs_buy import HOURS_PER_YEAR
+from gpusizer.tools.pricing import HOURS_PER_YEAR
 
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "sixteen": 16,
                 "a single": 1, "single": 1, "a pair of": 2, "a couple of": 2}
