@@ -35,6 +35,10 @@ class Catalog:
         self.gpu_by_id = {g.gpu_id: g for g in gpus}
         self.model_by_id = {m.model_id: m for m in models}
         self.provider_by_id = {p.provider: p for p in providers}
+        self.derived: dict[tuple, object] = {}  # values the calculators derive from rows that never change after loading
+        self._offers_by_gpu: dict[str, list[CloudOffer]] = {}
+        for offer in offers:
+            self._offers_by_gpu.setdefault(offer.gpu_id, []).append(offer)
         self._check_references()
         self._gpu_names = NameIndex("GPU", ((g.gpu_id, [g.name, *g.aliases]) for g in gpus))
         self._model_names = NameIndex("model", ((m.model_id, [m.model_id.split("/")[-1], *m.aliases]) for m in models))
@@ -117,7 +121,7 @@ class Catalog:
         return self._model_names.complete(partial, limit)
 
     def offers_for(self, gpu_id: str) -> list[CloudOffer]:
-        return [o for o in self.offers if o.gpu_id == gpu_id]
+        return list(self._offers_by_gpu.get(gpu_id, ()))
 
 
 MEMORY_SIZE = re.compile(r"^\s*(?:custom\s*:\s*)?(\d{1,4}(?:\.\d{1,2})?)\s*(gb|gib|g)?\s*$", re.IGNORECASE)

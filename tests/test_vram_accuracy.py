@@ -85,15 +85,22 @@ def published():
     return accuracy.evaluate_published()
 
 
-def test_every_published_measurement_is_reported_with_why_it_differs(published):
-    assert len(published) >= 10
-    assert all(row["gap"] and row["recipe"] in ("ours", "differs") for row in published)
+def test_every_published_measurement_names_its_source_recipe_and_metric(published):
+    cases = json.loads((ROOT / "tests" / "data" / "vram_published_measured.json").read_text())["cases"]
+    assert len(cases) >= 30
+    for case in cases:
+        assert case["source"] and case["gap"], case["id"]
+        assert case["measures"] in ("active", "allocated", "reserved", "device", "capacity"), case["id"]
+        assert "recipe" in case["arguments"], case["id"]
+        assert case.get("judged", True) or case["why_not_judged"], case["id"]
 
 
-def test_published_peaks_on_our_recipe_are_within_15_percent(published):
-    # Process peaks from torchtune and LLaMA-Factory whose setup is the default recipe (PEFT/torchtune LoRA, QLoRA).
-    # The inverse (max context) rows are reported by benchmarks/accuracy.py but not gated: see their 'gap'.
-    judged = [row for row in published if row["recipe"] == "ours" and row["unit"] != "tokens"]
-    assert len(judged) >= 6
-    outside = {row["case"]: f"{row['error']:+.1%}" for row in judged if abs(row["error"]) > 0.15}
+def test_published_peaks_are_within_10_percent_at_the_median_and_20_percent_each(published):
+    """torchtune's, Unsloth's, LLaMA-Factory's, PEFT's, TRL's and torchtitan's published peaks, each called with the recipe
+    its publisher ran (tests/data/vram_published_measured.json says why any row is shown but not judged)."""
+    judged = [row for row in published if row["judged"]]
+    assert len(judged) >= 30
+    errors = [abs(row["error"]) for row in judged]
+    assert statistics.median(errors) <= 0.10
+    outside = {row["case"]: f"{row['error']:+.1%}" for row in judged if abs(row["error"]) > 0.20}
     assert not outside, outside

@@ -65,7 +65,8 @@ training = workloads.filter(lambda a: a["workload"] == "training").map(lambda a:
 recipes = st.sampled_from([None, "pytorch", "hf_trainer", "trl", "torchtune", "unsloth"])
 methods = st.sampled_from(["full", "lora", "qlora"])
 SAVERS = [("gradient_checkpointing", False, True), ("activation_offloading", False, True), ("logits_kept", True, False),
-          ("optimizer_in_backward", False, True), ("loss", "standard", "chunked"), ("loss", "chunked", "fused")]
+          ("optimizer_in_backward", False, True), ("loss", "standard", "chunked"), ("loss", "chunked", "fused"),
+          ("torch_compile", False, True)]
 
 
 @settings(max_examples=80, deadline=None)

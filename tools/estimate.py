@@ -30,7 +30,8 @@ def estimate_vram(model: str | None = None, *, params_billions: float | None = N
                   method: Method = "full", weights_dtype: WeightsDtype | None = None, kv_cache_dtype: KvDtype | None = None,
                   training_precision: TrainingPrecision = "mixed", optimizer: Optimizer = "adamw", recipe: Recipe | None = None,
                   loss: Loss | None = None, logits_kept: bool | None = None, gradient_checkpointing: bool | None = None,
-                  activation_offloading: bool | None = None, optimizer_in_backward: bool | None = None, batch_size: int = 1,
+                  activation_offloading: bool | None = None, optimizer_in_backward: bool | None = None,
+                  torch_compile: bool | None = None, batch_size: int = 1,
                   seq_len: int = 2048, lora_rank: int = 16, num_gpus: int = 1, sharding: Sharding = "none",
                   tensor_parallel: int = 1, gpu: str | None = None, catalog: Catalog | None = None) -> VramEstimate:
     """Peak GPU memory per GPU to serve or train a model, where it fits, and the assumptions behind the figure.
@@ -75,7 +76,8 @@ def training_setup(plan: Plan) -> TrainingSetup | None:
         return None
     return TrainingSetup(recipe=s.recipe, loss=s.loss, logits_kept=s.logits_kept, gradient_checkpointing=s.gradient_checkpointing,
                          activation_offloading=s.activation_offloading, optimizer_in_backward=s.optimizer_in_backward,
-                         optimizer_step=s.optimizer_step, kbit_fp32_upcast=s.kbit_upcast)
+                         torch_compile=s.torch_compile,
+                         optimizer_step=s.optimizer_step, kbit_fp32_upcast=s.kbit_upcast, training_precision=s.precision)
 
 
 def assumptions_for(plan: Plan) -> list[str]:
@@ -103,20 +105,28 @@ def training_assumptions(plan: Plan) -> list[str]:
     assert s is not None
     loss = {"standard": "standard: full-vocabulary logits upcast to fp32 (12 bytes per logit at the start of backward)",
             "chunked": "chunked: 8 chunks upcast and freed one at a time (5 bytes per logit)",
-            "fused": "fused linear cross-entropy: logits never held whole"}[s.loss]
+            "fused": f"fused linear cross-entropy ({s.fused.name}): logits never held whole"}[s.loss]
     notes = [*s.lines,
-             f"training: {r.method}, {r.training_precision} precision, {r.optimizer} ({s.optimizer_step} step), micro-batch "
+             f"training: {r.method}, {s.precision} precision, {r.optimizer} ({s.optimizer_step} step), micro-batch "
              f"{r.batch_size} x {r.seq_len} tokens, gradient checkpointing {'on (every layer)' if s.gradient_checkpointing else 'off'}"
              + (", checkpointed activations offloaded to CPU memory" if s.activation_offloading else ""),
              f"loss {loss}; " + ("the loop holds the 16-bit logits through backward (logits_kept=true)" if s.logits_kept
                                  else "the model output is freed before backward (logits_kept=false)"),
              "gradients set to None between steps: the peak is at the loss, in backward or at the optimizer step"]
+    if s.loss == "fused" and s.fused.free_fraction:
+        notes.append(f"{s.fused.name} sizes its logits chunks from free GPU memory ({s.fused.free_fraction:.0%} of it, at most "
+                     f"{s.fused.tile_cap_bytes / 2**30:g} GiB): counted in a named GPU's peak, never needed to fit")
+    if s.torch_compile:
+        notes.append("torch.compile: the loss saves the 16-bit logits instead of an fp32 log-softmax; fusion inside the "
+                     "layers is not counted")
     if s.optimizer_in_backward:
         notes.append("optimizer in backward: each parameter is stepped and its gradient freed as soon as it is computed")
     if r.optimizer.startswith("paged_"):
         notes.append("paged optimizer states live in CUDA unified memory and page out to CPU memory: not counted on the GPU")
     if s.kbit_upcast:
-        notes.append("PEFT prepare_model_for_kbit_training: embeddings, norms and LM head upcast to fp32")
+        notes.append("embeddings, norms and LM head in fp32 next to the NF4 base ("
+                     + ("PEFT prepare_model_for_kbit_training upcasts them)" if s.recipe == "hf_trainer" else
+                        "the model id is loaded in fp32)"))
     if r.method != "full":
         notes.append(f"LoRA rank {r.lora_rank} on {LORA_TARGETS}: {plan.trainable:,} trainable parameters")
     if r.num_gpus > 1:

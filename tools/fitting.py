@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TypedDict
 
 from gpusizer.catalog import Catalog, GpuSpec
@@ -52,6 +53,17 @@ def gpus_needed(plan: Plan, usable_bytes: int) -> int | None:
     return next((n for n in candidate_gpu_counts(plan) if total_for(plan, r.batch_size, r.seq_len, n) <= usable_bytes), None)
 
 
+def sizes_from_free_memory(plan: Plan) -> bool:
+    """Whether some buffer of this job is sized from the GPU's free memory (Unsloth's fused loss): its peak on a named
+    GPU includes it, but it never decides whether the job fits (it takes only part of what is free)."""
+    s = plan.training
+    return bool(s and s.loss == "fused" and s.fused.free_fraction)
+
+
+def on_gpu(plan: Plan, gpu: GpuSpec) -> Plan:
+    return replace(plan, gpu_bytes=gpu.usable_memory_bytes) if sizes_from_free_memory(plan) else plan
+
+
 def fits_across_catalog(plan: Plan, catalog: Catalog) -> list[GpuFit]:
     r = plan.request
     counts = candidate_gpu_counts(plan)
@@ -71,14 +83,22 @@ def fits_across_catalog(plan: Plan, catalog: Catalog) -> list[GpuFit]:
     return sorted(fits, key=lambda f: (f.gpus_needed, f.usable_bytes, f.gpu_id))
 
 
-def largest_fitting(fits: Callable[[int], bool], ceiling: int) -> int | None:
-    """Largest n in [1, ceiling] with fits(n), for memory that grows with n."""
-    if not fits(1):
-        return None
-    low, high = 1, 2
-    while high <= ceiling and fits(high):
-        low, high = high, high * 2
-    high = min(high, ceiling + 1)
+def largest_fitting(fits: Callable[[int], bool], ceiling: int, start: int = 1) -> int | None:
+    """Largest n in [1, ceiling] with fits(n), for memory that grows with n: gallops from `start` (the request's own
+    value, usually near the answer) up or down by doubling, then bisects."""
+    low = min(max(1, start), ceiling)
+    if fits(low):
+        high = low * 2
+        while high <= ceiling and fits(high):
+            low, high = high, high * 2
+        high = min(high, ceiling + 1)
+    else:
+        high = low
+        low //= 2
+        while low >= 1 and not fits(low):
+            high, low = low, low // 2
+        if low < 1:
+            return None
     while high - low > 1:
         middle = (low + high) // 2
         low, high = (middle, high) if fits(middle) else (low, middle)
@@ -87,13 +107,19 @@ def largest_fitting(fits: Callable[[int], bool], ceiling: int) -> int | None:
 
 def check_on_gpu(plan: Plan, gpu: GpuSpec, total: int) -> GpuCheck:
     r, usable = plan.request, gpu.usable_memory_bytes
-    max_batch = largest_fitting(lambda b: total_for(plan, b, r.seq_len) <= usable, SEARCH_LIMIT)
+    needed, plan = total, on_gpu(plan, gpu)
+    if sizes_from_free_memory(plan):
+        total = total_for(plan, r.batch_size, r.seq_len)
+    max_batch = largest_fitting(lambda b: total_for(plan, b, r.seq_len) <= usable, SEARCH_LIMIT, r.batch_size)
     context_limit = plan.arch.max_position_embeddings
-    max_seq = largest_fitting(lambda s: total_for(plan, r.batch_size, s) <= usable, max(context_limit, r.seq_len))
+    by_memory = largest_fitting(lambda s: total_for(plan, r.batch_size, s) <= usable, SEARCH_LIMIT, r.seq_len)
+    max_seq = None if by_memory is None else min(by_memory, max(context_limit, r.seq_len))
     notes = []
-    if max_seq is not None and max_seq >= context_limit:
-        notes.append(f"memory allows more than the model's {context_limit:,}-token context window; max_seq_len is capped there")
+    if by_memory is not None and by_memory > context_limit:
+        notes.append(f"memory allows {by_memory:,} tokens, more than the model's {context_limit:,}-token context window; "
+                     "max_seq_len is capped there")
     if r.num_gpus > 1:
         notes.append(f"figures are per GPU with the request's {r.num_gpus} GPUs")
-    return GpuCheck(gpu_id=gpu.gpu_id, name=gpu.name, fits=total <= usable, per_gpu_bytes=total, usable_bytes=usable,
-                    headroom_bytes=usable - total, max_batch_size=max_batch, max_seq_len=max_seq, notes=notes)
+    return GpuCheck(gpu_id=gpu.gpu_id, name=gpu.name, fits=needed <= usable, per_gpu_bytes=total, usable_bytes=usable,
+                    headroom_bytes=usable - total, max_batch_size=max_batch, max_seq_len=max_seq,
+                    max_seq_len_by_memory=by_memory, notes=notes)

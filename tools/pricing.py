@@ -84,6 +84,15 @@ def cheapest(catalog: Catalog, gpu_id: str, pricing: str, jurisdiction: str | No
 def job_prices(catalog: Catalog, gpu_id: str, gpus: int, pricing: str = "on_demand", *, one_machine: bool = True,
                jurisdiction: str | None = None) -> list[JobPrice]:
     """Every offer that can run a job of `gpus` GPUs, cheapest per job first. Slices of a GPU are left out."""
+    return sorted(job_options(catalog, gpu_id, gpus, pricing, one_machine, jurisdiction), key=job_order)
+
+
+def job_order(price: JobPrice) -> tuple[float, float, str]:
+    return price.usd_per_hour, price.idle_gpus, price.offer.offer_id
+
+
+def job_options(catalog: Catalog, gpu_id: str, gpus: int, pricing: str, one_machine: bool,
+                jurisdiction: str | None) -> list[JobPrice]:
     found = []
     for offer in offers_in(catalog, gpu_id, jurisdiction):
         hourly, size = offer.usd_per_hour(pricing), offer.gpus_per_instance
@@ -96,13 +105,18 @@ def job_prices(catalog: Catalog, gpu_id: str, gpus: int, pricing: str = "on_dema
             found.append(JobPrice(offer, pricing, gpus, True, 1, size // gpus, hourly))
         else:
             found.append(JobPrice(offer, pricing, gpus, False, math.ceil(gpus / size), 1, hourly))
-    return sorted(found, key=lambda p: (p.usd_per_hour, p.idle_gpus, p.offer.offer_id))
+    return found
 
 
 def cheapest_job(catalog: Catalog, gpu_id: str, gpus: int, pricing: str = "on_demand", *, one_machine: bool = True,
                  jurisdiction: str | None = None) -> JobPrice | None:
-    prices = job_prices(catalog, gpu_id, gpus, pricing, one_machine=one_machine, jurisdiction=jurisdiction)
-    return prices[0] if prices else None
+    key = ("cheapest_job", gpu_id, gpus, pricing, one_machine, jurisdiction)
+    if key not in catalog.derived:  # the fit scan asks this for every GPU of every estimate
+        prices = job_options(catalog, gpu_id, gpus, pricing, one_machine, jurisdiction)
+        catalog.derived[key] = min(prices, key=job_order) if prices else None
+    found = catalog.derived[key]
+    assert found is None or isinstance(found, JobPrice)
+    return found
 
 
 def billed_hours(hours: float, provider: Provider) -> float:
@@ -110,7 +124,7 @@ def billed_hours(hours: float, provider: Provider) -> float:
     minimum where the provider publishes none in the catalog)."""
     increment = provider.billing_increment_seconds or 1
     seconds = hours * 3600
-    increments = math.ceil(round(seconds / increment, 9))
+    increments = max(1, math.ceil(round(seconds / increment, 9)))  # any job, however short, starts one increment
     return max(provider.minimum_billed_seconds or 0, increments * increment) / 3600
 
 

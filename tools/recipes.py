@@ -2,18 +2,22 @@
 
 A recipe sets the loss implementation, whether the loop still holds the logits during backward, gradient
 checkpointing, activation offloading, optimizer-in-backward, how the optimizer step is implemented (its
-temporaries), and whether PEFT's k-bit preparation upcasts the unquantized weights for QLoRA. Every value cites
-the framework's code; any request field overrides the preset.
+temporaries), the precision it trains in, the dtype it loads a model id in, and whether the unquantized weights of a
+QLoRA model end up in fp32. Every value cites the framework's code and version; any request field overrides the
+preset. Read from: transformers 5.23.0, TRL 1.16.0, torchtune bd2a0fc7c (HEAD) and v0.6.1, Unsloth 2026.10.9, PEFT
+0.21.2.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from .activations import FUSED_LOSSES, FusedLoss
 from .vram_models import Loss, Recipe
 
 DEFAULT_RECIPE: Recipe = "hf_trainer"
 STEP_KINDS = Literal["per_parameter", "foreach", "fused"]
+UNSLOTH_OFFLOAD_MIN_SEQ = 512  # unsloth/models/_utils.py: below max_seq_length 512 "unsloth" checkpointing is the standard one
 
 
 @dataclass(frozen=True)
@@ -24,8 +28,13 @@ class TrainingSettings:
     gradient_checkpointing: bool
     activation_offloading: bool
     optimizer_in_backward: bool
+    torch_compile: bool            # the loss compiled: AOT autograd saves the 16-bit logits instead of an fp32 log-softmax
     optimizer_step: STEP_KINDS     # per_parameter (foreach=False), foreach (torch default), fused
-    kbit_upcast: bool              # QLoRA: PEFT's prepare_model_for_kbit_training keeps unquantized weights in fp32
+    kbit_upcast: bool              # QLoRA: the weights left unquantized (embeddings, norms, LM head) are fp32
+    precision: str                 # mixed or bf16
+    loads_fp32: bool               # the framework loads a model id in fp32 (TRL), so a LoRA base is fp32 too
+    fused: FusedLoss               # the fused loss kernel this framework uses when loss == "fused"
+    kernels: str = "eager"         # the layers' own kernels: eager (transformers) or unsloth (what they save for backward)
     lines: tuple[str, ...] = ()    # what each setting is and where it comes from, for the assumptions list
 
 
@@ -38,55 +47,81 @@ class Preset:
     optimizer_in_backward: bool
     optimizer_step: STEP_KINDS
     kbit_upcast: bool
+    precision: str | None   # the only precision the framework trains in; None: the request's training_precision
+    loads_fp32: bool
+    fused: str              # key of FUSED_LOSSES
     why: str
 
 
+ALL = {"full": True, "lora": True, "qlora": True}
 PRESETS: dict[Recipe, Preset] = {
     "pytorch": Preset(
-        "standard", True, {"full": False, "lora": False, "qlora": False}, False, False, "per_parameter", False,
+        "standard", True, {"full": False, "lora": False, "qlora": False}, False, False, "per_parameter", False, None, False,
+        "liger",
         "a plain loop: out = model(**batch); out.loss.backward() with transformers' standard loss, AdamW(foreach=False) "
         "(the traced reference recipe)"),
     "hf_trainer": Preset(
-        "standard", False, {"full": False, "lora": False, "qlora": True}, False, False, "fused", True,
-        "transformers Trainer: compute_loss returns only the loss (the logits are freed before backward), standard "
-        "fp32-upcast loss (loss_utils.ForCausalLMLoss), gradient_checkpointing off by default (TrainingArguments) but "
-        "on for QLoRA (PEFT prepare_model_for_kbit_training), optim adamw_torch_fused"),
+        "standard", False, {"full": False, "lora": False, "qlora": True}, False, False, "fused", True, None, False, "liger",
+        "transformers Trainer 5.23: compute_loss returns only the loss, so the logits are freed before backward; standard "
+        "fp32-upcast loss (loss_utils.ForCausalLMLoss); gradient checkpointing off (TrainingArguments) but on for QLoRA "
+        "(PEFT prepare_model_for_kbit_training, which also upcasts the unquantized weights to fp32); optim "
+        "adamw_torch_fused"),
     "trl": Preset(
-        "standard", False, {"full": True, "lora": True, "qlora": True}, False, False, "fused", True,
-        "TRL SFTTrainer: SFTConfig turns gradient checkpointing on by default; Trainer's loss and fused AdamW"),
+        "fused", False, ALL, False, False, "fused", True, None, True, "trl",
+        "TRL SFTTrainer 1.16: gradient checkpointing on (base_config.py), a model id loaded in float32 with bf16 autocast "
+        "(create_model_from_path, since 0.27), the fused tiled LM head that never builds the logits "
+        "(kernels/chunked_logprob.py: fp32 hidden-state gradient, 4096 x 32768 bf16 tiles), fused AdamW"),
     "torchtune": Preset(
-        "chunked", False, {"full": True, "lora": True, "qlora": True}, False, False, "fused", False,
-        "torchtune recipes: CEWithChunkedOutputLoss (8 chunks), `del outputs` before backward, "
-        "enable_activation_checkpointing true in the single-device configs, AdamW fused=True, NF4 via torchao"),
+        "chunked", False, ALL, False, False, "fused", False, "bf16", False, "liger",
+        "torchtune (v0.6.1 and HEAD): pure bf16 (dtype: bf16), a chunked loss (CEWithChunkedOutputLoss / "
+        "LinearCrossEntropyLoss, 8 chunks), `del outputs` before backward, enable_activation_checkpointing true in the "
+        "single-device configs, NF4 base through torchao for QLoRA with norms, embeddings and output projection in bf16"),
     "unsloth": Preset(
-        "fused", False, {"full": True, "lora": True, "qlora": True}, True, False, "fused", False,
-        "Unsloth: use_gradient_checkpointing='unsloth' offloads the checkpointed hidden states to CPU memory, a fused "
-        "cross-entropy that never holds fp32 logits, bf16 LM head (no PEFT fp32 upcast)"),
+        "fused", False, ALL, True, False, "fused", False, None, False, "unsloth",
+        "Unsloth 2026.10: use_gradient_checkpointing='unsloth' copies each checkpointed layer input to CPU memory "
+        "(standard checkpointing below 512 tokens), unsloth_fused_ce_loss (chunks of at most 4 GiB at 16 bytes per "
+        "logit, hidden-state gradient in bf16), only the LoRA weights in fp32 (lm_head and embeddings stay 16-bit)"),
 }
 
 
-def training_settings(recipe: Recipe | None, method: str, *, loss: Loss | None = None, logits_kept: bool | None = None,
-                      gradient_checkpointing: bool | None = None, activation_offloading: bool | None = None,
-                      optimizer_in_backward: bool | None = None) -> TrainingSettings:
+def training_settings(recipe: Recipe | None, method: str, *, seq_len: int, precision: str,
+                      loss: Loss | None = None, logits_kept: bool | None = None, gradient_checkpointing: bool | None = None,
+                      activation_offloading: bool | None = None, optimizer_in_backward: bool | None = None,
+                      torch_compile: bool | None = None) -> TrainingSettings:
     name = recipe or DEFAULT_RECIPE
     preset = PRESETS[name]
-    settings = TrainingSettings(name, preset.loss, preset.logits_kept, preset.gradient_checkpointing[method],
-                                preset.activation_offloading, preset.optimizer_in_backward, preset.optimizer_step,
-                                preset.kbit_upcast and method == "qlora")
+    offload = preset.activation_offloading and not (name == "unsloth" and seq_len < UNSLOTH_OFFLOAD_MIN_SEQ)
+    chosen_precision = preset.precision or precision
+    settings = TrainingSettings(name, preset.loss, preset.logits_kept, preset.gradient_checkpointing[method], offload,
+                                preset.optimizer_in_backward, False, preset.optimizer_step,
+                                preset.kbit_upcast and method == "qlora", chosen_precision,
+                                preset.loads_fp32 and chosen_precision == "mixed",
+                                FUSED_LOSSES[preset.fused], "unsloth" if name == "unsloth" else "eager")
     overrides: dict[str, str | bool | None] = {
         "loss": loss, "logits_kept": logits_kept, "gradient_checkpointing": gradient_checkpointing,
-        "activation_offloading": activation_offloading, "optimizer_in_backward": optimizer_in_backward}
+        "activation_offloading": activation_offloading, "optimizer_in_backward": optimizer_in_backward,
+        "torch_compile": torch_compile}
     given = {key: value for key, value in overrides.items() if value is not None}
     settings = replace(settings, loss=loss or settings.loss,
                        logits_kept=settings.logits_kept if logits_kept is None else logits_kept,
                        gradient_checkpointing=settings.gradient_checkpointing if gradient_checkpointing is None else gradient_checkpointing,
                        activation_offloading=settings.activation_offloading if activation_offloading is None else activation_offloading,
-                       optimizer_in_backward=settings.optimizer_in_backward if optimizer_in_backward is None else optimizer_in_backward)
+                       optimizer_in_backward=settings.optimizer_in_backward if optimizer_in_backward is None else optimizer_in_backward,
+                       torch_compile=bool(torch_compile))
     if settings.activation_offloading and not settings.gradient_checkpointing:
         settings = replace(settings, gradient_checkpointing=True)
         given.setdefault("gradient_checkpointing", True)
     origin = "default recipe" if recipe is None else "recipe"
     lines = [f"{origin} '{name}': {preset.why}"]
+    if name == "hf_trainer" and precision == "mixed":
+        lines.append("precision 'mixed' as Trainer with bf16=True on weights loaded in fp32 (transformers 4.x's default load); "
+                     "5.x loads the checkpoint's bf16 and Trainer then trains pure bf16: training_precision='bf16'")
+    if name == "trl" and precision == "mixed":
+        lines.append("a model object you load in bf16 yourself trains pure bf16 under TRL: training_precision='bf16'")
+    if preset.precision and precision != preset.precision:
+        lines.append(f"{name} trains in {preset.precision} only (training_precision '{precision}' does not apply)")
+    if name == "unsloth" and preset.activation_offloading and not offload and activation_offloading is None:
+        lines.append(f"seq_len under {UNSLOTH_OFFLOAD_MIN_SEQ}: Unsloth uses standard gradient checkpointing (no offload)")
     if given:
         lines.append("overrides: " + ", ".join(f"{key}={value}" for key, value in given.items()))
     return replace(settings, lines=tuple(lines))

@@ -55,6 +55,8 @@ class VramRequest(BaseModel):
     gradient_checkpointing: bool | None = Field(default=None, description="override: recompute each layer in backward")
     activation_offloading: bool | None = Field(default=None, description="override: checkpointed activations in CPU memory")
     optimizer_in_backward: bool | None = Field(default=None, description="override: step each parameter as its gradient arrives")
+    torch_compile: bool | None = Field(default=None, description="override: torch.compile the model and loss (the loss then "
+                                                                 "saves 16-bit logits, not fp32)")
     batch_size: int = Field(default=1, ge=1, le=1_000_000, description="sequences per GPU")
     seq_len: int = Field(default=2048, ge=1, le=100_000_000, description="tokens per sequence")
     lora_rank: int = Field(default=16, ge=1, le=65_536, description="LoRA rank (adapters on every linear layer)")
@@ -99,6 +101,7 @@ class GpuCheck(BaseModel):
     headroom_bytes: int
     max_batch_size: int | None = Field(description="largest batch that fits at this seq_len (None: not even 1)")
     max_seq_len: int | None = Field(description="longest sequence that fits at this batch size (None: not even 1 token)")
+    max_seq_len_by_memory: int | None = Field(default=None, description="the same without the cap at the model's context window")
     notes: list[str] = []
 
 
@@ -110,8 +113,10 @@ class TrainingSetup(BaseModel):
     gradient_checkpointing: bool
     activation_offloading: bool
     optimizer_in_backward: bool
+    torch_compile: bool
     optimizer_step: str = Field(description="per_parameter (foreach=False), foreach or fused: what the step allocates")
-    kbit_fp32_upcast: bool = Field(description="QLoRA under PEFT: embeddings, norms and LM head kept in fp32")
+    kbit_fp32_upcast: bool = Field(description="QLoRA: embeddings, norms and LM head in fp32 (PEFT k-bit preparation, TRL fp32 load)")
+    training_precision: str = Field(description="mixed or bf16, as this recipe trains")
 
 
 class VramEstimate(BaseModel):

@@ -35,6 +35,7 @@ class Plan:
     generic: bool
     notes: tuple[str, ...]       # how names and defaults were read (warnings)
     training: TrainingSettings | None
+    gpu_bytes: int | None = None  # the GPU the job runs on, for memory its kernels size from what is free
 
 
 def build_plan(request: VramRequest, catalog: Catalog) -> Plan:
@@ -46,31 +47,38 @@ def build_plan(request: VramRequest, catalog: Catalog) -> Plan:
         notes += [match.note] if match.note else []
     else:
         arch, generic = generic_dense_decoder(request.params_billions or 1.0), True
-    weights_dtype, why = resolve_weights_dtype(request, arch)
+    settings = None
+    if request.workload == "training":
+        settings = training_settings(request.recipe, request.method, seq_len=request.seq_len,
+                                     precision=request.training_precision, loss=request.loss, logits_kept=request.logits_kept,
+                                     gradient_checkpointing=request.gradient_checkpointing,
+                                     activation_offloading=request.activation_offloading,
+                                     optimizer_in_backward=request.optimizer_in_backward,
+                                     torch_compile=request.torch_compile)
+    weights_dtype, why = resolve_weights_dtype(request, arch, settings)
     fmt = FORMATS[weights_dtype]
     counts = count_parameters(arch)
     total_bytes, how = weight_bytes_of(arch, counts, weights_dtype)
     kv_dtype = request.kv_cache_dtype or ("fp32" if weights_dtype == "fp32" else "fp16" if weights_dtype == "fp16" else "bf16")
     act_bytes = 4 if (weights_dtype == "fp32" and request.workload == "inference") else 2
-    if request.workload == "training" and request.method == "full" and weights_dtype == "fp32" and request.training_precision == "bf16":
+    precision = settings.precision if settings else request.training_precision
+    if request.workload == "training" and request.method == "full" and weights_dtype == "fp32" and precision == "bf16":
         act_bytes = 4
     trainable = counts.total if request.method == "full" else lora_parameters(arch, request.lora_rank)
     largest = max(counts.embedding, counts.lm_head, arch.hidden_size * arch.intermediate_size)
     if request.method != "full":
         largest = max(arch.hidden_size, arch.intermediate_size) * request.lora_rank
-    settings = None
-    if request.workload == "training":
-        settings = training_settings(request.recipe, request.method, loss=request.loss, logits_kept=request.logits_kept,
-                                     gradient_checkpointing=request.gradient_checkpointing,
-                                     activation_offloading=request.activation_offloading,
-                                     optimizer_in_backward=request.optimizer_in_backward)
     return Plan(request, arch, counts, weights_dtype, fmt, total_bytes, f"{weights_dtype} ({why}): {how}", kv_dtype,
                 KV_DTYPE_BYTES[kv_dtype], act_bytes, trainable, largest, generic, tuple(notes), settings)
 
 
-def resolve_weights_dtype(request: VramRequest, arch: ModelArch) -> tuple[str, str]:
+def resolve_weights_dtype(request: VramRequest, arch: ModelArch, settings: TrainingSettings | None) -> tuple[str, str]:
     if request.weights_dtype is None:
-        return default_weights_dtype(arch, request.workload, request.method)
+        dtype, why = default_weights_dtype(arch, request.workload, request.method)
+        if settings and settings.loads_fp32 and request.method == "lora" and dtype in SIXTEEN_BIT:
+            return "fp32", (f"{settings.recipe} loads a model id in float32 (the LoRA base stays fp32); "
+                            "weights_dtype='bf16' if you load it in bf16")
+        return dtype, why
     if request.method == "qlora":
         return QLORA_BASE_DTYPE, "QLoRA stores the frozen base in NF4"
     return request.weights_dtype, "as requested"

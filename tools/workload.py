@@ -33,6 +33,7 @@ class WorkloadArguments(TypedDict, total=False):
     gradient_checkpointing: bool
     activation_offloading: bool
     optimizer_in_backward: bool
+    torch_compile: bool
     batch_size: int
     seq_len: int
     lora_rank: int
