@@ -37,6 +37,10 @@ def main() -> int:
         "estimate_vram QLoRA training (hf_trainer)": lambda: estimate_vram("llama-3.1-8b", workload="training", method="qlora",
                                                                            gpu="rtx-4090", catalog=catalog),
         "estimate_vram GGUF Q4_K_M (70B)": lambda: estimate_vram("llama-3.1-70b", weights_dtype="q4_k_m", catalog=catalog),
+        "estimate_vram vLLM on H100 + fit scan": lambda: estimate_vram("llama-3.1-8b", engine="vllm", gpu="h100-sxm",
+                                                                       max_model_len=16384, catalog=catalog),
+        "estimate_vram llama.cpp auto -ngl (12 GB)": lambda: estimate_vram("llama-3.1-8b", engine="llama_cpp", gpu="rtx-3060-12gb",
+                                                                           weights_dtype="q4_k_m", catalog=catalog),
     }
     print(f"reference (validate one request): {reference:.3f} ms; target: every estimate under 2 ms")
     print(f"{'call':38s} {'median ms':>10s} {'x reference':>12s}")

@@ -9,6 +9,9 @@ GIB = 2**30
 MIB = 2**20
 
 
+CUDA_RESERVED_BYTES = int(0.45 * 2**30)
+
+
 class GpuSpec(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -57,6 +60,14 @@ class GpuSpec(BaseModel):
     @property
     def usable_memory_bytes(self) -> int:
         return self.usable_memory_mib * MIB
+
+    @property
+    def cuda_total_bytes(self) -> int:
+        """What the CUDA runtime reports as total (cudaMemGetInfo), the base of vLLM's and SGLang's budgets: on data-centre
+        parts the driver reserves ~0.45 GiB more than nvidia-smi's total shows (H100 79.19 vs 79.65 GiB, L40S 44.42 vs
+        44.99 in vLLM logs); a GeForce card reports its whole total (RTX 4080: 15.99 GiB in both)."""
+        consumer = "consumer" in self.form_factor.lower() or self.family == "custom"
+        return self.usable_memory_bytes - (0 if consumer else CUDA_RESERVED_BYTES)
 
     @property
     def marketed_memory_bytes(self) -> int:

@@ -22,7 +22,21 @@ MAX_CONFIG_BYTES = 4 * 2**20
 
 def looks_like_path(name: str) -> bool:
     """A file or folder name rather than an id: it says so, or it exists (as transformers' from_pretrained decides)."""
-    return name.endswith(".json") or name.startswith((".", "/", "~")) or Path(name).expanduser().exists()
+    if name.endswith(".json") or name.startswith((".", "/", "~")):
+        return True
+    try:
+        return Path(name).exists()
+    except (OSError, ValueError):  # names the filesystem cannot even look up (embedded NUL, too long)
+        return False
+
+
+def expanded(name: str) -> Path:
+    """~ and ~user expanded; a user that does not exist is a clear error, not a crash."""
+    try:
+        return Path(name).expanduser()
+    except RuntimeError:
+        raise SizingError(f"cannot expand {name.split('/')[0][:40]!r} to a home folder: give the full path of the model "
+                          "folder or config.json") from None
 
 
 def looks_like_hub_id(name: str) -> bool:
@@ -54,7 +68,11 @@ def read_config(path: Path) -> dict[str, Any]:
 
 def model_from_path(name: str) -> ModelArch:
     """A config.json file, or a folder holding one (and, when present, the safetensors files or their index)."""
-    path = Path(name).expanduser()
+    path = expanded(name)
+    try:
+        path.is_dir()
+    except (OSError, ValueError):
+        raise SizingError(f"no config.json at {name[:60]!r}: pass a model folder or its config.json") from None
     if path.is_dir():
         folder, config_file = path, path / "config.json"
     else:

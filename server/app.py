@@ -49,7 +49,8 @@ SERVER_DESCRIPTION = ("GPU sizing from a sourced catalog: memory per GPU for ser
 # Arguments whose names say what they are: the tool's description names them once instead of a description each.
 NAMED_IN_DESCRIPTION = {
     "estimate_vram": ("loss", "logits_kept", "gradient_checkpointing", "activation_offloading", "optimizer_in_backward",
-                      "torch_compile"),
+                      "torch_compile", "engine_version", "gpu_memory_utilization", "max_model_len", "max_num_seqs",
+                      "max_num_batched_tokens", "enforce_eager", "n_gpu_layers", "flash_attention"),
     "cloud_cost": ("spot_interruptions_per_hour", "hours_lost_per_interruption", "checkpoint_overhead_fraction",
                    "storage_gb_months", "egress_gb", "storage_usd_per_gb_month", "egress_usd_per_gb"),
     "rent_vs_buy": ("electricity_usd_per_kwh", "pue", "power_watts_per_gpu", "idle_watts_per_gpu", "colocation_usd_per_kw_month",
@@ -59,10 +60,12 @@ NAMED_IN_DESCRIPTION = {
 
 DESCRIPTIONS = {
     "estimate_vram": (
-        "Peak memory per GPU to serve or train a model (bytes, with a breakdown and assumptions), the GPUs it fits "
-        "on and how many, and with gpu the largest batch and context that fit. For 'will X fit', 'how much VRAM', "
-        "'how many GPUs'. Training: recipe sets loss, logits_kept, gradient_checkpointing, activation_offloading, "
-        "optimizer_in_backward, torch_compile; each may be overridden."),
+        "Peak memory per GPU to serve or train a model: bytes with a breakdown and assumptions, the GPUs it fits on, and "
+        "with gpu the largest batch and context. Training: recipe sets loss, logits_kept, gradient_checkpointing, "
+        "activation_offloading, optimizer_in_backward, torch_compile (each overridable). Engines (vllm or sglang with gpu, "
+        "llama_cpp): the start-up budget, KV cache tokens and max concurrency under engine_version, gpu_memory_utilization "
+        "(SGLang mem_fraction_static), max_model_len, max_num_seqs, max_num_batched_tokens, enforce_eager, n_gpu_layers, "
+        "flash_attention."),
     "compare_gpus": (
         "Specs and prices of 2-20 GPUs side by side with ratios to the first; with a model (and estimate_vram's "
         "workload, method, weights_dtype, batch_size, seq_len), also fits, decode tokens/s and $/million tokens."),

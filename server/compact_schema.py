@@ -1,8 +1,8 @@
 """Smaller tool schemas: every byte of tools/list is context an assistant pays for on every turn.
 
 Pydantic's JSON schemas repeat what the names already say ("title": "Batch Size") and spell an optional value as
-anyOf [X, null]. Dropping titles and writing optional values as a type list keeps the same constraints in about
-two thirds of the bytes.
+anyOf [X, null]. Dropping titles, writing an optional value as its plain type (absent = the default) and an enum
+without a type keeps the same constraints in about half the bytes.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ NAMED_CHILDREN = ("properties", "$defs", "definitions", "patternProperties")
 
 
 def compact(schema: Any) -> Any:
-    """The same schema without titles, with `anyOf [X, {type: null}]` folded into X's type list."""
+    """The same schema without titles, with `anyOf [X, {type: null}]` written as X."""
     if isinstance(schema, list):
         return [compact(item) for item in schema]
     if not isinstance(schema, dict):
@@ -31,26 +31,28 @@ def compact(schema: Any) -> Any:
 
 
 def compact_output(schema: dict[str, Any]) -> dict[str, Any]:
-    """An output schema as a client needs it to validate and read structuredContent: the top-level fields and their
-    types (nested objects and lists typed as such). The field names carry their units (total_bytes, usd_per_hour),
-    every result lists its assumptions, and the full shapes are in the tools' pydantic models."""
-    properties = {name: shallow(field, schema.get("$defs", {})) for name, field in schema.get("properties", {}).items()}
+    """An output schema as a client needs it to read structuredContent: the top-level field names, scalars with their
+    type (and null where a field may be null; clients validate results against it), objects and lists untyped. The names
+    carry their units (total_bytes, usd_per_hour), every result lists its assumptions, and the full shapes are in the
+    tools' pydantic models."""
+    properties = {name: shallow(field) for name, field in schema.get("properties", {}).items()}
     return {"type": "object", "properties": properties}
 
 
-def shallow(field: dict[str, Any], definitions: dict[str, Any]) -> dict[str, Any]:
-    field = compact(field)
-    if "$ref" in field:
-        return {"type": "object"}
-    if "anyOf" in field:
-        kinds = sorted({kind for option in field["anyOf"] for kind in kind_of(option)})
-        return {"type": kinds if len(kinds) > 1 else kinds[0]}
-    kept = {key: value for key, value in field.items() if key in ("type", "enum")}
-    if kept.get("type") == "array" or kept.get("type") == ["array", "null"]:
-        items = field.get("items", {})
-        if "$ref" not in items and items.get("type") != "object":
-            kept["items"] = {k: v for k, v in items.items() if k == "type"}
-    return kept
+SCALARS = ("string", "integer", "number", "boolean")
+
+
+def shallow(field: dict[str, Any]) -> dict[str, Any]:
+    if "enum" in field:
+        return {"enum": [value for value in field["enum"] if value is not None]}
+    options = field.get("anyOf", [field])
+    kinds = {kind for option in options for kind in kind_of(option)}
+    nullable = "null" in kinds
+    kinds.discard("null")
+    if len(kinds) != 1 or next(iter(kinds)) not in SCALARS:
+        return {}
+    kind = kinds.pop()
+    return {"type": [kind, "null"] if nullable else kind}
 
 
 def kind_of(option: dict[str, Any]) -> list[str]:
@@ -61,15 +63,13 @@ def kind_of(option: dict[str, Any]) -> list[str]:
 
 
 def fold_nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    """An optional argument is written as its plain type: leaving it out is how a client asks for the default (the
+    server still accepts an explicit null). An enum needs no type beside it."""
     options = schema.get("anyOf")
-    if not isinstance(options, list) or len(options) != 2 or {"type": "null"} not in options:
-        return schema
-    other = next(option for option in options if option != {"type": "null"})
-    if not isinstance(other.get("type"), str) or "$ref" in other:
-        return schema
-    merged = {key: value for key, value in schema.items() if key != "anyOf"}
-    merged.update(other)
-    merged["type"] = [other["type"], "null"]
-    if "enum" in merged:
-        merged["enum"] = [*merged["enum"], None]
-    return merged
+    if isinstance(options, list) and len(options) == 2 and {"type": "null"} in options:
+        other = next(option for option in options if option != {"type": "null"})
+        if (isinstance(other.get("type"), str) or "enum" in other) and "$ref" not in other:
+            schema = {**{key: value for key, value in schema.items() if key != "anyOf"}, **other}
+    if "enum" in schema:
+        schema = {key: value for key, value in schema.items() if key != "type"}
+    return schema

@@ -90,9 +90,10 @@ def test_gqa_keeps_the_kv_cache_small(catalog):
     assert llama2_7b == 4 * llama3_8b
 
 
-def test_deepseek_caches_the_compressed_latent(catalog):
+def test_deepseek_under_transformers_caches_every_heads_keys_and_values(catalog):
+    """transformers' DeepseekV3Attention caches the decompressed keys (qk_nope + qk_rope) and values of all 128 heads."""
     result = estimate_vram(catalog=catalog, model="deepseek-ai/DeepSeek-V3", seq_len=1000)
-    assert result.breakdown.kv_cache == 61 * (512 + 64) * 2 * 1000
+    assert result.breakdown.kv_cache == 61 * 128 * (128 + 64 + 128) * 2 * 1000
 
 
 def test_sliding_window_layers_cap_their_cache(catalog):

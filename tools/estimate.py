@@ -6,6 +6,7 @@ from gpusizer.catalog import GIB, Catalog, GpuSpec, load_catalog
 from .fitting import check_on_gpu, fits_across_catalog
 from .generic_model import SHAPE
 from .overhead import overhead_assumption
+from .serving_models import Engine
 from .validation import known_arguments_only, parse_request
 from .vram_models import (
     Breakdown,
@@ -33,7 +34,11 @@ def estimate_vram(model: str | None = None, *, params_billions: float | None = N
                   activation_offloading: bool | None = None, optimizer_in_backward: bool | None = None,
                   torch_compile: bool | None = None, batch_size: int = 1,
                   seq_len: int = 2048, lora_rank: int = 16, num_gpus: int = 1, sharding: Sharding = "none",
-                  tensor_parallel: int = 1, gpu: str | None = None, catalog: Catalog | None = None) -> VramEstimate:
+                  tensor_parallel: int = 1, gpu: str | None = None, engine: Engine = "hf", engine_version: str | None = None,
+                  gpu_memory_utilization: float | None = None, max_model_len: int | None = None,
+                  max_num_seqs: int | None = None, max_num_batched_tokens: int | None = None,
+                  enforce_eager: bool | None = None, n_gpu_layers: int | None = None, flash_attention: bool | None = None,
+                  catalog: Catalog | None = None) -> VramEstimate:
     """Peak GPU memory per GPU to serve or train a model, where it fits, and the assumptions behind the figure.
 
     model: a Hugging Face id, catalog alias, local config.json / model folder, or any Hub id when online (or give
@@ -51,6 +56,10 @@ def estimate(arguments: dict, catalog: Catalog | None = None) -> VramEstimate:
     catalog = catalog or load_catalog()
     request = parse_request(VramRequest, arguments, "estimate_vram")
     plan = build_plan(request, catalog)
+    if request.engine != "hf":
+        from .engine_estimate import estimate_with_engine
+
+        return estimate_with_engine(request, plan, catalog, model_assumptions(plan), engine_warnings(plan))
     breakdown, phase = per_gpu(plan, request.batch_size, request.seq_len, request.num_gpus, request.tensor_parallel, request.sharding)
     total = sum(breakdown.model_dump().values())
     warnings = warnings_for(plan, breakdown, total)
@@ -78,6 +87,25 @@ def training_setup(plan: Plan) -> TrainingSetup | None:
                          activation_offloading=s.activation_offloading, optimizer_in_backward=s.optimizer_in_backward,
                          torch_compile=s.torch_compile,
                          optimizer_step=s.optimizer_step, kbit_fp32_upcast=s.kbit_upcast, training_precision=s.precision)
+
+
+def model_assumptions(plan: Plan) -> list[str]:
+    arch = plan.arch
+    return [f"model: {arch.model_id} ({plan.counts.total / 1e9:.2f}B parameters, {arch.num_hidden_layers} layers, hidden "
+            f"{arch.hidden_size}, {arch.num_attention_heads} query / {arch.num_key_value_heads} KV heads)"
+            + (f"; {SHAPE}" if plan.generic else ""),
+            f"weights: {plan.weights_how}"]
+
+
+def engine_warnings(plan: Plan) -> list[str]:
+    r, arch = plan.request, plan.arch
+    warnings = list(plan.notes)
+    if plan.generic:
+        warnings.append(f"architecture assumed for {r.params_billions:g}B parameters: name the model for exact figures")
+    context = r.max_model_len or arch.max_position_embeddings
+    if context > arch.max_position_embeddings:
+        warnings.append(f"max_model_len {context:,} exceeds the model's context window of {arch.max_position_embeddings:,} tokens")
+    return warnings
 
 
 def assumptions_for(plan: Plan) -> list[str]:

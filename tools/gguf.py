@@ -190,3 +190,40 @@ def gguf_weight_bytes(arch: ModelArch, file_type: str, *, mxfp4_experts: bool = 
         total += tensor.values * bits(chosen) / 8
         by_type[chosen] = by_type.get(chosen, 0) + tensor.values
     return int(total), by_type
+
+
+@dataclass(frozen=True)
+class GgufLayout:
+    """Where a GGUF file's bytes sit, as llama.cpp places tensors: the token embedding (always in system RAM), the
+    output layer (output norm and LM head; a tied model's head is a copy of the embedding on the output device) and
+    each repeating block."""
+    token_embd: int
+    output: int
+    blocks: tuple[int, ...]
+
+    @property
+    def total(self) -> int:
+        return self.token_embd + self.output + sum(self.blocks)
+
+
+def gguf_layout(arch: ModelArch, file_type: str | None, *, mxfp4_experts: bool = False) -> GgufLayout:
+    """Bytes by placement; file_type None is an F16/BF16 file (every matrix 16-bit, 1-D tensors f32)."""
+    ftype = GGUF_FILE_TYPES[file_type] if file_type else None
+    embd, output, blocks = 0.0, 0.0, [0.0] * arch.num_hidden_layers
+    for tensor in tensors(arch):
+        if tensor.role == "f32":
+            chosen = "F32"
+        elif mxfp4_experts and tensor.experts > 1:
+            chosen = "MXFP4"
+        else:
+            chosen = tensor_type(ftype, tensor, arch) if ftype else "F16"
+        size = tensor.values * bits(chosen) / 8
+        if tensor.role == "token_embd":
+            embd += size
+            if arch.tie_word_embeddings:
+                output += size
+        elif tensor.layer < 0:
+            output += size  # the LM head and the final norm
+        else:
+            blocks[tensor.layer] += size
+    return GgufLayout(int(embd), int(output), tuple(int(b) for b in blocks))

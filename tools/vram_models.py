@@ -5,7 +5,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from .engine_versions import VERSION_LIMIT
 from .formats import FORMATS, KV_DTYPE_BYTES
+from .serving_models import Engine, ServingMemory
 from .validation import NAME_LIMIT
 
 Workload = Literal["inference", "training"]
@@ -34,22 +36,19 @@ class VramRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     model: str | None = Field(default=None, max_length=NAME_LIMIT,
-                              description="HF id, catalog alias, local config.json or folder, or any Hub id; or give params_billions")
+                              description="HF id, alias, config.json path or folder")
     params_billions: float | None = Field(default=None, gt=0, le=10_000,
-                                          description="size of an unlisted dense model (modern GQA shape assumed)")
+                                          description="or an unlisted dense model's size")
     workload: Workload = Field(default="inference",
-                               description="'inference' (prefill of batch_size x seq_len, KV kept) or 'training' (one step)")
-    method: Method = Field(default="full", description="training: full, lora, or qlora (NF4 base)")
+                               description="inference: prefill of batch_size x seq_len")
+    method: Method = Field(default="full", description="training")
     weights_dtype: WeightsDtype | None = Field(default=None,
-                                               description="storage format; default: as released (bf16, fp8, mxfp4...); "
-                                                           "GGUF types use llama.cpp's mix")
-    kv_cache_dtype: KvDtype | None = Field(default=None, description="KV cache format (default: the weights' 16-bit type)")
-    training_precision: TrainingPrecision = Field(default="mixed",
-                                                  description="'mixed': fp32 master weights and states, bf16 compute; 'bf16': all bf16")
-    optimizer: Optimizer = Field(default="adamw", description="paged_* keep their states in CPU-backed unified memory")
+                                               description="default: as released")
+    kv_cache_dtype: KvDtype | None = Field(default=None, description="default: 16-bit")
+    training_precision: TrainingPrecision = Field(default="mixed", description="mixed: fp32 weights and states")
+    optimizer: Optimizer = Field(default="adamw")
     recipe: Recipe | None = Field(default=None,
-                                  description="training framework defaults (default hf_trainer; "
-                                                  "pytorch = a plain loop that holds the logits)")
+                                  description="framework defaults (hf_trainer)")
     loss: Loss | None = Field(default=None, description="override: standard, chunked (torchtune) or fused (Liger, Unsloth)")
     logits_kept: bool | None = Field(default=None, description="override: the loop holds the logits through backward")
     gradient_checkpointing: bool | None = Field(default=None, description="override: recompute each layer in backward")
@@ -57,15 +56,28 @@ class VramRequest(BaseModel):
     optimizer_in_backward: bool | None = Field(default=None, description="override: step each parameter as its gradient arrives")
     torch_compile: bool | None = Field(default=None, description="override: torch.compile the model and loss (the loss then "
                                                                  "saves 16-bit logits, not fp32)")
-    batch_size: int = Field(default=1, ge=1, le=1_000_000, description="sequences per GPU")
+    batch_size: int = Field(default=1, ge=1, le=1_000_000, description="per GPU")
     seq_len: int = Field(default=2048, ge=1, le=100_000_000, description="tokens per sequence")
-    lora_rank: int = Field(default=16, ge=1, le=65_536, description="LoRA rank (adapters on every linear layer)")
-    num_gpus: int = Field(default=1, ge=1, le=1_000_000, description="GPUs (data parallel for training)")
-    sharding: Sharding = Field(default="none", description="training state sharding: zero1, zero2, zero3/fsdp")
-    tensor_parallel: int = Field(default=1, ge=1, le=1024, description="GPUs each layer is split across")
-    gpu: str | None = Field(default=None, max_length=NAME_LIMIT, description="GPU to check; adds the largest batch and context that fit")
+    lora_rank: int = Field(default=16, ge=1, le=65_536, description="adapters on every linear layer")
+    num_gpus: int = Field(default=1, ge=1, le=1_000_000, description="training: data parallel")
+    sharding: Sharding = Field(default="none", description="training")
+    tensor_parallel: int = Field(default=1, ge=1, le=1024, description="GPUs a layer is split across")
+    gpu: str | None = Field(default=None, max_length=NAME_LIMIT, description="check the fit on this GPU")
+    engine: Engine = Field(default="hf", description="vllm and sglang need gpu")
+    engine_version: str | None = Field(default=None, max_length=VERSION_LIMIT, description="e.g. '0.19.0', llama.cpp 'b6250' "
+                                       "(default: the newest whose rules were read)")
+    gpu_memory_utilization: float | None = Field(default=None, gt=0, le=1, description="vLLM fraction of total (0.9); SGLang "
+                                                 "mem_fraction_static")
+    max_model_len: int | None = Field(default=None, ge=1, le=100_000_000, description="context per request (default: the "
+                                      "model's); llama.cpp n_ctx (4096)")
+    max_num_seqs: int | None = Field(default=None, ge=1, le=1_000_000, description="vLLM's batch cap (1024 or 256 by GPU)")
+    max_num_batched_tokens: int | None = Field(default=None, ge=1, le=10_000_000, description="SGLang chunked_prefill_size, "
+                                               "llama.cpp n_ubatch")
+    enforce_eager: bool | None = Field(default=None, description="vLLM: no CUDA graphs")
+    n_gpu_layers: int | None = Field(default=None, ge=0, le=100_000, description="llama.cpp -ngl (default: all, or what fits gpu)")
+    flash_attention: bool | None = Field(default=None, description="llama.cpp -fa (default on from b6250)")
 
-    @field_validator("weights_dtype", "kv_cache_dtype", "recipe", "loss", mode="before")
+    @field_validator("weights_dtype", "kv_cache_dtype", "recipe", "loss", "engine", mode="before")
     @classmethod
     def _lower_case(cls, value: object) -> object:
         return value.strip().lower().replace("-", "_") if isinstance(value, str) else value
@@ -133,6 +145,7 @@ class VramEstimate(BaseModel):
     trainable_params: int
     active_params: int = Field(description="parameters one token passes through (MoE: routed experts only)")
     training: TrainingSetup | None = None
+    serving: ServingMemory | None = Field(default=None, description="the engine's start-up budget per GPU (null for hf)")
     gpu_check: GpuCheck | None = None
     fits: list[GpuFit]
     assumptions: list[str]

@@ -1,7 +1,7 @@
 """Turns a request into a plan (architecture, formats, recipe, parallelism) and a plan into per-GPU bytes."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gpusizer.catalog import Catalog, ModelArch, SizingError
 
@@ -36,6 +36,7 @@ class Plan:
     notes: tuple[str, ...]       # how names and defaults were read (warnings)
     training: TrainingSettings | None
     gpu_bytes: int | None = None  # the GPU the job runs on, for memory its kernels size from what is free
+    memo: dict = field(default_factory=dict, compare=False, repr=False)  # GPU-independent parts an engine scan reuses
 
 
 def build_plan(request: VramRequest, catalog: Catalog) -> Plan:
@@ -72,7 +73,14 @@ def build_plan(request: VramRequest, catalog: Catalog) -> Plan:
                 KV_DTYPE_BYTES[kv_dtype], act_bytes, trainable, largest, generic, tuple(notes), settings)
 
 
+LLAMA_CPP_DEFAULT = "q4_k_m"  # the GGUF most people run: Ollama's default tags, the first quant model cards recommend
+
+
 def resolve_weights_dtype(request: VramRequest, arch: ModelArch, settings: TrainingSettings | None) -> tuple[str, str]:
+    if request.weights_dtype is None and request.engine == "llama_cpp":
+        if arch.release_format == "mxfp4":
+            return "mxfp4", "llama.cpp's MXFP4 GGUF of this release: experts MXFP4, other matrices Q8_0"
+        return LLAMA_CPP_DEFAULT, "the GGUF most people run with llama.cpp and Ollama (Q4_K_M)"
     if request.weights_dtype is None:
         dtype, why = default_weights_dtype(arch, request.workload, request.method)
         if settings and settings.loads_fp32 and request.method == "lora" and dtype in SIXTEEN_BIT:
@@ -128,7 +136,7 @@ def per_gpu(plan: Plan, batch: int, seq: int, num_gpus: int, tensor_parallel: in
 
 def inference_breakdown(plan: Plan, batch: int, seq: int, tp: int) -> tuple[Breakdown, str]:
     weights = weight_bytes(plan) / tp
-    kv = kv_cache_bytes(plan.arch, batch, seq, plan.kv_bytes) / (1 if plan.arch.uses_mla else tp)
+    kv = kv_cache_bytes(plan.arch, batch, seq, plan.kv_bytes, latent=False) / tp  # transformers: MLA decompressed, per head
     activations = inference_transient_bytes(Shape.of(plan.arch, tp), batch, seq, plan.act_bytes)
     live = int(weights) + int(kv) + activations
     return Breakdown(weights=int(weights), kv_cache=int(kv), activations=activations, gradients=0, optimizer_states=0,

@@ -7,10 +7,12 @@ from pydantic import BaseModel
 
 from gpusizer.catalog import SizingError
 
+from .serving_models import ENGINE_FIELDS
 from .vram_models import KvDtype, Loss, Method, Optimizer, Recipe, TrainingPrecision, VramRequest, WeightsDtype, Workload
 
 # What describes the job; how it is spread over GPUs is the calling tool's business.
-WORKLOAD_FIELDS = [name for name in VramRequest.model_fields if name not in {"gpu", "num_gpus", "tensor_parallel", "sharding"}]
+WORKLOAD_FIELDS = [name for name in VramRequest.model_fields
+                   if name not in {"gpu", "num_gpus", "tensor_parallel", "sharding", *ENGINE_FIELDS}]
 # The riders an MCP client sees on compare_gpus and cloud_cost (tools/list is context on every turn: the rarely
 # used ones are estimate_vram's alone; Python callers may pass any workload field).
 CORE_WORKLOAD_FIELDS = ["model", "params_billions", "workload", "method", "weights_dtype", "batch_size", "seq_len"]

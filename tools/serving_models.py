@@ -1,0 +1,42 @@
+"""What a serving engine does with a GPU's memory at start-up: the `serving` object of estimate_vram."""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+Engine = Literal["hf", "vllm", "sglang", "llama_cpp"]
+# estimate_vram's engine settings: they size a serving engine on a named GPU, so they do not ride along other tools
+ENGINE_FIELDS = ("engine", "engine_version", "gpu_memory_utilization", "max_model_len", "max_num_seqs", "max_num_batched_tokens",
+                 "enforce_eager", "n_gpu_layers", "flash_attention")
+ENGINE_NAMES = {"hf": "Hugging Face transformers (generate)", "vllm": "vLLM", "sglang": "SGLang", "llama_cpp": "llama.cpp"}
+
+
+class ServingMemory(BaseModel):
+    """Per GPU (the most loaded rank), as the engine logs it at start-up."""
+    engine: Engine
+    engine_version: str = Field(description="the release whose rules were applied")
+    starts: bool = Field(description="whether the engine starts: weights, activations and one max_model_len request fit")
+    reason: str | None = Field(default=None, description="why it does not start, in the engine's terms, with the fix")
+    weights_bytes: int = Field(description="vLLM 'Model loading took', llama.cpp 'CUDA0 model buffer size'")
+    activation_peak_bytes: int = Field(description="vLLM 'torch peak memory increase'; llama.cpp compute buffer")
+    non_torch_bytes: int = Field(description="vLLM 'non-torch forward increase memory' (NCCL/custom all-reduce buffers)")
+    cuda_graph_bytes: int = Field(description="CUDA graph pool (estimated: 0.45 MiB per captured size and layer)")
+    kv_cache_bytes: int = Field(description="vLLM 'Available KV cache memory'; SGLang K size + V size; llama.cpp KV buffer")
+    kv_cache_tokens: int = Field(description="vLLM 'GPU KV cache size: N tokens'; SGLang max_total_num_tokens; llama.cpp n_ctx")
+    max_concurrency: float = Field(description="vLLM 'Maximum concurrency for max_model_len tokens per request'")
+    max_model_len: int = Field(description="context per request (llama.cpp: n_ctx, shared by its slots)")
+    max_model_len_fits: int | None = Field(default=None, description="the longest max_model_len one request could use here")
+    budget_bytes: int = Field(description="vLLM gpu_memory_utilization x total; SGLang mem_fraction_static x free; llama.cpp: "
+                              "what it allocates")
+    outside_budget_bytes: int = Field(description="CUDA context, NCCL set-up and (older vLLM) the CUDA graph pool")
+    block_size: int = Field(description="tokens per KV block (SGLang and llama.cpp: page size 1 and 256-cell padding)")
+    gpu_memory_utilization: float | None = Field(default=None, description="vLLM's fraction of total, SGLang's mem_fraction_static")
+    max_num_seqs: int | None = None
+    max_num_batched_tokens: int | None = Field(default=None, description="vLLM max_num_batched_tokens, SGLang chunked_prefill_size, "
+                                               "llama.cpp n_ubatch")
+    n_gpu_layers: int | None = Field(default=None, description="llama.cpp -ngl: repeating layers plus the output layer on GPUs")
+    host_weights_bytes: int | None = Field(default=None, description="llama.cpp: weights left in system RAM (token embedding, "
+                                           "layers not offloaded)")
+    host_kv_bytes: int | None = None
+    host_compute_bytes: int | None = None
