@@ -18,9 +18,21 @@ def median_ms(call, repeat: int = 200) -> float:
     return statistics.median(samples)
 
 
+SERVING_QUESTIONS = [  # a mix of what people ask: users or arrival rates, with and without targets, three engines
+    {"model": "meta-llama/Llama-3.1-8B-Instruct", "concurrent_users": 1000, "prompt_tokens": 2048, "output_tokens": 512},
+    {"model": "meta-llama/Llama-3.1-8B-Instruct", "requests_per_s": 20, "tokens_per_s_per_user": 20, "ttft_s": 1},
+    {"model": "meta-llama/Llama-3.1-8B-Instruct", "concurrent_users": 10},
+    {"model": "meta-llama/Llama-3.1-70B-Instruct", "concurrent_users": 200, "tokens_per_s_per_user": 20},
+    {"model": "openai/gpt-oss-120b", "concurrent_users": 100},
+    {"model": "deepseek-ai/DeepSeek-V3", "concurrent_users": 64},
+    {"model": "Qwen/Qwen3-30B-A3B", "requests_per_s": 10, "engine": "sglang"},
+    {"model": "meta-llama/Llama-3.1-8B-Instruct", "concurrent_users": 4, "engine": "llama_cpp"},
+]
+
+
 def main() -> int:
     from gpusizer.catalog import load_catalog
-    from gpusizer.tools import VramRequest, cloud_cost, compare_gpus, estimate_vram, rent_vs_buy
+    from gpusizer.tools import VramRequest, cloud_cost, compare_gpus, estimate_vram, plan_serving, rent_vs_buy
     from gpusizer.tools.vram_plan import build_plan, per_gpu
 
     catalog = load_catalog()
@@ -42,7 +54,10 @@ def main() -> int:
         "estimate_vram llama.cpp auto -ngl (12 GB)": lambda: estimate_vram("llama-3.1-8b", engine="llama_cpp", gpu="rtx-3060-12gb",
                                                                            weights_dtype="q4_k_m", catalog=catalog),
     }
-    print(f"reference (validate one request): {reference:.3f} ms; target: every estimate under 2 ms")
+    questions = iter(SERVING_QUESTIONS * 1000)
+    rows["plan_serving, whole catalog (8 questions)"] = lambda: plan_serving(catalog=catalog, **next(questions))
+    print(f"reference (validate one request): {reference:.3f} ms; target: every estimate under 2 ms, plan_serving over "
+          "the whole catalog under 5 ms")
     print(f"{'call':38s} {'median ms':>10s} {'x reference':>12s}")
     for name, call in rows.items():
         ms = median_ms(call)

@@ -9,10 +9,12 @@ from __future__ import annotations
 import datetime
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from gpusizer.catalog import Catalog, CloudOffer, Provider
 
 STALE_AFTER_DAYS = 90
+DERIVED_LIMIT = 200_000  # entries a long-running server keeps of answers derived from the catalog
 HOURS_PER_YEAR = 8760
 
 
@@ -116,6 +118,42 @@ def cheapest_job(catalog: Catalog, gpu_id: str, gpus: int, pricing: str = "on_de
         catalog.derived[key] = min(prices, key=job_order) if prices else None
     found = catalog.derived[key]
     assert found is None or isinstance(found, JobPrice)
+    return found
+
+
+class FleetPrice(NamedTuple):  # a NamedTuple: the planner builds thousands per call
+    """`replicas` tensor-parallel replicas of `gpus` GPUs each, every replica inside one machine."""
+    job: JobPrice
+    instances: int
+
+    @property
+    def usd_per_hour(self) -> float:
+        return self.instances * self.job.usd_per_instance_hour
+
+
+def cheapest_fleet(catalog: Catalog, gpu_id: str, gpus: int, replicas: int, pricing: str = "on_demand",
+                   jurisdiction: str | None = None) -> FleetPrice | None:
+    """The offer that hosts all replicas for the least per hour: an instance of k GPUs holds k // gpus replicas, so the
+    cheapest offer for one replica is not always the cheapest for several."""
+    answer = ("fleet", gpu_id, gpus, replicas, pricing, jurisdiction)
+    if answer in catalog.derived:  # a planner asks the same few fleets of every GPU again and again
+        found = catalog.derived[answer]
+        assert found is None or isinstance(found, FleetPrice)
+        return found
+    key = ("fleet_options", gpu_id, gpus, pricing, jurisdiction)
+    if key not in catalog.derived:  # per instance size, only its cheapest instance can be the answer
+        by_size: dict[int, JobPrice] = {}
+        for job in job_prices(catalog, gpu_id, gpus, pricing, one_machine=True, jurisdiction=jurisdiction):
+            held = by_size.get(job.jobs_per_instance)
+            if held is None or (job.usd_per_instance_hour, job.offer.offer_id) < (held.usd_per_instance_hour, held.offer.offer_id):
+                by_size[job.jobs_per_instance] = job
+        catalog.derived[key] = list(by_size.values())
+    options = catalog.derived[key]
+    assert isinstance(options, list)
+    fleets = [FleetPrice(job, math.ceil(replicas / job.jobs_per_instance)) for job in options]
+    found = min(fleets, key=lambda f: (f.usd_per_hour, f.job.offer.offer_id)) if fleets else None
+    if len(catalog.derived) < DERIVED_LIMIT:
+        catalog.derived[answer] = found
     return found
 
 

@@ -13,6 +13,7 @@ exponential noise of random sampling: 14 bytes per logit), so its peak grows wit
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from gpusizer.catalog import GIB, MIB, GpuSpec
 
@@ -34,8 +35,7 @@ CUDA_GRAPH_PER_SIZE_AND_LAYER = 0.45 * MIB  # pools logged: 0.84 GiB (8B, 51 siz
 LARGE_GPU = 70 * GIB                      # vllm/engine/arg_utils.py: bigger defaults on >= 70 GiB GPUs other than A100
 
 
-@dataclass(frozen=True)
-class VllmDefaults:
+class VllmDefaults(NamedTuple):  # a NamedTuple: the planner builds thousands per call
     max_num_batched_tokens: int
     max_num_seqs: int
     block_size: int
@@ -98,8 +98,7 @@ class VllmShape:
     layers: int
 
 
-@dataclass(frozen=True)
-class VllmBudget:
+class VllmBudget(NamedTuple):  # a NamedTuple: the planner builds thousands per call
     requested: int
     weights: int
     activation: int

@@ -1,0 +1,71 @@
+"""plan_serving's speed model against published serving timings (tests/data/throughput_published.json): the band
+benchmarks/throughput.py states, and the physics a roofline must keep."""
+import math
+import statistics
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import throughput  # noqa: E402
+
+from gpusizer.catalog import load_catalog  # noqa: E402
+from gpusizer.tools.serving_speed import ReplicaLoad, default_factors, roofline  # noqa: E402
+from gpusizer.tools.vram_models import VramRequest  # noqa: E402
+from gpusizer.tools.vram_plan import build_plan  # noqa: E402
+
+CATALOG = load_catalog(include_user=False)
+
+
+@pytest.fixture(scope="module")
+def rows():
+    return throughput.evaluate(CATALOG)
+
+
+def test_every_case_names_its_source_and_why_when_it_is_not_judged():
+    cases = throughput.load_cases()
+    assert len([c for c in cases if c["judged"]]) >= 25
+    assert all(c["source"] for c in cases) and all(c.get("why_not_judged") for c in cases if not c["judged"])
+
+
+def test_published_timings_sit_in_the_stated_band(rows):
+    ratios = [r["ratio"] for r in rows]
+    assert statistics.median(abs(math.log(x)) for x in ratios) < throughput.MEDIAN_LIMIT
+    inside = [x for x in ratios if throughput.BAND[0] <= x <= throughput.BAND[1]]
+    assert len(inside) >= throughput.INSIDE_SHARE * len(ratios)
+    low, high = throughput.OUTER_BAND
+    assert all(low <= x <= high for x in ratios), {r["case"]: round(r["ratio"], 2) for r in rows}
+
+
+def load(model="meta-llama/Llama-3.1-8B-Instruct", gpu="h100-sxm", tp=1, prompt=1024, output=256, **format):
+    plan = build_plan(VramRequest(model=model, engine="vllm", **format), CATALOG)
+    spec = CATALOG.find_gpu(gpu)
+    return ReplicaLoad(roofline(plan, spec, tp, default_factors("vllm", spec, tp, plan.weight_format.compute_dtype)),
+                       prompt, output, 8192)
+
+
+def test_a_decode_step_is_never_faster_than_reading_the_weights_at_full_bandwidth():
+    one = load().step_s(1)
+    assert one > 15.0e9 / 3350e9  # 15 GB of bf16 weights (the embedding table is not read) at the H100's 3.35 TB/s
+
+
+def test_bigger_batches_take_longer_steps_but_serve_more_tokens():
+    replica = load()
+    steps = [replica.step_s(b) for b in (1, 8, 64, 256)]
+    assert steps == sorted(steps)
+    assert [b / s for b, s in zip((1, 8, 64, 256), steps, strict=True)] == sorted(b / s for b, s in zip((1, 8, 64, 256), steps, strict=True))
+
+
+def test_fp8_weights_decode_faster_than_bf16_and_a_faster_gpu_faster_still():
+    assert load(weights_dtype="fp8").step_s(1) < load().step_s(1)
+    assert load(gpu="h200-sxm").step_s(1) < load().step_s(1)
+
+
+def test_a_mixture_of_experts_reads_only_the_experts_its_tokens_route_to():
+    traffic = load(model="Qwen/Qwen3-30B-A3B").line.traffic   # 128 experts, 8 per token
+    everything = traffic.dense_bytes + traffic.expert_bytes
+    assert traffic.weights_read(1) < everything / 8          # ~3B of 30B parameters for one token
+    assert traffic.weights_read(256) > 0.99 * everything     # a large batch touches nearly every expert
+    assert load(model="Qwen/Qwen3-30B-A3B").step_s(1) < load(model="Qwen/Qwen3-32B").step_s(1) / 2
