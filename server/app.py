@@ -22,6 +22,7 @@ from gpusizer.catalog.settings import settings
 from gpusizer.tools.cloud_cost import CloudCostRequest
 from gpusizer.tools.compare_gpus import CompareRequest
 from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
+from gpusizer.tools.serving_plan_models import PlanServingRequest
 from gpusizer.tools.validation import unknown_arguments_message, validation_message
 from gpusizer.tools.vram_models import VramRequest
 from gpusizer.tools.workload import CORE_WORKLOAD_FIELDS
@@ -34,7 +35,8 @@ from .signatures import flat_tool
 INSTRUCTIONS = (
     "gpusizer answers GPU sizing and cost questions from a sourced catalog of GPUs, models and cloud prices. "
     "Start with estimate_vram for 'will it fit / how much memory / how many GPUs', then compare_gpus to choose "
-    "hardware, cloud_cost for what a job costs to rent, and rent_vs_buy for owning versus renting. "
+    "hardware, cloud_cost for what a job costs to rent, rent_vs_buy for owning versus renting, and plan_serving for "
+    "how many GPUs serve a model to N users or requests per second with vLLM, SGLang or llama.cpp. "
     "Every result lists its assumptions: quote them with the figures, and read gpusizer://gpus or "
     "gpusizer://models for exact names."
 )
@@ -53,6 +55,8 @@ NAMED_IN_DESCRIPTION = {
                       "max_num_batched_tokens", "enforce_eager", "n_gpu_layers", "flash_attention"),
     "cloud_cost": ("spot_interruptions_per_hour", "hours_lost_per_interruption", "checkpoint_overhead_fraction",
                    "storage_gb_months", "egress_gb", "storage_usd_per_gb_month", "egress_usd_per_gb"),
+    "plan_serving": ("weights_dtype", "kv_cache_dtype", "engine_version", "gpu_memory_utilization", "bandwidth_efficiency",
+                     "compute_efficiency", "pricing", "prompt_tokens", "output_tokens", "jurisdiction", "gpu"),
     "rent_vs_buy": ("electricity_usd_per_kwh", "pue", "power_watts_per_gpu", "idle_watts_per_gpu", "colocation_usd_per_kw_month",
                     "staff_usd_per_year", "maintenance_fraction_per_year", "residual_fraction", "cost_of_capital",
                     "server_share_usd_per_gpu"),
@@ -62,23 +66,26 @@ DESCRIPTIONS = {
     "estimate_vram": (
         "Peak memory per GPU to serve or train a model: bytes with a breakdown and assumptions, the GPUs it fits on, and "
         "with gpu the largest batch and context. Training: recipe sets loss, logits_kept, gradient_checkpointing, "
-        "activation_offloading, optimizer_in_backward, torch_compile (each overridable). Engines (vllm or sglang with gpu, "
-        "llama_cpp): the start-up budget, KV cache tokens and max concurrency under engine_version, gpu_memory_utilization "
-        "(SGLang mem_fraction_static), max_model_len, max_num_seqs, max_num_batched_tokens, enforce_eager, n_gpu_layers, "
-        "flash_attention."),
+        "activation_offloading, optimizer_in_backward, torch_compile. Engines (vllm or sglang with gpu, llama_cpp): "
+        "start-up budget, KV tokens, max concurrency; engine_version, gpu_memory_utilization, max_model_len, max_num_seqs, "
+        "max_num_batched_tokens, enforce_eager, n_gpu_layers, flash_attention."),
     "compare_gpus": (
         "Specs and prices of 2-20 GPUs side by side with ratios to the first; with a model (and estimate_vram's "
         "workload, method, weights_dtype, batch_size, seq_len), also fits, decode tokens/s and $/million tokens."),
     "cloud_cost": (
-        "Cloud offers that run N GPUs for H hours, cheapest first: whole instances, billing increments, spot, "
-        "storage and egress. Give a model (and estimate_vram's workload arguments) instead of gpu_count to rent "
-        "what it needs. Also: storage_gb_months, egress_gb, storage_usd_per_gb_month, egress_usd_per_gb; "
-        "spot_interruptions_per_hour, hours_lost_per_interruption, checkpoint_overhead_fraction."),
+        "Cloud offers that run N GPUs for H hours, cheapest first. Give a model (and estimate_vram's workload arguments) "
+        "instead of gpu_count to rent what it needs. Also storage_gb_months, egress_gb, storage_usd_per_gb_month, "
+        "egress_usd_per_gb, spot_interruptions_per_hour, hours_lost_per_interruption, checkpoint_overhead_fraction."),
     "rent_vs_buy": (
         "Owning versus renting N GPUs over years at a utilization: both totals, the recommendation, break-even "
-        "utilization and a yearly table. Owned costs: electricity_usd_per_kwh, pue, power_watts_per_gpu, "
-        "idle_watts_per_gpu, colocation_usd_per_kw_month, staff_usd_per_year, maintenance_fraction_per_year, "
-        "residual_fraction, cost_of_capital, server_share_usd_per_gpu."),
+        "utilization, yearly table. Owned: electricity_usd_per_kwh, pue, power_watts_per_gpu, idle_watts_per_gpu, "
+        "colocation_usd_per_kw_month, staff_usd_per_year, maintenance_fraction_per_year, residual_fraction, "
+        "cost_of_capital, server_share_usd_per_gpu."),
+    "plan_serving": (
+        "GPUs to serve a model to concurrent_users or requests_per_s (prompt_tokens in, output_tokens out) under an engine: "
+        "per GPU type (gpu: one) the cheapest replicas, their speed and cost per hour, month and million tokens. Also "
+        "weights_dtype, kv_cache_dtype, engine_version, gpu_memory_utilization, pricing, jurisdiction, "
+        "bandwidth_efficiency, compute_efficiency."),
 }
 
 
@@ -224,4 +231,5 @@ def tool_shapes():
         ("compare_gpus", tools.GpuComparison, [(CompareRequest, None, False), (VramRequest, workload, True)]),
         ("cloud_cost", tools.CloudCost, [(CloudCostRequest, None, False), (VramRequest, workload, True)]),
         ("rent_vs_buy", tools.RentVsBuy, [(RentVsBuyRequest, None, False)]),
+        ("plan_serving", tools.ServingPlan, [(PlanServingRequest, None, False)]),
     ]

@@ -2,13 +2,17 @@
 
 Pydantic's JSON schemas repeat what the names already say ("title": "Batch Size") and spell an optional value as
 anyOf [X, null]. Dropping titles, writing an optional value as its plain type (absent = the default) and an enum
-without a type keeps the same constraints in about half the bytes.
+without a type keeps the same constraints in about half the bytes. Bounds that only guard against hostile input (a
+batch of at most a million, a name of at most 200 characters) are enforced by the tools and left out: no sensible call
+comes near them, and an error names the limit when one does.
 """
 from __future__ import annotations
 
 from typing import Any
 
 NAMED_CHILDREN = ("properties", "$defs", "definitions", "patternProperties")
+GUARD_MAXIMUM = 100_000   # a numeric maximum at least this large only guards against hostile input
+GUARD_MAX_LENGTH = 100    # so does a string length limit at least this long
 
 
 def compact(schema: Any) -> Any:
@@ -27,6 +31,10 @@ def compact(schema: Any) -> Any:
             out[key] = compact(value)
     if "default" in out and out["default"] in (None, 0, False, []):  # what an absent argument means anyway
         del out["default"]
+    if isinstance(out.get("maximum"), (int, float)) and out["maximum"] >= GUARD_MAXIMUM:
+        del out["maximum"]
+    if isinstance(out.get("maxLength"), int) and out["maxLength"] >= GUARD_MAX_LENGTH:
+        del out["maxLength"]
     return fold_nullable(out)
 
 

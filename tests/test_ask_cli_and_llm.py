@@ -47,7 +47,8 @@ def scripted_assistant():
     async def stream(messages, info: AgentInfo):
         returns = [p for m in messages for p in getattr(m, "parts", []) if isinstance(p, ToolReturnPart)]
         if not returns:
-            assert {t.name for t in info.function_tools} == {"estimate_vram", "compare_gpus", "cloud_cost", "rent_vs_buy"}
+            assert {t.name for t in info.function_tools} == {"estimate_vram", "compare_gpus", "cloud_cost", "rent_vs_buy",
+                                                             "plan_serving"}
             yield {0: DeltaToolCall(name="estimate_vram", json_args=json.dumps({"model": "llama-3.1-8b", "gpu": "rtx 4090"}))}
             return
         yield "It needs "

@@ -13,7 +13,8 @@ FIELDS = {name: {field: model.model_fields[field] for model, names, _ in groups 
 GPUS = ["h100", "a100", "rtx 4090", "mi300x", "l4", "b200", "h10", ""]
 NAMES = [*GPUS, "llama 3.1 8b", "mixtral", "qwen3-8b", "deepseek-v3", "zzz", "aws", "lambda", "us-east-1"]
 BASES = {"estimate_vram": {"model": "llama 3.1 8b"}, "compare_gpus": {"gpus": ["h100", "a100"]},
-         "cloud_cost": {"gpu": "h100", "hours": 10}, "rent_vs_buy": {"gpu": "h100", "purchase_usd_per_gpu": 30000}}
+         "cloud_cost": {"gpu": "h100", "hours": 10}, "rent_vs_buy": {"gpu": "h100", "purchase_usd_per_gpu": 30000},
+         "plan_serving": {"model": "llama 3.1 8b", "concurrent_users": 50}}
 
 garbage = st.one_of(
     st.none(), st.booleans(), st.integers(-10**12, 10**12), st.floats(allow_nan=True, allow_infinity=True),
@@ -67,8 +68,14 @@ def has_a_verdict(answer):
     assert answer["recommendation"] in ("buy", "rent") and answer["own_total_usd"] >= 0 <= answer["rent_total_usd"]
 
 
+def priced_options_cheapest_first(answer):
+    priced = [o["usd_per_hour"] for o in answer["options"] if o["usd_per_hour"] is not None]
+    assert priced == sorted(priced) and all(o["replicas"] >= 1 and o["tokens_per_s_per_user"] > 0 for o in answer["options"])
+    assert answer["options"] or answer["infeasible"]
+
+
 INVARIANTS = {"estimate_vram": sums_its_breakdown, "compare_gpus": one_row_per_gpu_asked, "cloud_cost": cheapest_first,
-              "rent_vs_buy": has_a_verdict}
+              "rent_vs_buy": has_a_verdict, "plan_serving": priced_options_cheapest_first}
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ from mcp.types import PromptReference, ResourceTemplateReference
 from gpusizer.server.app import create_server
 from gpusizer.tools import cloud_cost, compare_gpus, estimate_vram, rent_vs_buy
 
-TOOLS = {"estimate_vram", "compare_gpus", "cloud_cost", "rent_vs_buy"}
+TOOLS = {"estimate_vram", "compare_gpus", "cloud_cost", "rent_vs_buy", "plan_serving"}
 
 
 def connect(catalog) -> Client:
@@ -17,7 +17,7 @@ def connect(catalog) -> Client:
     return Client(create_server(catalog))
 
 
-async def test_the_four_tools_are_listed_read_only_with_output_schemas(catalog):
+async def test_the_five_tools_are_listed_read_only_with_output_schemas(catalog):
     async with connect(catalog) as client:
         listed = {tool.name: tool for tool in (await client.list_tools()).tools}
         assert set(listed) == TOOLS

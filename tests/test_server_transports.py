@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from mcp import Client, StdioServerParameters
 
+TOOLS = {"estimate_vram", "compare_gpus", "cloud_cost", "rent_vs_buy", "plan_serving"}
+
 SERVER_COMMAND = str(Path(sys.executable).parent / "gpusizer-mcp")
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
               "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}
@@ -19,7 +21,7 @@ INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
 
 async def test_stdio_subprocess_answers_a_sizing_question():
     async with Client(StdioServerParameters(command=SERVER_COMMAND, args=[])) as client:
-        assert {t.name for t in (await client.list_tools()).tools} == {"estimate_vram", "compare_gpus", "cloud_cost", "rent_vs_buy"}
+        assert {t.name for t in (await client.list_tools()).tools} == TOOLS
         result = await client.call_tool("estimate_vram", {"model": "mistral 7b", "gpu": "l4"})
         assert not result.is_error and result.structured_content["gpu_check"]["gpu_id"] == "l4"
 
@@ -193,7 +195,7 @@ def run_inspector(*arguments: str) -> dict:
 @pytest.mark.skipif(shutil.which("npx") is None, reason="npx (Node.js) is not installed: the MCP Inspector CLI cannot run")
 def test_mcp_inspector_lists_and_calls_tools():
     listed = run_inspector("--method", "tools/list")
-    assert {t["name"] for t in listed["tools"]} == {"estimate_vram", "compare_gpus", "cloud_cost", "rent_vs_buy"}
+    assert {t["name"] for t in listed["tools"]} == TOOLS
     called = run_inspector("--method", "tools/call", "--tool-name", "estimate_vram", "--tool-arg", "model=qwen2.5-7b",
                            "--tool-arg", "workload=training", "--tool-arg", "method=lora")
     assert not called.get("isError") and called["structuredContent"]["trainable_params"] > 0

@@ -3,7 +3,7 @@ import pytest
 from textual.widgets import Input, TabbedContent
 from tui_helpers import choose, error_under, settle, shown, table_rows, text_table_rows, type_into
 
-from gpusizer.tools import cloud_cost, compare_gpus, estimate_vram, rent_vs_buy
+from gpusizer.tools import cloud_cost, compare_gpus, estimate_vram, plan_serving, rent_vs_buy
 from gpusizer.tools.pricing import cheapest_fits
 from gpusizer.tui.app import GpusizerApp
 from gpusizer.tui.format import gib, number, usd
@@ -203,3 +203,23 @@ async def test_compare_the_same_gpu_twice_and_too_few_gpus(app):
         assert [row[0] for row in table_rows(pilot.app, "#comparison")] == ["h100-sxm", "h100-sxm"]
         await type_into(pilot, "#gpus", "h100")
         assert "gpus needs at least 2 entries (got 1)" in error_under(pilot.app, "gpus")
+
+
+async def test_serving_shows_the_planners_cheapest_option_and_every_gpu_it_ranked(app, catalog):
+    async with app("serving").run_test(size=SIZE) as pilot:
+        await type_into(pilot, "#concurrent_users", "500")
+        await type_into(pilot, "#tokens_per_s_per_user", "20")
+        expected = plan_serving(catalog=catalog, model="meta-llama/Llama-3.1-8B-Instruct", engine="vllm", concurrent_users=500,
+                                prompt_tokens=1024, output_tokens=256, tokens_per_s_per_user=20, pricing="on_demand")
+        best = expected.options[0]
+        summary = shown(pilot.app, "#serving-summary")
+        assert f"{best.total_gpus} × {best.gpu_id}" in summary and usd(best.usd_per_month) in summary
+        rows = table_rows(pilot.app, "#serving-options")
+        assert [row[0] for row in rows] == [o.gpu_id for o in expected.options]
+        assert [row[1] for row in rows] == [usd(o.usd_per_month) for o in expected.options]
+
+
+async def test_serving_asks_for_users_or_a_rate_not_both(app):
+    async with app("serving").run_test(size=SIZE) as pilot:
+        await type_into(pilot, "#requests_per_s", "5")
+        assert "not both" in error_under(pilot.app, "requests_per_s")

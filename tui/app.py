@@ -23,6 +23,7 @@ TABS = {  # --tab name: (label, module under gpusizer.tui.panes, pane class); im
     "compare": ("Compare", "compare", "ComparePane"),
     "cloud": ("Cloud cost", "cloud", "CloudPane"),
     "rent": ("Rent vs buy", "rent", "RentPane"),
+    "serving": ("Serving", "serving", "ServingPane"),
     "catalog": ("Catalog", "catalog_browser", "CatalogPane"),
     "ask": ("Ask", "ask", "AskPane"),
 }
@@ -56,8 +57,8 @@ class GpusizerApp(App):
     COMMANDS = App.COMMANDS | {ScreenCommands}
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True),
-        *[Binding(f"f{number}", f"open('{name}')", label, show=number <= 6)
-          for number, (name, (label, *_)) in enumerate(TABS.items(), start=1)],
+        *[Binding(f"f{number}", f"open('{name}')", label, show=number <= 7)
+          for number, (name, (label, *_)) in enumerate(TABS.items(), start=1)],  # F1-F7
         Binding("ctrl+s", "export_markdown", "Export .md"),
         Binding("ctrl+j", "export_json", "Export JSON"),
         Binding("ctrl+t", "toggle_theme", "Theme"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-TAB_NAMES = ["estimate", "compare", "cloud", "rent", "catalog", "ask"]
+TAB_NAMES = ["estimate", "compare", "cloud", "rent", "serving", "catalog", "ask"]
 
 
 def main(argv: list[str] | None = None) -> int:

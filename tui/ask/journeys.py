@@ -17,6 +17,7 @@ from gpusizer.tools import fitting
 from gpusizer.tools.parameters import count_parameters
 from gpusizer.tools.pricing import cheapest, cheapest_fits
 from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
+from gpusizer.tools.serving_plan_models import PlanServingRequest
 from gpusizer.tools.validation import default_of
 from gpusizer.tools.vram_models import GpuCheck, VramRequest, stored_weights_dtype
 from gpusizer.tools.weights import default_weights_dtype
@@ -34,6 +35,7 @@ EXAMPLES = [
     "rent or buy 8 h100 at 60% utilization over 4 years",
     "what is an mi300x?",
     "tell me about gpt-oss-120b",
+    "how many GPUs to serve llama 3.1 70b to 500 concurrent users with vllm?",
 ]
 
 
@@ -146,9 +148,32 @@ def answer_which_gpu(reading: Reading, catalog: Catalog, calls: list) -> str:
 
 def answer_limits(reading: Reading, catalog: Catalog, calls: list) -> str:
     gpu_id, count = reading.gpus[0]
+    asked_batch = said(reading, r"batch|users|requests|concurren")
+    serving_words = reading.engine or said(reading, r"\b(concurren\w*|requests|users|serv\w*)\b")
+    if asked_batch and serving_words and reading.workload != "training":
+        engine = reading.engine or "vllm"  # concurrent requests are what a serving engine admits, not one prefill
+        n = count or 1
+        if engine == "llama_cpp":  # llama-server's slots: what its memory holds beside every layer
+            plan = call(calls, catalog, tools.plan_serving, model=reading.model, engine=engine, gpu=gpu_id,
+                        weights_dtype=reading.weights_dtype, prompt_tokens=reading.seq_len, concurrent_users=1)
+            if not plan.options:
+                return f"llama.cpp cannot serve it from {gpu_id}: {plan.infeasible[0].reason if plan.infeasible else ''}"
+            slot = plan.options[0]
+            context = calls[-1].arguments.get("prompt_tokens", default_of(PlanServingRequest, "prompt_tokens")) \
+                + default_of(PlanServingRequest, "output_tokens")
+            return (f"llama.cpp ({plan.weights_dtype}) on {slot.gpus_per_replica} × {gpu_id} holds "
+                    f"{number(slot.max_concurrency_per_replica)} slots (-np) of {number(context)} tokens (prompt + output), "
+                    f"decoding at {number(slot.tokens_per_s_per_user, 1)} tokens/s with one user.")
+        spread = {"num_gpus": n, "tensor_parallel": n} if n > 1 and engine != "llama_cpp" else {}
+        served = call(calls, catalog, tools.estimate_vram, model=reading.model, weights_dtype=reading.weights_dtype,
+                      engine=engine, gpu=gpu_id, max_model_len=reading.seq_len, **spread).serving
+        if served is None or not served.starts:
+            return f"{engine} does not start on {n} × {gpu_id}: {served.reason if served else 'no serving budget'}"
+        return (f"{engine} {served.engine_version} on {n} × {gpu_id} holds {number(served.kv_cache_tokens)} KV-cache tokens "
+                f"per GPU: {number(served.max_concurrency)} concurrent requests of {number(served.max_model_len)} tokens "
+                "(its 'Maximum concurrency' at start-up).")
     result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading), gpu=gpu_id, **spread_over(reading, count))
     check = checked(result)
-    asked_batch = said(reading, r"batch|users|requests|concurren")
     if asked_batch:
         return (f"Largest batch that fits on {count or 1} × {check.name} at {number(result_seq_len(calls))} tokens: "
                 f"{number(check.max_batch_size)}.")
@@ -158,6 +183,25 @@ def answer_limits(reading: Reading, catalog: Catalog, calls: list) -> str:
 
 def result_seq_len(calls: list[ToolCall]) -> int:
     return calls[-1].arguments.get("seq_len", default_of(VramRequest, "seq_len"))
+
+
+def answer_serving(reading: Reading, catalog: Catalog, calls: list) -> str:
+    traffic = ({"requests_per_s": reading.requests_per_s} if reading.requests_per_s is not None
+               else {"concurrent_users": reading.users or reading.batch_size or 1})
+    result = call(calls, catalog, tools.plan_serving, model=reading.model, engine=reading.engine,
+                  weights_dtype=reading.weights_dtype, gpu=reading.gpu, prompt_tokens=reading.seq_len,
+                  tokens_per_s_per_user=reading.tokens_per_s_per_user, **traffic)
+    if not result.options:
+        reason = result.infeasible[0].reason if result.infeasible else "no GPU in the catalog serves it"
+        return f"No catalog GPU serves it this way: {reason}"
+    lines = []
+    for o in result.options[:4]:
+        cost = (f"{usd(o.usd_per_month)}/month ({usd(o.usd_per_million_output_tokens)} per million output tokens)"
+                if o.usd_per_hour is not None else "no cloud price")
+        lines.append(f"{o.total_gpus} × {o.gpu_id} ({o.replicas} replica(s) of {o.gpus_per_replica}): {cost}, "
+                     f"{number(o.tokens_per_s_per_user, 1)} tokens/s per user, first token {number(o.ttft_s, 2)} s")
+    return (f"With {result.engine} {result.engine_version}, cheapest first: " + "; ".join(lines) + "."
+            + warnings_line(result.warnings))
 
 
 def answer_compare(reading: Reading, catalog: Catalog, calls: list) -> str:
@@ -217,7 +261,15 @@ def warnings_line(warnings: list[str]) -> str:
     return f" Note: {warnings[0]}" if warnings else ""
 
 
+def asks_serving(reading: Reading) -> bool:
+    """A model and traffic: users or a request rate, with serving words ('serve', 'how many GPUs', 'host')."""
+    traffic = reading.users is not None or reading.requests_per_s is not None
+    return bool(reading.models) and traffic and reading.workload != "training" and said(
+        reading, r"\b(serv\w*|host\w*|deploy\w*|how many (gpus?|cards?|replicas?|h100s?|a100s?|machines?)|capacity|users?|rps|qps)\b")
+
+
 JOURNEYS = [  # first match wins
+    Journey("serving", asks_serving, answer_serving),
     Journey("rent_or_buy", lambda r: bool(r.gpus) and said(r, r"\b(buy|purchas\w*|own(ing)?)\b"), answer_rent_or_buy),
     Journey("compare", lambda r: len(r.gpus) >= 2, answer_compare),
     Journey("cloud_cost", lambda r: bool(r.gpus) and not has_workload_subject(r)
@@ -246,6 +298,14 @@ def weights_reading(reading: Reading, workload: str, catalog: Catalog) -> str:
 
 
 def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
+    if journey == "serving":
+        traffic = (f"{number(reading.requests_per_s)} requests/s" if reading.requests_per_s is not None
+                   else f"{number(reading.users or reading.batch_size or 1)} concurrent users")
+        prompt = f"{number(reading.seq_len)}-token prompts" if reading.seq_len else "1,024-token prompts (default)"
+        target = f", at least {number(reading.tokens_per_s_per_user)} tokens/s each" if reading.tokens_per_s_per_user else ""
+        where = f" on {reading.gpu}" if reading.gpu else " on every catalog GPU"
+        return (f"I read this as: serve {reading.model} with {reading.engine or 'vllm (default)'} to {traffic}, {prompt}, "
+                f"256 output tokens (default){target}{where}")
     if journey in ("gpu_card", "cloud_cost", "rent_or_buy", "compare") and not has_workload_subject(reading):
         gpus = ", ".join(f"{c or 1} × {g}" if journey != "compare" else g for g, c in reading.gpus)
         utilization = reading.utilization if reading.utilization is not None else default_of(RentVsBuyRequest, "utilization")

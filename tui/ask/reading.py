@@ -14,7 +14,8 @@ from gpusizer.tools.pricing import HOURS_PER_YEAR
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "sixteen": 16,
                 "a single": 1, "single": 1, "a pair of": 2, "a couple of": 2}
 PRECISIONS = [  # (pattern, weights_dtype), most specific first
-    (r"\bq[ -]?lora\b", None), (r"\bnf4\b", "nf4"), (r"\b(int4|4[ -]?bit|awq|gptq|q4)\b", "int4"), (r"\b(int8|8[ -]?bit)\b", "int8"),
+    (r"\bq[ -]?lora\b", None), (r"\b(q[2-8]_(?:k_[msl]|k|0|1)|iq[1-4]_\w+)\b", "gguf"), (r"\bmxfp4\b", "mxfp4"),
+    (r"\bnvfp4\b", "nvfp4"), (r"\bnf4\b", "nf4"), (r"\b(int4|4[ -]?bit|awq|gptq|q4)\b", "int4"), (r"\b(int8|8[ -]?bit)\b", "int8"),
     (r"\bfp8\b", "fp8"), (r"\bfp16\b|\bhalf precision\b", "fp16"), (r"\bbf16\b", "bf16"), (r"\bfp32\b|\bfull precision\b", "fp32"),
 ]
 MAX_SPAN_WORDS = 6
@@ -38,6 +39,10 @@ class Reading:
     pricing: str | None = None
     purchase_usd_per_gpu: float | None = None
     rent_usd_per_gpu_hour: float | None = None
+    users: int | None = None                    # concurrent users or requests in flight
+    requests_per_s: float | None = None
+    tokens_per_s_per_user: float | None = None
+    engine: str | None = None
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -142,11 +147,15 @@ def read_workload(text: str, reading: Reading) -> None:
     elif re.search(r"\b(serv\w*|inference|infer|generat\w*|deploy\w*|host\w*|chat)\b", text):
         reading.workload = "inference"
     for pattern, dtype in PRECISIONS:
-        if dtype and re.search(pattern, text):
-            reading.weights_dtype = dtype
+        found = re.search(pattern, text) if dtype else None
+        if found:
+            reading.weights_dtype = found.group(1) if dtype == "gguf" else dtype  # a GGUF type names itself
             break
     if re.search(r"gradient checkpoint|activation checkpoint|\bcheckpointing\b", text):
         reading.gradient_checkpointing = True
+    engine = re.search(r"\b(vllm|sglang|llama[ .]?cpp|ollama)\b", text)
+    if engine:
+        reading.engine = {"vllm": "vllm", "sglang": "sglang"}.get(engine.group(1), "llama_cpp")
     if re.search(r"\bspot\b|preemptible", text):
         reading.pricing = "spot"
     elif re.search(r"on[ -]?demand", text):
@@ -154,18 +163,19 @@ def read_workload(text: str, reading: Reading) -> None:
 
 
 def read_numbers(text: str, reading: Reading) -> None:
-    context = (re.search(r"(\d+(?:\.\d+)?) ?k\b(?! ?(?:usd|\$|dollars))", text)
-               or re.search(r"(\d[\d_]*) ?(?:tokens?|token context|ctx)\b", text)
+    context = (re.search(r"(\d+(?:\.\d+)?) ?k\b(?! ?(?:usd|\$|dollars|(?:concurrent |active )?(?:users|requests|sessions)))", text)
+               or re.search(r"(\d[\d_]*) ?(?:tokens?|token context|ctx)\b(?! ?(?:/|per) ?s)", text)
                or re.search(r"(?:context|sequence(?: length)?|seq(?: len)?|prompt)s?(?: length)?(?: of)? (\d[\d_]*k?)\b", text))
     if context:
         value = context.group(1)
         kilo = value.endswith("k") or "k" in context.group(0).split(value)[-1][:2]
         number = float(value.rstrip("k"))
-        reading.seq_len = int(number * 1024) if kilo or number < 1000 and "k" in context.group(0) else int(number)
+        reading.seq_len = int(number * 1024) if kilo or number < 1000 and re.search(r"\d ?k\b", context.group(0)) else int(number)
     batch = (re.search(r"batch(?: size)?(?: of)? (\d+)", text)
              or re.search(r"(\d+) (?:concurrent |parallel |simultaneous )?(?:users|requests|sequences|streams|prompts)\b", text))
     if batch:
         reading.batch_size = int(batch.group(1))
+    read_traffic(text, reading)
     hours = re.search(r"(\d+(?:\.\d+)?) ?(hours?|hrs?|h|days?|weeks?|months?)\b", text)
     if hours:
         scale = {"d": 24, "w": 24 * 7, "m": HOURS_PER_YEAR / 12}.get(hours.group(2)[0], 1)
@@ -187,3 +197,17 @@ def read_numbers(text: str, reading: Reading) -> None:
         size = re.search(r"(\d+(?:\.\d+)?) ?(?:b|bn|billion)\b(?: param\w*| model)?", text)
         if size:
             reading.params_billions = float(size.group(1))
+
+
+def read_traffic(text: str, reading: Reading) -> None:
+    """Serving traffic: '1000 concurrent users', '20 requests per second', '50 rps', '30 tokens/s per user'."""
+    users = re.search(r"(\d+(?:\.\d+)?) ?(k)? (?:concurrent |parallel |simultaneous |active )?(?:users|requests|sessions|streams)\b"
+                      r"(?! ?(?:per|/|a) ?(?:s\b|sec|second))", text)
+    if users:
+        reading.users = int(float(users.group(1)) * (1000 if users.group(2) else 1))
+    rate = re.search(r"(\d+(?:\.\d+)?) ?(?:rps|qps|req/s|requests? ?(?:per|/|a) ?(?:s\b|sec\w*|second)|queries per second)", text)
+    if rate:
+        reading.requests_per_s, reading.users = float(rate.group(1)), None
+    speed = re.search(r"(\d+(?:\.\d+)?) ?(?:tok(?:en)?s? ?(?:/|per) ?s(?:ec\w*)?|tps)\b(?: per| each| for each)?", text)
+    if speed:
+        reading.tokens_per_s_per_user = float(speed.group(1))
