@@ -33,8 +33,8 @@ class ServingPane(ToolPane):
                                                type="integer")),
                    ("Output tokens", FormInput(default_text(PlanServingRequest, "output_tokens"), id="output_tokens",
                                                type="integer")))
-        yield pair(("Target tok/s/user", FormInput(placeholder="none", id="tokens_per_s_per_user", type="number")),
-                   ("Target TTFT s", FormInput(placeholder="none", id="ttft_s", type="number")))
+        yield pair(("Min tok/s/user", FormInput(placeholder="none", id="tokens_per_s_per_user", type="number")),
+                   ("Max TTFT s", FormInput(placeholder="none", id="ttft_s", type="number")))
         yield pair(("Pricing", tool_choice(PlanServingRequest, "pricing")),
                    ("Jurisdiction", FormInput(placeholder="any, e.g. EU", id="jurisdiction")))
         yield from field("Only this GPU", FormInput(placeholder="all GPUs, or e.g. h100", id="gpu",
