@@ -16,7 +16,7 @@ from gpusizer.catalog import Catalog, GpuSpec, SizingError, load_catalog
 
 from .engine_estimate import check_engine_request
 from .engine_versions import version_key
-from .pricing import FleetPrice, cheapest_fleet
+from .pricing import HOURS_PER_YEAR, FleetPrice, cheapest_fleet
 from .replica_capacity import ReplicaCapacity, capacity_problem, replica_capacity
 from .serving_models import ENGINE_NAMES
 from .serving_plan_models import InfeasibleGpu, PlanServingRequest, ServingOffer, ServingOption, ServingPlan
@@ -26,7 +26,7 @@ from .vram_models import VramRequest
 from .vram_plan import Plan, build_plan
 
 SHAPES = (1, 2, 4, 8)
-HOURS_PER_MONTH = 730
+HOURS_PER_MONTH = HOURS_PER_YEAR / 12  # 730
 ENGINE_VENDORS = {"vllm": ("NVIDIA", "AMD"), "sglang": ("NVIDIA", "AMD"), "llama_cpp": ("NVIDIA", "AMD", "Apple")}
 READING_SPEED_TOKENS_PER_S = 8  # slower than this, a streamed answer falls behind a reader
 
@@ -319,6 +319,6 @@ def assumptions(plan: Plan, request: PlanServingRequest, shown: str) -> list[str
         "time to first token without queueing: the prompt runs in chunks beside the running batch",
         f"money: the cheapest {request.pricing.replace('_', '-')} offer whose machines each hold whole replicas (tensor "
         f"parallel stays inside one machine){', in ' + request.jurisdiction if request.jurisdiction else ''}; "
-        f"{HOURS_PER_MONTH} hours a month; $ per million output tokens at the planned load",
+        f"{HOURS_PER_MONTH:g} hours a month; $ per million output tokens at the planned load",
         "not modelled: prefix caching, speculative decoding, pipeline or expert parallelism, a spread of request lengths",
     ]

@@ -159,11 +159,11 @@ def answer_limits(reading: Reading, catalog: Catalog, calls: list) -> str:
             if not plan.options:
                 return f"llama.cpp cannot serve it from {gpu_id}: {plan.infeasible[0].reason if plan.infeasible else ''}"
             slot = plan.options[0]
-            context = calls[-1].arguments.get("prompt_tokens", default_of(PlanServingRequest, "prompt_tokens")) \
-                + default_of(PlanServingRequest, "output_tokens")
+            prompt = calls[-1].arguments.get("prompt_tokens", default_of(PlanServingRequest, "prompt_tokens"))
             return (f"llama.cpp ({plan.weights_dtype}) on {slot.gpus_per_replica} × {gpu_id} holds "
-                    f"{number(slot.max_concurrency_per_replica)} slots (-np) of {number(context)} tokens (prompt + output), "
-                    f"decoding at {number(slot.tokens_per_s_per_user, 1)} tokens/s with one user.")
+                    f"{number(slot.max_concurrency_per_replica)} slots (-np) of {number(prompt)} prompt + "
+                    f"{number(default_of(PlanServingRequest, 'output_tokens'))} output tokens, decoding at "
+                    f"{number(slot.tokens_per_s_per_user, 1)} tokens/s with one user.")
         spread = {"num_gpus": n, "tensor_parallel": n} if n > 1 and engine != "llama_cpp" else {}
         served = call(calls, catalog, tools.estimate_vram, model=reading.model, weights_dtype=reading.weights_dtype,
                       engine=engine, gpu=gpu_id, max_model_len=reading.seq_len, **spread).serving
@@ -301,11 +301,12 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
     if journey == "serving":
         traffic = (f"{number(reading.requests_per_s)} requests/s" if reading.requests_per_s is not None
                    else f"{number(reading.users or reading.batch_size or 1)} concurrent users")
-        prompt = f"{number(reading.seq_len)}-token prompts" if reading.seq_len else "1,024-token prompts (default)"
+        prompt = (f"{number(reading.seq_len)}-token prompts" if reading.seq_len else
+                  f"{number(default_of(PlanServingRequest, 'prompt_tokens'))}-token prompts (default)")
         target = f", at least {number(reading.tokens_per_s_per_user)} tokens/s each" if reading.tokens_per_s_per_user else ""
         where = f" on {reading.gpu}" if reading.gpu else " on every catalog GPU"
         return (f"I read this as: serve {reading.model} with {reading.engine or 'vllm (default)'} to {traffic}, {prompt}, "
-                f"256 output tokens (default){target}{where}")
+                f"{number(default_of(PlanServingRequest, 'output_tokens'))} output tokens (default){target}{where}")
     if journey in ("gpu_card", "cloud_cost", "rent_or_buy", "compare") and not has_workload_subject(reading):
         gpus = ", ".join(f"{c or 1} × {g}" if journey != "compare" else g for g, c in reading.gpus)
         utilization = reading.utilization if reading.utilization is not None else default_of(RentVsBuyRequest, "utilization")
