@@ -163,7 +163,7 @@ def _load(folder: Path | None) -> Catalog:
     return Catalog(
         gpus=load_table("gpus.csv", GpuSpec, "gpu_id", folder),
         models=load_table("models.json", ModelArch, "model_id", folder),
-        offers=load_table("offers.csv", CloudOffer, "offer_id", folder),
+        offers=[o for o in load_table("offers.csv", CloudOffer, "offer_id", folder) if not o.withdrawn],
         providers=load_table("providers.csv", Provider, "provider", folder),
         user_dir=folder,
     )

@@ -62,6 +62,8 @@ class CloudOffer(BaseModel):
     source: str = Field(min_length=3)
     verification: str = ""
     notes: str = ""
+    withdrawn: bool = Field(default=False, exclude=True,
+                            description="true: the provider no longer lists it (a user's row, or `gpusizer catalog update`, hides it)")
 
     @field_validator("as_of")
     @classmethod

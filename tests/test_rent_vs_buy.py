@@ -110,3 +110,17 @@ def test_a_gpu_without_a_node_price_adds_a_server_share_to_the_card(catalog):
     assert l40s.purchase_usd_per_gpu == pytest.approx(catalog.find_gpu("l40s").purchase_usd + 32_010 / 8)
     consumer = rent_vs_buy(catalog=catalog, gpu="rtx-4090", gpu_count=1)
     assert consumer.purchase_usd_per_gpu == catalog.find_gpu("rtx-4090").purchase_usd
+
+
+def test_the_readme_worked_example_beside_a_published_tco_analysis(catalog):
+    """README's 8 x H100 example, at the midpoints of a published TCO analysis's inputs: the figures it prints."""
+    site = dict(gpu="h100-sxm", gpu_count=8, purchase_usd_per_gpu=40_625, years=3, electricity_usd_per_kwh=0.09, pue=1.0,
+                power_watts_per_gpu=1275, colocation_usd_per_kw_month=200, residual_fraction=0.30)
+    gpu_hours = 8 * 8760 * 3
+    full = rent_vs_buy(catalog=catalog, utilization=1.0, rent_usd_per_gpu_hour=3.0, **site)
+    assert full.own_total_usd / gpu_hours == pytest.approx(1.55, abs=0.005)
+    at_70 = rent_vs_buy(catalog=catalog, utilization=0.7, rent_usd_per_gpu_hour=3.0, **site)
+    assert at_70.own_total_usd / (gpu_hours * 0.7) == pytest.approx(2.16, abs=0.005)
+    breakeven = {rent: rent_vs_buy(catalog=catalog, utilization=0.7, rent_usd_per_gpu_hour=rent, **site).breakeven_utilization
+                 for rent in (1.65, 2.69, 2.85, 3.99, 6.88)}
+    assert {rent: round(100 * share) for rent, share in breakeven.items()} == {1.65: 93, 2.69: 56, 2.85: 53, 3.99: 37, 6.88: 21}

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from functools import partial
 from importlib import import_module
 from pathlib import Path
-from typing import cast
+from typing import Protocol, cast, runtime_checkable
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -48,6 +48,11 @@ class ScreenCommands(Provider):
             score = matcher.match(text)
             if score > 0:
                 yield Hit(score, matcher.highlight(text), callback, help=text)
+
+
+@runtime_checkable
+class AnswersFromCatalog(Protocol):
+    catalog: Catalog
 
 
 class GpusizerApp(App):
@@ -102,6 +107,14 @@ class GpusizerApp(App):
         self.query_one(f"TabPane#{name}").mount(pane)
         pane.call_after_refresh(self.focus_first_input, name)
         return pane
+
+    def use_catalog(self, catalog: Catalog) -> None:
+        """After a price update: every tab, built or not, answers from the new catalog."""
+        self.catalog = catalog
+        for name in TABS:
+            for pane in self.query(f"#{name}-pane"):
+                if isinstance(pane, AnswersFromCatalog):
+                    pane.catalog = catalog
 
     def focus_first_input(self, name: str) -> None:
         inputs = self.query_one(f"#{name}-pane").query(Input)

@@ -1,4 +1,5 @@
-"""`gpusizer`: open the terminal UI (optionally on a tab), or `gpusizer ask "…"` to answer one question and exit."""
+"""`gpusizer`: open the terminal UI (optionally on a tab), `gpusizer ask "…"` to answer one question and exit, or
+`gpusizer catalog update` to re-read current cloud prices."""
 from __future__ import annotations
 
 import argparse
@@ -25,8 +26,12 @@ def run(argv: list[str]) -> int:
         from .ask_cli import main as ask_main
 
         return ask_main(argv[1:])
+    if argv and argv[0] == "catalog":
+        from .catalog_cli import main as catalog_main
+
+        return catalog_main(argv[1:])
     parser = argparse.ArgumentParser(prog="gpusizer", description="GPU sizing and cost in the terminal. "
-                                     'Also: gpusizer ask "QUESTION" [--json].')
+                                     'Also: gpusizer ask "QUESTION" [--json]; gpusizer catalog update [--dry-run].')
     parser.add_argument("--tab", choices=TAB_NAMES, default="estimate", help="open on this tab")
     arguments = parser.parse_args(argv)
     from .app import GpusizerApp

@@ -1,15 +1,20 @@
 """Catalog: GPUs, models and offers as searchable tables with source and as-of; enter shows a row in full."""
 from __future__ import annotations
 
+import datetime
 import json
 
 from pydantic import BaseModel
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Button, DataTable, Input, Static
 
-from gpusizer.catalog import Catalog
+from gpusizer.catalog import Catalog, SizingError, load_catalog
+from gpusizer.catalog.catalog import clear_cache
+from gpusizer.catalog.loading import user_catalog_dir
+from gpusizer.catalog.price_update import GitHubSource, PriceSource, report_lines, update_offers, write_update
 
 from ..choice import Choice
 from ..form_input import FormInput
@@ -28,16 +33,20 @@ VIEWS = {  # what: (rows, id field, columns)
 
 class CatalogPane(Vertical):
     TITLE = "gpusizer catalog"
+    BINDINGS = [Binding("ctrl+r", "update_prices", "Update prices", show=False)]  # the toolbar button shows it
 
     def __init__(self, catalog: Catalog, **options):
         super().__init__(**options)
         self.catalog = catalog
         self.rows: dict[str, BaseModel] = {}
+        self.price_source: PriceSource = GitHubSource()  # tests put a recorded copy here
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="toolbar"):
             yield Choice(list(VIEWS), "gpus", id="catalog-view")
             yield FormInput(placeholder="search any column (e.g. h100, nvidia, lambda, qwen)", id="catalog-search")
+            yield Button("Update prices", id="update-prices", compact=True, tooltip="ctrl+r: re-read current cloud prices "
+                         "from SkyPilot's public catalog into your catalog folder (gpusizer catalog update)")
         yield SortableTable(id="catalog-table", cursor_type="row")
         with VerticalScroll(id="catalog-detail-box"):
             yield Static("[dim]Enter on a row shows all its fields.[/dim]", id="catalog-detail")
@@ -72,6 +81,35 @@ class CatalogPane(Vertical):
         if row is not None:
             fields = row.model_dump(mode="json")
             self.query_one("#catalog-detail", Static).update("\n".join(f"[b]{k}[/b]: {esc(v)}" for k, v in fields.items()))
+
+    @on(Button.Pressed, "#update-prices")
+    def action_update_prices(self) -> None:
+        self.query_one("#catalog-detail", Static).update("Reading current prices from "
+                                                         f"{esc(self.price_source.label)} …")
+        self.update_prices()
+
+    @work(thread=True, exclusive=True, group="price-update")
+    def update_prices(self) -> None:
+        """`gpusizer catalog update`, off the UI thread; then every tab prices from the updated catalog."""
+        today = datetime.date.today()
+        folder = user_catalog_dir()
+        try:
+            result = update_offers(self.catalog, self.price_source, today, folder / "offers.csv")
+            written = write_update(result, folder, today) if result.files else None
+            clear_cache()
+            catalog = load_catalog() if written else self.catalog
+            text = "\n".join(report_lines(result, self.price_source.label, written))
+        except (SizingError, OSError) as error:
+            catalog, text = self.catalog, f"Prices not updated: {error}"
+        self.app.call_from_thread(self.prices_updated, catalog, text)
+
+    def prices_updated(self, catalog: Catalog, report: str) -> None:
+        use_catalog = getattr(self.app, "use_catalog", None)
+        if use_catalog is not None:
+            use_catalog(catalog)
+        self.catalog = catalog
+        self.fill()
+        self.query_one("#catalog-detail", Static).update(esc(report))
 
     def markdown(self) -> str | None:
         return None
