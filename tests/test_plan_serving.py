@@ -133,3 +133,17 @@ def test_longer_prompts_never_admit_more_users(arguments, extra):
         same = [o for o in short if o.gpus_per_replica == option.gpus_per_replica]
         for o in same:
             assert option.max_concurrency_per_replica <= o.max_concurrency_per_replica
+
+
+async def test_ollama_is_llama_cpp_in_python_and_named_so_over_mcp(catalog):
+    from mcp import Client
+
+    from gpusizer.server.app import create_server
+
+    expected = plan("llama-3.1-8b", engine="llama_cpp", concurrent_users=4, gpu="rtx-4090", weights_dtype="q4_k_m")
+    assert plan("llama-3.1-8b", engine="Ollama", concurrent_users=4, gpu="rtx-4090", weights_dtype="q4_k_m") == expected
+    async with Client(create_server(catalog)) as client:
+        result = await client.call_tool("plan_serving", {"model": "llama-3.1-8b", "engine": "ollama", "concurrent_users": 4,
+                                                         "gpu": "rtx-4090", "weights_dtype": "q4_k_m"})
+        # the schema lists the engines by their own names; an alias is answered with the name to use
+        assert result.is_error and "'ollama' runs llama_cpp: engine='llama_cpp'" in result.content[0].text

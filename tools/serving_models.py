@@ -10,6 +10,17 @@ Engine = Literal["hf", "vllm", "sglang", "llama_cpp"]
 ENGINE_FIELDS = ("engine", "engine_version", "gpu_memory_utilization", "max_model_len", "max_num_seqs", "max_num_batched_tokens",
                  "enforce_eager", "n_gpu_layers", "flash_attention")
 ENGINE_NAMES = {"hf": "Hugging Face transformers (generate)", "vllm": "vLLM", "sglang": "SGLang", "llama_cpp": "llama.cpp"}
+# names people use for the same engines: Ollama, LM Studio and koboldcpp run llama.cpp underneath
+ENGINE_ALIASES = {"ollama": "llama_cpp", "llama.cpp": "llama_cpp", "llamacpp": "llama_cpp", "lm_studio": "llama_cpp",
+                  "lmstudio": "llama_cpp", "koboldcpp": "llama_cpp", "transformers": "hf"}
+
+
+def engine_name(value: object) -> object:
+    """A user's engine name in the form the Literal takes ('Ollama' -> 'llama_cpp', 'llama-cpp' -> 'llama_cpp')."""
+    if not isinstance(value, str):
+        return value
+    key = value.strip().lower().replace("-", "_").replace(" ", "_")
+    return ENGINE_ALIASES.get(key, key)
 
 
 class ServingMemory(BaseModel):

@@ -6,6 +6,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .engine_versions import VERSION_LIMIT
+from .serving_models import engine_name
 from .validation import NAME_LIMIT
 
 ServingEngine = Literal["vllm", "sglang", "llama_cpp"]
@@ -33,10 +34,15 @@ class PlanServingRequest(BaseModel):
     bandwidth_efficiency: float | None = Field(default=None, ge=0.05, le=1, description="override the engine's share of bandwidth")
     compute_efficiency: float | None = Field(default=None, ge=0.05, le=1, description="override the share of dense compute")
 
-    @field_validator("engine", "weights_dtype", "kv_cache_dtype", mode="before")
+    @field_validator("weights_dtype", "kv_cache_dtype", mode="before")
     @classmethod
     def _lower_case(cls, value: object) -> object:
         return value.strip().lower().replace("-", "_") if isinstance(value, str) else value
+
+    @field_validator("engine", mode="before")
+    @classmethod
+    def _engine(cls, value: object) -> object:
+        return engine_name(value)
 
 
 class ServingOffer(BaseModel):

@@ -7,7 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .engine_versions import VERSION_LIMIT
 from .formats import FORMATS, KV_DTYPE_BYTES
-from .serving_models import Engine, ServingMemory
+from .serving_models import Engine, ServingMemory, engine_name
 from .validation import NAME_LIMIT
 
 Workload = Literal["inference", "training"]
@@ -77,10 +77,15 @@ class VramRequest(BaseModel):
     n_gpu_layers: int | None = Field(default=None, ge=0, le=100_000, description="llama.cpp -ngl (default: all, or what fits gpu)")
     flash_attention: bool | None = Field(default=None, description="llama.cpp -fa (default on from b6250)")
 
-    @field_validator("weights_dtype", "kv_cache_dtype", "recipe", "loss", "engine", mode="before")
+    @field_validator("weights_dtype", "kv_cache_dtype", "recipe", "loss", mode="before")
     @classmethod
     def _lower_case(cls, value: object) -> object:
         return value.strip().lower().replace("-", "_") if isinstance(value, str) else value
+
+    @field_validator("engine", mode="before")
+    @classmethod
+    def _engine(cls, value: object) -> object:
+        return engine_name(value)
 
 
 class Breakdown(BaseModel):
