@@ -223,3 +223,32 @@ async def test_serving_asks_for_users_or_a_rate_not_both(app):
     async with app("serving").run_test(size=SIZE) as pilot:
         await type_into(pilot, "#requests_per_s", "5")
         assert "not both" in error_under(pilot.app, "requests_per_s")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 45)])
+async def test_every_footer_key_is_on_screen_on_every_tab(catalog, size):
+    from textual.widgets._footer import FooterKey
+
+    from gpusizer.tui.app import TABS, GpusizerApp
+
+    for tab in TABS:
+        app = GpusizerApp(tab=tab, catalog=catalog)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            keys = {key.key_display: key for key in app.query(FooterKey)}
+            assert {"^q", "^s", "^j", "f10", *(f"f{n}" for n in range(1, len(TABS) + 1))} <= set(keys), tab
+            assert all(key.region.right <= size[0] for key in keys.values()), tab
+
+
+async def test_f10_lists_every_key_of_the_tab_including_those_the_footer_leaves_out(catalog):
+    from gpusizer.tui.app import GpusizerApp
+
+    app = GpusizerApp(tab="ask", catalog=catalog)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f10")
+        await pilot.pause()
+        text = str(app.screen.query_one("#keys-text").render())
+        for shown in ("^t", "toggle", "esc", "Cancel question", "open the Rent vs buy tab", "ctrl+p"):
+            assert shown.lower() in text.lower(), shown
+        await pilot.press("escape")
+        assert app.screen is app.screen_stack[0]

@@ -29,6 +29,12 @@ TABS = {  # --tab name: (label, module under gpusizer.tui.panes, pane class); im
 }
 
 
+
+# the footer's word for each tab (the tabs show their full names): every key has to fit in 80 columns
+FOOTER_WORDS = {"estimate": "Fit", "compare": "Cmp", "cloud": "Cost", "rent": "Buy", "serving": "Srv", "catalog": "Cat",
+                "ask": "Ask"}
+
+
 def pane_class(name: str):
     _, module, cls = TABS[name]
     return getattr(import_module(f"gpusizer.tui.panes.{module}"), cls)
@@ -62,11 +68,14 @@ class GpusizerApp(App):
     COMMANDS = App.COMMANDS | {ScreenCommands}
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True),
-        *[Binding(f"f{number}", f"open('{name}')", label, show=number <= 7)
+        *[Binding(f"f{number}", f"open('{name}')", FOOTER_WORDS[name], tooltip=f"open the {label} tab")
           for number, (name, (label, *_)) in enumerate(TABS.items(), start=1)],  # F1-F7
-        Binding("ctrl+s", "export_markdown", "Export .md"),
-        Binding("ctrl+j", "export_json", "Export JSON"),
-        Binding("ctrl+t", "toggle_theme", "Theme"),
+        Binding("ctrl+s", "export_markdown", "md", tooltip="export the result as Markdown"),
+        Binding("ctrl+j", "export_json", "JSON", tooltip="export the result as JSON"),
+        # listed by f10, not in the footer: every key the footer shows has to fit 80 columns
+        Binding("ctrl+t", "toggle_theme", "Theme", show=False, tooltip="toggle light and dark"),
+        Binding("f10", "keys", "Keys", tooltip="this list of keys (also ? outside a text field)"),
+        Binding("question_mark", "keys", "Keys", show=False),
     ]
 
     def __init__(self, tab: str = "estimate", catalog: Catalog | None = None):
@@ -81,7 +90,7 @@ class GpusizerApp(App):
                 with TabPane(label, id=name):
                     if name == self.initial_tab:  # the other panes are built when first opened: start-up stays short
                         yield pane_class(name)(self.catalog, id=f"{name}-pane")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)  # ctrl+p still opens it; f10 lists it
 
     def on_mount(self) -> None:
         self.focus_first_input(self.initial_tab)
@@ -107,6 +116,13 @@ class GpusizerApp(App):
         self.query_one(f"TabPane#{name}").mount(pane)
         pane.call_after_refresh(self.focus_first_input, name)
         return pane
+
+    def action_keys(self) -> None:
+        """Every key that works here, the tab's own included (the footer at 80 columns shows f1-f7 without words)."""
+        from .keys_screen import KeysScreen, key_rows
+
+        tab = self.query_one("#tabs", TabbedContent).active
+        self.push_screen(KeysScreen(key_rows(self.screen.active_bindings), TABS[tab][0]))
 
     def use_catalog(self, catalog: Catalog) -> None:
         """After a price update: every tab, built or not, answers from the new catalog."""

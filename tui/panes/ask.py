@@ -54,7 +54,7 @@ def card(call: ToolCall) -> Collapsible:
 
 class AskPane(Vertical):
     TITLE = "gpusizer ask"
-    BINDINGS = [Binding("escape", "cancel", "Cancel question")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel question", show=False)]  # listed by f10; the footer has 80 columns
 
     def __init__(self, catalog: Catalog, **options):
         super().__init__(**options)
