@@ -135,7 +135,7 @@ def test_longer_prompts_never_admit_more_users(arguments, extra):
             assert option.max_concurrency_per_replica <= o.max_concurrency_per_replica
 
 
-async def test_ollama_is_llama_cpp_in_python_and_named_so_over_mcp(catalog):
+async def test_ollama_is_llama_cpp_in_python_and_over_mcp(catalog):
     from mcp import Client
 
     from gpusizer.server.app import create_server
@@ -145,5 +145,5 @@ async def test_ollama_is_llama_cpp_in_python_and_named_so_over_mcp(catalog):
     async with Client(create_server(catalog)) as client:
         result = await client.call_tool("plan_serving", {"model": "llama-3.1-8b", "engine": "ollama", "concurrent_users": 4,
                                                          "gpu": "rtx-4090", "weights_dtype": "q4_k_m"})
-        # the schema lists the engines by their own names; an alias is answered with the name to use
-        assert result.is_error and "'ollama' runs llama_cpp: engine='llama_cpp'" in result.content[0].text
+        assert not result.is_error, result.content
+        assert result.structured_content["engine"] == "llama_cpp"

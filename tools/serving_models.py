@@ -1,11 +1,10 @@
 """What a serving engine does with a GPU's memory at start-up: the `serving` object of estimate_vram."""
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field
 
-Engine = Literal["hf", "vllm", "sglang", "llama_cpp"]
 # estimate_vram's engine settings: they size a serving engine on a named GPU, so they do not ride along other tools
 ENGINE_FIELDS = ("engine", "engine_version", "gpu_memory_utilization", "max_model_len", "max_num_seqs", "max_num_batched_tokens",
                  "enforce_eager", "n_gpu_layers", "flash_attention")
@@ -21,6 +20,11 @@ def engine_name(value: object) -> object:
         return value
     key = value.strip().lower().replace("-", "_").replace(" ", "_")
     return ENGINE_ALIASES.get(key, key)
+
+
+# an engine as people name it: the validator travels with the type, so Python, MCP and the TUI read 'Ollama' alike
+Engine = Annotated[Literal["hf", "vllm", "sglang", "llama_cpp"], BeforeValidator(engine_name)]
+ServingEngine = Annotated[Literal["vllm", "sglang", "llama_cpp"], BeforeValidator(engine_name)]
 
 
 class ServingMemory(BaseModel):

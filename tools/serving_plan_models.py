@@ -6,10 +6,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .engine_versions import VERSION_LIMIT
-from .serving_models import engine_name
+from .serving_models import ServingEngine
 from .validation import NAME_LIMIT
 
-ServingEngine = Literal["vllm", "sglang", "llama_cpp"]
 FORMAT_FIELDS = ("weights_dtype", "kv_cache_dtype")  # estimate_vram's, with its choices and checks
 
 
@@ -38,11 +37,6 @@ class PlanServingRequest(BaseModel):
     @classmethod
     def _lower_case(cls, value: object) -> object:
         return value.strip().lower().replace("-", "_") if isinstance(value, str) else value
-
-    @field_validator("engine", mode="before")
-    @classmethod
-    def _engine(cls, value: object) -> object:
-        return engine_name(value)
 
 
 class ServingOffer(BaseModel):

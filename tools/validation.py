@@ -20,14 +20,6 @@ def quoted(text: object) -> str:
     return shown if len(shown) <= QUOTED else shown[: QUOTED - 4] + "...'"
 
 
-def alias_hint(field: str, got: object) -> str:
-    """A name people use for an allowed value ('ollama' for llama_cpp): say which value it is."""
-    from .serving_models import engine_name
-
-    meant = engine_name(got) if field == "engine" else got
-    return f" ({quoted(got)} runs {meant}: engine='{meant}')" if meant != got and isinstance(meant, str) else ""
-
-
 def validation_message(error: ValidationError, tool: str, valid: Iterable[str] = ()) -> str:
     parts = []
     for problem in error.errors():
@@ -45,7 +37,7 @@ def validation_message(error: ValidationError, tool: str, valid: Iterable[str] =
             close = nearest_names(field, valid)
             parts.append(f"unknown argument '{field[:60]}'" + (f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""))
         elif kind == "literal_error":
-            parts.append(f"{field}={quoted(got)} is not allowed; use one of {context.get('expected')}" + alias_hint(field, got))
+            parts.append(f"{field}={quoted(got)} is not allowed; use one of {context.get('expected')}")
         elif kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
             bound = {"greater_than_equal": "≥", "greater_than": ">", "less_than_equal": "≤", "less_than": "<"}[kind]
             limit = next(iter(context.values()), "?")

@@ -7,7 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .engine_versions import VERSION_LIMIT
 from .formats import FORMATS, KV_DTYPE_BYTES
-from .serving_models import Engine, ServingMemory, engine_name
+from .serving_models import Engine, ServingMemory
 from .validation import NAME_LIMIT
 
 Workload = Literal["inference", "training"]
@@ -81,11 +81,6 @@ class VramRequest(BaseModel):
     @classmethod
     def _lower_case(cls, value: object) -> object:
         return value.strip().lower().replace("-", "_") if isinstance(value, str) else value
-
-    @field_validator("engine", mode="before")
-    @classmethod
-    def _engine(cls, value: object) -> object:
-        return engine_name(value)
 
 
 class Breakdown(BaseModel):
