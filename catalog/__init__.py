@@ -1,9 +1,9 @@
 """gpusizer.catalog: GPUs, models and cloud offers, each row with its source and as-of date."""
-from .catalog import Catalog, GpuMatch, ModelMatch, clear_cache, load_catalog
+from .catalog import Catalog, GpuMatch, ModelMatch, NameMatch, clear_cache, load_catalog
 from .errors import CatalogError, SizingError
 from .gpu import GIB, MIB, GpuSpec
 from .model_arch import ModelArch
 from .offer import CloudOffer, Provider
 
-__all__ = ["Catalog", "CatalogError", "CloudOffer", "GIB", "GpuMatch", "ModelMatch", "GpuSpec", "MIB", "ModelArch", "Provider",
+__all__ = ["Catalog", "CatalogError", "CloudOffer", "GIB", "GpuMatch", "ModelMatch", "NameMatch", "GpuSpec", "MIB", "ModelArch", "Provider",
            "SizingError", "clear_cache", "load_catalog"]

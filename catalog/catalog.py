@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from .errors import CatalogError, SizingError
 from .gpu import GpuSpec
@@ -19,6 +20,12 @@ from .offer import CloudOffer, Provider
 class GpuMatch:
     gpu: GpuSpec
     note: str | None  # set when a bare family name was resolved to one part
+
+
+@dataclass(frozen=True)
+class NameMatch:
+    kind: Literal["model", "gpu"]
+    item_id: str
 
 
 @dataclass(frozen=True)
@@ -112,6 +119,33 @@ class Catalog:
         raise SizingError(self._model_names.unknown_message(
             name, "the gpusizer://models resource lists every model; a Hugging Face id (org/name), a local config.json "
             "or model folder also work; or pass params_billions"))
+
+    def name_in_text(self, words: str) -> NameMatch | None:
+        """What a span of a sentence names, exactly (no fuzzy guessing): a model by id, alias or family-and-size
+        ('llama 70b'), or a GPU by id, name, alias or family ('h100'). A trailing plural 's' is tolerated ('h100s').
+        For readers of free text (Ask); names given as arguments go through resolve_model / resolve_gpu."""
+        if len(words) > NAME_LIMIT or len(words) < 2 or words.isdigit() and len(words) < 4:
+            return None
+        singular = words[:-1] if words.endswith("s") else words
+        consumer = [f"rtx {w}" for w in (words, singular) if w[0].isdigit()]  # '3090' is the RTX 3090
+        for candidate in dict.fromkeys((words, singular, *consumer)):
+            model_id = self._model_names.get(candidate) or self._short_names.get(compact(candidate))
+            if model_id:
+                return NameMatch("model", model_id)
+            gpu_id = self._gpu_names.get(candidate)
+            family = self._family_default.get(compact(candidate))
+            if gpu_id is None and family is not None:
+                gpu_id = family.gpu_id
+            if gpu_id:
+                return NameMatch("gpu", gpu_id)
+        return None
+
+    def similar_gpus(self, name: str, limit: int = 3) -> list[str]:
+        """GPU ids spelled most like `name` (for 'did you mean')."""
+        return self._gpu_names.suggestions(name[:NAME_LIMIT], limit)
+
+    def similar_models(self, name: str, limit: int = 3) -> list[str]:
+        return self._model_names.suggestions(name[:NAME_LIMIT], limit)
 
     def complete_gpu(self, partial: str, limit: int = 20) -> list[str]:
         """GPU ids for a half-typed name (for MCP completions and the TUI's type-ahead)."""

@@ -11,9 +11,9 @@ from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
 from tui_helpers import settle, type_into
 
 from gpusizer.tools import estimate_vram
+from gpusizer.tools.figures import gib
 from gpusizer.tui.app import GpusizerApp
 from gpusizer.tui.ask.llm import LlmSettings, ask_llm, llm_settings, what_to_do
-from gpusizer.tui.format import gib
 
 GPUSIZER = str(Path(sys.executable).parent / "gpusizer")
 

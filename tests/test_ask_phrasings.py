@@ -2,8 +2,8 @@
 import pytest
 
 from gpusizer.tools import cloud_cost, compare_gpus, estimate_vram, rent_vs_buy
-from gpusizer.tui.ask.journeys import ask
-from gpusizer.tui.format import gib, usd
+from gpusizer.tools.figures import gib, usd
+from gpusizer.tools.questions import ask
 
 L8, L70, MIX, Q7 = "meta-llama/Llama-3.1-8B", "meta-llama/Llama-3.1-70B", "mistralai/Mixtral-8x7B-v0.1", "Qwen/Qwen2.5-7B"
 

@@ -4,9 +4,9 @@ from textual.widgets import Input, TabbedContent
 from tui_helpers import choose, error_under, settle, shown, table_rows, text_table_rows, type_into
 
 from gpusizer.tools import cloud_cost, compare_gpus, estimate_vram, plan_serving, rent_vs_buy
+from gpusizer.tools.figures import gib, number, usd
 from gpusizer.tools.pricing import cheapest_fits
 from gpusizer.tui.app import GpusizerApp
-from gpusizer.tui.format import gib, number, usd
 from gpusizer.tui.text_table import clip
 
 SIZE = (120, 40)

@@ -11,6 +11,7 @@ from .estimate import estimate_vram
 from .fitting import MAX_GPUS, gpus_needed
 from .kv_cache import kv_cache_bytes
 from .pricing import cheapest, cheapest_job
+from .training_time import training_seconds
 from .validation import Name, known_arguments_only, parse_request
 from .vram_models import VramRequest
 from .vram_plan import build_plan, weight_bytes
@@ -147,7 +148,7 @@ def add_training_run(row: GpuRow, gpu: GpuSpec, plan, request: CompareRequest) -
     tflops = gpu.dense_tflops(plan.weight_format.compute_dtype) or gpu.bf16_tflops_dense
     if not tflops:
         return
-    seconds = 6 * plan.counts.active * request.training_tokens / (row.gpus_needed * tflops * 1e12 * request.mfu)
+    seconds = training_seconds(plan.counts.active, request.training_tokens, row.gpus_needed, tflops, request.mfu)
     row.training_hours = round(seconds / 3600, 3)
     if row.replica_usd_per_hour:
         row.training_usd = round(row.training_hours * row.replica_usd_per_hour, 2)

@@ -20,7 +20,7 @@ def main(argv: list[str]) -> int:
 
         answer = ask_llm_sync(question)
     else:
-        from .ask.journeys import ask
+        from gpusizer.tools.questions import ask
 
         answer = ask(question, load_catalog())
     if arguments.json:

@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from gpusizer.catalog.settings import settings
-
-from .journeys import AskAnswer, ToolCall
+from gpusizer.tools.questions import AskAnswer, ToolCall
 
 GUIDANCE = ("You size GPU workloads. Call the gpusizer tools for every figure you state and quote them as the tools "
             "return them; say which assumptions they used. If the question is unclear, ask one short question.")

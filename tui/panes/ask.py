@@ -1,6 +1,6 @@
 """Ask: a question in plain words; the answer, the interpretation it used and a card per tool call.
 
-Offline the parser in `gpusizer.tui.ask.journeys` answers; with an LLM configured the model answers through
+Offline the parser in `gpusizer.tools.questions` answers; with an LLM configured the model answers through
 gpusizer's MCP server and the transcript streams. Esc cancels a running question.
 """
 from __future__ import annotations
@@ -14,15 +14,16 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Collapsible, Input, Static
 
 from gpusizer.catalog import Catalog
+from gpusizer.tools.figures import gib, usd
+from gpusizer.tools.questions import AskAnswer, ToolCall, ask
 
-from ..ask.journeys import AskAnswer, ToolCall, ask
 from ..form_input import FormInput
-from ..format import gib, usd
 from ..safe_text import esc
 
 WELCOME = ("Ask a sizing question in plain words, e.g. [i]will mixtral fit on 2x H100?[/i] · [i]cheapest way to rent "
-           "8 H100s for 100 hours[/i] · [i]rent or buy 8 h100 at 60% utilization[/i]. Offline answers come from a parser "
-           "that states how it read you; set GPUSIZER_LLM_MODEL to let an LLM answer through the same tools.")
+           "8 H100s for 100 hours[/i] · [i]rent or buy 8 h100 at 60% utilization[/i], then follow up: [i]and on an A100?[/i] · "
+           "[i]what about 4-bit?[/i]. Offline answers come from a parser that says how it read you, what it assumed and "
+           "what it ignored; set GPUSIZER_LLM_MODEL to let an LLM answer through the same tools.")
 
 
 def key_figures(call: ToolCall) -> str:
@@ -79,7 +80,7 @@ class AskPane(Vertical):
         if self.llm_model is not None or llm_settings():
             self.answer_with_llm(question)
         else:
-            self.show_answer(ask(question, self.catalog))
+            self.show_answer(ask(question, self.catalog, self.last))  # 'and on an A100?' changes the last question
 
     def add(self, widget) -> None:
         transcript = self.query_one("#transcript", VerticalScroll)

@@ -6,9 +6,9 @@ from textual.widgets import Checkbox, DataTable, Static
 
 from gpusizer.tools import cloud_cost
 from gpusizer.tools.cloud_cost import CloudCostRequest
+from gpusizer.tools.figures import number, usd
 
 from ..form_input import FormInput
-from ..format import number, usd
 from ..safe_text import cell, esc
 from ..suggest import CatalogSuggester
 from .base import ToolPane, field, number_field, tool_choice

@@ -9,11 +9,11 @@ from textual.widgets import DataTable, Static
 
 from gpusizer.tools import compare_gpus
 from gpusizer.tools.compare_gpus import CompareRequest
+from gpusizer.tools.figures import number, usd
 from gpusizer.tools.vram_models import VramRequest
 
 from ..charts import horizontal_bars
 from ..form_input import FormInput
-from ..format import number, usd
 from ..safe_text import cell, esc
 from ..suggest import CatalogSuggester
 from .base import ToolPane, default_text, field, tool_choice

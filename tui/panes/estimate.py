@@ -5,13 +5,13 @@ from textual.app import ComposeResult
 from textual.widgets import Checkbox, Label, Static
 
 from gpusizer.tools import estimate_vram
+from gpusizer.tools.figures import gib, number, usd
 from gpusizer.tools.pricing import cheapest_fits
 from gpusizer.tools.vram_models import QLORA_BASE_DTYPE, VramRequest
 
 from ..charts import stacked_bar
 from ..choice import Choice
 from ..form_input import FormInput
-from ..format import gib, number, usd
 from ..safe_text import esc
 from ..suggest import CatalogSuggester
 from ..text_table import text_table

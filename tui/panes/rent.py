@@ -6,10 +6,10 @@ from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
 from gpusizer.tools import rent_vs_buy
+from gpusizer.tools.figures import number, percent, usd
 from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
 
 from ..form_input import FormInput
-from ..format import number, percent, usd
 from ..safe_text import esc
 from ..suggest import CatalogSuggester
 from .base import ToolPane, default_text, field, number_field

@@ -5,11 +5,11 @@ from textual.app import ComposeResult
 from textual.widgets import DataTable, Static
 
 from gpusizer.tools import plan_serving
+from gpusizer.tools.figures import number, usd
 from gpusizer.tools.serving_plan_models import PlanServingRequest
 from gpusizer.tools.vram_models import VramRequest
 
 from ..form_input import FormInput
-from ..format import number, usd
 from ..safe_text import cell, esc
 from ..suggest import CatalogSuggester
 from .base import FormError, ToolPane, default_text, field, pair, tool_choice

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""How many corpus questions each Ask mode gets right (tests/data/ask_corpus.jsonl, issue #15).
+
+Parser mode (always): a question is right when its reading matches the expected one field for field and it takes the
+expected journey; also printed: answers with a placeholder, and understood answers that ignored words without
+listing them (both must be zero). LLM mode (when GPUSIZER_LLM_MODEL is set, or --llm): a question is right when the
+model calls the tool the expected reading implies, on the same model and GPU (tests/ask_corpus.py: call_matches).
+
+    python benchmarks/ask.py            # parser, per journey
+    python benchmarks/ask.py --llm      # and the configured model (costs one model conversation per question)
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from ask_corpus import CORPUS, answer_case, call_matches, reading_differences  # noqa: E402
+
+from gpusizer.catalog import load_catalog  # noqa: E402
+
+PLACEHOLDER = re.compile(r"—|\bNone\b|\bnan\b|\bnull\b")
+
+
+def parser_mode(catalog, verbose: bool) -> int:
+    right, by_journey, placeholders, silent = 0, Counter(), 0, 0
+    totals = Counter(case["journey"] for case in CORPUS)
+    started = time.perf_counter()
+    for case in CORPUS:
+        answer = answer_case(case, catalog)
+        journey = answer.journey if answer.understood else "not_understood"
+        differences = reading_differences(case, answer)
+        ok = not differences and journey == case["journey"]
+        right += ok
+        by_journey[case["journey"]] += ok
+        placeholders += bool(PLACEHOLDER.search(answer.answer))
+        silent += bool(answer.understood and answer.ignored and "Ignored:" not in answer.interpretation)
+        if verbose and not ok:
+            print(f"  miss: {case['question']!r}: journey {journey} (expected {case['journey']}), {differences}")
+    elapsed_ms = (time.perf_counter() - started) * 1000 / len(CORPUS)
+    print(f"parser: {right}/{len(CORPUS)} right ({right / len(CORPUS):.0%}); {placeholders} placeholders; "
+          f"{silent} answers hiding ignored words; {elapsed_ms:.1f} ms per question")
+    for journey, total in sorted(totals.items()):
+        print(f"  {journey:16} {by_journey[journey]:3}/{total}")
+    return right
+
+
+async def llm_mode(catalog, verbose: bool) -> None:
+    from gpusizer.tui.ask.llm import ask_llm, llm_settings, server_toolset
+
+    settings = llm_settings()
+    if settings is None:
+        print("llm: not configured (set GPUSIZER_LLM_MODEL, see README 'Ask')")
+        return
+    right = 0
+    toolset = server_toolset()
+    async with toolset:
+        for case in CORPUS:
+            question = case["question"] if not case.get("previous") else f"{case['previous']} Then: {case['question']}"
+            answer = await ask_llm(question, toolset=toolset, settings=settings)
+            ok = answer.understood and call_matches(case, answer.calls, catalog)
+            right += ok
+            if verbose and not ok:
+                print(f"  miss: {case['question']!r}: {[(c.tool, c.arguments) for c in answer.calls]}")
+    print(f"llm ({settings.model}): {right}/{len(CORPUS)} right ({right / len(CORPUS):.0%})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--llm", action="store_true", help="also run the configured LLM over the corpus")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print every miss")
+    arguments = parser.parse_args()
+    catalog = load_catalog(include_user=False)
+    parser_mode(catalog, arguments.verbose)
+    if arguments.llm:
+        import anyio
+
+        anyio.run(llm_mode, catalog, arguments.verbose)
+    else:
+        print("llm: skipped (pass --llm with GPUSIZER_LLM_MODEL set)")
+
+
+if __name__ == "__main__":
+    main()

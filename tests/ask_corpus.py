@@ -1,0 +1,109 @@
+"""The Ask corpus (tests/data/ask_corpus.jsonl): questions as people type them, each with the reading and journey
+expected, and how a reading is compared with it."""
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+from gpusizer.tools.questions import AskAnswer, ask
+
+CORPUS_FILE = Path(__file__).parent / "data" / "ask_corpus.jsonl"
+CORPUS = [json.loads(line) for line in CORPUS_FILE.read_text().splitlines() if line.strip()]
+NOT_COMPARED = {"recipe", "optimizer", "other_weights", "providers"}  # the corpus does not record these
+
+
+def answer_case(case: dict, catalog) -> AskAnswer:
+    previous = ask(case["previous"], catalog) if case.get("previous") else None
+    return ask(case["question"], catalog, previous)
+
+
+def comparable(reading: dict, journey: str) -> dict:
+    out = {k: v for k, v in reading.items() if k not in NOT_COMPARED}
+    if journey in ("serving", "speed") and out.get("workload") == "inference":
+        out.pop("workload")  # serving is inference: whether a word said so too changes nothing
+    if journey == "cheapest_method":
+        out.pop("method", None)  # the journey compares the methods: whichever was read is not used
+    if "unknown_gpu" in out:
+        out["unknown_gpu"] = re.sub(r"\s*\d+ ?gb\b", "", str(out["unknown_gpu"]).lower()).strip()
+    return out
+
+
+def same(a, b) -> bool:
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool) and not isinstance(b, bool):
+        return math.isclose(a, b, rel_tol=1e-6)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
+
+
+def reading_differences(case: dict, answer: AskAnswer) -> dict:
+    expected, got = comparable(case["reading"], case["journey"]), comparable(answer.reading, case["journey"])
+    return {k: (expected.get(k), got.get(k)) for k in set(expected) | set(got) if not same(expected.get(k), got.get(k))}
+
+
+# ---- the tool call an assistant should make for each corpus question (LLM mode is judged on it)
+MEMORY_JOURNEYS = ("estimate", "fit", "limits", "which_gpu", "cheapest_method")
+
+
+def expected_call(case: dict) -> tuple[str, dict] | None:
+    """The MCP tool and arguments that answer the case's first part, from its expected reading; None for
+    questions the catalog resources answer (what is a GPU or model) or that name nothing to size."""
+    r, journey = case["reading"], case["journey"]
+    subject = {"model": r["model"]} if "model" in r else ({"params_billions": r["params_billions"]} if "params_billions" in r
+                                                          else {})
+    gpus = [g for g, _ in r.get("gpus", [])]
+    first_gpu = {"gpu": gpus[0]} if gpus else {}
+    count = r["gpus"][0][1] if r.get("gpus") else 1
+    if journey in MEMORY_JOURNEYS and subject:
+        keys = ("workload", "method", "weights_dtype", "kv_cache_dtype", "batch_size", "seq_len", "sharding")
+        arguments = {**subject, **{k: r[k] for k in keys if k in r}, **first_gpu}
+        if "method" in arguments and arguments.get("workload") != "training":
+            arguments["workload"] = "training"
+        if count > 1:
+            arguments["num_gpus"] = count
+        return "estimate_vram", arguments
+    if journey in ("serving", "speed") and "model" in r:
+        traffic = ({"requests_per_s": r["requests_per_s"]} if "requests_per_s" in r
+                   else {"concurrent_users": r.get("users", 1)})
+        gguf = re.fullmatch(r"i?q\d\w*", r.get("weights_dtype", ""))
+        engine = ({"engine": r["engine"]} if r.get("engine") in ("vllm", "sglang", "llama_cpp")
+                  else {"engine": "llama_cpp"} if gguf else {})
+        dtype = {"weights_dtype": r["weights_dtype"]} if "weights_dtype" in r else {}
+        named_gpu = {} if first_gpu.get("gpu", "").endswith("GB") else first_gpu  # speed needs a GPU's bandwidth
+        return "plan_serving", {"model": r["model"], **traffic, **engine, **dtype, **named_gpu}
+    if journey == "compare" and len(gpus) >= 2:
+        return "compare_gpus", {"gpus": gpus, **subject}
+    if journey == "cloud_cost" and gpus:
+        return "cloud_cost", {"gpu": gpus[0], "gpu_count": count, "hours": r.get("hours", 1.0)}
+    if journey == "rent_or_buy" and gpus:
+        money = ("utilization", "years", "purchase_usd_per_gpu", "rent_usd_per_gpu_hour")
+        return "rent_vs_buy", {"gpu": gpus[0], "gpu_count": count, **{k: r[k] for k in money if k in r}}
+    if journey == "training_time" and subject:
+        return "compare_gpus", {"gpus": [gpus[0] if gpus else "h100-sxm", "a100-80gb-sxm"], **subject,
+                                "workload": "training", "training_tokens": r["training_tokens"]}
+    return None
+
+
+def call_matches(case: dict, calls: list, catalog) -> bool:
+    """An assistant's answer is right when it calls the expected tool on the same model and GPU (a tool's refusal,
+    such as a GPU with no purchase price, is the tool's answer to the right call)."""
+    expected = expected_call(case)
+    if expected is None:
+        return True
+    tool, arguments = expected
+    made = next((c for c in calls if c.tool == tool), None)
+    if made is None:
+        return False
+    for key in ("model", "gpu"):
+        if key in arguments:
+            want, got = arguments[key], made.arguments.get(key)
+            resolve = catalog.find_model if key == "model" else catalog.find_gpu
+            try:
+                same_item = got is not None and resolve(str(got)) == resolve(want)
+            except Exception:  # noqa: BLE001 - a name the catalog refuses is not the expected one
+                same_item = False
+            if not same_item:
+                return False
+    return True

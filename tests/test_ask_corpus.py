@@ -1,0 +1,167 @@
+"""Ask reads what people actually type (issue #15): a corpus of forum-style questions, each with the reading and
+journey expected (tests/data/ask_corpus.jsonl; sources in each row), read and answered without placeholders, with
+every ignored word listed and every part of a two-part question answered or named as not answered."""
+import json
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from ask_corpus import CORPUS, answer_case, reading_differences
+
+from gpusizer.catalog import load_catalog
+from gpusizer.tools import estimate_vram
+from gpusizer.tools.figures import gib
+from gpusizer.tools.questions import ask
+
+PLACEHOLDER = re.compile(r"—|\bNone\b|\bnan\b|\bnull\b")
+JOURNEYS = {"estimate", "fit", "which_gpu", "limits", "serving", "speed", "compare", "cloud_cost", "rent_or_buy",
+            "training_time", "cheapest_method", "gpu_card", "model_card", "not_understood"}
+
+
+@pytest.fixture(scope="module")
+def answers():
+    catalog = load_catalog(include_user=False)  # the built-in catalog, read once for the whole corpus
+    return [answer_case(case, catalog) for case in CORPUS]
+
+
+def test_the_corpus_holds_at_least_150_questions_over_every_journey():
+    assert len(CORPUS) >= 150
+    counts = Counter(case["journey"] for case in CORPUS)
+    assert set(counts) == JOURNEYS and min(counts.values()) >= 3
+    assert sum(1 for c in CORPUS if c.get("previous")) >= 10 and sum(1 for c in CORPUS if c.get("also")) >= 5
+    assert all(c["source"] for c in CORPUS) and len({c["question"] for c in CORPUS}) == len(CORPUS)
+
+
+def test_at_least_90_percent_of_readings_are_exact(answers):
+    wrong = {c["question"]: reading_differences(c, a) for c, a in zip(CORPUS, answers, strict=True) if reading_differences(c, a)}
+    assert len(wrong) <= 0.1 * len(CORPUS), json.dumps(wrong, indent=1)
+
+
+def test_at_least_90_percent_of_questions_take_the_right_journey(answers):
+    wrong = {c["question"]: (c["journey"], a.journey) for c, a in zip(CORPUS, answers, strict=True)
+             if (a.journey if a.understood else "not_understood") != c["journey"]}
+    assert len(wrong) <= 0.1 * len(CORPUS), json.dumps(wrong, indent=1)
+
+
+@pytest.mark.parametrize("index", range(len(CORPUS)), ids=[c["question"][:50] for c in CORPUS])
+def test_no_answer_holds_a_placeholder_or_hides_what_it_ignored(answers, index):
+    answer = answers[index]
+    assert not PLACEHOLDER.search(answer.answer), answer.answer
+    assert not PLACEHOLDER.search(answer.interpretation), answer.interpretation
+    if answer.understood and answer.ignored:
+        assert "Ignored: " + ", ".join(f"'{w}'" for w in answer.ignored) in answer.interpretation
+    for part in CORPUS[index].get("also", []):  # a second part is answered, or named as not answered
+        ask_name = {"speed": "speed", "which_gpu": "which_gpu", "cloud_cost": "cost", "rent_or_buy": "buy"}[part]
+        named = any(ask_name.replace("_", " ") in n for n in answer.not_answered)
+        assert ask_name in answer.answered or named, answer.answer
+
+
+def test_every_understood_answer_says_what_it_read(answers):
+    for case, answer in zip(CORPUS, answers, strict=True):
+        if answer.understood:
+            assert answer.interpretation.startswith(("I read this as:", "Follow-up of the previous question.")), case
+            assert answer.read, case["question"]
+
+
+def test_a_default_the_user_did_not_choose_is_said_in_one_line(catalog):
+    answer = ask("how much vram for llama 3.1 70b?", catalog)
+    assert "context: 2,048 tokens" in " ".join(answer.defaults_used)
+    assert answer.interpretation.count("\nAssumed (not in your question): ") == 1
+    assert any(d.startswith("engine: transformers generate()") for d in answer.defaults_used)
+
+
+def test_words_it_does_not_know_are_listed_not_dropped(catalog):
+    answer = ask("will llama 3.1 8b fit on a 4090 with my flux capacitor", catalog)
+    assert answer.journey == "fit" and {"flux", "capacitor"} <= set(answer.ignored)
+    assert "Ignored: 'flux', 'capacitor'" in answer.interpretation
+
+
+def test_a_gpu_given_by_its_memory_is_a_gpu_of_that_memory(catalog):
+    answer = ask("can a 24GB card run qwen2.5 32b awq with vllm?", catalog)
+    expected = estimate_vram(catalog=catalog, model="Qwen/Qwen2.5-32B", weights_dtype="awq", engine="vllm", gpu="24GB")
+    assert answer.reading["gpus"] == [["24GB", 1]] and gib(expected.gpu_check.per_gpu_bytes) in answer.answer
+
+
+def test_a_gpu_outside_the_catalog_is_named_with_close_ones(catalog):
+    answer = ask("will llama 3.1 8b run on an rtx 2080 ti with ollama?", catalog)
+    assert answer.reading["unknown_gpu"] == "rtx 2080 ti" and "not in the catalog" in answer.answer
+    assert "give its memory" in answer.answer
+
+
+def test_fp8_kv_cache_is_the_cache_not_the_weights(catalog):
+    answer = ask("max concurrent 8k requests for qwen3 8b on an L4 with fp8 kv cache in vllm?", catalog)
+    assert answer.reading["kv_cache_dtype"] == "fp8" and "weights_dtype" not in answer.reading
+    assert answer.calls[0].arguments["kv_cache_dtype"] == "fp8"
+
+
+def test_a_week_is_168_hours(catalog):
+    answer = ask("how much to rent 8 H100s for a week?", catalog)
+    assert answer.calls[0].arguments["hours"] == 168.0 and "168 h" in answer.answer
+
+
+def test_zero_stages_are_used_and_said(catalog):
+    answer = ask("full fine-tune of llama 3.1 8b on 8x A100 40GB with deepspeed zero3", catalog)
+    assert answer.calls[0].arguments["sharding"] == "zero3" and "sharding zero3" in answer.interpretation
+
+
+def test_training_from_scratch_on_a_token_count_answers_time_and_cost(catalog):
+    answer = ask("how long to train a 7b model on 1T tokens with 64 h100s?", catalog)
+    assert answer.journey == "training_time" and answer.calls[0].tool == "training_time"
+    result = answer.calls[0].result
+    assert result["gpu_count"] == 64 and f"{result['wall_clock_days']:.1f} days" in answer.answer
+
+
+def test_cheapest_way_to_fine_tune_compares_the_methods(catalog):
+    answer = ask("what's the cheapest way to fine-tune llama 3.1 70b?", catalog)
+    assert answer.journey == "cheapest_method"
+    assert [c.arguments.get("method") for c in answer.calls] == ["full", "lora", "qlora"]
+    assert answer.answer.startswith("Cheapest: ")
+
+
+def test_speed_questions_get_speed_answers(catalog):
+    answer = ask("how many tok/s would i get running llama 3.1 8b q4_k_m on a 3090 in llama.cpp?", catalog)
+    assert answer.journey == "speed" and answer.calls[0].tool == "plan_serving"
+    speed = answer.calls[0].result["options"][0]["tokens_per_s_per_user"]
+    assert f"{speed:.1f} tokens/s per user" in answer.answer
+
+
+def test_a_two_part_question_answers_both(catalog):
+    answer = ask("will qwen3 32b q4_k_m fit on a 4090 and how many tok/s would i get?", catalog)
+    assert answer.journey == "fit" and "Speed:" in answer.answer and [c.tool for c in answer.calls] == ["estimate_vram",
+                                                                                                      "plan_serving"]
+
+
+def test_a_part_it_cannot_answer_is_named(catalog):
+    answer = ask("will llama 3.1 8b fit on a 3080 and how fast is it?", catalog)
+    assert answer.not_answered and "speed part" in answer.answer
+
+
+@pytest.mark.parametrize("first, follow_up, changed", [
+    ("will llama 3.1 70b fit on an h100 in fp8?", "and on an A100?", {"gpus": [["a100-80gb-sxm", 1]]}),
+    ("how much vram for llama 3.1 70b at 8k context?", "what about 4-bit?", {"weights_dtype": "int4"}),
+    ("how much to rent 8 H100s for a week?", "and on spot?", {"pricing": "spot"}),
+    ("can a 24GB card run qwen2.5 32b awq with vllm?", "ok and 2 of them?", {"gpus": [["24GB", 2]]}),
+])
+def test_follow_ups_change_the_previous_question(catalog, first, follow_up, changed):
+    previous = ask(first, catalog)
+    answer = ask(follow_up, catalog, previous)
+    assert answer.follow_up and answer.journey == previous.journey
+    assert answer.reading == {**previous.reading, **changed}
+    assert answer.interpretation.startswith("Follow-up of the previous question.")
+
+
+def test_a_whole_new_question_is_not_a_follow_up(catalog):
+    previous = ask("will llama 3.1 70b fit on an h100?", catalog)
+    answer = ask("Rent vs buy for a single RTX 5090, I'd use it 8 hours a day for 2 years", catalog, previous)
+    assert not answer.follow_up and answer.journey == "rent_or_buy" and "model" not in answer.reading
+
+
+def test_gpusizer_ask_json_lists_ignored_words_and_defaults():
+    result = subprocess.run([str(Path(sys.executable).parent / "gpusizer"), "ask", "--json",
+                             "hey will llama 3.1 8b fit on my 4090 for my startup"], capture_output=True, text=True, timeout=60)
+    answer = json.loads(result.stdout)
+    assert answer["ignored"] == ["startup"] and any(d.startswith("context:") for d in answer["defaults_used"])
+    assert answer["reading"]["gpus"] == [["rtx-4090", 1]]

@@ -1,0 +1,9 @@
+"""Questions in plain words: read them, pick the tool calls that answer them, word the answer from their results.
+
+Used by `gpusizer ask` and the TUI's Ask tab; imports neither Textual nor MCP.
+"""
+from .answers import AskAnswer, ToolCall
+from .asking import EXAMPLES, ask
+from .reading import Reading, facts, read_question
+
+__all__ = ["EXAMPLES", "AskAnswer", "Reading", "ToolCall", "ask", "facts", "read_question"]

@@ -1,0 +1,174 @@
+"""ask(): read a question (or a follow-up to the last one), pick its journey, answer every part it asks or say which
+part it did not, and list what was read, assumed and ignored."""
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+from gpusizer.catalog import Catalog, SizingError
+from gpusizer.tools.figures import gib
+
+from . import journeys as j
+from .answers import AskAnswer, ToolCall
+from .reading import Reading, Span, facts, read_question
+from .wording import defaults_used, interpretation, not_understood_text
+
+EXAMPLES = [
+    "how much VRAM for llama 3.1 70b at 8k context?",
+    "will mixtral fit on 2x H100?",
+    "can a 24GB card run qwen2.5 32b awq with vllm?",
+    "which GPU should I use to QLoRA qwen2.5-14b?",
+    "longest context for llama 3.1 8b on a 4090",
+    "how fast is llama 3.1 8b q4_k_m on a 3090 with ollama?",
+    "compare h100, mi300x and l40s for llama 3.1 70b",
+    "cheapest way to rent 8 H100s for 100 hours",
+    "rent or buy 8 h100 at 60% utilization over 4 years",
+    "how long to train a 7b model on 1T tokens with 64 h100s?",
+    "how many GPUs to serve llama 3.1 70b to 500 concurrent users with vllm?",
+]
+FOLLOW_UP_OPENING = (r"^(?:and|what about|how about|same|now|then|ok(?:ay)?|also|with|at|on|in|using|instead|what if|if|but"
+                     r"|try|or)\b")
+POINTS_BACK = r"\binstead\b|\b(?:it|that|this one|the same|them|those)\b"
+BARE_COUNT = r"\b(\d+|two|three|four|eight) (?:of (?:them|those|these)|cards|gpus)\b"
+COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "eight": 8}
+UNSET: tuple[object, ...] = (None, [], False)
+
+
+def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
+    """The previous reading with what the new question changes, when the new question reads as a follow-up: it opens
+    with 'and', 'what about', 'same but'..., or it is short and points back ('will it fit on a 4090?')."""
+    opens = re.match(FOLLOW_UP_OPENING, new.text)
+    points_back = re.search(POINTS_BACK, new.text) and len(new.text.split()) <= 8
+    if not (opens or points_back) or new.models and new.gpus:  # a whole new question
+        return None
+    merged = dataclasses.replace(previous, text=f"{new.text} {previous.text}", spans=new.spans, ignored=new.ignored,
+                                 notes=list(new.notes))
+    for field in dataclasses.fields(Reading):
+        if field.name in ("text", "spans", "ignored", "notes", "method", "method_said", "workload", "params_billions"):
+            continue
+        value = getattr(new, field.name)
+        if value not in UNSET:
+            setattr(merged, field.name, value)
+    if new.models or new.params_billions is not None:
+        merged.models, merged.params_billions, merged.unknown_models = new.models, new.params_billions, new.unknown_models
+    if new.workload:
+        merged.workload, merged.method, merged.method_said = new.workload, new.method, new.method_said
+    count = re.search(BARE_COUNT, new.text)
+    if count and not new.gpus and merged.gpus:
+        value = count.group(1)
+        merged.gpus = [(merged.gpus[0][0], int(value) if value.isdigit() else COUNT_WORDS[value]), *merged.gpus[1:]]
+        merged.ignored = [w for w in merged.ignored if w not in count.group(0).split()]
+        merged.spans = [*merged.spans, Span(count.group(0), f"{merged.gpus[0][1]} of the GPU asked about before")]
+    return merged
+
+
+def choose(reading: Reading) -> j.Journey | None:
+    stand_in = reading
+    if reading.unknown_gpus and not reading.gpus:  # pick the journey as if the GPU were known; the answer says it is not
+        stand_in = dataclasses.replace(reading, gpus=[("unknown", None)])
+    return next((journey for journey in j.JOURNEYS if journey.applies(stand_in)), None)
+
+
+def answer_unknown_gpu(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
+    name = reading.unknown_gpus[0]
+    close = ", ".join(catalog.similar_gpus(name))
+    text = (f"The {name} is not in the catalog (closest names: {close}); give its memory (e.g. 'a 10GB card') and I "
+            "will check the fit.")
+    if j.has_subject(reading):
+        result = j.call(calls, catalog, j.tools.estimate_vram, **j.workload_arguments(reading))
+        text = f"It needs {gib(result.total_bytes)} of GPU memory. " + text
+    return text
+
+
+APPLE = r"\bm[1-4]\b|\bmac|\bapple"
+APPLE_NOTE = ("On Apple silicon the GPU may use about 2/3 to 3/4 of unified memory by default (macOS's wired limit, "
+              "raised with iogpu.wired_limit_mb): compare the figure with that share, not the whole.")
+
+
+def parts_asked(text: str, covered: tuple[str, ...]) -> list[str]:
+    """The asks a question makes beyond what its main journey covers: 'fit ... and how fast', '... and what would it cost'."""
+    asks = {"speed": j.SPEED, "cost": r"\b(cost\w*|price\w*|pay|spend|how much would (?:it|that) (?:be|run))\b|\$",
+            "buy": j.BUY, "which_gpu": r"\b(which|what) (gpu|card|hardware)s?\b"}
+    return [name for name, pattern in asks.items() if name not in covered and re.search(pattern, text)]
+
+
+def answer_part(part: str, reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str | None:
+    """A second part answered by its own journey, or None where the reading lacks what it needs."""
+    gpus = j.named_gpus(reading)
+    if part == "speed" and j.has_subject(reading):
+        return "Speed: " + j.answer_speed(reading, catalog, calls)
+    if part == "which_gpu" and j.has_subject(reading):
+        return "Which GPU: " + j.answer_which_gpu(reading, catalog, calls)
+    if part == "buy" and gpus:
+        return "Rent or buy: " + j.answer_rent_or_buy(reading, catalog, calls)
+    if part == "cost" and gpus:  # the GPUs the fit needs, at least as many as asked
+        gpu_id, count = gpus[0]
+        for made in calls:
+            for fit in (made.result or {}).get("fits", []) if made.tool == "estimate_vram" else []:
+                if fit["gpu_id"] == gpu_id:
+                    count = max(count or 1, fit["gpus_needed"])
+        return "Cost: " + j.answer_cloud(dataclasses.replace(reading, gpus=[(gpu_id, count)]), catalog, calls)
+    if part == "cost" and j.has_subject(reading):
+        return "Cost: " + j.answer_which_gpu(reading, catalog, calls)
+    return None
+
+
+def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> AskAnswer:
+    """Answer a plain-words question with the tools, or explain what was understood. With `previous` (the last
+    answer), a follow-up such as 'and on an A100?' or 'what about 4-bit?' changes that question's reading."""
+    reading = read_question(question[:2000], catalog)
+    follow = follow_up_of(previous._reading, reading) if previous is not None and previous._reading is not None else None
+    if follow is not None:
+        reading = follow
+    journey = choose(reading)
+    base: dict[str, Any] = {"question": question, "reading": facts(reading), "ignored": reading.ignored, "follow_up": follow is not None,
+            "read": [f"'{s.words}': {s.meaning}" for s in reading.spans]}
+    if journey is None:
+        answer = AskAnswer(understood=False, interpretation="not understood", answer=not_understood_text(reading, EXAMPLES),
+                           **base)
+        answer._reading = reading
+        return answer
+    calls: list[ToolCall] = []
+    defaults = defaults_used(reading, journey.name, catalog)
+    lines, not_answered, answered = [], [], list(journey.covers)
+    try:
+        if reading.unknown_gpus and not reading.gpus:
+            lines.append(answer_unknown_gpu(reading, catalog, calls))
+        else:
+            lines.append(journey.answer(reading, catalog, calls))
+    except SizingError as error:
+        lines.append(f"The tool could not answer: {error}")
+    if reading.other_weights and journey.name in ("fit", "estimate", "limits", "speed", "which_gpu"):
+        for other in reading.other_weights[:3]:
+            try:
+                lines.append(f"With {other}: " + journey.answer(dataclasses.replace(reading, weights_dtype=other), catalog, calls))
+            except SizingError as error:
+                lines.append(f"With {other}: the tool could not answer: {error}")
+    asked_now = reading.text.split(previous._reading.text)[0] if follow is not None and previous is not None else reading.text
+    for part in parts_asked(asked_now, journey.covers):
+        try:
+            line = answer_part(part, reading, catalog, calls) if not reading.unknown_gpus else None
+        except SizingError as error:
+            line = f"The {part.replace('_', ' ')} part: the tool could not answer: {error}"
+        if line is None:
+            not_answered.append(f"the {part.replace('_', ' ')} part (ask it on its own, naming a GPU)")
+        else:
+            lines.append(line)
+            answered.append(part)
+    if reading.unknown_gpus and re.search(APPLE, " ".join(reading.unknown_gpus)):
+        lines.append(APPLE_NOTE)
+    lines += reading.notes
+    if not_answered:
+        lines.append("Not answered: " + "; ".join(not_answered) + ".")
+    text = interpretation(reading, journey.name, catalog)
+    if follow is not None:
+        text = "Follow-up of the previous question. " + text
+    if defaults:
+        text += "\nAssumed (not in your question): " + "; ".join(defaults) + "."
+    if reading.ignored:
+        text += "\nIgnored: " + ", ".join(f"'{w}'" for w in reading.ignored) + "."
+    answer = AskAnswer(understood=True, journey=journey.name, interpretation=text, answer="\n".join(lines), calls=calls,
+                       defaults_used=defaults, not_answered=not_answered, answered=answered, **base)
+    answer._reading = reading
+    return answer

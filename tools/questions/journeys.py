@@ -1,0 +1,495 @@
+"""Which question was asked, and which tool calls answer it.
+
+Each journey turns a `Reading` into calls of `gpusizer.tools` (the functions behind the MCP tools) and words the
+answer from their results: no figure here that a tool did not return, and no blank where a tool returned none.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from gpusizer import tools
+from gpusizer.catalog import Catalog, SizingError
+from gpusizer.tools import fitting
+from gpusizer.tools.figures import gib, number, percent, usd
+from gpusizer.tools.parameters import count_parameters
+from gpusizer.tools.pricing import cheapest, cheapest_fits
+from gpusizer.tools.serving_plan_models import PlanServingRequest
+from gpusizer.tools.training_time import training_time
+from gpusizer.tools.validation import default_of
+from gpusizer.tools.vram_models import GpuCheck, VramRequest
+
+from .answers import ToolCall, call
+from .reading import Reading
+
+ASSUMED_HOURS = 1.0  # cloud_cost needs a duration; a question without one is priced per hour, and says so
+TRAINING_GPU, TRAINING_GPUS = "h100-sxm", 8  # a training-time question with no GPU is answered for one 8 x H100 node
+BIGGEST_MODEL_CONTEXT = 4096  # 'what's the biggest model I can run': sized for a chat-length context, and said so
+
+Answer = Callable[[Reading, Catalog, list[ToolCall]], str]
+
+
+class Journey:
+    """A question kind: when it applies, how to answer it, and which asks ('fit', 'speed', 'cost'...) it covers."""
+
+    def __init__(self, name: str, applies: Callable[[Reading], bool], answer: Answer, covers: tuple[str, ...]):
+        self.name, self.applies, self.answer, self.covers = name, applies, answer, covers
+
+
+def said(reading: Reading, pattern: str) -> bool:
+    return re.search(pattern, reading.text) is not None
+
+
+def has_subject(reading: Reading) -> bool:
+    return bool(reading.models) or reading.params_billions is not None
+
+
+def named_gpus(reading: Reading) -> list[tuple[str, int | None]]:
+    """GPUs from the catalog (not ones known only by memory size): what prices and speeds need."""
+    return [(g, c) for g, c in reading.gpus if not g.endswith("GB")]
+
+
+def is_gguf(dtype: str | None) -> bool:
+    return bool(dtype) and bool(re.fullmatch(r"i?q\d\w*", dtype or ""))
+
+
+def workload_arguments(reading: Reading, *, with_gpu: bool = False) -> dict[str, Any]:
+    """estimate_vram's workload from the reading; a serving engine only where it can be sized (vLLM and SGLang
+    budget a named GPU; llama.cpp sizes anywhere, and is what runs a GGUF file when no engine is named)."""
+    method = reading.method if reading.workload == "training" else None
+    return {"model": reading.model, "params_billions": None if reading.model else reading.params_billions,
+            "workload": reading.workload, "method": method, "weights_dtype": reading.weights_dtype,
+            "kv_cache_dtype": reading.kv_cache_dtype, "batch_size": reading.batch_size, "seq_len": reading.seq_len,
+            "gradient_checkpointing": reading.gradient_checkpointing,
+            "recipe": reading.recipe if reading.workload == "training" else None,
+            "optimizer": reading.optimizer if reading.workload == "training" else None,
+            "engine": estimate_engine(reading, with_gpu)}
+
+
+def rider_arguments(reading: Reading) -> dict[str, Any]:
+    """The workload riding along compare_gpus (which sizes no engine)."""
+    return {k: v for k, v in workload_arguments(reading).items() if k != "engine"}
+
+
+def estimate_engine(reading: Reading, with_gpu: bool) -> str | None:
+    """The engine estimate_vram sizes: the one named; llama.cpp for a GGUF file; vLLM when the question is about
+    serving ('serve', 'host', 'deploy') on a named GPU, as most servers run it; else none (generate())."""
+    if reading.workload == "training":
+        return None
+    engine = serving_engine(reading) or (default_server(reading) if with_gpu else None)
+    if engine == "llama_cpp" or engine in ("vllm", "sglang") and with_gpu and reading.model:
+        return engine
+    return None
+
+
+def default_server(reading: Reading) -> str | None:
+    return str(default_of(PlanServingRequest, "engine")) if reading.serving_words and reading.model else None
+
+
+def spread_over(reading: Reading, count: int | None) -> dict[str, Any]:
+    """N GPUs, laid out as the tool's fit search lays them out (or with the ZeRO stage the question named)."""
+    if not count or count == 1:
+        return {}
+    if estimate_engine(reading, True) == "llama_cpp":
+        return {"num_gpus": count}  # llama.cpp splits layers across its GPUs
+    layout: dict[str, Any] = dict(fitting.spread_over(reading.workload or default_of(VramRequest, "workload"), count))
+    if reading.sharding and reading.workload == "training":
+        layout = {"num_gpus": count, "sharding": reading.sharding}
+    return {key: value for key, value in layout.items() if value != default_of(VramRequest, key)}
+
+
+def warnings_line(warnings: list[str]) -> str:
+    return f" Note: {warnings[0]}" if warnings else ""
+
+
+def price_or(value: float | None, missing: str = "no cloud price in the catalog") -> str:
+    return usd(value) if value is not None else missing
+
+
+def number_or(value: float | None, missing: str = "unknown", digits: int = 2) -> str:
+    return number(value, digits) if value is not None else missing
+
+
+# ---- memory: how much, does it fit, on which GPU, how far it stretches
+def answer_estimate(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
+    result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading))
+    parts = ", ".join(f"{k.replace('_', ' ')} {gib(v)}" for k, v in result.breakdown.model_dump().items() if v)
+    fits = ", ".join(f"{f.gpus_needed} × {f.gpu_id}" for f in result.fits[:6]) or f"no catalog GPU within {fitting.MAX_GPUS} GPUs"
+    return (f"Peak memory: {gib(result.total_bytes)} per GPU ({parts}). Fits on (fewest GPUs first): {fits}."
+            + warnings_line(result.warnings))
+
+
+def checked(result: tools.VramEstimate) -> GpuCheck:
+    if result.gpu_check is None:
+        raise SizingError("the estimate has no GPU check: name a GPU")
+    return result.gpu_check
+
+
+def answer_fit(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
+    gpu_id, count = reading.gpus[0]
+    result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading, with_gpu=True), gpu=gpu_id,
+                  **spread_over(reading, count))
+    check = checked(result)
+    label = f"{count or 1} × {check.name}"
+    if check.fits:
+        return (f"Yes: it fits on {label}, {gib(check.per_gpu_bytes)} of {gib(check.usable_bytes)} usable per GPU "
+                f"({gib(check.headroom_bytes)} to spare)." + warnings_line(result.warnings))
+    needed = next((f.gpus_needed for f in result.fits if f.gpu_id == gpu_id), None)
+    more = (f"It takes {needed} × {gpu_id} (the tool's fit search)." if needed
+            else f"It does not fit on up to {fitting.MAX_GPUS} × {check.name}." if not gpu_id.endswith("GB")
+            else "Smaller formats (4-bit), a shorter context or more GPUs would bring it down.")
+    return f"No: it needs {gib(check.per_gpu_bytes)} per GPU on {label}, which has {gib(check.usable_bytes)} usable. {more}"
+
+
+def answer_which_gpu(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
+    result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading))
+    ranked = cheapest_fits(catalog, result.fits)
+    budget = reading.rent_usd_per_gpu_hour
+    if budget is not None:  # 'my budget is $2/hr': what costs more is left out, and said so
+        over = [c for c in ranked if c.usd_per_hour and c.usd_per_hour > budget]
+        ranked = [c for c in ranked if c.usd_per_hour and c.usd_per_hour <= budget]
+        if not ranked:
+            return (f"It needs {gib(result.total_bytes)} per GPU; nothing in the catalog runs it within your {usd(budget)}/h "
+                    f"(cheapest: {', '.join(f'{c.gpus_needed} × {c.gpu_id} at {usd(c.usd_per_hour)}/h' for c in over[:3])}).")
+    lines = [f"{c.gpus_needed} × {c.gpu_id}: {usd(c.usd_per_hour)}/h on {c.provider}" for c in ranked if c.usd_per_hour][:5]
+    unpriced = [f"{c.gpus_needed} × {c.gpu_id}" for c in ranked if not c.usd_per_hour][:4]
+    within = f" within your {usd(budget)}/h" if budget is not None else ""
+    text = (f"It needs {gib(result.total_bytes)} per GPU. Cheapest ways to run it{within} (on-demand): "
+            + "; ".join(lines or ["none priced"]))
+    if unpriced:
+        text += f". Also fits (no cloud price in the catalog): {', '.join(unpriced)}"
+    return text + "."
+
+
+def answer_limits(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
+    gpu_id, count = reading.gpus[0]
+    asked_batch = said(reading, r"batch|users|requests|concurren|parallel|simultaneous")
+    serving_words = reading.engine not in (None, "hf") or said(reading, r"\b(concurren\w*|requests|users|serv\w*|parallel)\b")
+    if asked_batch and serving_words and reading.workload != "training" and reading.model and not gpu_id.endswith("GB"):
+        return engine_capacity(reading, catalog, calls, gpu_id, count or 1)
+    result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading, with_gpu=True), gpu=gpu_id,
+                  **spread_over(reading, count))
+    check = checked(result)
+    served = result.serving
+    if not asked_batch and served is not None and served.engine in ("vllm", "sglang"):
+        if served.max_model_len_fits is None:
+            return f"{served.engine} does not start on {count or 1} × {check.name}: {served.reason}"
+        return (f"{served.engine} {served.engine_version} on {count or 1} × {check.name}: the longest context one request "
+                f"can have is {number(served.max_model_len_fits)} tokens (--max-model-len; its KV cache holds "
+                f"{number(served.kv_cache_tokens)} tokens per GPU at the model's default length).")
+    if asked_batch:
+        if check.max_batch_size is None:
+            return f"Not even batch 1 fits on {count or 1} × {check.name} at {number(result_seq_len(calls))} tokens."
+        return (f"Largest batch that fits on {count or 1} × {check.name} at {number(result_seq_len(calls))} tokens: "
+                f"{number(check.max_batch_size)}.")
+    if check.max_seq_len is None:
+        return f"It does not fit on {count or 1} × {check.name} even with a 1-token sequence: it needs {gib(check.per_gpu_bytes)}."
+    capped = (check.max_seq_len_by_memory or 0) > check.max_seq_len
+    return (f"Longest sequence that fits on {count or 1} × {check.name} at batch {number(reading.batch_size or 1)}: "
+            f"{number(check.max_seq_len)} tokens" + (" (the model's own context window; memory would hold "
+                                                      f"{number(check.max_seq_len_by_memory)})" if capped else "") + ".")
+
+
+def engine_capacity(reading: Reading, catalog: Catalog, calls: list[ToolCall], gpu_id: str, n: int) -> str:
+    """Concurrent requests are what a serving engine admits, not one prefill (vLLM unless another engine is named)."""
+    engine = reading.engine if reading.engine not in (None, "hf") else ("llama_cpp" if is_gguf(reading.weights_dtype) else "vllm")
+    if engine == "llama_cpp":  # llama-server's slots: what its memory holds beside every layer
+        plan = call(calls, catalog, tools.plan_serving, model=reading.model, engine=engine, gpu=gpu_id,
+                    weights_dtype=reading.weights_dtype, kv_cache_dtype=reading.kv_cache_dtype,
+                    prompt_tokens=reading.seq_len, concurrent_users=1)
+        if not plan.options:
+            reason = plan.infeasible[0].reason if plan.infeasible else "no replica shape holds it"
+            return f"llama.cpp cannot serve it from {gpu_id}: {reason}"
+        slot = plan.options[0]
+        prompt = calls[-1].arguments.get("prompt_tokens", default_of(PlanServingRequest, "prompt_tokens"))
+        return (f"llama.cpp ({plan.weights_dtype}) on {slot.gpus_per_replica} × {gpu_id} holds "
+                f"{number(slot.max_concurrency_per_replica)} slots (-np) of {number(prompt)} prompt + "
+                f"{number(default_of(PlanServingRequest, 'output_tokens'))} output tokens, decoding at "
+                f"{number(slot.tokens_per_s_per_user, 1)} tokens/s with one user.")
+    spread = {"num_gpus": n, "tensor_parallel": n} if n > 1 else {}
+    served = call(calls, catalog, tools.estimate_vram, model=reading.model, weights_dtype=reading.weights_dtype,
+                  kv_cache_dtype=reading.kv_cache_dtype, engine=engine, gpu=gpu_id, max_model_len=reading.seq_len, **spread).serving
+    if served is None or not served.starts:
+        return f"{engine} does not start on {n} × {gpu_id}: {served.reason if served else 'no serving budget'}"
+    return (f"{engine} {served.engine_version} on {n} × {gpu_id} holds {number(served.kv_cache_tokens)} KV-cache tokens "
+            f"per GPU: {number(served.max_concurrency)} concurrent requests of {number(served.max_model_len)} tokens "
+            "(its 'Maximum concurrency' at start-up).")
+
+
+def result_seq_len(calls: list[ToolCall]) -> int:
+    return calls[-1].arguments.get("seq_len", default_of(VramRequest, "seq_len"))
+
+
+# ---- serving and speed
+def serving_engine(reading: Reading) -> str | None:
+    if reading.engine and reading.engine != "hf":
+        return reading.engine
+    return "llama_cpp" if is_gguf(reading.weights_dtype) else None
+
+
+def answer_serving(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
+    traffic = ({"requests_per_s": reading.requests_per_s} if reading.requests_per_s is not None
+               else {"concurrent_users": reading.users or reading.batch_size or 1})
+    gpu = named_gpus(reading)[0][0] if named_gpus(reading) else None
+    result = call(calls, catalog, tools.plan_serving, model=reading.model, engine=serving_engine(reading),
+                  weights_dtype=reading.weights_dtype, kv_cache_dtype=reading.kv_cache_dtype, gpu=gpu,
+                  prompt_tokens=reading.seq_len, output_tokens=reading.output_tokens,
+                  tokens_per_s_per_user=reading.tokens_per_s_per_user, **traffic)
+    if not result.options:
+        reason = result.infeasible[0].reason if result.infeasible else "no GPU in the catalog serves it"
+        return f"No catalog GPU serves it this way: {reason}"
+    lines = []
+    for o in result.options[:4]:
+        cost = (f"{usd(o.usd_per_month)}/month ({price_or(o.usd_per_million_output_tokens)} per million output tokens)"
+                if o.usd_per_hour is not None else "no cloud price")
+        lines.append(f"{o.total_gpus} × {o.gpu_id} ({o.replicas} replica(s) of {o.gpus_per_replica}): {cost}, "
+                     f"{number(o.tokens_per_s_per_user, 1)} tokens/s per user, first token {number(o.ttft_s, 2)} s")
+    return (f"With {result.engine} {result.engine_version}, cheapest first: " + "; ".join(lines) + "."
+            + warnings_line(result.warnings))
+
+
+def answer_speed(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
+    """Decode speed from the serving roofline: one user unless users or a batch are given."""
+    gpus = named_gpus(reading)
+    users = reading.users or reading.batch_size or 1
+    if not reading.model:  # a bare size: compare_gpus' bandwidth bound is the figure there is
+        if not gpus:
+            raise SizingError("speed needs a GPU: name one (e.g. 'on an h100') or a model from the catalog")
+        result = call(calls, catalog, tools.compare_gpus, gpus=[g for g, _ in gpus][:20], **rider_arguments(reading))
+        return "; ".join(f"{row.gpu_id}: decode at most {number_or(row.decode_tokens_per_s)} tokens/s per sequence "
+                         f"on {row.gpus_needed or 'no'} GPU(s) (memory bandwidth bound)" for row in result.gpus) + "."
+    if reading.gpus and not gpus:
+        what = f"the {reading.unknown_gpus[0]} is not in the catalog and" if reading.unknown_gpus else "a memory size alone"
+        return (f"Speed needs the GPU's memory bandwidth, and {what} does not give it: name a catalog GPU "
+                "(e.g. 'on a 3090') for a speed figure.")
+    lines, plan = [], None
+    choices: list[str | None] = [g for g, _ in gpus[:4]] if gpus else [None]
+    for gpu in choices:
+        plan = call(calls, catalog, tools.plan_serving, model=reading.model, engine=serving_engine(reading), gpu=gpu,
+                    weights_dtype=reading.weights_dtype, kv_cache_dtype=reading.kv_cache_dtype, concurrent_users=users,
+                    prompt_tokens=reading.seq_len, output_tokens=reading.output_tokens)
+        if not plan.options:
+            reason = plan.infeasible[0].reason if plan.infeasible else "no GPU in the catalog serves it"
+            lines.append(f"{gpu or 'no GPU'}: it does not run this way ({reason})")
+            continue
+        options = plan.options[:1] if gpu else sorted(plan.options, key=lambda o: -o.tokens_per_s_per_user)[:4]
+        lines += [f"{o.total_gpus} × {o.gpu_id}: {number(o.tokens_per_s_per_user, 1)} tokens/s per user"
+                  + (f" ({number(o.aggregate_tokens_per_s, 0)} tokens/s in all)" if users > 1 else "")
+                  + f", first token after {number(o.ttft_s, 2)} s" for o in options]
+    assert plan is not None
+    return (f"With {plan.engine} {plan.engine_version} ({plan.weights_dtype} weights), {number(users)} user(s): "
+            + "; ".join(lines) + "." + warnings_line(plan.warnings))
+
+
+def answer_training_time(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
+    gpus = named_gpus(reading)
+    gpu, count = gpus[0] if gpus else (TRAINING_GPU, TRAINING_GPUS)
+    result = call(calls, catalog, training_time, model=reading.model, training_tokens=reading.training_tokens,
+                  params_billions=None if reading.model else reading.params_billions, gpu=gpu,
+                  gpu_count=count or TRAINING_GPUS, pricing=reading.pricing or "on_demand")
+    cost = (f", about {usd(result.usd_total)} at {usd(result.usd_per_gpu_hour)}/GPU-h ({result.provider})"
+            if result.usd_total is not None else "; no cloud price for this GPU in the catalog")
+    return (f"About {number(result.gpu_hours, 0)} GPU-hours: {number(result.wall_clock_days, 1)} days on "
+            f"{result.gpu_count} × {result.gpu_id} at {percent(result.mfu)} MFU ({result.training_flops:.2e} FLOPs){cost}.")
+
+
+# ---- money
+def answer_cheapest_method(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
+    """The cheapest GPU for each way of doing it (full, LoRA, QLoRA; or 16-bit, 8-bit, 4-bit weights), then the pick."""
+    training = reading.workload == "training"
+    options = ([("full fine-tuning", {"method": "full"}), ("LoRA", {"method": "lora"}), ("QLoRA", {"method": "qlora"})]
+               if training else [("as released", {}), ("8-bit weights", {"weights_dtype": "int8"}),
+                                 ("4-bit weights", {"weights_dtype": "int4"})])
+    rows = []
+    for label, change in options:
+        result = call(calls, catalog, tools.estimate_vram, **{**workload_arguments(reading), **change})
+        best = next((c for c in cheapest_fits(catalog, result.fits) if c.usd_per_hour), None)
+        if best:
+            rows.append((best.usd_per_hour, f"{label}: {gib(result.total_bytes)}, {best.gpus_needed} × {best.gpu_id} at "
+                         f"{usd(best.usd_per_hour)}/h ({best.provider})", label))
+        else:
+            rows.append((float("inf"), f"{label}: {gib(result.total_bytes)}, no priced GPU holds it", label))
+    pick = min(rows)
+    if pick[0] == float("inf"):
+        return "None of the ways fits a priced catalog GPU: " + "; ".join(r[1] for r in rows) + "."
+    caveat = (" QLoRA trains 4-bit base weights: slower steps and slightly lower quality than LoRA." if pick[2] == "QLoRA"
+              else " 4-bit weights cost some quality; check your evals." if pick[2] == "4-bit weights" else "")
+    return f"Cheapest: {pick[2]}. " + "; ".join(r[1] for r in rows) + "." + caveat
+
+
+def answer_compare(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
+    workload = rider_arguments(reading) if has_subject(reading) else {}
+    result = call(calls, catalog, tools.compare_gpus, gpus=[g for g, _ in reading.gpus][:20], **workload)
+    lines = []
+    for row in result.gpus:
+        line = (f"{row.gpu_id}: {number(row.memory_gb)} GB, {number_or(row.memory_bandwidth_gbps)} GB/s, "
+                f"{number_or(row.bf16_tflops_dense)} BF16 TFLOPS, "
+                f"{price_or(row.cheapest_usd_per_gpu_hour)}/GPU-h")
+        if row.gpus_needed is not None:
+            line += f"; needs {row.gpus_needed}"
+            if row.decode_tokens_per_s is not None:
+                line += f", decode ≤ {number(row.decode_tokens_per_s)} tokens/s"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def answer_cloud(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
+    gpu_id, count = named_gpus(reading)[0]
+    result = call(calls, catalog, tools.cloud_cost, gpu=gpu_id, gpu_count=count or 1, hours=reading.hours or ASSUMED_HOURS,
+                  pricing=reading.pricing or "both", providers=reading.providers or None)
+    if reading.providers:  # one line per provider asked about: 'lambda vs runpod'
+        per_provider = []
+        for provider in reading.providers:
+            offer = next((o for o in result.offers if o.provider == provider), None)
+            per_provider.append(f"{provider}: no offer for {gpu_id} in the catalog" if offer is None else
+                                f"{provider}: {usd(offer.total_usd)} ({offer.instance_type}, {offer.pricing.replace('_', '-')}, "
+                                f"{usd(offer.usd_per_gpu_hour)}/GPU-h)")
+        return f"For {result.gpu_count} × {result.gpu_id} for {number(result.hours)} h: " + "; ".join(per_provider) + "."
+    best = result.offers[:3]
+    lines = [f"{usd(o.total_usd)} on {o.provider} {o.instance_type} ({o.pricing.replace('_', '-')}, {o.instances} instance(s), "
+             f"{usd(o.usd_per_gpu_hour)}/GPU-h, {number(o.idle_gpus)} idle GPUs)" for o in best]
+    return f"Cheapest for {result.gpu_count} × {result.gpu_id} for {number(result.hours)} h: " + "; ".join(lines) + "."
+
+
+def answer_rent_or_buy(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
+    gpu_id, count = named_gpus(reading)[0]
+    spec = catalog.find_gpu(gpu_id)
+    if reading.purchase_usd_per_gpu is None and spec.purchase_usd is None:
+        return (f"The catalog has no purchase price for {spec.name}: say what you would pay, e.g. 'buy "
+                f"{count or 1} {gpu_id} at $30k each'.")
+    result = call(calls, catalog, tools.rent_vs_buy, gpu=gpu_id, gpu_count=count, utilization=reading.utilization,
+                  years=reading.years, purchase_usd_per_gpu=reading.purchase_usd_per_gpu,
+                  rent_usd_per_gpu_hour=reading.rent_usd_per_gpu_hour)
+    verdict = "Buy" if result.recommendation == "buy" else "Rent"
+    breakeven = ("renting stays cheaper even at 100% utilization" if result.breakeven_utilization is None
+                 else f"break-even at {percent(result.breakeven_utilization)} utilization")
+    return (f"{verdict}: owning {result.gpu_count} × {result.gpu_id} costs {usd(result.own_total_usd)}, renting "
+            f"{usd(result.rent_total_usd)} over the horizon; {breakeven}. Staff and maintenance count as $0 unless you give them.")
+
+
+def answer_biggest_model(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
+    """The largest catalog models that fit the GPU(s): as released, and as a 4-bit GGUF (what local users run)."""
+    gpu_id, count = reading.gpus[0]
+    lines = []
+    context = reading.seq_len or BIGGEST_MODEL_CONTEXT
+    for label, dtype in (("as released", reading.weights_dtype), ("as a 4-bit GGUF (q4_k_m)", "q4_k_m")):
+        if label != "as released" and reading.weights_dtype:
+            break
+        arguments = {k: a for k, a in {"weights_dtype": dtype, "seq_len": context, "gpu": gpu_id,
+                                        **spread_over(reading, count)}.items() if a is not None}
+        found = []
+        for arch in sorted(catalog.models, key=lambda m: -count_parameters(m).total):
+            try:
+                check = tools.estimate_vram(arch.model_id, catalog=catalog, **arguments).gpu_check
+            except SizingError:
+                continue
+            if check is not None and check.fits:
+                found.append(arch.model_id)
+                if len(found) == 3:
+                    break
+        if found:
+            call(calls, catalog, tools.estimate_vram, model=found[0], **arguments)
+        lines.append(f"{label}: " + (", ".join(found) if found else "none of the catalog models"))
+    return (f"Largest catalog models that fit {count or 1} × {gpu_id} at {number(context)} tokens of context, "
+            "biggest first: " + "; ".join(lines) + ".")
+
+
+# ---- what is
+def answer_gpu_card(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
+    gpu = catalog.find_gpu(named_gpus(reading)[0][0])
+    price = cheapest(catalog, gpu.gpu_id, "on_demand")
+    bf16 = f"{number(gpu.bf16_tflops_dense)} BF16" if gpu.bf16_tflops_dense else "BF16 not listed"
+    fp8 = f"{number(gpu.fp8_tflops_dense)} FP8" if gpu.fp8_tflops_dense else "no FP8"
+    bandwidth = f"{number(gpu.memory_bandwidth_gbps)} GB/s" if gpu.memory_bandwidth_gbps else "bandwidth not listed"
+    watts = f"{number(gpu.tdp_watts)} W" if gpu.tdp_watts else "power not listed"
+    return (f"{gpu.name} ({gpu.vendor}): {number(gpu.memory_gb)} GB, {bandwidth}, {bf16} / {fp8} dense TFLOPS, {watts}, "
+            f"{gpu.interconnect}; cheapest on-demand {price_or(price.usd_per_gpu_hour if price else None)}/GPU-h. "
+            f"Source: {gpu.source} (as of {gpu.as_of}).")
+
+
+def answer_model_card(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
+    arch = catalog.find_model(reading.model or "")
+    counts = count_parameters(arch)
+    moe = f", MoE with {counts.active / 1e9:.1f}B active" if counts.active != counts.total else ""
+    return (f"{arch.model_id}: {counts.total / 1e9:.2f}B parameters{moe}; {arch.num_hidden_layers} layers, hidden "
+            f"{arch.hidden_size}, {arch.num_attention_heads} query / {arch.num_key_value_heads} KV heads, vocabulary "
+            f"{number(arch.vocab_size)}. Source: {arch.source} (as of {arch.as_of}).")
+
+
+# ---- which journey: first match wins
+SPEED = r"how fast|\bspeed\b|tok(?:en)?s?/s|tokens? (?:per|a|/) ?s(?:ec\w*)?\b|\bt/s\b|\btps\b|throughput|how quick|generation rate"
+SERVING = r"\b(serv\w*|host\w*|deploy\w*|how many (gpus?|cards?|replicas?|h100s?|a100s?|machines?|nodes?)|capacity|users?|rps|qps)\b"
+CHEAPEST_WAY = (r"\bcheapest (?:way|option|setup|route|approach|method)\b|\bleast expensive\b"
+                r"|\bcheapest\b.*\b(?:fine[ -]?tun|train|run|serv)")
+BUY = r"\b(buy\w*|purchas\w*|own(ing)?|capex)\b"
+
+
+FIT_OR_LIMIT = r"\b(fits?|enough|oom|hold|longest|max(?:imum)?|largest|biggest)\b"
+
+
+WHICH_GPU = (r"\b(which|what|best|recommend\w*|cheapest|choose|pick|should i (get|buy))\b"
+             r".*\b(gpus?|hardware|card|accelerator|instance|setup)\b")
+
+
+def asks_speed_first(reading: Reading) -> bool:
+    """Speed words, before any fit or limit words ('will it fit ... and how fast' is a fit question with a second part)."""
+    speed = re.search(SPEED, reading.text)
+    other = re.search(FIT_OR_LIMIT, reading.text)
+    return speed is not None and (other is None or speed.start() < other.start())
+
+
+def first(reading: Reading, pattern: str, other: str) -> bool:
+    """`pattern` is said, and before `other` (or `other` not at all): of two asks, the first is the question."""
+    a, b = re.search(pattern, reading.text), re.search(other, reading.text)
+    return a is not None and (b is None or a.start() <= b.start())
+
+
+def leaves_method_open(reading: Reading) -> bool:
+    return not (reading.method in ("lora", "qlora") or said(reading, r"\bfull\b"))
+
+
+def asks_serving(reading: Reading) -> bool:
+    """A model and traffic (users or a request rate) with serving words; 'max concurrent on an H100' is a limit."""
+    traffic = reading.users is not None or reading.requests_per_s is not None
+    per_gpu_limit = bool(reading.gpus) and said(reading, r"\b(max\w*|how many (users|requests|concurrent))\b") \
+        and not said(reading, r"how many (gpus?|cards?|replicas?|machines?|nodes?|h100s?|a100s?)")
+    return (bool(reading.models) and traffic and reading.workload != "training" and not per_gpu_limit
+            and (reading.how_many_gpus or first(reading, SERVING, SPEED)))
+
+
+JOURNEYS = [
+    Journey("serving", asks_serving, answer_serving, ("serving", "speed", "cost", "fit")),
+    Journey("training_time", lambda r: r.training_tokens is not None and has_subject(r), answer_training_time,
+            ("time", "cost", "speed")),
+    Journey("rent_or_buy", lambda r: bool(named_gpus(r)) and (first(r, BUY, r"\b(vs|versus|compare)\b") or len(r.gpus) < 2)
+            and said(r, BUY), answer_rent_or_buy, ("buy", "cost")),
+    Journey("compare", lambda r: len(r.gpus) >= 2 and not said(r, SPEED + "|" + r"\bfit\b"), answer_compare,
+            ("compare", "speed", "cost", "fit")),
+    Journey("cheapest_method", lambda r: has_subject(r) and leaves_method_open(r) and said(r, CHEAPEST_WAY),
+            answer_cheapest_method, ("cost", "fit")),
+    Journey("cloud_cost", lambda r: bool(named_gpus(r)) and not has_subject(r)
+            and (said(r, r"\b(cheap\w*|cost\w*|price\w*|rent\w*|pay|spend|bill\w*)\b") or r.hours is not None), answer_cloud,
+            ("cost",)),
+    Journey("speed", lambda r: has_subject(r) and asks_speed_first(r), answer_speed, ("speed",)),
+    Journey("limits", lambda r: bool(r.gpus) and has_subject(r) and said(
+        r, r"\b(longest|max(imum)?|largest|biggest|most|how (long|big|much context|many (users|requests|concurrent|parallel|people"
+        r"|sequences|streams|slots|sessions|tokens of context)))\b"), answer_limits, ("fit", "limits")),
+    Journey("fit", lambda r: bool(r.gpus) and has_subject(r), answer_fit, ("fit",)),
+    Journey("which_gpu", lambda r: has_subject(r) and first(r, WHICH_GPU, r"\bhow much (vram|memory|gpu memory)\b"),
+        answer_which_gpu, ("fit", "cost")),
+    Journey("model_card", lambda r: bool(r.models) and said(r, r"\b(what is|what's|tell me about|describe|architecture|specs?|moe"
+            r"|active param\w*|how many (layers|experts|params|parameters|heads))\b")
+            and not said(r, r"\b(vram|memory|fit|need|cheap\w*|cost\w*|run|serve|train\w*|fine[ -]?tun\w*)\b"), answer_model_card,
+            ("card",)),
+    Journey("estimate", has_subject, answer_estimate, ("fit",)),
+    Journey("biggest_model", lambda r: bool(r.gpus) and not has_subject(r) and said(
+        r, r"\b(biggest|largest|best|what|which) (?:\w+ )?(models?|llms?)\b|\bwhat (?:models?|llms?) (?:can|could|will|would)\b"
+           r"|\bwhat can (?:i|it|we) run\b"), answer_biggest_model, ("fit",)),
+    Journey("gpu_card", lambda r: bool(named_gpus(r)), answer_gpu_card, ("card",)),
+]
+JOURNEY_BY_NAME = {j.name: j for j in JOURNEYS}
+
+# What else a question can ask for beside its main journey, and the journey that answers that part.
+ASKS = {"speed": (SPEED, "speed"), "cost": (r"\b(cost\w*|price\w*|how much (?:would|will|does) it|pay|spend|\$|rent\w*)\b", None),
+        "fit": (r"\b(fits?|enough|oom|run it)\b", "fit"), "buy": (BUY, None)}

@@ -1,0 +1,537 @@
+"""What a question names: models, GPUs and counts, workload, formats, engine, batch, context, traffic, durations, money.
+
+A parser, not a guesser: every value comes from a span of the question, each span is kept with what it was read as,
+and every content word no reader used is listed as ignored, so an answer never rests silently on a dropped word.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from gpusizer.catalog import Catalog
+
+from . import vocabulary as v
+
+MAX_SPAN_WORDS = 6
+USED = "·"  # a used word's characters are masked with this, so later patterns cannot read it twice
+
+
+@dataclass
+class Span:
+    words: str    # as the question wrote them (normalised)
+    meaning: str  # what they were read as
+
+
+@dataclass
+class Reading:
+    text: str
+    models: list[str] = field(default_factory=list)
+    params_billions: float | None = None
+    gpus: list[tuple[str, int | None]] = field(default_factory=list)  # (gpu_id or 'NNGB', count or None), question order
+    unknown_gpus: list[str] = field(default_factory=list)  # accelerators named that the catalog does not hold
+    unknown_models: list[str] = field(default_factory=list)
+    workload: str | None = None
+    method: str | None = None
+    method_said: bool = False  # 'lora', 'qlora', 'full fine-tune' or 'fine-tune' named; training alone leaves it open
+    weights_dtype: str | None = None
+    other_weights: list[str] = field(default_factory=list)  # further formats to answer for ('q8_0 or q4_k_m')
+    kv_cache_dtype: str | None = None
+    batch_size: int | None = None
+    seq_len: int | None = None
+    output_tokens: int | None = None
+    hours: float | None = None
+    utilization: float | None = None
+    years: float | None = None
+    gradient_checkpointing: bool | None = None
+    sharding: str | None = None
+    optimizer: str | None = None
+    recipe: str | None = None
+    pricing: str | None = None
+    purchase_usd_per_gpu: float | None = None
+    rent_usd_per_gpu_hour: float | None = None
+    users: int | None = None                    # concurrent users or requests in flight
+    requests_per_s: float | None = None
+    tokens_per_s_per_user: float | None = None
+    training_tokens: float | None = None
+    engine: str | None = None
+    providers: list[str] = field(default_factory=list)
+    serving_words: bool = False  # 'serve', 'host', 'deploy': a server, not one generate() call
+    how_many_gpus: bool = False  # 'how many h100s ...': a GPU count is the question
+    spans: list[Span] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def model(self) -> str | None:
+        return self.models[0] if self.models else None
+
+    @property
+    def gpu(self) -> str | None:
+        return self.gpus[0][0] if self.gpus else None
+
+    @property
+    def gpu_count(self) -> int | None:
+        return self.gpus[0][1] if self.gpus else None
+
+
+class Words:
+    """The question's words, which of them a reader has used, and what each used span meant."""
+
+    def __init__(self, text: str):
+        self.words = text.split(" ") if text else []
+        self.used = [False] * len(self.words)
+        self.starts, position = [], 0
+        for word in self.words:
+            self.starts.append(position)
+            position += len(word) + 1
+        self.spans: list[Span] = []
+        self.gpu_words: set[int] = set()  # where GPU names were read (a memory size next to one is that GPU's)
+        self.unknown_gpu_words: set[int] = set()  # where names of GPUs outside the catalog were read
+
+    def index_at(self, position: int) -> int:
+        return next(i for i, s in enumerate(self.starts) if s + len(self.words[i]) > position)
+
+    def masked(self) -> str:
+        return " ".join(USED * len(w) if u else w for w, u in zip(self.words, self.used, strict=True))
+
+    def search(self, pattern: str) -> re.Match[str] | None:
+        return re.search(pattern, self.masked())
+
+    def finditer(self, pattern: str) -> list[re.Match[str]]:
+        return list(re.finditer(pattern, self.masked()))
+
+    def take(self, match: re.Match[str], meaning: str, group: int = 0) -> str:
+        """Mark the words a match covers as used, remember what they meant, and return the matched text."""
+        self.take_range(*match.span(group), meaning)
+        return match.group(group)
+
+    def take_range(self, start: int, end: int, meaning: str) -> None:
+        covered = [i for i, s in enumerate(self.starts) if s < end and s + len(self.words[i]) > start]
+        for index in covered:
+            self.used[index] = True
+        self.spans.append(Span(" ".join(self.words[i] for i in covered), meaning))
+
+    def take_words(self, first: int, last: int, meaning: str) -> None:
+        for index in range(first, last + 1):
+            self.used[index] = True
+        self.spans.append(Span(" ".join(self.words[first:last + 1]), meaning))
+
+    def unused_content(self) -> list[str]:
+        return [w for w, u in zip(self.words, self.used, strict=True)
+                if not u and w not in v.STOP_WORDS and re.search(r"[a-z0-9]", w) and not re.fullmatch(r"[^a-z0-9]+", w)]
+
+
+def normalize(question: str) -> str:
+    text = question.lower().replace("×", "x").replace("–", "-").replace("’", "'").replace("~", " ")
+    text = re.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 30,000 -> 30000
+    text = re.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 1,000,000 needs a second pass
+    text = re.sub(r"\b(\d+)\s*x\s*(?=[a-z])(?!tx?\b)", r"\1 x ", text)  # 2xH100 -> 2 x h100
+    text = re.sub(r"\b(\d+)x\s+(?=\d)", r"\1 x ", text)  # 2x 3090 -> 2 x 3090 ('8x7b' stays a name)
+    text = re.sub(r"\b(\d+)(gb|gigs?|gib)\b", r"\1 \2", text)  # 24gb -> 24 gb
+    text = re.sub(r"[,;:!?()\[\]\"]|(?<!\w)'|'(?!\w)", " ", text)
+    text = re.sub(r"(?<![\d])\.(?![a-z])|\.(?![\da-z])", " ", text)  # full stops, not decimal points or 'llama.cpp'
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def read_question(question: str, catalog: Catalog) -> Reading:
+    reading = Reading(text=normalize(question))
+    words = Words(reading.text)
+    find_names(words, catalog, reading)
+    for reader in (read_optimizer, read_formats, read_workload, read_stack, read_unknown_gpus, read_gpu_memory, read_token_counts,
+                   read_money, read_context, read_traffic, read_batch, read_durations, read_model_size, read_inference):
+        reader(words, reading)
+    reading.spans, reading.ignored = words.spans, list(dict.fromkeys(words.unused_content()))
+    return reading
+
+
+# ---- names: models and GPUs in the catalog, with the count written before a GPU
+def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
+    """Longest spans first: 'llama 3.1 70b' before '70b', 'rtx 4090' before '4090'; then back in question order."""
+    models, gpus = [], []
+    tokens = words.words
+    for size in range(min(MAX_SPAN_WORDS, len(tokens)), 0, -1):
+        for start in range(len(tokens) - size + 1):
+            if any(words.used[start:start + size]):
+                continue
+            found = catalog.name_in_text(" ".join(tokens[start:start + size]))
+            if found is None:
+                continue
+            if found.kind == "model":
+                words.take_words(start, start + size - 1, f"model {found.item_id}")
+                models.append((start, found.item_id))
+            else:
+                words.take_words(start, start + size - 1, f"GPU {found.item_id}")
+                words.gpu_words.update(range(start, start + size))
+                if start >= 2 and tokens[start - 2:start] == ["how", "many"]:
+                    reading.how_many_gpus = True
+                    words.take_words(start - 2, start - 1, "how many GPUs")
+                count = count_before(words, start)
+                node = node_after(words, start + size)
+                count = count or node
+                gpus.append((start, (found.item_id, count)))
+    reading.models = list(dict.fromkeys(item for _, item in sorted(models)))
+    reading.gpus = [item for _, item in sorted(gpus)]
+    known = {p.provider for p in catalog.providers}
+    names = {name: name for name in known} | {alias: target for alias, target in v.PROVIDER_ALIASES.items() if target in known}
+    for name in sorted(names, key=len, reverse=True):
+        named = words.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])")
+        if named:
+            words.take(named, f"provider {names[name]}")
+            reading.providers.append(names[name])
+
+
+def count_before(words: Words, start: int) -> int | None:
+    """'8 x h100', '2 h100s', 'two a100s', 'a pair of 4090s', 'a node of h100s', '2 nodes of 8 x h100'."""
+    tokens, index = words.words, start - 1
+    nodes = None
+    if index >= 1 and tokens[index] == "of" and re.fullmatch(r"nodes?|servers?|boxes|box|machines?", tokens[index - 1]):
+        nodes_at, index = index - 1, index - 2
+        nodes = 1
+        if index >= 0 and not words.used[index] and (tokens[index].isdigit() or tokens[index] in v.NUMBER_WORDS):
+            nodes = int(tokens[index]) if tokens[index].isdigit() else v.NUMBER_WORDS[tokens[index]]
+            nodes_at = index
+        words.take_words(nodes_at, start - 1, f"{nodes} node(s) of {v.GPUS_PER_NODE} GPUs")
+        return nodes * v.GPUS_PER_NODE
+    if index >= 0 and tokens[index] in ("x", "of") and not words.used[index]:
+        index -= 1
+    if index < 0 or words.used[index]:
+        return None
+    word = tokens[index]
+    if word.isdigit() and 0 < int(word) <= 4096:
+        words.take_words(index, start - 1, f"{word} GPUs")
+        return int(word)
+    if word in v.NUMBER_WORDS and word not in ("a", "an"):
+        first = index - 1 if index >= 1 and tokens[index - 1] in ("a", "an") else index
+        words.take_words(first, start - 1, f"{v.NUMBER_WORDS[word]} GPU(s)")
+        return v.NUMBER_WORDS[word]
+    return None
+
+
+def node_after(words: Words, after: int) -> int | None:
+    """'an h100 node', 'one 8xh100 node': a node written after the GPU holds eight of them."""
+    tokens = words.words
+    if after < len(tokens) and not words.used[after] and re.fullmatch(r"nodes?|servers?|box", tokens[after]):
+        words.take_words(after, after, f"a node of {v.GPUS_PER_NODE} GPUs")
+        return v.GPUS_PER_NODE
+    return None
+
+
+# ---- formats, workload, engine and recipe
+def read_optimizer(words: Words, reading: Reading) -> None:
+    """Before the formats: '8-bit adam' is an optimizer, not 8-bit weights."""
+    for pattern, name in v.OPTIMIZERS:
+        found = words.search(pattern)
+        if found:
+            reading.optimizer = name
+            words.take(found, f"optimizer {name}")
+            return
+
+
+def read_formats(words: Words, reading: Reading) -> None:
+    kv_words = "|".join(re.escape(k) for k in sorted(v.KV_FORMATS, key=len, reverse=True))
+    kv = (words.search(rf"\b({kv_words}) (?:quantized |quantised )?kv(?:[ -]?cache)?\b")
+          or words.search(rf"\bkv(?:[ -]?cache)?(?: quantized| quantised)?(?: in| at| of| as| to| =)? ({kv_words})\b"))
+    if kv:
+        reading.kv_cache_dtype = v.KV_FORMATS[kv.group(1)]
+        words.take(kv, f"KV cache in {reading.kv_cache_dtype}")
+    for pattern, dtype in v.WEIGHT_FORMATS:
+        found = words.search(pattern) if dtype else None
+        if found:
+            reading.weights_dtype = found.group(found.lastindex or 0) if dtype == "gguf" else dtype
+            words.take(found, f"weights in {reading.weights_dtype}")
+            gguf = words.search(r"\bggufs?\b")
+            if gguf:
+                words.take(gguf, "a GGUF file")
+            read_other_formats(words, reading)
+            break
+    else:
+        gguf = words.search(r"\bggufs?\b")
+        if gguf:
+            words.take(gguf, "a GGUF release (its quantization not given)")
+            reading.notes.append("GGUF named without a quantization type: name one (e.g. Q4_K_M) to size it")
+
+
+def read_other_formats(words: Words, reading: Reading) -> None:
+    """'q8_0 or q4_k_m', 'fp8 vs int4': each further format named is answered too."""
+    for pattern, dtype in v.WEIGHT_FORMATS:
+        found = words.search(pattern) if dtype else None
+        while found:
+            other = str(found.group(found.lastindex or 0)) if dtype == "gguf" else str(dtype)
+            words.take(found, f"also weights in {other}")
+            if other != reading.weights_dtype and other not in reading.other_weights:
+                reading.other_weights.append(other)
+            found = words.search(pattern)
+
+
+def read_workload(words: Words, reading: Reading) -> None:
+    qlora = words.search(r"\bq[ -]?lora\b")
+    lora = words.search(r"\blora\b|\badapters?\b|\bpeft\b")
+    full = words.search(r"\bfull(?: parameters?| params?)?[ -]?(?:fine[ -]?tun\w*|finetun\w*|ft)\b|\bwith full param\w*"
+                        r"|\bfull[ -]param\w*|\b(?:fine[ -]?tun\w*|finetun\w*) \w+(?: \w+)? fully\b")
+    tune = words.search(r"\b(?:fine[ -]?tun\w*|finetun\w*|sft|dpo|grpo|rlhf)\b")
+    train = words.search(r"\b(?:pre[ -]?train\w*|from scratch|train\w*)\b")
+    if qlora or lora:
+        reading.method = "qlora" if qlora else "lora"
+        words.take(qlora or lora, f"{'QLoRA' if qlora else 'LoRA'} fine-tuning")  # type: ignore[arg-type]
+    elif full or tune:
+        reading.method = "full"
+        words.take(full or tune, "full fine-tuning" if full else "fine-tuning (full: no LoRA or QLoRA named)")  # type: ignore[arg-type]
+    scratch = words.search(r"\bfrom scratch\b")
+    if scratch:
+        words.take(scratch, "training from scratch")
+    if reading.method or train:
+        reading.workload, reading.method_said = "training", reading.method is not None
+        reading.method = reading.method or "full"
+    for extra in (tune if full or qlora or lora else None, train):
+        if extra and not words.used[words.index_at(extra.start())]:
+            words.take(extra, "training")
+    checkpointing = words.search(r"(?:gradient[ -]|activation[ -])?checkpoint\w*")
+    if checkpointing:
+        words.take(checkpointing, "gradient checkpointing")
+        reading.gradient_checkpointing = True
+
+
+def read_stack(words: Words, reading: Reading) -> None:
+    """Engine, recipe, sharding and pricing, each by its own name."""
+    for name in sorted(v.ENGINES, key=len, reverse=True):
+        found = words.search(rf"(?<![\w.]){re.escape(name)}(?![\w])")
+        if found:
+            reading.engine = v.ENGINES[name]
+            words.take(found, f"engine {reading.engine}")
+            break
+    for name in sorted(v.RECIPES, key=len, reverse=True):
+        found = words.search(rf"\b{re.escape(name)}\b")
+        if found:
+            reading.recipe = v.RECIPES[name]
+            words.take(found, f"recipe {reading.recipe}")
+            break
+    for pattern, kind in v.SHARDING:
+        found = words.search(pattern)
+        if found:
+            stage = next((g for g in found.groups() if g), "")
+            reading.sharding = f"zero{stage}" if kind == "zero" else kind
+            words.take(found, f"sharding {reading.sharding}")
+            deepspeed = words.search(r"\bdeepspeed\b")
+            if deepspeed:
+                words.take(deepspeed, "DeepSpeed")
+            break
+    spot = words.search(r"\bspot\b|\bpreemptible\b|\binterruptible\b")
+    on_demand = words.search(r"\bon[ -]?demand\b")
+    if spot:
+        reading.pricing = "spot"
+        words.take(spot, "spot prices")
+    elif on_demand:
+        reading.pricing = "on_demand"
+        words.take(on_demand, "on-demand prices")
+
+
+# ---- GPUs the catalog does not name
+MEMORY = r"(\d{1,3}(?:\.\d+)?) ?(?:gb|gigs?|gib|g)\b"
+NOT_GPU_MEMORY = r"(?! ?(?:of )?(?:system |cpu |ddr\d? |unified )?(?:ram|ddr\d?|system|disk|ssd|storage|download|file|model)\b)"
+
+
+def read_gpu_memory(words: Words, reading: Reading) -> None:
+    """'a 24GB card', '48 gigs of vram', '80G', 'two 16 gb gpus': a GPU known by its memory. Next to a named GPU the
+    size is that GPU's own ('4090 24gb'); before 'ram' it is system memory, not a GPU."""
+    for found in words.finditer(MEMORY + NOT_GPU_MEMORY + r"(?: of)?(?: v?ram| vram| memory)?"):
+        first = words.index_at(found.start())
+        size = float(found.group(1))
+        if words.gpu_words & set(range(first - 2, first + 4)) or not 4 <= size <= 1536:
+            words.take(found, "memory of the GPU named")
+            continue
+        near = words.unknown_gpu_words & set(range(first - 3, first + 3))
+        words.take(found, f"a GPU with {size:g} GB" + (" (the memory of the GPU named)" if near else ""))
+        reading.gpus.append((f"{size:g}GB", None if near else count_before(words, first)))
+
+
+def read_unknown_gpus(words: Words, reading: Reading) -> None:
+    """Accelerators the catalog does not hold ('3080', 'M2 Ultra Mac Studio'), adjacent pieces read as one name."""
+    found = sorted((m.start(), m.end()) for pattern in v.UNKNOWN_GPU_PATTERNS for m in words.finditer(pattern) if m.group(0).strip())
+    merged: list[list[int]] = []
+    for start, end in found:
+        if merged and start <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    text = words.masked()
+    for start, end in merged:
+        name = text[start:end].strip()
+        words.take_range(start, end, f"GPU '{name}' (not in the catalog)")
+        words.unknown_gpu_words.update(range(words.index_at(start), words.index_at(end - 1) + 1))
+        reading.unknown_gpus.append(name)
+
+
+# ---- numbers
+def read_token_counts(words: Words, reading: Reading) -> None:
+    """'on 1T tokens', '20B tokens of data', 'generate 500 tokens', '300 output tokens'."""
+    scale = "|".join(sorted(v.TOKEN_SCALE, key=len, reverse=True))
+    corpus = words.search(rf"(\d+(?:\.\d+)?) ?({scale}) (?:tokens?|toks)\b(?! ?(?:/|per) ?s)(?! context)")
+    if corpus and v.TOKEN_SCALE[corpus.group(2)] >= 1e6:
+        reading.training_tokens = float(corpus.group(1)) * v.TOKEN_SCALE[corpus.group(2)]
+        words.take(corpus, f"{reading.training_tokens:.3g} training tokens")
+    out = (words.search(r"(\d+(?:\.\d+)?) ?(k)? (?:output|generated|new|completion|response) tokens?\b")
+           or words.search(r"\b(?:generat\w*|output\w*|respon\w*|answers? of) (?:about |around |up to )?(\d+(?:\.\d+)?) ?(k)? tokens?\b")
+           or words.search(r"(\d+(?:\.\d+)?) ?(k)? tokens? (?:out|of output)\b"))
+    if out:
+        reading.output_tokens = int(float(out.group(1)) * (1000 if out.group(2) else 1))
+        words.take(out, f"{reading.output_tokens} output tokens")
+
+
+def kilo(value: str, k: str | None) -> int:
+    """'8k' is 8,192 tokens (8 x 1,024, as context sizes are quoted); '8000' is 8,000."""
+    number = float(value)
+    return int(number * 1024) if k else int(number)
+
+
+def read_context(words: Words, reading: Reading) -> None:
+    found = (words.search(r"(?:(?<=concurrent )|(?<=parallel ))(\d+) ?(k)[ -]?(?:tokens? )?(?=requests|prompts|sequences|chats)")
+             or words.search(r"(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:context|ctx|context window|sequence|seq(?: len)?|prompts?|input)\b"
+                          r"(?: lengths?| window| size)?")
+             or words.search(r"(?:context|ctx|sequence|seq|prompt|input|max_model_len|n_ctx)s?(?:[ _-]?(?:length|len|window|size))?"
+                             r"(?: of| =| at| is)? (\d+(?:\.\d+)?) ?(k)?\b(?: tokens?)?")
+             or words.search(r"(\d+(?:\.\d+)?) ?(k)?[ -]tokens?\b(?! ?(?:/|per|a|each) ?(?:s\b|sec|second))(?! (?:each|per user))")
+             or words.search(r"(\d+(?:\.\d+)?) ?(k)\b(?! ?(?:usd|\$|dollars|(?:concurrent |active )?(?:users|requests|sessions)))"))
+    if found:
+        reading.seq_len = kilo(found.group(1), found.group(2))
+        words.take(found, f"{reading.seq_len:,} tokens of context")
+
+
+def read_traffic(words: Words, reading: Reading) -> None:
+    """'1000 concurrent users', '20 requests per second', '50 rps', '30 tokens/s per user'."""
+    rate = words.search(r"(\d+(?:\.\d+)?) ?(?:rps|qps|req/s|requests? ?(?:per|/|a) ?(?:s\b|sec\w*|second)|queries (?:per|a) second)")
+    if rate:
+        reading.requests_per_s = float(rate.group(1))
+        words.take(rate, f"{reading.requests_per_s:g} requests per second")
+    users = words.search(r"(\d+(?:\.\d+)?) ?(k)? (?:concurrent |parallel |simultaneous |active )?"
+                         r"(?:users|requests|sessions|streams|people|customers|employees|clients|seqs|sequences|devs|developers"
+                         r"|engineers|agents|seats|members|students)\b(?: at the same time| at once| concurrently| simultaneously)?"
+                         r"|(\d+) (?:concurrent|parallel|simultaneous)\b|\b(a single|single|one|1) (?:user|person|stream|request)\b")
+    if users:
+        value = users.group(1) or users.group(3) or "1"
+        reading.users = int(float(value) * (1000 if users.group(2) else 1))
+        words.take(users, f"{reading.users:,} concurrent users")
+    rate_words = r"(\d+(?:\.\d+)?) ?(?:tok(?:en)?s? ?(?:/|per|a) ?s(?:ec\w*)?|t/s|tps)\b"
+    speed = (words.search(r"(?:each (?:wanting|needing|getting|at)|at least|min(?:imum)?|target(?:ing)?|>=?|no less than"
+                          r"|keep(?:ing)?|above|over) " + rate_words)
+             or words.search(rate_words + r"(?: per user| each| for each user| per stream| per person| for every user)"))
+    if speed:
+        reading.tokens_per_s_per_user = float(speed.group(1))
+        words.take(speed, f"{reading.tokens_per_s_per_user:g} tokens/s per user")
+
+
+def read_batch(words: Words, reading: Reading) -> None:
+    batch = words.search(r"batch(?:[ _-]?size)?(?: of| =| is)? (\d+)|(\d+) batch(?: size)?\b|(\d+) (?:sequences|prompts) at once")
+    if batch:
+        reading.batch_size = int(next(g for g in batch.groups() if g))
+        words.take(batch, f"batch {reading.batch_size}")
+
+
+def read_money(words: Words, reading: Reading) -> None:
+    utilization = (words.search(r"(\d+(?:\.\d+)?) ?%(?: utili[sz]\w*| of the time| busy| usage| load)?")
+                   or words.search(r"utili[sz]ation(?: of| at| is)? (0?\.\d+|1(?:\.0)?)\b"))
+    if utilization:
+        value = float(utilization.group(1))
+        reading.utilization = value / 100 if "%" in utilization.group(0) else value
+        words.take(utilization, f"utilization {reading.utilization:.0%}")
+    daily = None if utilization else words.search(r"(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) (?:a|per|each|every) day")
+    if daily and 0 < float(daily.group(1)) <= 24:
+        reading.utilization = float(daily.group(1)) / 24
+        words.take(daily, f"utilization {reading.utilization:.0%} ({daily.group(1)} hours a day)")
+    elif not utilization:
+        steady = words.search(r"\b24/7\b|\bround the clock\b|\ball the time\b|\bcontinuously\b|\bhalf the time\b")
+        if steady:
+            reading.utilization = 0.5 if "half" in steady.group(0) else 1.0
+            words.take(steady, f"utilization {reading.utilization:.0%}")
+    purchase = words.search(r"\$ ?(\d+(?:\.\d+)?) ?(k)?\b ?(?:each|per gpu|a gpu|a card|per card|apiece|to buy|purchase|a pop)")
+    if purchase:
+        reading.purchase_usd_per_gpu = float(purchase.group(1)) * (1000 if purchase.group(2) else 1)
+        words.take(purchase, f"purchase ${reading.purchase_usd_per_gpu:,.0f} per GPU")
+    rent = words.search(r"\$ ?(\d+(?:\.\d+)?) ?(?:/ ?(?:gpu ?)?h(?:ou)?r?|per (?:gpu[ -])?hour|an hour|/ ?gpu ?h|per gpu per hour)\b")
+    if rent:
+        reading.rent_usd_per_gpu_hour = float(rent.group(1))
+        words.take(rent, f"rent ${reading.rent_usd_per_gpu_hour:g} per GPU-hour")
+    if purchase is None and re.search(r"\b(?:buy\w*|purchas\w*|own\w*)\b", words.masked()):
+        price = words.search(r"\$ ?(\d+(?:\.\d+)?)(?![\d.]) ?(k)?\b(?! ?(?:/|per|an|a) ?(?:gpu ?)?(?:h\b|hr|hour|month|mo\b|year|yr))")
+        if price:
+            reading.purchase_usd_per_gpu = float(price.group(1)) * (1000 if price.group(2) else 1)
+            words.take(price, f"purchase ${reading.purchase_usd_per_gpu:,.0f} per GPU")
+
+
+def read_durations(words: Words, reading: Reading) -> None:
+    """'100 hours', '3 days', 'a week', 'two weeks', 'for a month'; 'over 3 years' is a horizon, not a job."""
+    years = words.search(r"(\d+(?:\.\d+)?|one|two|three|four|five) ?(?:years?|yrs?)\b")
+    if years:
+        value = years.group(1)
+        reading.years = float(value) if value[0].isdigit() else float(v.NUMBER_WORDS[value])
+        words.take(years, f"{reading.years:g} years")
+    units = "|".join(sorted((u for u in v.DURATION_HOURS if u != "year"), key=len, reverse=True))
+    count_words = "|".join(w for w in v.NUMBER_WORDS if w not in ("dual", "pair", "couple", "single", "quad"))
+    found = words.search(rf"(\d+(?:\.\d+)?|{count_words}) ?({units})s?\b(?!/)")
+    if found:
+        value = found.group(1)
+        amount = float(value) if value[0].isdigit() else float(v.NUMBER_WORDS[value])
+        reading.hours = amount * v.DURATION_HOURS[found.group(2)]
+        words.take(found, f"{reading.hours:g} hours")
+
+
+def read_model_size(words: Words, reading: Reading) -> None:
+    """'a 13B model' is a generic dense model of that size; 'codellama 34b' (not in the catalog) is too, named as unknown."""
+    if reading.models:
+        return
+    size = words.search(r"(?:\b([a-z][a-z0-9.-]*[a-z](?: [a-z][a-z0-9.-]*){0,2})[ -])?(\d+(?:\.\d+)?) ?(b|bn|billion|m)\b"
+                        r"(?: param\w*| model)?")
+    if size:
+        scale = 1e-3 if size.group(3) == "m" else 1.0
+        reading.params_billions = float(size.group(2)) * scale
+        name = [w for w in (size.group(1) or "").split(" ") if w]
+        start = size.start(2)
+        if size.group(1):
+            start = size.start(1)
+            while name and name[0] in v.STOP_WORDS:
+                start += len(name.pop(0)) + 1
+        if any(w not in v.MODEL_WORDS and w not in v.STOP_WORDS for w in name):
+            unknown = " ".join(name) + f" {size.group(2)}{size.group(3)}"
+            reading.unknown_models.append(unknown)
+            words.take_range(start, size.end(), f"model '{unknown}' (not in the catalog): sized as a generic "
+                             f"{reading.params_billions:g}B dense model")
+        else:
+            words.take_range(start, size.end(), f"a {reading.params_billions:g}B-parameter model")
+    other = words.search(r"\b[a-z][\w.-]*/[\w.-]+\b")  # an org/name id the catalog does not hold
+    if other:
+        reading.unknown_models.append(words.take(other, "a model id not in the catalog"))
+
+
+def read_inference(words: Words, reading: Reading) -> None:
+    """Serving verbs make a model's workload inference ('run them at 60%' of GPUs alone says nothing of one)."""
+    subject = bool(reading.models or reading.params_billions is not None or reading.unknown_models)
+    if reading.workload is None and (words.search(r"\b(?:inference|serving)\b") or subject and words.search(
+            r"\b(?:serv\w*|infer|generat\w*|deploy\w*|host\w*|chat\w*|run\w*|load\w*)\b")):
+        reading.workload = "inference"
+    reading.serving_words = reading.workload == "inference" and bool(
+        words.search(r"\b(?:serv\w*|host\w*|deploy\w*|production|endpoint|api)\b"))
+
+
+def facts(reading: Reading) -> dict[str, object]:
+    """The reading as the fields a test or a client compares: only what the question said."""
+    out: dict[str, object] = {}
+    if reading.models:
+        out["model"] = reading.model
+    if reading.unknown_models:
+        out["unknown_model"] = reading.unknown_models[0]
+    if reading.unknown_gpus:
+        out["unknown_gpu"] = reading.unknown_gpus[0]
+    if reading.gpus:
+        out["gpus"] = [[g, c or 1] for g, c in reading.gpus]
+    if reading.method_said:
+        out["method"] = reading.method
+    for name in ("other_weights", "providers"):
+        if getattr(reading, name):
+            out[name] = getattr(reading, name)
+    for name in ("params_billions", "workload", "weights_dtype", "kv_cache_dtype", "seq_len", "output_tokens", "batch_size",
+                 "users", "requests_per_s", "tokens_per_s_per_user", "engine", "sharding", "gradient_checkpointing",
+                 "hours", "pricing", "utilization", "years", "purchase_usd_per_gpu", "rent_usd_per_gpu_hour",
+                 "training_tokens", "recipe", "optimizer"):
+        value = getattr(reading, name)
+        if value is not None:
+            out[name] = value
+    return out

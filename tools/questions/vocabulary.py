@@ -1,0 +1,69 @@
+"""The words a sizing question is made of, as data: formats, engines, recipes, durations, and the words that carry
+no sizing fact (so 'ignored' lists only the words that might have mattered)."""
+from __future__ import annotations
+
+NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "single": 1, "two": 2, "dual": 2, "pair": 2, "couple": 2, "three": 3, "four": 4,
+                "quad": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "ten": 10, "twelve": 12, "sixteen": 16,
+                "thirty-two": 32, "sixty-four": 64}
+GPUS_PER_NODE = 8  # an 'H100 node' is an HGX/DGX-style 8-GPU server, the shape every cloud sells
+
+# (pattern, weights_dtype), most specific first; None: the pattern names a method, not a storage format
+WEIGHT_FORMATS = [
+    (r"\bq[ -]?lora\b", None),
+    (r"\b(q[2-8]_(?:k_[msl]|k|0|1)|iq[1-4]_(?:xxs|xs|nl|s|m))\b", "gguf"),
+    (r"\bmxfp4\b", "mxfp4"), (r"\bnvfp4\b", "nvfp4"), (r"\bnf4\b", "nf4"), (r"\bawq\b", "awq"), (r"\bgptq\b", "gptq"),
+    (r"\b(int4|4[ -]?bits?|q4|fp4|4bpw)\b", "int4"), (r"\b(int8|8[ -]?bits?|q8)\b", "int8"), (r"\bfp8\b", "fp8"),
+    (r"\bfp16\b|\bhalf[ -]precision\b", "fp16"), (r"\bbf16\b|\bbfloat16\b", "bf16"),
+    (r"\bfp32\b|\bfull[ -]precision\b|\bfloat32\b", "fp32"),
+]
+KV_FORMATS = {"fp8": "fp8", "int8": "int8", "8bit": "fp8", "8-bit": "fp8", "8 bit": "fp8", "q8_0": "q8_0", "q8": "q8_0",
+              "q4_0": "q4_0", "q4": "q4_0", "4-bit": "q4_0", "4bit": "q4_0", "4 bit": "q4_0"}
+ENGINES = {"vllm": "vllm", "sglang": "sglang", "llama.cpp": "llama_cpp", "llamacpp": "llama_cpp", "llama cpp": "llama_cpp",
+           "llama-cpp": "llama_cpp", "llama-server": "llama_cpp", "ollama": "llama_cpp", "lm studio": "llama_cpp",
+           "lmstudio": "llama_cpp", "koboldcpp": "llama_cpp", "transformers": "hf", "hf transformers": "hf"}
+OPTIMIZERS = [(r"\bpaged[ _-]?adamw?[ _-]?8[ -]?bit\b|\bpaged[ _-]adamw?_8bit\b", "paged_adamw_8bit"),
+              (r"\b8[ -]?bit[ _-]?adamw?\b|\badamw?[ _-]?8[ -]?bit\b|\badamw_8bit\b|\bbnb adam\w*", "adamw_8bit"),
+              (r"\bpaged[ _-]?adamw?\b", "paged_adamw"), (r"\badafactor\b", "adafactor"), (r"\bsgd\b", "sgd"),
+              (r"\badamw?\b", "adamw")]
+PROVIDER_ALIASES = {"amazon": "aws", "ec2": "aws", "google cloud": "gcp", "oracle": "oci", "lambda labs": "lambda",
+                    "datacrunch": "verda", "coreweave": "coreweave"}
+RECIPES = {"unsloth": "unsloth", "trl": "trl", "sfttrainer": "trl", "torchtune": "torchtune", "hf trainer": "hf_trainer",
+           "huggingface trainer": "hf_trainer"}
+SHARDING = [(r"\bzero[ -]?(?:stage[ -]?)?([123])\b|\bzero([123])\b", "zero"), (r"\bfsdp\b", "fsdp")]
+DURATION_HOURS = {"hour": 1.0, "hr": 1.0, "h": 1.0, "day": 24.0, "week": 168.0, "month": 730.0, "year": 8766.0}
+TOKEN_SCALE = {"t": 1e12, "trillion": 1e12, "b": 1e9, "bn": 1e9, "billion": 1e9, "m": 1e6, "million": 1e6, "k": 1e3}
+
+# Names of accelerators people ask about that the catalog does not hold; each is read as 'a GPU we do not know'.
+UNKNOWN_GPU_PATTERNS = [
+    r"\b(?:apple )?m[1-4] ?(?:pro|max|ultra)?\b(?= ?(?:mac|chip|with|\d|$))", r"\bmac ?(?:book(?: pro| air)?|studio|mini|pro)?\b",
+    r"\bapple silicon\b",
+    r"(?<!\$)\b(?:rtx |gtx )?(?:[1-5]0[5-9]0|20[6-8]0|1[06][5-8]0)(?: ?ti| ?super)?\b(?! ?(?:b\b|tokens|users|hours|h\b|days|\$))",
+    r"\b(?:radeon |rx )?[5-9][0-9]00 ?xtx?\b", r"\b(?:intel )?arc ?[ab][3-7][0-9]0\b", r"\btesla [pkm]\d{2,3}\b",
+    r"\b[pk](?:40|80|100)\b", r"\btitan(?: rtx| v| xp)?\b", r"\bjetson(?: \w+)?\b", r"\bstrix halo\b", r"\bdgx spark\b",
+]
+
+# Words before a size that describe it rather than name a model ('a dense 70b', 'my 7b')
+MODEL_WORDS = frozenset("dense moe base instruct chat coder code small tiny mini gpt-2 gpt2 style llama-style sized".split())
+
+# Words that carry no sizing fact: grammar, chatter, and the question words each journey is recognised by.
+STOP_WORDS = frozenset("""
+a an the of on in at for to with and or but so if then than that this these those it its it's is are was were be been being
+am do does did doing done can could would should will shall may might must i i'm im me my we our us you your they them
+what which who how when where why whether there here any some all each every both either no not just only also too very
+really actually maybe probably about into from by as per via up out over under more most less least much many enough
+get got getting go going use using used run running runs need needs needed want wanted like would've i'd i've we're
+hey hi hello thanks thank please guys folks anyone someone everyone know tell ask asking wondering curious trying try
+thinking think looking plan planning currently realistic realistically possible possibly able ok okay so well still
+want wants kind sort rough roughly approx approximately around about estimate estimated estimation ballpark quick
+have has had having own make makes doing do give gives let lets work works working handle setup set box machine rig
+gpu gpus card cards graphics accelerator accelerators hardware vram memory ram gb model models llm llms inference train
+training fine-tune fine tune finetune fine-tuning finetuning tuning serve serving host hosting deploy deployment
+fit fits fitting cost costs price prices pricing cheap cheaper cheapest expensive budget money dollars rent renting
+rental buy buying purchase owning compare comparison versus vs better best recommend recommended choose pick which
+fast faster speed throughput tokens token context length sequence long longer longest max maximum largest biggest
+big large batch size users concurrent requests total enough required require requires requirement requirements
+time take takes long hours days tok/s t/s tokens/s tokens/sec tok/sec tps expect expected oom
+moe active params parameters experts kv cache hour hourly second sec single
+minimum min cloud per layers heads architecture specs spec
+gonna wanna gotta what's whats way it's that's there's i'd we'd don't doesn't can't won't isn't
+""".split())

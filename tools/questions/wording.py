@@ -1,0 +1,149 @@
+"""How Ask says what it understood: the reading in one line, the defaults it rested on, the words it ignored."""
+from __future__ import annotations
+
+from gpusizer.catalog import Catalog, SizingError
+from gpusizer.tools.figures import number, percent
+from gpusizer.tools.recipes import DEFAULT_RECIPE
+from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
+from gpusizer.tools.serving_plan_models import PlanServingRequest
+from gpusizer.tools.training_time import MFU_DEFAULT
+from gpusizer.tools.validation import default_of
+from gpusizer.tools.vram_models import VramRequest, stored_weights_dtype
+from gpusizer.tools.weights import default_weights_dtype
+
+from .journeys import ASSUMED_HOURS, BIGGEST_MODEL_CONTEXT, TRAINING_GPU, TRAINING_GPUS, estimate_engine, has_subject, serving_engine
+from .reading import Reading
+
+MEMORY_JOURNEYS = ("estimate", "fit", "limits", "which_gpu", "cheapest_method")
+
+
+def weights_reading(reading: Reading, workload: str, catalog: Catalog) -> str:
+    """The weights format the estimate will use: the one asked for, else the release's own (tools' rule)."""
+    if reading.weights_dtype:
+        return stored_weights_dtype(reading.method, reading.weights_dtype)
+    if not reading.model:
+        return "bf16"
+    try:
+        dtype, why = default_weights_dtype(catalog.find_model(reading.model), workload, reading.method or "full")
+    except SizingError:
+        return "as released"
+    return dtype + (" (as released)" if why.startswith("as released") else "")
+
+
+def gpu_words(reading: Reading) -> str:
+    named = [f"{c or 1} × {g}" for g, c in reading.gpus]
+    unknown = [f"'{g}' (not in the catalog)" for g in reading.unknown_gpus]
+    return ", ".join(named + unknown)
+
+
+def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
+    if journey == "serving":
+        traffic = (f"{number(reading.requests_per_s)} requests/s" if reading.requests_per_s is not None
+                   else f"{number(reading.users or reading.batch_size or 1)} concurrent users")
+        prompt = f"{number(reading.seq_len or default_of(PlanServingRequest, 'prompt_tokens'))}-token prompts"
+        target = f", at least {number(reading.tokens_per_s_per_user)} tokens/s each" if reading.tokens_per_s_per_user else ""
+        where = f" on {reading.gpu}" if reading.gpu else " on every catalog GPU"
+        engine = serving_engine(reading) or default_of(PlanServingRequest, "engine")
+        return (f"I read this as: serve {reading.model} with {engine} to {traffic}, {prompt}, "
+                f"{number(reading.output_tokens or default_of(PlanServingRequest, 'output_tokens'))} output tokens{target}{where}")
+    if journey == "training_time":
+        subject = reading.model or f"a generic {number(reading.params_billions)}B dense model"
+        gpus = ", ".join(f"{c or TRAINING_GPUS} × {g}" for g, c in reading.gpus)
+        return f"I read this as: train {subject} on {reading.training_tokens:.3g} tokens" + (f" on {gpus}" if gpus else "")
+    if journey == "biggest_model":
+        return f"I read this as: the largest catalog models that fit {gpu_words(reading)}"
+    if journey in ("gpu_card", "cloud_cost", "rent_or_buy", "compare") and not has_subject(reading):
+        gpus = ", ".join(f"{c or 1} × {g}" if journey != "compare" else g for g, c in reading.gpus)
+        extra = {"cloud_cost": f", {number(reading.hours or ASSUMED_HOURS)} h",
+                 "rent_or_buy": (f", utilization {percent(reading.utilization)}" if reading.utilization is not None else "")
+                 + (f", {number(reading.years)} years" if reading.years else "")}
+        return f"I read this as: {journey.replace('_', ' ')}: {gpus}{extra.get(journey, '')}"
+    subject = (reading.model or (f"'{reading.unknown_models[0]}' as a generic {number(reading.params_billions)}B dense model"
+                                 if reading.unknown_models else f"a generic {number(reading.params_billions)}B dense model"))
+    workload = reading.workload or default_of(VramRequest, "workload")
+    method = f" ({reading.method})" if workload == "training" and reading.method and journey != "cheapest_method" else ""
+    pieces = [subject, workload + method, weights_reading(reading, workload, catalog),
+              f"batch {number(reading.batch_size or default_of(VramRequest, 'batch_size'))}",
+              f"{number(reading.seq_len or default_of(VramRequest, 'seq_len'))} tokens"]
+    for value, label in ((reading.kv_cache_dtype, "KV cache in {}"), (reading.sharding, "sharding {}"),
+                         (reading.recipe, "recipe {}"), (serving_engine(reading), "engine {}")):
+        if value:
+            pieces.append(label.format(value))
+    if reading.gradient_checkpointing:
+        pieces.append("gradient checkpointing")
+    if journey == "compare":
+        pieces.insert(0, "compare " + ", ".join(g for g, _ in reading.gpus) + " for")
+    elif reading.gpus or reading.unknown_gpus:
+        pieces.append("on " + gpu_words(reading))
+    return "I read this as: " + ", ".join(pieces).replace(" for, ", " for ")
+
+
+def defaults_used(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
+    """What the answer assumed because the question did not say, in the words a user would change."""
+    out: list[str] = []
+    if journey in MEMORY_JOURNEYS or journey in ("compare", "speed") and has_subject(reading):
+        workload = reading.workload or default_of(VramRequest, "workload")
+        if reading.workload is None and journey != "speed":
+            out.append("workload: inference (say 'fine-tune', 'LoRA' or 'QLoRA' for training)")
+        if workload == "training" and not reading.method_said and journey != "cheapest_method":
+            out.append("method: full fine-tuning (say 'LoRA' or 'QLoRA' for adapters)")
+        if workload == "training" and reading.recipe is None:
+            out.append(f"recipe: {DEFAULT_RECIPE} (say 'unsloth', 'trl' or 'torchtune' for theirs)")
+        if reading.weights_dtype is None and (reading.model or reading.params_billions):
+            out.append(f"weights: {weights_reading(reading, workload, catalog)} (say '4-bit', 'fp8' or a GGUF type for another)")
+        asked_context = journey == "limits" and reading.seq_len is None
+        if reading.seq_len is None and not asked_context and journey != "speed":
+            out.append(f"context: {number(default_of(VramRequest, 'seq_len'))} tokens (say e.g. '8k context')")
+        if reading.batch_size is None and journey != "speed" and workload == "training":
+            out.append(f"batch: {default_of(VramRequest, 'batch_size')} per GPU")
+        chosen = estimate_engine(reading, journey in ("fit", "limits"))
+        if workload == "inference" and chosen is not None and serving_engine(reading) is None and chosen != "llama_cpp":
+            out.append(f"engine: {chosen} (you asked about serving: the most common server; say sglang or llama.cpp/ollama "
+                       "for theirs)")
+        if (workload == "inference" and journey in ("estimate", "fit", "which_gpu", "cheapest_method")
+                and chosen is None):
+            out.append("engine: transformers generate() with one full prefill (name vllm, sglang or llama.cpp/ollama "
+                       "for their start-up budget)")
+    if journey in ("serving", "speed"):
+        if serving_engine(reading) is None:
+            out.append(f"engine: {default_of(PlanServingRequest, 'engine')} (the most common server; say sglang or "
+                       "llama.cpp/ollama for theirs)")
+        if reading.seq_len is None:
+            out.append(f"prompt: {number(default_of(PlanServingRequest, 'prompt_tokens'))} tokens")
+        if reading.output_tokens is None:
+            out.append(f"output: {number(default_of(PlanServingRequest, 'output_tokens'))} tokens")
+        if journey == "speed" and reading.users is None and reading.batch_size is None:
+            out.append("users: 1 at a time")
+    if journey == "cloud_cost":
+        if reading.hours is None:
+            out.append(f"duration: {number(ASSUMED_HOURS)} hour (say 'for a week' or '100 hours')")
+        if reading.pricing is None:
+            out.append("pricing: on-demand and spot both listed")
+    if journey == "rent_or_buy":
+        if reading.utilization is None:
+            out.append(f"utilization: {percent(default_of(RentVsBuyRequest, 'utilization'))}")
+        if reading.years is None:
+            out.append(f"horizon: {number(default_of(RentVsBuyRequest, 'years'))} years")
+        if reading.purchase_usd_per_gpu is None:
+            out.append("purchase price: the catalog's street price")
+        if reading.rent_usd_per_gpu_hour is None:
+            out.append("rent: the catalog's cheapest on-demand offer")
+        out.append("staff and maintenance: $0 unless given")
+    if journey == "biggest_model" and reading.seq_len is None:
+        out.append(f"context: {number(BIGGEST_MODEL_CONTEXT)} tokens")
+    if journey == "training_time":
+        if not reading.gpus:
+            out.append(f"GPUs: {TRAINING_GPUS} × {TRAINING_GPU}")
+        out.append(f"MFU: {percent(MFU_DEFAULT)} of the dense 16-bit peak")
+    return out
+
+
+def not_understood_text(reading: Reading, examples: list[str]) -> str:
+    seen = []
+    if reading.workload:
+        seen.append(f"a workload ({reading.workload})")
+    if reading.hours:
+        seen.append(f"{number(reading.hours)} hours")
+    known = f"I saw {', '.join(seen)} but " if seen else "I "
+    return (f"{known}found no model or GPU I know in this question. Name a model (e.g. 'llama 3.1 8b', 'a 13B model') "
+            "or a GPU (e.g. 'h100', 'rtx 4090', 'a 24GB card'). Examples:\n" + "\n".join(f"  • {e}" for e in examples))
