@@ -5,6 +5,8 @@
   (pip install mcp-server-time, or `pip install -e '.[bench]'`); target <= 1.1x
 - per-call latency of estimate_vram over stdio and over streamable HTTP (median, p99)
 - throughput with 8 concurrent HTTP clients, with the error count (target: zero)
+- a hostile neighbour: 50 concurrent HTTP clients making small calls while one more sends 4 MB model names; the
+  50's p99 latency (target < 200 ms), beside the same 50 alone
 
 Usage: python benchmarks/server.py [--rounds 10] [--calls 200]
 """
@@ -116,6 +118,60 @@ async def http_figures(calls: int, clients: int = 8) -> tuple[list[float], float
         process.wait()
 
 
+LIGHT = {"name": "estimate_vram", "arguments": {"model": "meta-llama/Llama-3.1-8B"}}
+HUGE_NAME_BYTES = 4_000_000  # 4 MB: parsed and refused by the name limit (past 4 MiB the transport answers 413 unparsed)
+
+
+async def neighbour_figures(clients: int = 50, calls_each: int = 20, hostile: bool = True) -> tuple[list[float], int, int]:
+    """The `clients` callers' latencies (ms), their errors, and how many 4 MB calls the hostile one made meanwhile."""
+    from mcp import Client
+
+    port = free_port()
+    process = subprocess.Popen([str(BIN / "gpusizer-mcp"), "--http", "--port", str(port)], stderr=subprocess.DEVNULL,
+                               env={**os.environ, "GPUSIZER_MCP_TOKEN": ""})
+    try:
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+                break
+            except OSError:
+                await asyncio.sleep(0.05)
+        url = f"http://127.0.0.1:{port}/mcp"
+        samples: list[float] = []
+        errors, huge_calls, running = 0, 0, True
+
+        async def caller() -> None:
+            nonlocal errors
+            async with Client(url) as client:
+                await client.call_tool(LIGHT["name"], LIGHT["arguments"])  # warm: the session exists
+                for _ in range(calls_each):
+                    start = time.perf_counter()
+                    try:
+                        result = await client.call_tool(LIGHT["name"], LIGHT["arguments"])
+                        errors += bool(result.is_error)
+                    except Exception:  # noqa: BLE001 - counted, not hidden
+                        errors += 1
+                    samples.append((time.perf_counter() - start) * 1e3)
+
+        async def neighbour() -> None:
+            nonlocal huge_calls
+            async with Client(url) as client:
+                while running:
+                    result = await client.call_tool("estimate_vram", {"model": "x" * HUGE_NAME_BYTES})
+                    assert result.is_error, "a 4 MB name must be refused (names are at most 200 characters)"
+                    huge_calls += 1
+
+        hostile_task = asyncio.create_task(neighbour()) if hostile else None
+        await asyncio.gather(*[caller() for _ in range(clients)])
+        running = False
+        if hostile_task is not None:
+            await hostile_task
+        return samples, errors, huge_calls
+    finally:
+        process.terminate()
+        process.wait()
+
+
 def summary(samples: list[float]) -> str:
     ordered = sorted(samples)
     p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
@@ -150,7 +206,14 @@ def main() -> int:
     samples, throughput, errors = asyncio.run(http_figures(arguments.calls))
     print(f"  http   {summary(samples)}")
     print(f"8 concurrent HTTP clients: {throughput:7.1f} calls/s, {errors} errors")
-    return 1 if errors else 0
+    alone, alone_errors, _ = asyncio.run(neighbour_figures(hostile=False))
+    beside, beside_errors, huge = asyncio.run(neighbour_figures(hostile=True))
+    print("50 concurrent HTTP clients (estimate_vram Llama-3.1-8B):")
+    print(f"  alone                              {summary(alone)}, {alone_errors} errors")
+    print(f"  beside one sending 4 MB names     {summary(beside)}, {beside_errors} errors ({huge} x 4 MB refused meanwhile)")
+    p99 = sorted(beside)[min(len(beside) - 1, int(0.99 * len(beside)))]
+    print(f"  p99 beside the 4 MB sender: {p99:.0f} ms (target < 200 ms)")
+    return 1 if errors or alone_errors or beside_errors else 0
 
 
 if __name__ == "__main__":

@@ -63,7 +63,7 @@ class Catalog:
         """Like find_gpu, and says so when a family name ('H100') was taken to mean one part; a memory size ('24GB',
         'custom:24') is a GPU of that memory and nothing else known."""
         if not isinstance(name, str) or not name.strip():
-            raise SizingError("a GPU name is required, e.g. 'h100-sxm' or 'A100-80GB' (see gpusizer://gpus)")
+            raise SizingError("a GPU name is required, e.g. 'h100-sxm' or 'A100-80GB' (see gpusizer://gpus)", arguments=("gpu",))
         check_length("GPU", name)
         sized = gpu_of_memory(name)
         if sized is not None:
@@ -78,7 +78,8 @@ class Catalog:
         family = self._family_default.get(compact(name))
         if family:
             return GpuMatch(family, self._family_note(name, family))
-        raise SizingError(self._gpu_names.unknown_message(name, "the gpusizer://gpus resource lists every GPU"))
+        raise SizingError(self._gpu_names.unknown_message(name, "the gpusizer://gpus resource lists every GPU"),
+                          arguments=("gpu",), allowed="a GPU id, name or alias from gpusizer://gpus, or a memory size ('24GB')")
 
     def _family_note(self, name: str, gpu: GpuSpec) -> str:
         siblings = [g.gpu_id for g in self.gpus if g.family == gpu.family and g.gpu_id != gpu.gpu_id]
@@ -97,7 +98,8 @@ class Catalog:
         from . import model_sources
 
         if not isinstance(name, str) or not name.strip():
-            raise SizingError("a model name is required, e.g. 'meta-llama/Llama-3.1-8B' (see gpusizer://models)")
+            raise SizingError("a model name is required, e.g. 'meta-llama/Llama-3.1-8B' (see gpusizer://models)",
+                              arguments=("model",))
         check_length("model", name)
         model_id = self._model_names.get(name)
         if model_id is not None:
@@ -114,11 +116,11 @@ class Catalog:
                 model = model_sources.model_from_hub(name.strip())
             except SizingError as error:
                 close = ", ".join(f"'{s}'" for s in self._model_names.suggestions(name))
-                raise SizingError(f"{error}; catalog models with close names: {close}") from None
+                raise SizingError(f"{error}; catalog models with close names: {close}", arguments=("model",)) from None
             return ModelMatch(model, f"architecture read from the Hugging Face Hub ({model.model_id})")
         raise SizingError(self._model_names.unknown_message(
             name, "the gpusizer://models resource lists every model; a Hugging Face id (org/name), a local config.json "
-            "or model folder also work; or pass params_billions"))
+            "or model folder also work; or pass params_billions"), arguments=("model",))
 
     def name_in_text(self, words: str) -> NameMatch | None:
         """What a span of a sentence names, exactly (no fuzzy guessing): a model by id, alias or family-and-size
@@ -169,7 +171,7 @@ def gpu_of_memory(name: str) -> GpuMatch | None:
         return None
     size = float(match.group(1))
     if not 1 <= size <= 4096:
-        raise SizingError(f"a GPU memory size must be 1 to 4096 GB (got {size:g})")
+        raise SizingError(f"a GPU memory size must be 1 to 4096 GB (got {size:g})", arguments=("gpu",), allowed="1 to 4096 GB")
     spec = GpuSpec(gpu_id=f"custom-{size:g}gb", name=f"a {size:g} GB GPU", vendor="unknown", family="custom", architecture="unknown",
                    form_factor="unknown", launch_year=2026, memory_gb=size, usable_memory_mib=int(size * 1024),
                    usable_memory_note="assumed: all of it usable", memory_type="unknown", memory_bandwidth_gbps=None,
@@ -183,7 +185,8 @@ NAME_LIMIT = 200  # characters: longer is no name, and fuzzy matching it would c
 
 def check_length(kind: str, name: str) -> None:
     if len(name) > NAME_LIMIT:
-        raise SizingError(f"a {kind} name is at most {NAME_LIMIT} characters (got {len(name):,})")
+        raise SizingError(f"a {kind} name is at most {NAME_LIMIT} characters (got {len(name):,})",
+                          arguments=(kind.lower(),), allowed=f"at most {NAME_LIMIT} characters")
 
 
 def load_catalog(user_dir: Path | str | None = None, *, include_user: bool = True) -> Catalog:

@@ -75,3 +75,20 @@ def test_help_lists_every_argument():
 def test_a_misspelled_argument_names_the_nearest_valid_one(call, fragment):
     with pytest.raises(SizingError, match=fragment):
         call()
+
+
+@pytest.mark.parametrize("call, arguments, allowed", [
+    (lambda: tools.estimate_vram("llama-3.1-8b", batch_size=0), ("batch_size",), "batch_size ≥ 1"),
+    (lambda: tools.estimate_vram("llama-3.1-8b", workload="serving"), ("workload",), "one of 'inference' or 'training'"),
+    (lambda: tools.estimate_vram("llama-3.1-8b", batchsize=64), ("batchsize",), None),
+    (lambda: tools.estimate_vram("lama-9000"), ("model",), None),
+    (lambda: tools.cloud_cost("h900", hours=1), ("gpu",), "gpusizer://gpus"),
+    (lambda: tools.rent_vs_buy("h100", utilization=1.5), ("utilization",), "≤ 1"),
+])
+def test_errors_name_the_argument_at_fault_and_what_is_allowed(call, arguments, allowed):
+    """Faces place the message by these fields (the TUI under the input), not by reading the sentence."""
+    with pytest.raises(SizingError) as caught:
+        call()
+    assert caught.value.arguments == arguments
+    if allowed:
+        assert allowed in (caught.value.allowed or "")

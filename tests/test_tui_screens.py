@@ -54,6 +54,13 @@ async def test_estimate_unknown_model_says_did_you_mean_under_the_model(app):
         assert "did you mean" in error_under(pilot.app, "model")
 
 
+async def test_an_error_goes_under_the_input_its_arguments_name_even_when_the_sentence_does_not(app):
+    """'a GPU memory size must be 1 to 4096 GB' never says 'gpu': SizingError.arguments places it."""
+    async with app().run_test(size=SIZE) as pilot:
+        await type_into(pilot, "#gpu", "5000GB")
+        assert "1 to 4096 GB" in error_under(pilot.app, "gpu")
+
+
 async def test_qlora_shows_its_nf4_base_and_lora_gives_the_weights_choice_back(app):
     async with app().run_test(size=SIZE) as pilot:
         await choose(pilot, "#workload", "training")

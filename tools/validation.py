@@ -5,7 +5,7 @@ import difflib
 import functools
 import inspect
 from collections.abc import Callable, Iterable
-from typing import Annotated, Any, ParamSpec, TypeVar
+from typing import Annotated, Any, NamedTuple, ParamSpec, TypeVar
 
 from pydantic import BaseModel, StringConstraints, ValidationError
 
@@ -20,34 +20,50 @@ def quoted(text: object) -> str:
     return shown if len(shown) <= QUOTED else shown[: QUOTED - 4] + "...'"
 
 
-def validation_message(error: ValidationError, tool: str, valid: Iterable[str] = ()) -> str:
-    parts = []
+class Problem(NamedTuple):
+    argument: str
+    message: str
+    allowed: str | None
+
+
+def validation_problems(error: ValidationError, valid: Iterable[str] = ()) -> list[Problem]:
+    """Each field pydantic refused: the argument, a fix-it phrase, and the allowed values or range where known."""
+    problems = []
     for problem in error.errors():
         field = ".".join(str(p) for p in problem["loc"]) or "arguments"
+        argument = str(problem["loc"][0]) if problem["loc"] else "arguments"
         got = problem.get("input")
         context = problem.get("ctx") or {}
         kind = problem["type"]
         if kind in ("too_short", "too_long"):
             limit = context.get("min_length") if kind == "too_short" else context.get("max_length")
             bound = "at least" if kind == "too_short" else "at most"
-            parts.append(f"{field} needs {bound} {limit} entries (got {context.get('actual_length')})")
+            problems.append(Problem(argument, f"{field} needs {bound} {limit} entries (got {context.get('actual_length')})",
+                                    f"{bound} {limit} entries"))
         elif kind == "missing":
-            parts.append(f"missing argument '{field}'")
+            problems.append(Problem(argument, f"missing argument '{field}'", None))
         elif kind == "extra_forbidden":
             close = nearest_names(field, valid)
-            parts.append(f"unknown argument '{field[:60]}'" + (f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""))
+            problems.append(Problem(argument, f"unknown argument '{field[:60]}'"
+                                    + (f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""), None))
         elif kind == "literal_error":
-            parts.append(f"{field}={quoted(got)} is not allowed; use one of {context.get('expected')}")
+            problems.append(Problem(argument, f"{field}={quoted(got)} is not allowed; use one of {context.get('expected')}",
+                                    f"one of {context.get('expected')}"))
         elif kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
             bound = {"greater_than_equal": "≥", "greater_than": ">", "less_than_equal": "≤", "less_than": "<"}[kind]
             limit = next(iter(context.values()), "?")
             limit = f"{limit:g}" if isinstance(limit, (int, float)) else limit
-            parts.append(f"{field} must be {bound} {limit} (got {quoted(got)})")
+            problems.append(Problem(argument, f"{field} must be {bound} {limit} (got {quoted(got)})", f"{bound} {limit}"))
         elif kind == "string_too_long":
-            parts.append(f"{field} is too long ({len(str(got)):,} characters; at most {context.get('max_length')})")
+            problems.append(Problem(argument, f"{field} is too long ({len(str(got)):,} characters; at most "
+                                    f"{context.get('max_length')})", f"at most {context.get('max_length')} characters"))
         else:
-            parts.append(f"{field}: {problem['msg'].lower()} (got {quoted(got)})")
-    return f"{tool}: " + "; ".join(parts)
+            problems.append(Problem(argument, f"{field}: {problem['msg'].lower()} (got {quoted(got)})", None))
+    return problems
+
+
+def validation_message(error: ValidationError, tool: str, valid: Iterable[str] = ()) -> str:
+    return f"{tool}: " + "; ".join(p.message for p in validation_problems(error, valid))
 
 
 Request = TypeVar("Request", bound=BaseModel)
@@ -60,7 +76,10 @@ def parse_request(model: type[Request], arguments: dict, tool: str) -> Request:
     try:
         return model(**arguments)
     except ValidationError as error:
-        raise SizingError(validation_message(error, tool, model.model_fields)) from None
+        problems = validation_problems(error, model.model_fields)
+        allowed = "; ".join(f"{p.argument} {p.allowed}" for p in problems if p.allowed) or None
+        raise SizingError(f"{tool}: " + "; ".join(p.message for p in problems),
+                          arguments=dict.fromkeys(p.argument for p in problems), allowed=allowed) from None
 
 
 def default_of(model: type[BaseModel], name: str) -> Any:
@@ -99,7 +118,7 @@ def known_arguments_only(tool: str, extra: Iterable[str] = ()) -> Callable[[Call
             if unknown:
                 from gpusizer.catalog import SizingError
 
-                raise SizingError(unknown_arguments_message(tool, unknown, valid))
+                raise SizingError(unknown_arguments_message(tool, unknown, valid), arguments=sorted(unknown))
             return function(*args, **kwargs)
 
         return checked

@@ -139,30 +139,42 @@ class ToolPane(Vertical):
         except FormError as error:
             self.show_error(error.field, error.message)
             return
+        named: tuple[str, ...] = ()
         try:
             result, problem = self.compute(arguments), None
         except SizingError as error:
-            result, problem = None, str(error)
+            result, problem, named = None, str(error), error.arguments
         except Exception as error:  # noqa: BLE001 - a calculator bug must not take the app down with a traceback
             self.log.error(f"computing {arguments!r} failed: {error!r}")
             result, problem = None, f"Could not compute this ({type(error).__name__}: {error}); please report it."
         try:
-            self._apply(result, problem)
+            self._apply(result, problem, named)
         except Exception as error:  # noqa: BLE001 - nor a display bug
             self.log.error(f"showing {arguments!r} failed: {error!r}")
             self.show_problem(
                 f"Could not show this result ({type(error).__name__}: {error}); the last good result stays. "
                 "Please report it with the inputs above.")
 
-    def _apply(self, result: BaseModel | None, problem: str | None) -> None:
+    def _apply(self, result: BaseModel | None, problem: str | None, named: tuple[str, ...] = ()) -> None:
         if problem is not None or result is None:
-            self.show_error(self.field_named_in(problem or ""), problem or "no result")
+            self.show_error(self.input_for(named) or self.field_named_in(problem or ""), problem or "no result")
         else:
             self.result = result
             self.show(result)
         self.post_message(self.Updated())
 
     # ---- errors next to their input
+    ARGUMENT_INPUTS = {"gpu": ("gpu", "gpus"), "gpus": ("gpus", "gpu"), "model": ("model",)}
+
+    def input_for(self, arguments: tuple[str, ...]) -> str | None:
+        """The input a SizingError's arguments name (the structured way; field_named_in reads older messages)."""
+        ids = {w.id for w in self.query("Input, Choice, Checkbox") if w.id}
+        for argument in arguments:
+            for candidate in self.ARGUMENT_INPUTS.get(argument, (argument,)):
+                if candidate in ids:
+                    return candidate
+        return None
+
     def field_named_in(self, message: str) -> str | None:
         names = [w.id for w in self.query("Input, Choice, Checkbox") if w.id]
         if re.search(r"unknown GPU|GPU name", message):
