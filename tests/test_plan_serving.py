@@ -108,6 +108,7 @@ def test_more_users_never_need_fewer_gpus_or_less_money(arguments, users, more):
     few, many = answered(arguments, concurrent_users=users), answered(arguments, concurrent_users=users + more)
     assert bool(many) <= bool(few)
     if many:
+        assert many[0].fewest_gpus >= few[0].fewest_gpus and many[0].fewest_gpus <= many[0].total_gpus
         assert (many[0].usd_per_hour or 0) >= (few[0].usd_per_hour or 0) - 1e-9
         if many[0].usd_per_hour is None:  # no offer: the fewest GPUs decide
             assert many[0].total_gpus >= few[0].total_gpus
@@ -119,6 +120,7 @@ def test_more_requests_per_second_never_need_fewer_gpus_or_less_money(arguments,
     low, high = answered(arguments, requests_per_s=rate), answered(arguments, requests_per_s=rate + more)
     assert bool(high) <= bool(low)
     if high:
+        assert high[0].fewest_gpus >= low[0].fewest_gpus and high[0].fewest_gpus <= high[0].total_gpus
         assert (high[0].usd_per_hour or 0) >= (low[0].usd_per_hour or 0) - 1e-9
         if high[0].usd_per_hour is None:
             assert high[0].total_gpus >= low[0].total_gpus

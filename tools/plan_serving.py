@@ -122,6 +122,7 @@ def best_option(plan: Plan, gpu: GpuSpec, request: PlanServingRequest, catalog: 
     reasons: list[tuple[int, str | Callable[[], str]]] = []
     best: Shape | None = None
     best_order: tuple | None = None
+    finished: dict[int, int] = {}  # GPUs in all, per shape finished on the way
     while queue:
         order, n, known = heapq.heappop(queue)
         if best_order is not None and order >= best_order:
@@ -137,6 +138,7 @@ def best_option(plan: Plan, gpu: GpuSpec, request: PlanServingRequest, catalog: 
         if isinstance(shape, str):
             reasons.append((n, shape))
             continue
+        finished[n] = shape.replicas * shape.gpus
         shape_order = cost_order(shape.fleet, shape.replicas * shape.gpus)
         if best_order is None or shape_order < best_order:
             best, best_order = shape, shape_order
@@ -145,7 +147,22 @@ def best_option(plan: Plan, gpu: GpuSpec, request: PlanServingRequest, catalog: 
             return "no replica shape divides the model's attention heads"
         n, why = max(reasons, key=lambda r: r[0])
         return f"{n} GPU{'s' if n > 1 else ''}: {why if isinstance(why, str) else why()}"
-    return option_of(gpu, best, request)
+    return option_of(gpu, best, request, fewest_gpus(plan, gpu, request, catalog, finished))
+
+
+def fewest_gpus(plan: Plan, gpu: GpuSpec, request: PlanServingRequest, catalog: Catalog, finished: dict[int, int]) -> int:
+    """The fewest GPUs of this type that serve the traffic under the targets, whatever they cost: the least over the
+    shapes of replicas x GPUs per replica (each grows with the traffic, so this never falls as traffic rises)."""
+    totals = list(finished.values())
+    for n in SHAPES:
+        if n in finished or request.engine != "llama_cpp" and plan.arch.num_attention_heads % n:
+            continue
+        found = candidate(plan, gpu, n, request, catalog)
+        if not isinstance(found, Candidate) or missed_target(found.load, 1, request):
+            continue
+        replicas, _ = traffic_fit(found.load, largest_batch(found.load, found.cap, request), request)
+        totals.append(replicas * n)
+    return min(totals)
 
 
 def cost_order(fleet: FleetPrice | None, gpus: int) -> tuple:
@@ -259,7 +276,7 @@ def traffic_fit(load: ReplicaLoad, largest: int, request: PlanServingRequest) ->
     return replicas, min(largest, 1 + last_within(lambda b: b - in_flight(b), -1e-9, largest, batch - 1))
 
 
-def option_of(gpu: GpuSpec, s: Shape, request: PlanServingRequest) -> ServingOption:
+def option_of(gpu: GpuSpec, s: Shape, request: PlanServingRequest, fewest: int) -> ServingOption:
     tokens_per_s = s.replicas * s.planned.tokens_per_s
     if request.requests_per_s is not None:  # what the traffic asks, not what the replicas could do
         tokens_per_s = min(tokens_per_s, request.requests_per_s * request.output_tokens)
@@ -272,7 +289,7 @@ def option_of(gpu: GpuSpec, s: Shape, request: PlanServingRequest) -> ServingOpt
                              usd_per_instance_hour=round(job.usd_per_instance_hour, 4), price_date=o.as_of, source=o.source)
     return ServingOption(
         gpu_id=gpu.gpu_id, gpus_per_replica=s.gpus, tensor_parallel=1 if request.engine == "llama_cpp" else s.gpus,
-        replicas=s.replicas, total_gpus=s.replicas * s.gpus, max_concurrency_per_replica=min(s.capacity.requests, 10**9),
+        replicas=s.replicas, total_gpus=s.replicas * s.gpus, fewest_gpus=fewest, max_concurrency_per_replica=min(s.capacity.requests, 10**9),
         concurrency_per_replica=s.planned.batch, limited_by=s.limited_by,
         tokens_per_s_per_user=round(s.planned.tokens_per_s_per_user, 2), aggregate_tokens_per_s=round(tokens_per_s, 1),
         ttft_s=round(s.planned.ttft_s, 4), decode_step_ms=round(s.planned.step_s * 1e3, 3),

@@ -58,6 +58,8 @@ class ServingOption(BaseModel):
     tensor_parallel: int = Field(description="1 for llama.cpp, which splits layers across its GPUs")
     replicas: int
     total_gpus: int
+    fewest_gpus: int = Field(description="the fewest GPUs of this type that serve the traffic, at any cost (total_gpus is "
+                             "the cheapest plan's)")
     max_concurrency_per_replica: int = Field(description="requests of prompt + output tokens the KV cache holds at once")
     concurrency_per_replica: int = Field(description="requests each replica runs at the planned load")
     limited_by: str = Field(description="what caps a replica's batch: kv_cache, max_num_seqs, tokens_per_s_per_user or ttft_s")

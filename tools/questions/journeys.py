@@ -162,11 +162,20 @@ def answer_which_gpu(reading: Reading, catalog: Catalog, calls: list[ToolCall]) 
     return text + "."
 
 
+ASKED_BATCH = r"batch|users|requests|concurren|parallel|simultaneous"
+
+
+def asks_engine_capacity(reading: Reading) -> bool:
+    """'How many concurrent requests ... with vllm / ollama': what a serving engine admits, not one prefill."""
+    serving_words = reading.engine not in (None, "hf") or said(reading, r"\b(concurren\w*|requests|users|serv\w*|parallel)\b")
+    return (bool(reading.gpus) and said(reading, ASKED_BATCH) and bool(serving_words) and reading.workload != "training"
+            and bool(reading.model) and not reading.gpus[0][0].endswith("GB"))
+
+
 def answer_limits(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     gpu_id, count = reading.gpus[0]
-    asked_batch = said(reading, r"batch|users|requests|concurren|parallel|simultaneous")
-    serving_words = reading.engine not in (None, "hf") or said(reading, r"\b(concurren\w*|requests|users|serv\w*|parallel)\b")
-    if asked_batch and serving_words and reading.workload != "training" and reading.model and not gpu_id.endswith("GB"):
+    asked_batch = said(reading, ASKED_BATCH)
+    if asks_engine_capacity(reading):
         return engine_capacity(reading, catalog, calls, gpu_id, count or 1)
     result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading, with_gpu=True), gpu=gpu_id,
                   **spread_over(reading, count))
@@ -328,7 +337,9 @@ def answer_compare(reading: Reading, catalog: Catalog, calls: list[ToolCall]) ->
                 f"{price_or(row.cheapest_usd_per_gpu_hour)}/GPU-h")
         if row.gpus_needed is not None:
             line += f"; needs {row.gpus_needed}"
-            if row.decode_tokens_per_s is not None:
+            if row.decode_tokens_per_s_expected is not None:
+                line += f", decode ≈ {number(row.decode_tokens_per_s_expected)} tokens/s with vLLM"
+            elif row.decode_tokens_per_s is not None:
                 line += f", decode ≤ {number(row.decode_tokens_per_s)} tokens/s"
         lines.append(line)
     return "\n".join(lines)

@@ -11,7 +11,16 @@ from gpusizer.tools.validation import default_of
 from gpusizer.tools.vram_models import VramRequest, stored_weights_dtype
 from gpusizer.tools.weights import default_weights_dtype
 
-from .journeys import ASSUMED_HOURS, BIGGEST_MODEL_CONTEXT, TRAINING_GPU, TRAINING_GPUS, estimate_engine, has_subject, serving_engine
+from .journeys import (
+    ASSUMED_HOURS,
+    BIGGEST_MODEL_CONTEXT,
+    TRAINING_GPU,
+    TRAINING_GPUS,
+    asks_engine_capacity,
+    estimate_engine,
+    has_subject,
+    serving_engine,
+)
 from .reading import Reading
 
 MEMORY_JOURNEYS = ("estimate", "fit", "limits", "which_gpu", "cheapest_method")
@@ -50,6 +59,14 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
         subject = reading.model or f"a generic {number(reading.params_billions)}B dense model"
         gpus = ", ".join(f"{c or TRAINING_GPUS} × {g}" for g, c in reading.gpus)
         return f"I read this as: train {subject} on {reading.training_tokens:.3g} tokens" + (f" on {gpus}" if gpus else "")
+    if journey == "limits" and asks_engine_capacity(reading):
+        engine = serving_engine(reading) or str(default_of(PlanServingRequest, "engine"))
+        length = f"{number(reading.seq_len)} tokens each" if reading.seq_len else "the model's full context each"
+        if engine == "llama_cpp":  # llama-server's slots are sized for a prompt and an answer
+            length = (f"{number(reading.seq_len or default_of(PlanServingRequest, 'prompt_tokens'))} prompt + "
+                      f"{number(default_of(PlanServingRequest, 'output_tokens'))} output tokens each")
+        return (f"I read this as: the most concurrent requests {engine} admits for {reading.model} on {gpu_words(reading)}, "
+                f"{length}" + (f", KV cache in {reading.kv_cache_dtype}" if reading.kv_cache_dtype else ""))
     if journey == "biggest_model":
         return f"I read this as: the largest catalog models that fit {gpu_words(reading)}"
     if journey in ("gpu_card", "cloud_cost", "rent_or_buy", "compare") and not has_subject(reading):
@@ -81,6 +98,16 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
 def defaults_used(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
     """What the answer assumed because the question did not say, in the words a user would change."""
     out: list[str] = []
+    if journey == "limits" and asks_engine_capacity(reading):
+        if serving_engine(reading) is None:
+            out.append(f"engine: {default_of(PlanServingRequest, 'engine')} (the most common server)")
+        if serving_engine(reading) == "llama_cpp":
+            if reading.seq_len is None:
+                out.append(f"prompt: {number(default_of(PlanServingRequest, 'prompt_tokens'))} tokens")
+            out.append(f"output: {number(default_of(PlanServingRequest, 'output_tokens'))} tokens")
+        elif reading.seq_len is None:
+            out.append("context: the model's full window per request (vLLM's default max_model_len)")
+        return out
     if journey in MEMORY_JOURNEYS or journey in ("compare", "speed") and has_subject(reading):
         workload = reading.workload or default_of(VramRequest, "workload")
         if reading.workload is None and journey != "speed":
