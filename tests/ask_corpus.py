@@ -11,6 +11,7 @@ from gpusizer.tools.questions import AskAnswer, ask
 
 CORPUS_FILE = Path(__file__).parent / "data" / "ask_corpus.jsonl"
 CORPUS = [json.loads(line) for line in CORPUS_FILE.read_text().splitlines() if line.strip()]
+UNNAMED = {"instruct", "chat", "hf", "base", "it"}  # suffixes that do not change which model a name means
 NOT_COMPARED = {"recipe", "optimizer", "other_weights", "providers"}  # the corpus does not record these
 
 
@@ -27,6 +28,9 @@ def comparable(reading: dict, journey: str) -> dict:
         out.pop("method", None)  # the journey compares the methods: whichever was read is not used
     if "unknown_gpu" in out:
         out["unknown_gpu"] = re.sub(r"\s*\d+ ?gb\b", "", str(out["unknown_gpu"]).lower()).strip()
+    if "unknown_model" in out:  # a name as typed: the same words, whatever the separators, suffixes and size
+        words = re.split(r"[-_ /]+", str(out["unknown_model"]).lower())
+        out["unknown_model"] = " ".join(w for w in words if w and w not in UNNAMED and not re.fullmatch(r"\d+(\.\d+)?[bm]", w))
     return out
 
 

@@ -46,7 +46,8 @@ class GpuRow(BaseModel):
     gpus_needed: int | None = None
     decode_tokens_per_s: float | None = Field(default=None, description="per sequence, upper bound from memory bandwidth")
     decode_tokens_per_s_expected: float | None = Field(
-        default=None, description="inference: per sequence at batch_size, plan_serving's roofline with vLLM's efficiencies")
+        default=None, description="inference: per sequence at batch_size, plan_serving's roofline with vLLM's efficiencies "
+        "(llama.cpp's for GGUF types)")
     prefill_seconds: float | None = Field(default=None, description="lower bound from dense TFLOPS x MFU")
     usd_per_million_tokens: float | None = Field(default=None, description="decode at batch_size on the cheapest on-demand offer")
     replica_usd_per_hour: float | None = Field(default=None, description="the GPUs it needs: a tensor-parallel replica in one "
@@ -134,7 +135,9 @@ def add_workload(row: GpuRow, gpu: GpuSpec, plan, mfu: float, notes: list[str], 
         return
     row.decode_tokens_per_s = round(needed * gpu.memory_bandwidth_gbps * 1e9 / bytes_per_step, 2)
     if r.workload == "inference":  # the same speed model plan_serving and Ask use, so the faces agree
-        line = roofline(plan, gpu, needed, default_factors("vllm", gpu, needed, plan.weight_format.compute_dtype))
+        engine = "llama_cpp" if plan.weight_format.gguf else "vllm"  # who runs a GGUF file
+        line = roofline(plan, gpu, needed, default_factors(engine, gpu, 1 if plan.weight_format.gguf else needed,
+                                                           plan.weight_format.compute_dtype))
         if line is not None:
             row.decode_tokens_per_s_expected = round(1 / line.decode_step_s(r.batch_size, r.seq_len), 2)
     tflops = gpu.dense_tflops(plan.weight_format.compute_dtype) or gpu.bf16_tflops_dense

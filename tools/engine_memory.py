@@ -181,12 +181,13 @@ def llama_cpp_layout(plan: Plan) -> GgufLayout:
     return layout
 
 
-def llama_cpp_run(plan: Plan, gpus: int, n_gpu_layers: int) -> LlamaCppBuffers:
+def llama_cpp_run(plan: Plan, gpus: int, n_gpu_layers: int, cells: int | None = None) -> LlamaCppBuffers:
     r = plan.request
     version, _ = version_key("llama_cpp", r.engine_version)
     flash = r.flash_attention if r.flash_attention is not None else version >= LLAMA_CPP_FLASH_ATTENTION_DEFAULT
     return llama_cpp_buffers(plan.arch, llama_cpp_layout(plan), gpus=gpus, n_gpu_layers=n_gpu_layers,
-                             cells=pad_cells(r.max_model_len or DEFAULT_CONTEXT), ubatch=r.max_num_batched_tokens or DEFAULT_UBATCH,
+                             cells=cells or pad_cells(r.max_model_len or DEFAULT_CONTEXT),
+                             ubatch=r.max_num_batched_tokens or DEFAULT_UBATCH,
                              kv_bytes=plan.kv_bytes, flash_attention=flash)
 
 
@@ -223,7 +224,8 @@ def llama_cpp_memory(plan: Plan, gpu: GpuSpec | None, num_gpus: int) -> EngineRe
     if gpu is not None and total > gpu.usable_memory_bytes:
         reason = (f"{buffers.n_gpu_layers} layers need {total / GIB:.2f} GiB on a {gpu.usable_memory_bytes / GIB:.2f} GiB GPU: "
                   "lower n_gpu_layers, n_ctx (max_model_len) or use a smaller GGUF type")
-    serving = llama_cpp_serving(buffers, shown, reason)
+    longest = llama_cpp_longest_context(plan, gpu, num_gpus, r.n_gpu_layers or all_layers) if gpu is not None else None
+    serving = llama_cpp_serving(buffers, shown, reason, longest)
     breakdown = Breakdown(weights=device.model, kv_cache=device.kv, activations=device.compute, gradients=0, optimizer_states=0,
                           runtime_overhead=overhead if buffers.gpus else 0)
     cells, ubatch, flash = buffers.cells, buffers.ubatch, buffers.flash_attention
@@ -237,12 +239,27 @@ def llama_cpp_memory(plan: Plan, gpu: GpuSpec | None, num_gpus: int) -> EngineRe
     return EngineResult(serving, breakdown, tuple(notes))
 
 
-def llama_cpp_serving(b: LlamaCppBuffers, shown: str, reason: str | None) -> ServingMemory:
+def llama_cpp_longest_context(plan: Plan, gpu: GpuSpec, gpus: int, n_gpu_layers: int) -> int | None:
+    """The largest n_ctx (a multiple of 256, up to the model's window) at which `n_gpu_layers` layers still fit each
+    GPU with --fit's 1 GiB margin: 'how much context before layers spill to the CPU'. None: not even 256 cells."""
+    budget = gpu.usable_memory_bytes - FIT_MARGIN - CUDA_CONTEXT_BYTES - WORKSPACE_BYTES
+    fits = lambda cells: llama_cpp_run(plan, gpus, n_gpu_layers, cells).busiest.total <= budget  # noqa: E731
+    low, high = 0, plan.arch.max_position_embeddings // 256 + 1  # in units of 256 cells
+    if not fits(256):
+        return None
+    low = 1
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if fits(middle * 256) else (low, middle)
+    return low * 256
+
+
+def llama_cpp_serving(b: LlamaCppBuffers, shown: str, reason: str | None, longest: int | None = None) -> ServingMemory:
     device, cells = b.busiest, b.cells
     return ServingMemory(
         engine="llama_cpp", engine_version=shown, starts=reason is None, reason=reason, weights_bytes=device.model,
         activation_peak_bytes=device.compute, non_torch_bytes=0, cuda_graph_bytes=0, kv_cache_bytes=device.kv,
-        kv_cache_tokens=cells, max_concurrency=1.0, max_model_len=cells, max_model_len_fits=None,
+        kv_cache_tokens=cells, max_concurrency=1.0, max_model_len=cells, max_model_len_fits=longest,
         budget_bytes=device.total, outside_budget_bytes=CUDA_CONTEXT_BYTES + WORKSPACE_BYTES if b.gpus else 0,
         block_size=256, max_num_batched_tokens=b.ubatch, n_gpu_layers=b.n_gpu_layers, host_weights_bytes=b.host_model,
         host_kv_bytes=b.host_kv, host_compute_bytes=b.host_compute)

@@ -289,7 +289,8 @@ def option_of(gpu: GpuSpec, s: Shape, request: PlanServingRequest, fewest: int) 
                              usd_per_instance_hour=round(job.usd_per_instance_hour, 4), price_date=o.as_of, source=o.source)
     return ServingOption(
         gpu_id=gpu.gpu_id, gpus_per_replica=s.gpus, tensor_parallel=1 if request.engine == "llama_cpp" else s.gpus,
-        replicas=s.replicas, total_gpus=s.replicas * s.gpus, fewest_gpus=fewest, max_concurrency_per_replica=min(s.capacity.requests, 10**9),
+        replicas=s.replicas, total_gpus=s.replicas * s.gpus, fewest_gpus=fewest,
+        max_concurrency_per_replica=min(s.capacity.requests, 10**9),
         concurrency_per_replica=s.planned.batch, limited_by=s.limited_by,
         tokens_per_s_per_user=round(s.planned.tokens_per_s_per_user, 2), aggregate_tokens_per_s=round(tokens_per_s, 1),
         ttft_s=round(s.planned.ttft_s, 4), decode_step_ms=round(s.planned.step_s * 1e3, 3),

@@ -223,7 +223,8 @@ class ReplicaLoad:
         left = step_s - self.line.fixed_s
         by_weights = (left - self.dense_weights) / self.attention_per_sequence
         by_compute = left / (self.tokens_per_sequence * self.gemm_per_token + self.attention_per_sequence)
-        return max(0, min(cap, math.floor(min(by_weights, by_compute) * (1 + 1e-12))))
+        most = min(by_weights, by_compute) * (1 + 1e-12)
+        return max(0, min(cap, math.floor(most))) if math.isfinite(most) else (cap if most > 0 else 0)
 
     def point(self, batch: int) -> LoadPoint:
         return LoadPoint(batch, self.step_s(batch), self.ttft_s(batch))

@@ -30,8 +30,9 @@ EXAMPLES = [
 FOLLOW_UP_OPENING = (r"^(?:and|what about|how about|same|now|then|ok(?:ay)?|also|with|at|on|in|using|instead|what if|if|but"
                      r"|try|or)\b")
 POINTS_BACK = r"\binstead\b|\b(?:it|that|this one|the same|them|those)\b"
-BARE_COUNT = r"\b(\d+|two|three|four|eight) (?:of (?:them|those|these)|cards|gpus)\b"
-COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "eight": 8}
+BARE_COUNT = (r"\b(\d+|two|three|four|eight|a pair|a couple) (?:of (?:them|those|these)|cards|gpus)\b"
+              r"|\b(both)\b(?: of them| cards| gpus)?")
+COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "eight": 8, "a pair": 2, "a couple": 2, "both": 2}
 UNSET: tuple[object, ...] = (None, [], False)
 
 
@@ -56,7 +57,7 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
         merged.workload, merged.method, merged.method_said = new.workload, new.method, new.method_said
     count = re.search(BARE_COUNT, new.text)
     if count and not new.gpus and merged.gpus:
-        value = count.group(1)
+        value = count.group(1) or count.group(2)
         merged.gpus = [(merged.gpus[0][0], int(value) if value.isdigit() else COUNT_WORDS[value]), *merged.gpus[1:]]
         merged.ignored = [w for w in merged.ignored if w not in count.group(0).split()]
         merged.spans = [*merged.spans, Span(count.group(0), f"{merged.gpus[0][1]} of the GPU asked about before")]
@@ -88,9 +89,12 @@ APPLE_NOTE = ("On Apple silicon the GPU may use about 2/3 to 3/4 of unified memo
 
 def parts_asked(text: str, covered: tuple[str, ...]) -> list[str]:
     """The asks a question makes beyond what its main journey covers: 'fit ... and how fast', '... and what would it cost'."""
-    asks = {"speed": j.SPEED, "cost": r"\b(cost\w*|price\w*|pay|spend|how much would (?:it|that) (?:be|run))\b|\$",
-            "buy": j.BUY, "which_gpu": r"\b(which|what) (gpu|card|hardware)s?\b"}
-    return [name for name, pattern in asks.items() if name not in covered and re.search(pattern, text)]
+    asks = {"speed": j.SPEED, "cost": r"\b(cost\w*|price\w*|pay|spend|bill|how much would (?:it|that) (?:be|run))\b|\$",
+            "which_gpu": r"\b(which|what) (gpu|card|hardware)s?\b", "limits": j.LIMIT}
+    found = [name for name, pattern in asks.items() if name not in covered and re.search(pattern, text)]
+    if "buy" not in covered and re.search(j.BUY, text) and re.search(j.RENT_OR_OWN, text):  # 'the better buy' is no rent-or-own
+        found.append("buy")
+    return found
 
 
 def answer_part(part: str, reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str | None:
@@ -102,6 +106,9 @@ def answer_part(part: str, reading: Reading, catalog: Catalog, calls: list[ToolC
         return "Which GPU: " + j.answer_which_gpu(reading, catalog, calls)
     if part == "buy" and gpus:
         return "Rent or buy: " + j.answer_rent_or_buy(reading, catalog, calls)
+    if part == "limits" and j.has_subject(reading) and reading.gpus:  # '... and how much context can each hold?'
+        return "Limits: " + " ".join(j.answer_limits(dataclasses.replace(reading, gpus=[gpu]), catalog, calls)
+                                     for gpu in reading.gpus[:4])
     if part == "cost" and gpus:  # the GPUs the fit needs, at least as many as asked
         gpu_id, count = gpus[0]
         for made in calls:
@@ -122,6 +129,10 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
     if follow is not None:
         reading = follow
     journey = choose(reading)
+    if journey is not None and journey.name in ("gpu_card", "cloud_cost", "rent_or_buy", "compare") and not j.has_subject(reading) \
+            and reading.weights_dtype:  # 'trainium2: memory and bf16 TFLOPS?': a precision with no model to apply it to
+        reading.notes.append(f"'{reading.weights_dtype}' names a precision, but there is no model to apply it to")
+        reading.weights_dtype, reading.other_weights = None, []
     base: dict[str, Any] = {"question": question, "reading": facts(reading), "ignored": reading.ignored, "follow_up": follow is not None,
             "read": [f"'{s.words}': {s.meaning}" for s in reading.spans]}
     if journey is None:

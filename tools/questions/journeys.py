@@ -174,7 +174,7 @@ def asks_engine_capacity(reading: Reading) -> bool:
 
 def answer_limits(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     gpu_id, count = reading.gpus[0]
-    asked_batch = said(reading, ASKED_BATCH)
+    asked_batch = said(reading, ASKED_BATCH) and reading.batch_size is None
     if asks_engine_capacity(reading):
         return engine_capacity(reading, catalog, calls, gpu_id, count or 1)
     result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading, with_gpu=True), gpu=gpu_id,
@@ -338,11 +338,16 @@ def answer_compare(reading: Reading, catalog: Catalog, calls: list[ToolCall]) ->
         if row.gpus_needed is not None:
             line += f"; needs {row.gpus_needed}"
             if row.decode_tokens_per_s_expected is not None:
-                line += f", decode ≈ {number(row.decode_tokens_per_s_expected)} tokens/s with vLLM"
+                runner = "llama.cpp" if is_gguf(result_dtype(calls)) else "vLLM"
+                line += f", decode ≈ {number(row.decode_tokens_per_s_expected)} tokens/s with {runner}"
             elif row.decode_tokens_per_s is not None:
                 line += f", decode ≤ {number(row.decode_tokens_per_s)} tokens/s"
         lines.append(line)
     return "\n".join(lines)
+
+
+def result_dtype(calls: list[ToolCall]) -> str | None:
+    return (calls[-1].result or {}).get("weights_dtype") or calls[-1].arguments.get("weights_dtype")
 
 
 def answer_cloud(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
@@ -384,11 +389,16 @@ def answer_biggest_model(reading: Reading, catalog: Catalog, calls: list[ToolCal
     gpu_id, count = reading.gpus[0]
     lines = []
     context = reading.seq_len or BIGGEST_MODEL_CONTEXT
-    for label, dtype in (("as released", reading.weights_dtype), ("as a 4-bit GGUF (q4_k_m)", "q4_k_m")):
-        if label != "as released" and reading.weights_dtype:
-            break
-        arguments = {k: a for k, a in {"weights_dtype": dtype, "seq_len": context, "gpu": gpu_id,
+    training = reading.workload == "training"
+    ways = [("as released" if not reading.weights_dtype else f"in {reading.weights_dtype}", reading.weights_dtype)]
+    if not reading.weights_dtype and not training:
+        ways.append(("as a 4-bit GGUF (q4_k_m)", "q4_k_m"))
+    for label, dtype in ways:
+        job = {"workload": "training", "method": reading.method, "batch_size": reading.batch_size,
+               "gradient_checkpointing": reading.gradient_checkpointing} if training else {}
+        arguments = {k: a for k, a in {"weights_dtype": dtype, "seq_len": context, "gpu": gpu_id, **job,
                                         **spread_over(reading, count)}.items() if a is not None}
+        label = f"{reading.method} training, {label}" if training else label
         found = []
         for arch in sorted(catalog.models, key=lambda m: -count_parameters(m).total):
             try:
@@ -429,31 +439,60 @@ def answer_model_card(reading: Reading, catalog: Catalog, calls: list[ToolCall])
 
 
 # ---- which journey: first match wins
+# ---- which journey: what each ask sounds like; of two asks the first said is the question, the other a second part
 SPEED = r"how fast|\bspeed\b|tok(?:en)?s?/s|tokens? (?:per|a|/) ?s(?:ec\w*)?\b|\bt/s\b|\btps\b|throughput|how quick|generation rate"
-SERVING = r"\b(serv\w*|host\w*|deploy\w*|how many (gpus?|cards?|replicas?|h100s?|a100s?|machines?|nodes?)|capacity|users?|rps|qps)\b"
-CHEAPEST_WAY = (r"\bcheapest (?:way|option|setup|route|approach|method)\b|\bleast expensive\b"
-                r"|\bcheapest\b.*\b(?:fine[ -]?tun|train|run|serv)")
-BUY = r"\b(buy\w*|purchas\w*|own(ing)?|capex)\b"
-
-
-FIT_OR_LIMIT = r"\b(fits?|enough|oom|hold|longest|max(?:imum)?|largest|biggest)\b"
-
-
-WHICH_GPU = (r"\b(which|what|best|recommend\w*|cheapest|choose|pick|should i (get|buy))\b"
+SERVING = (r"\b(serv\w*|host\w*|deploy\w*|handle|how many (gpus?|cards?|replicas?|h100s?|a100s?|machines?|nodes?|instances?)"
+           r"|capacity|rps|qps|(?:gpu|card|node) count|number of (?:gpus|cards|nodes))\b|\bhow many\s*$")
+CHEAPEST_WAY = (r"\bcheapest (?:way|option|setup|route|approach|method)\b|\bleast expensive\b|\blowest[ -]cost\b"
+                r"|\bmost cost[ -]effective\b|\bas little money\b|\bcheapest\b.*\b(?:fine[ -]?tun|train|run|serv)")
+BUY = r"\b(buy\w*|purchas\w*|own(ing)?|capex|on[ -]?prem\w*)\b"
+RENT_OR_OWN = r"\b(rent\w*|cloud|leas\w*|own(ing)?|on[ -]?prem\w*|capex|break[ -]?even)\b"
+COST_ASK = r"\b(bill|cost\w*|price\w*|how much (?:would|will|does|to|is)|spend|pay)\b"
+FIT_ASK = r"\b(fits?|enough|oom\w*|hold)\b"
+ESTIMATE_ASK = (r"\b(how much (?:vram|memory|gpu memory|gigs?|gb|gib)|total (?:vram|memory)|memory (?:footprint|requirements?|needed"
+                r"|usage)|vram (?:needed|required|requirements?|usage)|ballpark gib)\b")
+LIMIT = (r"\b(longest|max(?:imum)?|largest|biggest|most|highest|ceiling|upper bound|how (?:long|big|far|high|much context)"
+         r"|how many (?:\S+ ){0,2}(?:users|requests|concurrent|parallel|people|sequences|seqs|streams|slots|sessions))\b")
+BATCH_WORDS = r"batch|users|requests|concurren|parallel|sequences|seqs|slots|sessions|people|streams"
+WHICH_GPU = (r"\b(which|what|best|recommend\w*|cheapest|choose|pick|should (?:i|we) (?:get|buy))\b"
              r".*\b(gpus?|hardware|card|accelerator|instance|setup)\b")
+BIGGEST = (r"\b(biggest|largest|best|what|which) (?:\w+ )?(models?|llms?|thing|one)\b|\bwhat (?:models?|llms?) (?:can|could|will|would)\b"
+           r"|\bwhat can (?:i|it|we) run\b")
+
+
+def first(reading: Reading, pattern: str, *others: str) -> bool:
+    """`pattern` is said, and before each of `others` (or they are not said): of two asks, the first is the question."""
+    a = re.search(pattern, reading.text)
+    if a is None:
+        return False
+    return all((b := re.search(other, reading.text)) is None or a.start() <= b.start() for other in others)
 
 
 def asks_speed_first(reading: Reading) -> bool:
-    """Speed words, before any fit or limit words ('will it fit ... and how fast' is a fit question with a second part)."""
-    speed = re.search(SPEED, reading.text)
-    other = re.search(FIT_OR_LIMIT, reading.text)
-    return speed is not None and (other is None or speed.start() < other.start())
+    """Speed words before any fit, limit, memory or which-GPU words ('will it fit ... and how fast' asks fit first)."""
+    return first(reading, SPEED, FIT_ASK, LIMIT, ESTIMATE_ASK, WHICH_GPU)
 
 
-def first(reading: Reading, pattern: str, other: str) -> bool:
-    """`pattern` is said, and before `other` (or `other` not at all): of two asks, the first is the question."""
-    a, b = re.search(pattern, reading.text), re.search(other, reading.text)
-    return a is not None and (b is None or a.start() <= b.start())
+def asks_limit(reading: Reading) -> bool:
+    """'Longest context', 'largest batch', 'how many requests can it juggle': a limit not already given in the
+    question ('can it hold a 128K max context' gives the context: that is a fit question)."""
+    found = re.search(LIMIT, reading.text)
+    if found is None or not first(reading, LIMIT, FIT_ASK):
+        return False
+    given = reading.batch_size if limit_is_batch(found.group(0), reading.text[found.end():]) else reading.seq_len
+    return given is None
+
+
+def limit_is_batch(phrase: str, after: str) -> bool:
+    """What the limit is of: the phrase's own noun ('how many requests'), else the first noun after it."""
+    if re.search(BATCH_WORDS, phrase):
+        return True
+    for word in after.split()[:4]:
+        if re.match(BATCH_WORDS, word):
+            return True
+        if re.match(r"context|ctx|seq|sequence|length|len|window|tokens?\b", word):
+            return False
+    return False
 
 
 def leaves_method_open(reading: Reading) -> bool:
@@ -461,46 +500,58 @@ def leaves_method_open(reading: Reading) -> bool:
 
 
 def asks_serving(reading: Reading) -> bool:
-    """A model and traffic (users or a request rate) with serving words; 'max concurrent on an H100' is a limit."""
-    traffic = reading.users is not None or reading.requests_per_s is not None
+    """A model and traffic (users or a request rate) with serving words; 'max concurrent on an H100' is a limit, 'how
+    much VRAM to serve 5 people' a memory question, 'single user: what tok/s' a speed one."""
+    traffic = (reading.users or 0) > 1 or reading.requests_per_s is not None
     per_gpu_limit = bool(reading.gpus) and said(reading, r"\b(max\w*|how many (users|requests|concurrent))\b") \
         and not said(reading, r"how many (gpus?|cards?|replicas?|machines?|nodes?|h100s?|a100s?)")
-    return (bool(reading.models) and traffic and reading.workload != "training" and not per_gpu_limit
-            and (reading.how_many_gpus or first(reading, SERVING, SPEED)))
+    memory_question = said(reading, ESTIMATE_ASK) and not reading.how_many_gpus
+    target_set = reading.tokens_per_s_per_user is not None and not said(reading, r"how fast|how quick|what (?:tok|speed)")
+    return (bool(reading.models) and traffic and reading.workload != "training" and not per_gpu_limit and not memory_question
+            and (reading.how_many_gpus or target_set or first(reading, SERVING, SPEED)))
+
+
+def asks_rent_or_buy(reading: Reading) -> bool:
+    """Owning against renting: a buy word with a rent/cloud/own framing or a horizon, or a purchase price set against
+    a rent ('$2,000 vs renting at $0.69/hr'); 'which is the better buy' between two cards is a comparison."""
+    if not named_gpus(reading):
+        return False
+    framed = said(reading, RENT_OR_OWN) or reading.years is not None or reading.utilization is not None
+    bought = said(reading, BUY) or reading.purchase_usd_per_gpu is not None
+    comparing = len(reading.gpus) >= 2 and not first(reading, BUY, r"\b(vs|versus|compare|between)\b")
+    return bought and framed and not comparing
+
+
+def asks_job_cost(reading: Reading) -> bool:
+    """A rental bill: GPUs named with a cost word, and either no model or a duration ('~72 hours on 8x H100: the bill?')."""
+    if not named_gpus(reading):
+        return False
+    if not has_subject(reading):
+        return said(reading, r"\b(cheap\w*|cost\w*|price\w*|rent\w*|pay|spend|bill\w*|rate)\b") or reading.hours is not None
+    return reading.hours is not None and said(reading, COST_ASK) and not first(reading, ESTIMATE_ASK, COST_ASK)
 
 
 JOURNEYS = [
+    Journey("cheapest_method", lambda r: has_subject(r) and leaves_method_open(r) and first(r, CHEAPEST_WAY, SPEED, FIT_ASK),
+            answer_cheapest_method, ("cost", "fit", "serving")),
     Journey("serving", asks_serving, answer_serving, ("serving", "speed", "cost", "fit")),
     Journey("training_time", lambda r: r.training_tokens is not None and has_subject(r), answer_training_time,
             ("time", "cost", "speed")),
-    Journey("rent_or_buy", lambda r: bool(named_gpus(r)) and (first(r, BUY, r"\b(vs|versus|compare)\b") or len(r.gpus) < 2)
-            and said(r, BUY), answer_rent_or_buy, ("buy", "cost")),
-    Journey("compare", lambda r: len(r.gpus) >= 2 and not said(r, SPEED + "|" + r"\bfit\b"), answer_compare,
-            ("compare", "speed", "cost", "fit")),
-    Journey("cheapest_method", lambda r: has_subject(r) and leaves_method_open(r) and said(r, CHEAPEST_WAY),
-            answer_cheapest_method, ("cost", "fit")),
-    Journey("cloud_cost", lambda r: bool(named_gpus(r)) and not has_subject(r)
-            and (said(r, r"\b(cheap\w*|cost\w*|price\w*|rent\w*|pay|spend|bill\w*)\b") or r.hours is not None), answer_cloud,
-            ("cost",)),
+    Journey("rent_or_buy", asks_rent_or_buy, answer_rent_or_buy, ("buy", "cost")),
+    Journey("compare", lambda r: len(r.gpus) >= 2 and not first(r, SPEED, r"\b(vs|versus|compare|between|or)\b")
+            and not said(r, r"\bfit\b"), answer_compare, ("compare", "speed", "cost", "fit")),
+    Journey("cloud_cost", asks_job_cost, answer_cloud, ("cost",)),
     Journey("speed", lambda r: has_subject(r) and asks_speed_first(r), answer_speed, ("speed",)),
-    Journey("limits", lambda r: bool(r.gpus) and has_subject(r) and said(
-        r, r"\b(longest|max(imum)?|largest|biggest|most|how (long|big|much context|many (users|requests|concurrent|parallel|people"
-        r"|sequences|streams|slots|sessions|tokens of context)))\b"), answer_limits, ("fit", "limits")),
-    Journey("fit", lambda r: bool(r.gpus) and has_subject(r), answer_fit, ("fit",)),
-    Journey("which_gpu", lambda r: has_subject(r) and first(r, WHICH_GPU, r"\bhow much (vram|memory|gpu memory)\b"),
-        answer_which_gpu, ("fit", "cost")),
+    Journey("limits", lambda r: bool(r.gpus) and has_subject(r) and asks_limit(r), answer_limits, ("fit", "limits")),
+    Journey("fit", lambda r: bool(r.gpus) and has_subject(r) and not first(r, ESTIMATE_ASK, FIT_ASK), answer_fit, ("fit",)),
+    Journey("which_gpu", lambda r: has_subject(r) and first(r, WHICH_GPU, ESTIMATE_ASK), answer_which_gpu, ("fit", "cost")),
     Journey("model_card", lambda r: bool(r.models) and said(r, r"\b(what is|what's|tell me about|describe|architecture|specs?|moe"
             r"|active param\w*|how many (layers|experts|params|parameters|heads))\b")
             and not said(r, r"\b(vram|memory|fit|need|cheap\w*|cost\w*|run|serve|train\w*|fine[ -]?tun\w*)\b"), answer_model_card,
             ("card",)),
     Journey("estimate", has_subject, answer_estimate, ("fit",)),
-    Journey("biggest_model", lambda r: bool(r.gpus) and not has_subject(r) and said(
-        r, r"\b(biggest|largest|best|what|which) (?:\w+ )?(models?|llms?)\b|\bwhat (?:models?|llms?) (?:can|could|will|would)\b"
-           r"|\bwhat can (?:i|it|we) run\b"), answer_biggest_model, ("fit",)),
+    Journey("biggest_model", lambda r: bool(r.gpus) and not has_subject(r) and said(r, BIGGEST), answer_biggest_model, ("fit",)),
     Journey("gpu_card", lambda r: bool(named_gpus(r)), answer_gpu_card, ("card",)),
 ]
 JOURNEY_BY_NAME = {j.name: j for j in JOURNEYS}
 
-# What else a question can ask for beside its main journey, and the journey that answers that part.
-ASKS = {"speed": (SPEED, "speed"), "cost": (r"\b(cost\w*|price\w*|how much (?:would|will|does) it|pay|spend|\$|rent\w*)\b", None),
-        "fit": (r"\b(fits?|enough|oom|run it)\b", "fit"), "buy": (BUY, None)}

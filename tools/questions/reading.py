@@ -57,6 +57,7 @@ class Reading:
     providers: list[str] = field(default_factory=list)
     serving_words: bool = False  # 'serve', 'host', 'deploy': a server, not one generate() call
     how_many_gpus: bool = False  # 'how many h100s ...': a GPU count is the question
+    gpu_at: list[int] = field(default_factory=list)  # where each GPU was named, to keep the question's order
     spans: list[Span] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -121,14 +122,29 @@ class Words:
                 if not u and w not in v.STOP_WORDS and re.search(r"[a-z0-9]", w) and not re.fullmatch(r"[^a-z0-9]+", w)]
 
 
+SHORTHANDS = [  # how people abbreviate, to the words the catalog and the readers know
+    (r"\bl3(\.[123])?(?=[ -]\d)", r"llama 3\1"), (r"\bds[ -]?(v3|v2|r1)\b", r"deepseek \1"),
+    (r"\bollama_kv_cache_type ?= ?", "ollama kv cache "), (r"--?kv[-_]cache[-_]dtype[ =]", "kv cache "),
+    (r"--?cache[-_]type[-_][kv][ =]", "kv cache "), (r"--?max[-_]model[-_]len[ =]", "context "),
+    (r"\b(?:max[-_]model[-_]len|cutoff_len|max_seq_length|max_seq_len|model_max_length|num_ctx|n_ctx|ctx[-_]size)\b ?=? ?",
+     "context "),
+    (r"--?(?:tensor[-_]parallel[-_]size|tp)[ =](\d)", r"tensor parallel \1"),
+    (r"\b(\d+k?)-(context|token|tokens|ctx|dev|devs|person|people|user|users|seat|seats)\b", r"\1 \2"),
+    (r"(\S+?)-(awq|gptq|fp8|gguf|int4|int8|bnb-4bit|4bit|mlx|nvfp4|mxfp4)\b", r"\1 \2"),  # release suffixes name a format
+]
+
+
 def normalize(question: str) -> str:
     text = question.lower().replace("×", "x").replace("–", "-").replace("’", "'").replace("~", " ")
     text = re.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 30,000 -> 30000
     text = re.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 1,000,000 needs a second pass
-    text = re.sub(r"\b(\d+)\s*x\s*(?=[a-z])(?!tx?\b)", r"\1 x ", text)  # 2xH100 -> 2 x h100
-    text = re.sub(r"\b(\d+)x\s+(?=\d)", r"\1 x ", text)  # 2x 3090 -> 2 x 3090 ('8x7b' stays a name)
+    for pattern, replacement in SHORTHANDS:
+        text = re.sub(pattern, replacement, text)
+    text = re.sub(r"\b(\d+)\s*[x*]\s*(?=[a-z])(?!tx?\b|large\b)", r"\1 x ", text)  # 2xH100 -> 2 x h100 (not 12xlarge)
+    text = re.sub(r"\b(\d{1,3})x(?=\d{4}\b)|\b(\d+)x\s+(?=\d)", lambda m: f"{m.group(1) or m.group(2)} x ", text)  # 2x3090
     text = re.sub(r"\b(\d+)(gb|gigs?|gib)\b", r"\1 \2", text)  # 24gb -> 24 gb
-    text = re.sub(r"[,;:!?()\[\]\"]|(?<!\w)'|'(?!\w)", " ", text)
+    text = re.sub(r"[,;:]", " , ", text)  # clause marks stay, so 'fp8, kv cache included' is not 'fp8 kv cache'
+    text = re.sub(r"[!?()\[\]\"]|(?<!\w)'|'(?!\w)| -+ ", " ", text)
     text = re.sub(r"(?<![\d])\.(?![a-z])|\.(?![\da-z])", " ", text)  # full stops, not decimal points or 'llama.cpp'
     return re.sub(r"\s+", " ", text).strip()
 
@@ -137,9 +153,11 @@ def read_question(question: str, catalog: Catalog) -> Reading:
     reading = Reading(text=normalize(question))
     words = Words(reading.text)
     find_names(words, catalog, reading)
-    for reader in (read_optimizer, read_formats, read_workload, read_stack, read_unknown_gpus, read_gpu_memory, read_token_counts,
+    for reader in (read_negations, read_optimizer, read_formats, read_workload, read_stack, read_unknown_gpus, read_gpu_memory,
+                   read_token_counts,
                    read_money, read_context, read_traffic, read_batch, read_durations, read_model_size, read_inference):
         reader(words, reading)
+    reading.gpus = [g for _, g in sorted(zip(reading.gpu_at, reading.gpus, strict=True), key=lambda pair: pair[0])]
     reading.spans, reading.ignored = words.spans, list(dict.fromkeys(words.unused_content()))
     return reading
 
@@ -151,10 +169,14 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
     tokens = words.words
     for size in range(min(MAX_SPAN_WORDS, len(tokens)), 0, -1):
         for start in range(len(tokens) - size + 1):
-            if any(words.used[start:start + size]):
+            if any(words.used[start:start + size]) or tokens[start] in v.STOP_WORDS:
                 continue
             found = catalog.name_in_text(" ".join(tokens[start:start + size]))
             if found is None:
+                continue
+            before = " ".join(tokens[max(0, start - 3):start])
+            if re.search(NEGATION.rstrip() + "$", before):
+                words.take_words(start, start + size - 1, f"ruled out: {found.item_id}")
                 continue
             if found.kind == "model":
                 words.take_words(start, start + size - 1, f"model {found.item_id}")
@@ -170,7 +192,17 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
                 count = count or node
                 gpus.append((start, (found.item_id, count)))
     reading.models = list(dict.fromkeys(item for _, item in sorted(models)))
-    reading.gpus = [item for _, item in sorted(gpus)]
+    kept: list[tuple[int, tuple[str, int | None]]] = []
+    for at, item in sorted(gpus):  # a GPU named twice is one GPU ('A100 vs H100 ... is the H100 worth it')
+        if all(item[0] != other[0] for _, other in kept):
+            kept.append((at, item))
+    reading.gpus, reading.gpu_at = [item for _, item in kept], [at for at, _ in kept]
+    parallel = words.search(r"\btensor[ -]parallel(?:ism)?(?: of| =| size)? (\d)\b|\btp ?=? ?(\d)\b")
+    if parallel:
+        degree = int(parallel.group(1) or parallel.group(2))
+        words.take(parallel, f"tensor parallel {degree}")
+        if reading.gpus and reading.gpus[0][1] is None and degree > 1:
+            reading.gpus[0] = (reading.gpus[0][0], degree)
     known = {p.provider for p in catalog.providers}
     names = {name: name for name in known} | {alias: target for alias, target in v.PROVIDER_ALIASES.items() if target in known}
     for name in sorted(names, key=len, reverse=True):
@@ -217,6 +249,18 @@ def node_after(words: Words, after: int) -> int | None:
 
 
 # ---- formats, workload, engine and recipe
+NEGATION = r"\b(?:not|no|without|instead of|rather than|except)(?: a| an| the| using| with)? "
+
+
+def read_negations(words: Words, reading: Reading) -> None:
+    """'plain LoRA (not qlora)', 'without vllm', 'no gradient checkpointing': what is ruled out is read, not used."""
+    for found in words.finditer(NEGATION + r"(q[ -]?lora|lora|fp8|fp16|bf16|int4|int8|4[ -]?bit|8[ -]?bit|awq|gptq|gguf|vllm|ollama"
+                                r"|llama\.cpp|sglang|deepspeed|zero[ -]?\d|fsdp|gradient checkpointing|checkpointing|quantization)\b"):
+        words.take(found, f"ruled out: {found.group(1)}")
+        if "checkpointing" in found.group(1):
+            reading.gradient_checkpointing = False
+
+
 def read_optimizer(words: Words, reading: Reading) -> None:
     """Before the formats: '8-bit adam' is an optimizer, not 8-bit weights."""
     for pattern, name in v.OPTIMIZERS:
@@ -336,12 +380,15 @@ def read_gpu_memory(words: Words, reading: Reading) -> None:
     for found in words.finditer(MEMORY + NOT_GPU_MEMORY + r"(?: of)?(?: v?ram| vram| memory)?"):
         first = words.index_at(found.start())
         size = float(found.group(1))
-        if words.gpu_words & set(range(first - 2, first + 4)) or not 4 <= size <= 1536:
+        before, after = set(range(first - 2, first)), {first + 2, first + 3}
+        unknown = words.unknown_gpu_words & set(range(first - 3, first))
+        describes = bool(words.gpu_words) and first >= 1 and words.words[first - 1] in ("the", "its", "with")
+        if not unknown and (words.gpu_words & (before | after) or describes) or not 4 <= size <= 1536:
             words.take(found, "memory of the GPU named")
             continue
-        near = words.unknown_gpu_words & set(range(first - 3, first + 3))
-        words.take(found, f"a GPU with {size:g} GB" + (" (the memory of the GPU named)" if near else ""))
-        reading.gpus.append((f"{size:g}GB", None if near else count_before(words, first)))
+        words.take(found, f"a GPU with {size:g} GB" + (" (the memory of the GPU named)" if unknown else ""))
+        reading.gpus.append((f"{size:g}GB", None if unknown else count_before(words, first)))
+        reading.gpu_at.append(first)
 
 
 def read_unknown_gpus(words: Words, reading: Reading) -> None:
@@ -369,11 +416,11 @@ def read_token_counts(words: Words, reading: Reading) -> None:
     if corpus and v.TOKEN_SCALE[corpus.group(2)] >= 1e6:
         reading.training_tokens = float(corpus.group(1)) * v.TOKEN_SCALE[corpus.group(2)]
         words.take(corpus, f"{reading.training_tokens:.3g} training tokens")
-    out = (words.search(r"(\d+(?:\.\d+)?) ?(k)? (?:output|generated|new|completion|response) tokens?\b")
+    out = (words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:output|generated|new|completion|response) tokens?\b")
            or words.search(r"\b(?:generat\w*|output\w*|respon\w*|answers? of) (?:about |around |up to )?(\d+(?:\.\d+)?) ?(k)? tokens?\b")
-           or words.search(r"(\d+(?:\.\d+)?) ?(k)? tokens? (?:out|of output)\b"))
+           or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:out|of output|output)\b"))
     if out:
-        reading.output_tokens = int(float(out.group(1)) * (1000 if out.group(2) else 1))
+        reading.output_tokens = kilo(out.group(1), out.group(2))
         words.take(out, f"{reading.output_tokens} output tokens")
 
 
@@ -383,14 +430,20 @@ def kilo(value: str, k: str | None) -> int:
     return int(number * 1024) if k else int(number)
 
 
+NOT_CONTEXT_NOUNS = (r"(?! ?(?:usd|\$|dollars?|euros?|examples?|samples?|rows?|docs?|documents?|conversations?|steps?|images?"
+                     r"|words?|lines?|pages?|stars|downloads|(?:concurrent |active )?(?:users?|requests?|sessions?|people|customers)"
+                     r"|a month|/month|per month|/mo\b))")
+
+
 def read_context(words: Words, reading: Reading) -> None:
     found = (words.search(r"(?:(?<=concurrent )|(?<=parallel ))(\d+) ?(k)[ -]?(?:tokens? )?(?=requests|prompts|sequences|chats)")
-             or words.search(r"(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:context|ctx|context window|sequence|seq(?: len)?|prompts?|input)\b"
-                          r"(?: lengths?| window| size)?")
-             or words.search(r"(?:context|ctx|sequence|seq|prompt|input|max_model_len|n_ctx)s?(?:[ _-]?(?:length|len|window|size))?"
-                             r"(?: of| =| at| is)? (\d+(?:\.\d+)?) ?(k)?\b(?: tokens?)?")
-             or words.search(r"(\d+(?:\.\d+)?) ?(k)?[ -]tokens?\b(?! ?(?:/|per|a|each) ?(?:s\b|sec|second))(?! (?:each|per user))")
-             or words.search(r"(\d+(?:\.\d+)?) ?(k)\b(?! ?(?:usd|\$|dollars|(?:concurrent |active )?(?:users|requests|sessions)))"))
+             or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:context|ctx|context window|sequence|seq(?: len)?"
+                             r"|prompts?|input|in\b)(?: lengths?| window| size)?")
+             or words.search(r"(?:context|ctx|sequence|seq|prompt|input)s?(?:[ _-]?(?:length|len|window|size))?"
+                             r"(?: of| =| at| is| to)? (\d+(?:\.\d+)?) ?(k)?\b(?: tokens?)?")
+             or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?[ -]tokens?\b(?! ?(?:/|per|a|each) ?(?:s\b|sec|second))"
+                             r"(?! (?:each|per user|out|of output))")
+             or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)\b" + NOT_CONTEXT_NOUNS))
     if found:
         reading.seq_len = kilo(found.group(1), found.group(2))
         words.take(found, f"{reading.seq_len:,} tokens of context")
@@ -402,9 +455,10 @@ def read_traffic(words: Words, reading: Reading) -> None:
     if rate:
         reading.requests_per_s = float(rate.group(1))
         words.take(rate, f"{reading.requests_per_s:g} requests per second")
-    users = words.search(r"(\d+(?:\.\d+)?) ?(k)? (?:concurrent |parallel |simultaneous |active )?"
-                         r"(?:users|requests|sessions|streams|people|customers|employees|clients|seqs|sequences|devs|developers"
-                         r"|engineers|agents|seats|members|students)\b(?: at the same time| at once| concurrently| simultaneously)?"
+    users = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent |parallel |simultaneous |active )?"
+                         r"(?:users?|requests|sessions|streams|people|persons?|customers|employees|clients|seqs|sequences|devs?"
+                         r"|developers?|engineers?|agents|seats?|members|students|analysts?|researchers?|staff|teammates"
+                         r"|colleagues)\b(?: at the same time| at once| concurrently| simultaneously)?"
                          r"|(\d+) (?:concurrent|parallel|simultaneous)\b|\b(a single|single|one|1) (?:user|person|stream|request)\b")
     if users:
         value = users.group(1) or users.group(3) or "1"
@@ -420,14 +474,15 @@ def read_traffic(words: Words, reading: Reading) -> None:
 
 
 def read_batch(words: Words, reading: Reading) -> None:
-    batch = words.search(r"batch(?:[ _-]?size)?(?: of| =| is)? (\d+)|(\d+) batch(?: size)?\b|(\d+) (?:sequences|prompts) at once")
+    batch = words.search(r"(?:micro[ _-]?|per[ _-]device[ _-]?(?:train[ _-])?)?batch(?:[ _-]?size)?(?: of| =| is)? (\d+)"
+                         r"|(\d+) batch(?: size)?\b|(\d+) (?:sequences|prompts) at once")
     if batch:
         reading.batch_size = int(next(g for g in batch.groups() if g))
         words.take(batch, f"batch {reading.batch_size}")
 
 
 def read_money(words: Words, reading: Reading) -> None:
-    utilization = (words.search(r"(\d+(?:\.\d+)?) ?%(?: utili[sz]\w*| of the time| busy| usage| load)?")
+    utilization = (words.search(r"(\d+(?:\.\d+)?) ?%(?: utili[sz]\w*| of the time| busy| usage| load| duty cycle)?")
                    or words.search(r"utili[sz]ation(?: of| at| is)? (0?\.\d+|1(?:\.0)?)\b"))
     if utilization:
         value = float(utilization.group(1))
@@ -446,11 +501,13 @@ def read_money(words: Words, reading: Reading) -> None:
     if purchase:
         reading.purchase_usd_per_gpu = float(purchase.group(1)) * (1000 if purchase.group(2) else 1)
         words.take(purchase, f"purchase ${reading.purchase_usd_per_gpu:,.0f} per GPU")
-    rent = words.search(r"\$ ?(\d+(?:\.\d+)?) ?(?:/ ?(?:gpu ?)?h(?:ou)?r?|per (?:gpu[ -])?hour|an hour|/ ?gpu ?h|per gpu per hour)\b")
+    rent = words.search(r"\$ ?(\d+(?:\.\d+)?) ?(?:/ ?(?:gpu[ -]?)?h(?:ou)?r?|per (?:gpu[ -])?hour|an hour|/ ?gpu ?h|per gpu per hour"
+                        r"|/ ?hr? per gpu)\b")
     if rent:
         reading.rent_usd_per_gpu_hour = float(rent.group(1))
         words.take(rent, f"rent ${reading.rent_usd_per_gpu_hour:g} per GPU-hour")
-    if purchase is None and re.search(r"\b(?:buy\w*|purchas\w*|own\w*)\b", words.masked()):
+    if purchase is None and re.search(r"\b(?:buy\w*|purchas\w*|own\w*)\b|\bvs\.? (?:the )?(?:cloud|rent\w*)|\bor rent",
+                                      words.masked()):
         price = words.search(r"\$ ?(\d+(?:\.\d+)?)(?![\d.]) ?(k)?\b(?! ?(?:/|per|an|a) ?(?:gpu ?)?(?:h\b|hr|hour|month|mo\b|year|yr))")
         if price:
             reading.purchase_usd_per_gpu = float(price.group(1)) * (1000 if price.group(2) else 1)
@@ -478,8 +535,8 @@ def read_model_size(words: Words, reading: Reading) -> None:
     """'a 13B model' is a generic dense model of that size; 'codellama 34b' (not in the catalog) is too, named as unknown."""
     if reading.models:
         return
-    size = words.search(r"(?:\b([a-z][a-z0-9.-]*[a-z](?: [a-z][a-z0-9.-]*){0,2})[ -])?(\d+(?:\.\d+)?) ?(b|bn|billion|m)\b"
-                        r"(?: param\w*| model)?")
+    size = words.search(r"(?:\b([a-z][a-z0-9.+-]*[a-z+](?: [a-z][a-z0-9.+-]*){0,2})(?:[ -]| is | at ))?(?<![\w.$])"
+                        r"(\d+(?:\.\d+)?) ?(b|bn|billion|m)\b(?: param\w*| model)?")
     if size:
         scale = 1e-3 if size.group(3) == "m" else 1.0
         reading.params_billions = float(size.group(2)) * scale
@@ -487,6 +544,7 @@ def read_model_size(words: Words, reading: Reading) -> None:
         start = size.start(2)
         if size.group(1):
             start = size.start(1)
+            name = [w for w in name if w not in ("is", "at")] if len(name) > 1 else name
             while name and name[0] in v.STOP_WORDS:
                 start += len(name.pop(0)) + 1
         if any(w not in v.MODEL_WORDS and w not in v.STOP_WORDS for w in name):
@@ -496,7 +554,7 @@ def read_model_size(words: Words, reading: Reading) -> None:
                              f"{reading.params_billions:g}B dense model")
         else:
             words.take_range(start, size.end(), f"a {reading.params_billions:g}B-parameter model")
-    other = words.search(r"\b[a-z][\w.-]*/[\w.-]+\b")  # an org/name id the catalog does not hold
+    other = words.search(r"\b[a-z][\w.-]+/(?!s\b|sec|hr?\b|hour|mo\b|month|gpu|day|yr|year|kaggle)[\w.-]{2,}\b")  # org/name
     if other:
         reading.unknown_models.append(words.take(other, "a model id not in the catalog"))
 
@@ -505,7 +563,7 @@ def read_inference(words: Words, reading: Reading) -> None:
     """Serving verbs make a model's workload inference ('run them at 60%' of GPUs alone says nothing of one)."""
     subject = bool(reading.models or reading.params_billions is not None or reading.unknown_models)
     if reading.workload is None and (words.search(r"\b(?:inference|serving)\b") or subject and words.search(
-            r"\b(?:serv\w*|infer|generat\w*|deploy\w*|host\w*|chat\w*|run\w*|load\w*)\b")):
+            r"\b(?:serv\w*|infer|generat\w*|deploy\w*|host\w*|chat\w*|run\w*)\b")):
         reading.workload = "inference"
     reading.serving_words = reading.workload == "inference" and bool(
         words.search(r"\b(?:serv\w*|host\w*|deploy\w*|production|endpoint|api)\b"))
