@@ -128,6 +128,8 @@ class Catalog:
         For readers of free text (Ask); names given as arguments go through resolve_model / resolve_gpu."""
         if len(words) > NAME_LIMIT or len(words) < 2 or words.isdigit() and len(words) < 4:
             return None
+        if " " in words and ("/" in words or "," in words):  # a Hub id is one token; no name holds a comma
+            return None
         singular = words[:-1] if words.endswith("s") else words
         consumer = [f"rtx {w}" for w in (words, singular) if w[0].isdigit()]  # '3090' is the RTX 3090
         for candidate in dict.fromkeys((words, singular, *consumer)):

@@ -28,6 +28,8 @@ class NameIndex:
         for item_id, spellings in entries:
             self.ids.append(item_id)
             for spelling in (item_id, *spellings):
+                if "/" in spelling:  # 'meta-llama/Meta-Llama-3.1-8B' is also 'Meta-Llama-3.1-8B'
+                    self._by_key.setdefault(compact(spelling.split("/")[-1]), item_id)
                 self._by_key.setdefault(compact(spelling), item_id)
                 self._by_key.setdefault(spelling.lower(), item_id)
                 self._spelled.setdefault(spelling.lower(), item_id)
@@ -40,7 +42,13 @@ class NameIndex:
 
     @staticmethod
     def _without_suffix(name: str) -> str:
-        words = [w for w in re.split(r"[^a-z0-9.]+", name.lower().split("/")[-1]) if w]
+        """'meta-llama/Meta-Llama-3.1-70B-Instruct' -> 'llama3.1 70b': the name after the org, without the org's words
+        repeated in front or a chat/instruct suffix behind."""
+        org, _, last = name.lower().rpartition("/")
+        words = [w for w in re.split(r"[^a-z0-9.]+", last) if w]
+        org_words = set(re.split(r"[^a-z0-9]+", org)) - {""}
+        while len(words) > 2 and words[0] in org_words and words[1] in org_words:  # 'meta-llama/Meta-Llama-3.1' -> 'Llama-3.1'
+            words.pop(0)
         while words and words[-1] in SUFFIX_WORDS:
             words.pop()
         return compact(" ".join(words))

@@ -40,7 +40,7 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     """The previous reading with what the new question changes, when the new question reads as a follow-up: it opens
     with 'and', 'what about', 'same but'..., or it is short and points back ('will it fit on a 4090?')."""
     opens = re.match(FOLLOW_UP_OPENING, new.text)
-    points_back = re.search(POINTS_BACK, new.text) and len(new.text.split()) <= 8
+    points_back = re.search(POINTS_BACK, new.text) and len(new.text.split()) <= 12 and not new.models
     if not (opens or points_back) or new.models and new.gpus:  # a whole new question
         return None
     merged = dataclasses.replace(previous, text=f"{new.text} {previous.text}", spans=new.spans, ignored=new.ignored,
@@ -90,7 +90,7 @@ APPLE_NOTE = ("On Apple silicon the GPU may use about 2/3 to 3/4 of unified memo
 def parts_asked(text: str, covered: tuple[str, ...]) -> list[str]:
     """The asks a question makes beyond what its main journey covers: 'fit ... and how fast', '... and what would it cost'."""
     asks = {"speed": j.SPEED, "cost": r"\b(cost\w*|price\w*|pay|spend|bill|how much would (?:it|that) (?:be|run))\b|\$",
-            "which_gpu": r"\b(which|what) (gpu|card|hardware)s?\b", "limits": j.LIMIT}
+            "which_gpu": j.WHICH_GPU, "limits": j.LIMIT}
     found = [name for name, pattern in asks.items() if name not in covered and re.search(pattern, text)]
     if "buy" not in covered and re.search(j.BUY, text) and re.search(j.RENT_OR_OWN, text):  # 'the better buy' is no rent-or-own
         found.append("buy")

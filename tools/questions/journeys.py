@@ -447,15 +447,17 @@ CHEAPEST_WAY = (r"\bcheapest (?:way|option|setup|route|approach|method)\b|\bleas
                 r"|\bmost cost[ -]effective\b|\bas little money\b|\bcheapest\b.*\b(?:fine[ -]?tun|train|run|serv)")
 BUY = r"\b(buy\w*|purchas\w*|own(ing)?|capex|on[ -]?prem\w*)\b"
 RENT_OR_OWN = r"\b(rent\w*|cloud|leas\w*|own(ing)?|on[ -]?prem\w*|capex|break[ -]?even)\b"
-COST_ASK = r"\b(bill|cost\w*|price\w*|how much (?:would|will|does|to|is)|spend|pay)\b"
+COST_ASK = r"\b(bill|cost\w*|price\w*|how much (?:would|will|does|to|is)|spend|pay|come to|set (?:me|us) back)\b"
 FIT_ASK = r"\b(fits?|enough|oom\w*|hold)\b"
 ESTIMATE_ASK = (r"\b(how much (?:vram|memory|gpu memory|gigs?|gb|gib)|total (?:vram|memory)|memory (?:footprint|requirements?|needed"
-                r"|usage)|vram (?:needed|required|requirements?|usage)|ballpark gib)\b")
+                r"|usage|budget)|vram (?:needed|required|requirements?|usage|bill|budget)|ballpark gib|peak (?:vram|memory))\b")
 LIMIT = (r"\b(longest|max(?:imum)?|largest|biggest|most|highest|ceiling|upper bound|how (?:long|big|far|high|much context)"
-         r"|how many (?:\S+ ){0,2}(?:users|requests|concurrent|parallel|people|sequences|seqs|streams|slots|sessions))\b")
-BATCH_WORDS = r"batch|users|requests|concurren|parallel|sequences|seqs|slots|sessions|people|streams"
-WHICH_GPU = (r"\b(which|what|best|recommend\w*|cheapest|choose|pick|should (?:i|we) (?:get|buy))\b"
-             r".*\b(gpus?|hardware|card|accelerator|instance|setup)\b")
+         r"|how many (?:\S+ ){0,3}(?:users|requests|concurrent|parallel|people|sequences|seqs|streams|slots|sessions|chats"
+         r"|conversations|clients|customers))\b")
+BATCH_WORDS = r"batch|users|requests|concurren|parallel|sequences|seqs|slots|sessions|people|streams|chats|conversations|clients"
+WHICH_GPU = (r"\b(which|what|best|recomm\w*|reccom\w*|recom\w*|cheapest|choose|pick|should (?:i|we) (?:get|buy))\b"
+             r"(?:\W+[\w']+){0,4}?\W+(gpus?|hardware|cards?|accelerators?|instances?|setup)\b"
+             r"|\b(gpu|card|hardware) (recomm\w*|reccom\w*|recom\w*|suggestions?|advice|pick)")
 BIGGEST = (r"\b(biggest|largest|best|what|which) (?:\w+ )?(models?|llms?|thing|one)\b|\bwhat (?:models?|llms?) (?:can|could|will|would)\b"
            r"|\bwhat can (?:i|it|we) run\b")
 
@@ -506,6 +508,9 @@ def asks_serving(reading: Reading) -> bool:
     per_gpu_limit = bool(reading.gpus) and said(reading, r"\b(max\w*|how many (users|requests|concurrent))\b") \
         and not said(reading, r"how many (gpus?|cards?|replicas?|machines?|nodes?|h100s?|a100s?)")
     memory_question = said(reading, ESTIMATE_ASK) and not reading.how_many_gpus
+    owned = any(c is not None for _, c in reading.gpus) and not said(reading, r"\bhow many\b")  # 'got one H100: host X?'
+    if owned and said(reading, FIT_ASK):
+        return False
     target_set = reading.tokens_per_s_per_user is not None and not said(reading, r"how fast|how quick|what (?:tok|speed)")
     return (bool(reading.models) and traffic and reading.workload != "training" and not per_gpu_limit and not memory_question
             and (reading.how_many_gpus or target_set or first(reading, SERVING, SPEED)))
@@ -516,8 +521,9 @@ def asks_rent_or_buy(reading: Reading) -> bool:
     a rent ('$2,000 vs renting at $0.69/hr'); 'which is the better buy' between two cards is a comparison."""
     if not named_gpus(reading):
         return False
-    framed = said(reading, RENT_OR_OWN) or reading.years is not None or reading.utilization is not None
-    bought = said(reading, BUY) or reading.purchase_usd_per_gpu is not None
+    framed = (said(reading, r"\b(rent\w*|cloud|leas\w*|break[ -]?even|capex|on[ -]?prem\w*)\b") or reading.years is not None
+              or reading.utilization is not None)
+    bought = said(reading, r"\b(buy\w*|purchas\w*|owning|capex|on[ -]?prem\w*)\b") or reading.purchase_usd_per_gpu is not None
     comparing = len(reading.gpus) >= 2 and not first(reading, BUY, r"\b(vs|versus|compare|between)\b")
     return bought and framed and not comparing
 

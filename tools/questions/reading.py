@@ -56,6 +56,7 @@ class Reading:
     engine: str | None = None
     providers: list[str] = field(default_factory=list)
     serving_words: bool = False  # 'serve', 'host', 'deploy': a server, not one generate() call
+    size_range: bool = False  # '14b-32b models': models are the subject, no one size
     how_many_gpus: bool = False  # 'how many h100s ...': a GPU count is the question
     gpu_at: list[int] = field(default_factory=list)  # where each GPU was named, to keep the question's order
     spans: list[Span] = field(default_factory=list)
@@ -88,6 +89,7 @@ class Words:
         self.spans: list[Span] = []
         self.gpu_words: set[int] = set()  # where GPU names were read (a memory size next to one is that GPU's)
         self.unknown_gpu_words: set[int] = set()  # where names of GPUs outside the catalog were read
+        self.unknown_count: int | None = None  # '4x A40': how many of the GPU outside the catalog
 
     def index_at(self, position: int) -> int:
         return next(i for i, s in enumerate(self.starts) if s + len(self.words[i]) > position)
@@ -123,13 +125,15 @@ class Words:
 
 
 SHORTHANDS = [  # how people abbreviate, to the words the catalog and the readers know
-    (r"\bl3(\.[123])?(?=[ -]\d)", r"llama 3\1"), (r"\bds[ -]?(v3|v2|r1)\b", r"deepseek \1"),
+    (r"\bl3(\.[123])?(?=[ -]\d)", r"llama 3\1"), (r"\bmixtral[ -](\d+x\d+)\b(?!b)", r"mixtral \1b"),
+    (r"\bds[ -]?(v3|v2|r1)\b", r"deepseek \1"),
     (r"\bollama_kv_cache_type ?= ?", "ollama kv cache "), (r"--?kv[-_]cache[-_]dtype[ =]", "kv cache "),
     (r"--?cache[-_]type[-_][kv][ =]", "kv cache "), (r"--?max[-_]model[-_]len[ =]", "context "),
     (r"\b(?:max[-_]model[-_]len|cutoff_len|max_seq_length|max_seq_len|model_max_length|num_ctx|n_ctx|ctx[-_]size)\b ?=? ?",
      "context "),
     (r"--?(?:tensor[-_]parallel[-_]size|tp)[ =](\d)", r"tensor parallel \1"),
-    (r"\b(\d+k?)-(context|token|tokens|ctx|dev|devs|person|people|user|users|seat|seats)\b", r"\1 \2"),
+    (r"\b(\d+k?)-(context|token|tokens|ctx|dev|devs|person|people|user|users|seat|seats|hours?|days?|weeks?|months?)\b", r"\1 \2"),
+    (r"\b(\d+(?:\.\d+)?)b ?(?:-|to) ?(\d+(?:\.\d+)?)b\b", r"\1b-to-\2b"),  # a size range names no one size
     (r"(\S+?)-(awq|gptq|fp8|gguf|int4|int8|bnb-4bit|4bit|mlx|nvfp4|mxfp4)\b", r"\1 \2"),  # release suffixes name a format
 ]
 
@@ -140,7 +144,8 @@ def normalize(question: str) -> str:
     text = re.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 1,000,000 needs a second pass
     for pattern, replacement in SHORTHANDS:
         text = re.sub(pattern, replacement, text)
-    text = re.sub(r"\b(\d+)\s*[x*]\s*(?=[a-z])(?!tx?\b|large\b)", r"\1 x ", text)  # 2xH100 -> 2 x h100 (not 12xlarge)
+    times = r"\b(\d+)\s*[x*]\s*(?=[a-z])(?!tx?\b|large\b)|\b(\d+)\s*\*\s*(?=\w)"  # 2xH100 -> 2 x h100 (not 12xlarge)
+    text = re.sub(times, lambda m: f"{m.group(1) or m.group(2)} x ", text)
     text = re.sub(r"\b(\d{1,3})x(?=\d{4}\b)|\b(\d+)x\s+(?=\d)", lambda m: f"{m.group(1) or m.group(2)} x ", text)  # 2x3090
     text = re.sub(r"\b(\d+)(gb|gigs?|gib)\b", r"\1 \2", text)  # 24gb -> 24 gb
     text = re.sub(r"[,;:]", " , ", text)  # clause marks stay, so 'fp8, kv cache included' is not 'fp8 kv cache'
@@ -165,7 +170,8 @@ def read_question(question: str, catalog: Catalog) -> Reading:
 # ---- names: models and GPUs in the catalog, with the count written before a GPU
 def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
     """Longest spans first: 'llama 3.1 70b' before '70b', 'rtx 4090' before '4090'; then back in question order."""
-    models, gpus = [], []
+    models: list[tuple[int, str]] = []
+    gpus: list[tuple[int, tuple[str, int | None]]] = []
     tokens = words.words
     for size in range(min(MAX_SPAN_WORDS, len(tokens)), 0, -1):
         for start in range(len(tokens) - size + 1):
@@ -181,6 +187,8 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
             if found.kind == "model":
                 words.take_words(start, start + size - 1, f"model {found.item_id}")
                 models.append((start, found.item_id))
+            elif same_family_again(catalog, found.item_id, [g for _, (g, _) in gpus], " ".join(tokens[start:start + size])):
+                words.take_words(start, start + size - 1, "the GPU named (again)")
             else:
                 words.take_words(start, start + size - 1, f"GPU {found.item_id}")
                 words.gpu_words.update(range(start, start + size))
@@ -197,6 +205,11 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
         if all(item[0] != other[0] for _, other in kept):
             kept.append((at, item))
     reading.gpus, reading.gpu_at = [item for _, item in kept], [at for at, _ in kept]
+    after = words.search(r"\b(\d+|two|three|four|eight) of (?:them|those|these)\b")
+    if after and reading.gpus and reading.gpus[0][1] is None:
+        value = after.group(1)
+        reading.gpus[0] = (reading.gpus[0][0], int(value) if value.isdigit() else v.NUMBER_WORDS[value])
+        words.take(after, f"{reading.gpus[0][1]} of the GPU named")
     parallel = words.search(r"\btensor[ -]parallel(?:ism)?(?: of| =| size)? (\d)\b|\btp ?=? ?(\d)\b")
     if parallel:
         degree = int(parallel.group(1) or parallel.group(2))
@@ -210,6 +223,13 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
         if named:
             words.take(named, f"provider {names[name]}")
             reading.providers.append(names[name])
+
+
+def same_family_again(catalog: Catalog, gpu_id: str, named: list[str], span: str) -> bool:
+    """'2 x H100 NVL ... Meta says it fits one H100': a bare family name after a part of that family is that part."""
+    family = catalog.gpu_by_id[gpu_id].family
+    bare = re.sub(r"[^a-z0-9]", "", span.lower().removesuffix("s")) == re.sub(r"[^a-z0-9]", "", family.lower())
+    return bare and any(catalog.gpu_by_id[g].family == family for g in named if g in catalog.gpu_by_id)
 
 
 def count_before(words: Words, start: int) -> int | None:
@@ -230,6 +250,12 @@ def count_before(words: Words, start: int) -> int | None:
         return None
     word = tokens[index]
     if word.isdigit() and 0 < int(word) <= 4096:
+        servers = re.search(r"\b(\d+|two|four|eight) (?:nodes?|servers?|machines?|boxes) (?:x|of|with)$",
+                            " ".join(tokens[max(0, index - 3):index]))
+        if servers and not words.used[index - 3]:
+            many = int(servers.group(1)) if servers.group(1).isdigit() else v.NUMBER_WORDS[servers.group(1)]
+            words.take_words(index - 3, start - 1, f"{many} nodes of {word} GPUs")
+            return many * int(word)
         words.take_words(index, start - 1, f"{word} GPUs")
         return int(word)
     if word in v.NUMBER_WORDS and word not in ("a", "an"):
@@ -313,14 +339,14 @@ def read_workload(words: Words, reading: Reading) -> None:
     full = words.search(r"\bfull(?: parameters?| params?)?[ -]?(?:fine[ -]?tun\w*|finetun\w*|ft)\b|\bwith full param\w*"
                         r"|\bfull[ -]param\w*|\b(?:fine[ -]?tun\w*|finetun\w*) \w+(?: \w+)? fully\b")
     tune = words.search(r"\b(?:fine[ -]?tun\w*|finetun\w*|sft|dpo|grpo|rlhf)\b")
-    train = words.search(r"\b(?:pre[ -]?train\w*|from scratch|train\w*)\b")
+    train = words.search(r"\b(?:pre[ -]?train\w*|from[ -]scratch|train\w*)\b")
     if qlora or lora:
         reading.method = "qlora" if qlora else "lora"
         words.take(qlora or lora, f"{'QLoRA' if qlora else 'LoRA'} fine-tuning")  # type: ignore[arg-type]
     elif full or tune:
         reading.method = "full"
         words.take(full or tune, "full fine-tuning" if full else "fine-tuning (full: no LoRA or QLoRA named)")  # type: ignore[arg-type]
-    scratch = words.search(r"\bfrom scratch\b")
+    scratch = words.search(r"\bfrom[ -]scratch\b")
     if scratch:
         words.take(scratch, "training from scratch")
     if reading.method or train:
@@ -337,12 +363,16 @@ def read_workload(words: Words, reading: Reading) -> None:
 
 def read_stack(words: Words, reading: Reading) -> None:
     """Engine, recipe, sharding and pricing, each by its own name."""
+    named = []
     for name in sorted(v.ENGINES, key=len, reverse=True):
         found = words.search(rf"(?<![\w.]){re.escape(name)}(?![\w])")
         if found:
-            reading.engine = v.ENGINES[name]
-            words.take(found, f"engine {reading.engine}")
-            break
+            named.append(v.ENGINES[name])
+            words.take(found, f"engine {v.ENGINES[name]}")
+    if len(set(named)) == 1:
+        reading.engine = named[0]
+    elif named:
+        reading.notes.append(f"several engines named ({', '.join(dict.fromkeys(named))}): say which one to size")
     for name in sorted(v.RECIPES, key=len, reverse=True):
         found = words.search(rf"\b{re.escape(name)}\b")
         if found:
@@ -380,14 +410,22 @@ def read_gpu_memory(words: Words, reading: Reading) -> None:
     for found in words.finditer(MEMORY + NOT_GPU_MEMORY + r"(?: of)?(?: v?ram| vram| memory)?"):
         first = words.index_at(found.start())
         size = float(found.group(1))
-        before, after = set(range(first - 2, first)), {first + 2, first + 3}
+        before = " ".join(words.words[max(0, first - 3):first])
+        after = " ".join(words.words[first + 1:first + 5])
+        if re.search(r"\b(?:eat\w*|us(?:e|es|ing)|tak(?:e|es|ing)|consum\w*|allocat\w*|at least|needs?|wants?|requires?|shows?)"
+                     r"(?: \w+)?$|\d-$", before):  # what something uses or needs is no GPU
+            words.take(found, "memory used or needed (not a GPU)")
+            continue
         unknown = words.unknown_gpu_words & set(range(first - 3, first))
-        describes = bool(words.gpu_words) and first >= 1 and words.words[first - 1] in ("the", "its", "with")
-        if not unknown and (words.gpu_words & (before | after) or describes) or not 4 <= size <= 1536:
+        one_of_them = re.match(r"(?:gb |g |gib |gigs? )?(?:each|per (?:card|gpu)|apiece|total|in total|combined)\b", after)
+        own_card = re.search(r"\b(?:a|an|my|one|two|\d)$", before) and re.match(r"(?:gb |g |gib |gigs? )?(?:cards?|gpus?|graphics)", after)
+        describes = bool(words.gpu_words) and not own_card
+        if (describes or one_of_them and words.gpu_words) and not unknown or not 4 <= size <= 1536:
             words.take(found, "memory of the GPU named")
             continue
         words.take(found, f"a GPU with {size:g} GB" + (" (the memory of the GPU named)" if unknown else ""))
-        reading.gpus.append((f"{size:g}GB", None if unknown else count_before(words, first)))
+        count = words.unknown_count if unknown else count_before(words, first)
+        reading.gpus.append((f"{size:g}GB", count))
         reading.gpu_at.append(first)
 
 
@@ -404,7 +442,9 @@ def read_unknown_gpus(words: Words, reading: Reading) -> None:
     for start, end in merged:
         name = text[start:end].strip()
         words.take_range(start, end, f"GPU '{name}' (not in the catalog)")
-        words.unknown_gpu_words.update(range(words.index_at(start), words.index_at(end - 1) + 1))
+        first = words.index_at(start)
+        words.unknown_gpu_words.update(range(first, words.index_at(end - 1) + 1))
+        words.unknown_count = words.unknown_count or count_before(words, first)
         reading.unknown_gpus.append(name)
 
 
@@ -432,7 +472,7 @@ def kilo(value: str, k: str | None) -> int:
 
 NOT_CONTEXT_NOUNS = (r"(?! ?(?:usd|\$|dollars?|euros?|examples?|samples?|rows?|docs?|documents?|conversations?|steps?|images?"
                      r"|words?|lines?|pages?|stars|downloads|(?:concurrent |active )?(?:users?|requests?|sessions?|people|customers)"
-                     r"|a month|/month|per month|/mo\b))")
+                     r"|a month|/month|per month|/mo\b|tok\w*/s|tokens? (?:per|a) s\w*|t/s))")
 
 
 def read_context(words: Words, reading: Reading) -> None:
@@ -493,16 +533,19 @@ def read_money(words: Words, reading: Reading) -> None:
         reading.utilization = float(daily.group(1)) / 24
         words.take(daily, f"utilization {reading.utilization:.0%} ({daily.group(1)} hours a day)")
     elif not utilization:
-        steady = words.search(r"\b24/7\b|\bround the clock\b|\ball the time\b|\bcontinuously\b|\bhalf the time\b")
+        steady = words.search(r"\b24/7\b|\bround the clock\b|\ball the time\b|\bcontinuously\b"
+                              r"|\b(?:half|a quarter|a third|three quarters) of the time\b|\bhalf the time\b")
         if steady:
-            reading.utilization = 0.5 if "half" in steady.group(0) else 1.0
+            share = {"half": 0.5, "a quarter": 0.25, "a third": 1 / 3, "three quarters": 0.75}
+            reading.utilization = next((v for k, v in share.items() if steady.group(0).startswith(k)), 1.0)
             words.take(steady, f"utilization {reading.utilization:.0%}")
     purchase = words.search(r"\$ ?(\d+(?:\.\d+)?) ?(k)?\b ?(?:each|per gpu|a gpu|a card|per card|apiece|to buy|purchase|a pop)")
     if purchase:
         reading.purchase_usd_per_gpu = float(purchase.group(1)) * (1000 if purchase.group(2) else 1)
         words.take(purchase, f"purchase ${reading.purchase_usd_per_gpu:,.0f} per GPU")
-    rent = words.search(r"\$ ?(\d+(?:\.\d+)?) ?(?:/ ?(?:gpu[ -]?)?h(?:ou)?r?|per (?:gpu[ -])?hour|an hour|/ ?gpu ?h|per gpu per hour"
-                        r"|/ ?hr? per gpu)\b")
+    rent = (words.search(r"\$ ?(\d+(?:\.\d+)?) ?(?:/ ?(?:gpu[ -]?)?h(?:ou)?r?|per (?:gpu[ -])?hour|an hour|/ ?gpu ?h|per gpu per hour"
+                         r"|/ ?hr? per gpu)\b")
+            or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(?:bucks? |dollars? |usd )?(?:/ ?(?:gpu[ -]?)?hr?\b|(?:an|per|a) hour\b)"))
     if rent:
         reading.rent_usd_per_gpu_hour = float(rent.group(1))
         words.take(rent, f"rent ${reading.rent_usd_per_gpu_hour:g} per GPU-hour")
@@ -523,19 +566,29 @@ def read_durations(words: Words, reading: Reading) -> None:
         words.take(years, f"{reading.years:g} years")
     units = "|".join(sorted((u for u in v.DURATION_HOURS if u != "year"), key=len, reverse=True))
     count_words = "|".join(w for w in v.NUMBER_WORDS if w not in ("dual", "pair", "couple", "single", "quad"))
-    found = words.search(rf"(\d+(?:\.\d+)?|{count_words}) ?({units})s?\b(?!/)")
+    found = words.search(rf"(\d+(?:\.\d+)?|{count_words}) ?(?:whole |full |entire )?({units})s?\b(?!/)")
     if found:
         value = found.group(1)
         amount = float(value) if value[0].isdigit() else float(v.NUMBER_WORDS[value])
         reading.hours = amount * v.DURATION_HOURS[found.group(2)]
         words.take(found, f"{reading.hours:g} hours")
+        return
+    monthly = words.search(r"\b(?:per|each|every) month\b|\bmonthly\b|/ ?month\b")
+    if monthly:
+        reading.hours = v.DURATION_HOURS["month"]
+        words.take(monthly, f"a month ({reading.hours:g} hours)")
 
 
 def read_model_size(words: Words, reading: Reading) -> None:
     """'a 13B model' is a generic dense model of that size; 'codellama 34b' (not in the catalog) is too, named as unknown."""
     if reading.models:
         return
-    size = words.search(r"(?:\b([a-z][a-z0-9.+-]*[a-z+](?: [a-z][a-z0-9.+-]*){0,2})(?:[ -]| is | at ))?(?<![\w.$])"
+    size_range = words.search(r"\b\d+(?:\.\d+)?b-to-\d+(?:\.\d+)?b\b")
+    if size_range:
+        words.take(size_range, "a range of model sizes (name one size or model to size it)")
+        reading.size_range = True
+        reading.notes.append("a range of model sizes was given: name one size or model to size it")
+    size = words.search(r"(?:\b([a-z][a-z0-9.+-]*[a-z+](?: [a-z0-9][a-z0-9.+-]*){0,2})(?:[ -]| is | at ))?(?<![\w.$])"
                         r"(\d+(?:\.\d+)?) ?(b|bn|billion|m)\b(?: param\w*| model)?")
     if size:
         scale = 1e-3 if size.group(3) == "m" else 1.0
@@ -561,9 +614,9 @@ def read_model_size(words: Words, reading: Reading) -> None:
 
 def read_inference(words: Words, reading: Reading) -> None:
     """Serving verbs make a model's workload inference ('run them at 60%' of GPUs alone says nothing of one)."""
-    subject = bool(reading.models or reading.params_billions is not None or reading.unknown_models)
+    subject = bool(reading.models or reading.params_billions is not None or reading.unknown_models or reading.size_range)
     if reading.workload is None and (words.search(r"\b(?:inference|serving)\b") or subject and words.search(
-            r"\b(?:serv\w*|infer|generat\w*|deploy\w*|host\w*|chat\w*|run\w*)\b")):
+            r"\b(?:serv\w*|infer|generat\w*|deploy\w*|host\w*|chat|chatting|run\w*)\b")):
         reading.workload = "inference"
     reading.serving_words = reading.workload == "inference" and bool(
         words.search(r"\b(?:serv\w*|host\w*|deploy\w*|production|endpoint|api)\b"))

@@ -38,7 +38,9 @@ UNKNOWN_GPU_PATTERNS = [
     r"\b(?:apple )?m[1-4] ?(?:pro|max|ultra)?\b(?= ?(?:mac|chip|with|\d|$))", r"\bmac ?(?:book(?: pro| air)?|studio|mini|pro)?\b",
     r"\bapple silicon\b",
     r"(?<!\$)\b(?:rtx |gtx )?(?:[1-5]0[5-9]0|20[6-8]0|1[06][5-8]0)(?: ?ti| ?super)?\b(?! ?(?:b\b|tokens|users|hours|h\b|days|\$))",
-    r"\b(?:radeon |rx )?[5-9][0-9]00 ?xtx?\b", r"\b(?:intel )?arc ?[ab][3-7][0-9]0\b", r"\btesla [pkm]\d{2,3}\b",
+    r"\b(?:radeon )?(?:rx )?[5-9][0-9]00 ?xtx?\b",
+    r"\b(?:nvidia )?(?:a2|a16|a30|a40|a800|h20|h800|l20|b100|mi50|mi100|mi210|mi250|w7900|w6800|rtx ?a[245]000|rtx ?[345]000)\b",
+    r"\b(?:intel )?arc ?[ab][3-7][0-9]0\b", r"\btesla [pkm]\d{2,3}\b",
     r"\b[pk](?:40|80|100)\b", r"\btitan(?: rtx| v| xp)?\b", r"\bjetson(?: \w+)?\b", r"\bstrix halo\b", r"\bdgx spark\b",
 ]
 

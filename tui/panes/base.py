@@ -10,24 +10,28 @@ from typing import Any, get_args
 from pydantic import BaseModel
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Static
 
 from gpusizer.catalog import Catalog, SizingError
-from gpusizer.tools.validation import default_of
+from gpusizer.tools.validation import default_of, quoted
 
 from ..choice import Choice
 from ..export import as_json, as_markdown
 from ..form_input import FormInput
+from ..number_entry import read_number, shown_as_read
 from ..safe_text import esc
 
 
 class FormError(Exception):
-    def __init__(self, field: str, message: str):
+    """A value the form cannot send; `also`: the other inputs in the conflict (the message goes under each)."""
+
+    def __init__(self, field: str, message: str, also: tuple[str, ...] = ()):
         super().__init__(message)
-        self.field, self.message = field, message
+        self.field, self.message, self.also = field, message, also
 
 
 def compact(widget: Widget) -> Widget:
@@ -37,16 +41,27 @@ def compact(widget: Widget) -> Widget:
     return widget
 
 
+def labelled(label: str, widget: Widget) -> Widget:
+    """The input remembers its on-screen label: error messages name it as the screen does."""
+    widget.label_text = label  # type: ignore[attr-defined]
+    return compact(widget)
+
+
+def label_of(widget: Widget, name: str) -> str:
+    return getattr(widget, "label_text", None) or name
+
+
 def field(label: str, widget: Widget) -> list[Widget]:
     """A label over its input, straight in the form (no wrapper: every widget costs start-up time). The input's error
     line is mounted under it only when needed."""
-    return [Label(label), compact(widget)]
+    return [Label(label), labelled(label, widget)]
 
 
 def pair(left: tuple[str, Widget], right: tuple[str, Widget]) -> Grid:
     """Two labelled inputs side by side: labels on the first row of one grid, inputs on the second."""
     (left_label, left_widget), (right_label, right_widget) = left, right
-    return Grid(Label(left_label), Label(right_label), compact(left_widget), compact(right_widget), classes="pair")
+    return Grid(Label(left_label), Label(right_label), labelled(left_label, left_widget), labelled(right_label, right_widget),
+                classes="pair")
 
 
 def default_text(model: type, name: str) -> str:
@@ -55,9 +70,9 @@ def default_text(model: type, name: str) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def number_field(label: str, model: type, name: str, kind: str = "number") -> ComposeResult:
+def number_field(label: str, model: type, name: str) -> ComposeResult:
     """A labelled number input showing the tool's own default for that request field."""
-    yield from field(label, FormInput(default_text(model, name), id=name, type=kind))
+    yield from field(label, FormInput(default_text(model, name), id=name))
 
 
 TOOL_DEFAULT = "default"  # an optional field left to the tool
@@ -77,10 +92,15 @@ def tool_choice(model: type[BaseModel], name: str) -> Choice:
     return Choice(values, default, id=name)
 
 
+SCREEN_WORDS = {"gpusizer://models": "the Catalog tab", "gpusizer://gpus": "the Catalog tab", "gpusizer://offers": "the Catalog tab"}
+SHORT_ERROR = 150  # characters an error line shows (two lines of a half screen); ctrl+e shows the whole message
+
+
 class ToolPane(Vertical):
     """Subclasses give `form()`, `results()`, `arguments()`, `compute()` and `show()`."""
 
     TITLE = ""
+    BINDINGS = [Binding("f9", "error_detail", "Error detail", show=False)]  # listed by f10
     result: Any = None  # the last good result: the pane's tool's output model
 
     class Updated(Message):
@@ -92,6 +112,7 @@ class ToolPane(Vertical):
         self._flagged: list[Widget | None] = []  # the inputs show_error marked; None: the problem line
         self._error_lines: dict[str, Static] = {}  # input id: its error line, once mounted
         self._shown: dict[str, str] = {}  # selector: the text set_text last put there
+        self._error_detail = ""  # the whole message behind the short error line
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -137,7 +158,8 @@ class ToolPane(Vertical):
         try:
             arguments = self.arguments()
         except FormError as error:
-            self.show_error(error.field, error.message)
+            for name in (error.field, *error.also):
+                self.show_error(name, error.message)
             return
         named: tuple[str, ...] = ()
         try:
@@ -187,12 +209,35 @@ class ToolPane(Vertical):
         first = min(((body.find(n), n) for n in names if re.search(rf"\b{n}\b", body)), default=None)
         return first[1] if first else None
 
+    def on_screen(self, message: str) -> str:
+        """A tool's message in the screen's words: the labels instead of argument names, no tool prefix, at most two
+        lines (the rest one key away, f9)."""
+        self._error_detail = message
+        text = re.sub(r"^[a-z_]+: ", "", message)
+        for widget in self.query("Input, Choice, Checkbox"):
+            label = getattr(widget, "label_text", None)
+            if widget.id and label:  # argument names: any with an underscore, a plain word only where it is the subject
+                name = re.escape(widget.id)
+                pattern = rf"\b{name}\b" if "_" in widget.id else rf"\b{name}\b(?= ?(?:=|must|needs|is not|:))"
+                text = re.sub(pattern, label, text)
+        for api, words in SCREEN_WORDS.items():
+            text = text.replace(api, words)
+        if len(text) > SHORT_ERROR:
+            cut = max(text.rfind("; ", 0, SHORT_ERROR), text.rfind(". ", 0, SHORT_ERROR), text.rfind(" (", 0, SHORT_ERROR))
+            text = (text[:cut] if cut > 40 else text[:SHORT_ERROR]).rstrip(" .;") + " … (f9: detail)"
+        return text
+
+    def action_error_detail(self) -> None:
+        if self._error_detail:
+            self.app.notify(self._error_detail, title="Error detail", timeout=20, markup=False)
+
     def show_error(self, field_name: str | None, message: str) -> None:
         """Under the input that caused it, else atop the results. An input's error line is mounted the first time it
         is needed (fewer widgets, faster start-up) and then only shown and hidden."""
+        message = self.on_screen(message)
         inputs = self.query(f"#{field_name}") if field_name else None
         if not inputs or field_name is None:
-            self.show_problem(message)
+            self.show_problem(message, short=True)
             return
         widget = inputs.first()
         widget.add_class("invalid")
@@ -210,9 +255,9 @@ class ToolPane(Vertical):
             line.display = True
         self._flagged.append(widget)
 
-    def show_problem(self, message: str) -> None:
+    def show_problem(self, message: str, short: bool = False) -> None:
         """Atop the results: for what no single input caused."""
-        self.query_one(f"#{self.id}-problem", Static).update(esc(message))
+        self.query_one(f"#{self.id}-problem", Static).update(esc(message if short else self.on_screen(message)))
         self._flagged.append(None)
 
     def clear_errors(self) -> None:
@@ -248,14 +293,24 @@ class ToolPane(Vertical):
         return self.parsed(name, float, "a number")
 
     def parsed(self, name: str, parse, what: str):
-        """The input's number (thousands separators allowed), None when empty, or a FormError under the input."""
-        value = self.text(name)
-        if value is None:
-            return None
+        """The input's number as people type it ('8k', '1,024', '1e3', '60%'), None when empty, or a FormError under
+        the input; the input shows the value it read when the text is not already that number."""
+        widget = self.query_one(f"#{name}", Input)
+        value = widget.value.strip() or None
+        echo = ""
         try:
-            return parse(value.replace(",", "").replace("_", ""))
+            if value is None:
+                return None
+            number = read_number(name, value)
+            if parse is int and not float(number).is_integer():
+                raise ValueError(value)
+            echo = "" if value.replace(",", "") in (f"{number:g}", f"{number:.0f}") else shown_as_read(number)
+            return parse(number)
         except ValueError:
-            raise FormError(name, f"{name}: enter {what} (got {value!r})") from None
+            raise FormError(name, f"{label_of(widget, name)}: enter {what}, e.g. 8k or 1,024 (got {quoted(value)})") from None
+        finally:
+            if widget.border_subtitle != echo:
+                widget.border_subtitle = echo
 
     def selected(self, name: str) -> str | None:
         value = self.query_one(f"#{name}", Choice).value

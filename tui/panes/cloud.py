@@ -23,8 +23,8 @@ class CloudPane(ToolPane):
 
     def form(self) -> ComposeResult:
         yield from field("GPU", FormInput("h100-sxm", id="gpu", suggester=CatalogSuggester(self.catalog, "gpu")))
-        yield from field("GPUs needed", FormInput("8", id="gpu_count", type="integer"))
-        yield from field("Hours (wall-clock)", FormInput("24", id="hours", type="number"))
+        yield from field("GPUs needed", FormInput("8", id="gpu_count"))
+        yield from field("Hours (wall-clock)", FormInput("24", id="hours"))
         yield from field("Pricing", tool_choice(CloudCostRequest, "pricing"))
         yield from field("Providers (comma-separated)", FormInput(placeholder="all, or e.g. aws, lambda", id="providers"))
         yield from field("Region contains", FormInput(placeholder="e.g. us-east", id="region"))

@@ -43,9 +43,9 @@ class ComparePane(ToolPane):
                                                          suggester=CatalogSuggester(self.catalog, "model")))
         yield from field("Workload", tool_choice(VramRequest, "workload"))
         yield from field("Weights", tool_choice(VramRequest, "weights_dtype"))
-        yield from field("Batch", FormInput(default_text(VramRequest, "batch_size"), id="batch_size", type="integer"))
-        yield from field("Seq len", FormInput(default_text(VramRequest, "seq_len"), id="seq_len", type="integer"))
-        yield from field("MFU", FormInput(default_text(CompareRequest, "mfu"), id="mfu", type="number"))
+        yield from field("Batch", FormInput(default_text(VramRequest, "batch_size"), id="batch_size"))
+        yield from field("Seq len", FormInput(default_text(VramRequest, "seq_len"), id="seq_len"))
+        yield from field("MFU", FormInput(default_text(CompareRequest, "mfu"), id="mfu"))
 
     def results(self) -> ComposeResult:
         yield SortableTable(id="comparison")

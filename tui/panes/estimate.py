@@ -25,18 +25,18 @@ class EstimatePane(ToolPane):
     def form(self) -> ComposeResult:
         yield from field("Model (HF id or alias)", FormInput("meta-llama/Llama-3.1-8B", id="model",
                                                        suggester=CatalogSuggester(self.catalog, "model")))
-        yield from field("…or size in billions", FormInput(placeholder="e.g. 7 (generic decoder)", id="params_billions", type="number"))
+        yield from field("…or size in billions", FormInput(placeholder="e.g. 7 (generic decoder)", id="params_billions"))
         yield pair(("Workload", tool_choice(VramRequest, "workload")),
                    ("Method", tool_choice(VramRequest, "method")))
         yield pair(("Weights", tool_choice(VramRequest, "weights_dtype")),
                    ("Precision", tool_choice(VramRequest, "training_precision")))
         yield pair(("Optimizer", tool_choice(VramRequest, "optimizer")),
                    ("Sharding", tool_choice(VramRequest, "sharding")))
-        yield pair(("Batch", FormInput(default_text(VramRequest, "batch_size"), id="batch_size", type="integer")),
-                   ("Seq len", FormInput(default_text(VramRequest, "seq_len"), id="seq_len", type="integer")))
-        yield pair(("GPUs", FormInput(default_text(VramRequest, "num_gpus"), id="num_gpus", type="integer")),
-                   ("Tensor par.", FormInput(default_text(VramRequest, "tensor_parallel"), id="tensor_parallel", type="integer")))
-        yield from field("LoRA rank", FormInput(default_text(VramRequest, "lora_rank"), id="lora_rank", type="integer"))
+        yield pair(("Batch", FormInput(default_text(VramRequest, "batch_size"), id="batch_size")),
+                   ("Seq len", FormInput(default_text(VramRequest, "seq_len"), id="seq_len")))
+        yield pair(("GPUs", FormInput(default_text(VramRequest, "num_gpus"), id="num_gpus")),
+                   ("Tensor par.", FormInput(default_text(VramRequest, "tensor_parallel"), id="tensor_parallel")))
+        yield from field("LoRA rank", FormInput(default_text(VramRequest, "lora_rank"), id="lora_rank"))
         yield Checkbox("Gradient checkpointing", id="gradient_checkpointing", compact=True)
         yield from field("Check on GPU", FormInput(placeholder="e.g. rtx 4090, h100", id="gpu",
                                           suggester=CatalogSuggester(self.catalog, "gpu")))
@@ -68,8 +68,8 @@ class EstimatePane(ToolPane):
 
     def arguments(self) -> dict:
         model, size = self.text("model"), self.decimal("params_billions")
-        if size is not None:
-            model = None
+        if model is not None and size is not None:
+            raise FormError("model", "give a model or a size in billions, not both: clear one", also=("params_billions",))
         if model is None and size is None:
             raise FormError("model", "enter a model name or a size in billions")
         return self.given(model=model, params_billions=size, workload=self.selected("workload"), method=self.selected("method"),

@@ -20,9 +20,9 @@ class RentPane(ToolPane):
 
     def form(self) -> ComposeResult:
         yield from field("GPU", FormInput("h100-sxm", id="gpu", suggester=CatalogSuggester(self.catalog, "gpu")))
-        yield from field("GPU count", FormInput(default_text(RentVsBuyRequest, "gpu_count"), id="gpu_count", type="integer"))
-        yield from field("Purchase $/GPU", FormInput(placeholder="catalog price", id="purchase_usd_per_gpu", type="number"))
-        yield from field("Rent $/GPU-h", FormInput(placeholder="cheapest on-demand", id="rent_usd_per_gpu_hour", type="number"))
+        yield from field("GPU count", FormInput(default_text(RentVsBuyRequest, "gpu_count"), id="gpu_count"))
+        yield from field("Purchase $/GPU", FormInput(placeholder="catalog price", id="purchase_usd_per_gpu"))
+        yield from field("Rent $/GPU-h", FormInput(placeholder="cheapest on-demand", id="rent_usd_per_gpu_hour"))
         yield from number_field("Utilization 0-1", RentVsBuyRequest, "utilization")
         yield from number_field("Years", RentVsBuyRequest, "years")
         yield from number_field("Electricity $/kWh", RentVsBuyRequest, "electricity_usd_per_kwh")

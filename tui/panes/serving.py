@@ -27,14 +27,12 @@ class ServingPane(ToolPane):
                                                        suggester=CatalogSuggester(self.catalog, "model")))
         yield pair(("Engine", tool_choice(PlanServingRequest, "engine")),
                    ("Weights", tool_choice(VramRequest, "weights_dtype")))
-        yield pair(("Concurrent users", FormInput("100", id="concurrent_users", type="integer")),
-                   ("…or requests/s", FormInput(placeholder="e.g. 5", id="requests_per_s", type="number")))
-        yield pair(("Prompt tokens", FormInput(default_text(PlanServingRequest, "prompt_tokens"), id="prompt_tokens",
-                                               type="integer")),
-                   ("Output tokens", FormInput(default_text(PlanServingRequest, "output_tokens"), id="output_tokens",
-                                               type="integer")))
-        yield pair(("Min tok/s/user", FormInput(placeholder="none", id="tokens_per_s_per_user", type="number")),
-                   ("Max TTFT s", FormInput(placeholder="none", id="ttft_s", type="number")))
+        yield pair(("Concurrent users", FormInput("100", id="concurrent_users")),
+                   ("…or requests/s", FormInput(placeholder="e.g. 5", id="requests_per_s")))
+        yield pair(("Prompt tokens", FormInput(default_text(PlanServingRequest, "prompt_tokens"), id="prompt_tokens")),
+                   ("Output tokens", FormInput(default_text(PlanServingRequest, "output_tokens"), id="output_tokens")))
+        yield pair(("Min tok/s/user", FormInput(placeholder="none", id="tokens_per_s_per_user")),
+                   ("Max TTFT s", FormInput(placeholder="none", id="ttft_s")))
         yield pair(("Pricing", tool_choice(PlanServingRequest, "pricing")),
                    ("Jurisdiction", FormInput(placeholder="any, e.g. EU", id="jurisdiction")))
         yield from field("Only this GPU", FormInput(placeholder="all GPUs, or e.g. h100", id="gpu",
@@ -53,7 +51,7 @@ class ServingPane(ToolPane):
     def arguments(self) -> dict:
         users, rate = self.whole("concurrent_users"), self.decimal("requests_per_s")
         if users is not None and rate is not None:
-            raise FormError("requests_per_s", "give concurrent users or requests/s, not both: clear one")
+            raise FormError("requests_per_s", "give concurrent users or requests/s, not both: clear one", also=("concurrent_users",))
         return self.given(model=self.text("model") or "", engine=self.selected("engine"),
                           weights_dtype=self.selected("weights_dtype"), concurrent_users=users, requests_per_s=rate,
                           prompt_tokens=self.whole("prompt_tokens"), output_tokens=self.whole("output_tokens"),
