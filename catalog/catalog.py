@@ -151,6 +151,22 @@ class Catalog:
     def similar_models(self, name: str, limit: int = 3) -> list[str]:
         return self._model_names.suggestions(name[:NAME_LIMIT], limit)
 
+    def describe(self) -> str:
+        """Which catalog an answer came from, in one line (exports name it): the package version, the newest source
+        date of its rows, their counts, and whether the user's own rows or a price update are merged in."""
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            package = version("gpusizer")
+        except PackageNotFoundError:
+            package = "0+unknown"
+        dates = [str(g.as_of)[-10:] for g in self.gpus] + [str(m.as_of)[-10:] for m in self.models]
+        dates += [str(o.as_of)[-10:] for o in self.offers]  # an interval's end
+        newest = max(dates) if dates else "no rows"
+        own = f"; the user's rows from {self.user_dir}" if self.user_dir and any(self.user_dir.glob("*.csv")) else ""
+        return (f"gpusizer {package} catalog: {len(self.gpus)} GPUs, {len(self.models)} models, {len(self.offers)} offers, "
+                f"sources up to {newest}{own}")
+
     def complete_gpu(self, partial: str, limit: int = 20) -> list[str]:
         """GPU ids for a half-typed name (for MCP completions and the TUI's type-ahead)."""
         return self._gpu_names.complete(partial, limit)

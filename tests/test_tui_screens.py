@@ -1,4 +1,6 @@
 """Each tab driven as a person would: the figures on screen are the tools' figures for the same inputs."""
+import json
+
 import pytest
 from textual.widgets import Input, TabbedContent
 from tui_helpers import choose, error_under, settle, shown, table_rows, text_table_rows, type_into
@@ -31,9 +33,12 @@ async def test_estimate_shows_the_same_total_breakdown_and_fits_as_the_tool(app,
         assert gib(expected.breakdown.weights) in shown(pilot.app, "#breakdown")
         assert number(expected.gpu_check.max_seq_len) in shown(pilot.app, "#gpu-check")
         costs = {cost.gpu_id: cost for cost in cheapest_fits(catalog, expected.fits)}
-        assert text_table_rows(pilot.app, "#fits") == [
-            [clip(fit.gpu_id, 16), str(fit.gpus_needed), usd(costs[fit.gpu_id].usd_per_gpu_hour),
-             usd(costs[fit.gpu_id].usd_per_hour)] for fit in expected.fits]
+        rows = [[clip(fit.gpu_id, 16), str(fit.gpus_needed), usd(costs[fit.gpu_id].usd_per_gpu_hour),
+                 usd(costs[fit.gpu_id].usd_per_hour)] for fit in expected.fits]
+        assert text_table_rows(pilot.app, "#fits") == rows[:8] + [[f"… {len(rows) - 8} more: ctrl+l lists them"]]
+        await pilot.press("ctrl+l")  # the long list collapses; one key lists it all
+        await settle(pilot)
+        assert text_table_rows(pilot.app, "#fits") == rows
 
 
 async def test_estimate_invalid_batch_shows_its_message_and_keeps_the_last_result(app):
@@ -52,6 +57,36 @@ async def test_estimate_unknown_model_says_did_you_mean_under_the_model(app):
     async with app().run_test(size=SIZE) as pilot:
         await type_into(pilot, "#model", "lama 3.1 8x")
         assert "did you mean" in error_under(pilot.app, "model")
+
+
+async def test_a_hint_says_what_would_make_it_fit_and_f8_applies_it(app, catalog):
+    async with app().run_test(size=(80, 24)) as pilot:
+        await type_into(pilot, "#model", "llama 3.1 70b")
+        await type_into(pilot, "#gpu", "h100")
+        await type_into(pilot, "#num_gpus", "2")
+        hint = shown(pilot.app, "#hints")
+        fitted = estimate_vram(catalog=catalog, model="llama 3.1 70b", gpu="h100", num_gpus=2, tensor_parallel=2)
+        assert "set Tensor par. to 2" in hint and gib(fitted.gpu_check.per_gpu_bytes) in hint
+        assert "tensor_parallel=2 splits it" in shown(pilot.app, "#warnings")
+        await pilot.press("f8")
+        await settle(pilot)
+        assert pilot.app.active_pane.query_one("#tensor_parallel", Input).value == "2"
+        assert "fits" in shown(pilot.app, "#gpu-check") and "does not fit" not in shown(pilot.app, "#gpu-check")
+
+
+async def test_tensor_parallel_that_does_not_divide_the_heads_is_refused_under_its_input(app):
+    async with app().run_test(size=(80, 24)) as pilot:
+        await type_into(pilot, "#num_gpus", "3")
+        await type_into(pilot, "#tensor_parallel", "3")
+        assert "does not divide" in error_under(pilot.app, "tensor_parallel")
+
+
+async def test_the_verdict_and_warnings_come_before_the_long_lists(app):
+    async with app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        pane = pilot.app.active_pane
+        order = [w.id for w in pane.query(".results > Static") if w.id in ("total", "gpu-check", "warnings", "fits", "assumptions")]
+        assert order == ["total", "gpu-check", "warnings", "fits", "assumptions"]
 
 
 async def test_an_error_goes_under_the_input_its_arguments_name_even_when_the_sentence_does_not(app):
@@ -202,7 +237,22 @@ async def test_export_writes_markdown_and_json_files(app, tmp_path, monkeypatch)
         await pilot.pause()
     markdown = next(tmp_path.glob("estimate-*.md")).read_text()
     assert "total_bytes" in markdown and "## breakdown" in markdown
-    assert '"total_bytes"' in next(tmp_path.glob("estimate-*.json")).read_text()
+    assert "## inputs" in markdown and "| model |" in markdown and "## assumptions" in markdown
+    assert "Catalog: gpusizer " in markdown and "GPUs," in markdown
+    exported = json.loads(next(tmp_path.glob("estimate-*.json")).read_text())
+    assert exported["inputs"]["model"] and exported["result"]["total_bytes"] and exported["result"]["assumptions"]
+    assert exported["catalog"].startswith("gpusizer ")
+
+
+async def test_the_export_notice_shows_the_whole_path(app, tmp_path, monkeypatch):
+    deep = tmp_path / ("a-long-folder-name-" * 4) / "exports"
+    monkeypatch.setenv("GPUSIZER_EXPORT_DIR", str(deep))
+    async with app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        notice = pilot.app._notifications
+        assert any(str(pilot.app.last_export) in str(n.message) for n in notice)
 
 
 async def test_compare_the_same_gpu_twice_and_too_few_gpus(app):

@@ -51,7 +51,8 @@ def test_more_gpus_never_increase_per_gpu_memory(arguments, sharding):
 @settings(max_examples=40, deadline=None)
 @given(workloads.filter(lambda a: a["workload"] == "inference"))
 def test_tensor_parallelism_never_increases_per_gpu_memory(arguments):
-    counts = [total(**arguments, num_gpus=n, tensor_parallel=n) for n in (1, 2, 4, 8)]
+    heads = CATALOG.find_model(arguments["model"]).num_attention_heads
+    counts = [total(**arguments, num_gpus=n, tensor_parallel=n) for n in (1, 2, 4, 8) if heads % n == 0]  # the rest is refused
     assert counts == sorted(counts, reverse=True)
 
 

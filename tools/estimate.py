@@ -173,6 +173,9 @@ def warnings_for(plan: Plan, breakdown: Breakdown, total: int) -> list[str]:
     settings = plan.training
     if settings and breakdown.activations > 0.5 * total and not settings.gradient_checkpointing:
         warnings.append("activations are over half the peak: gradient_checkpointing=true would cut them to one hidden state per layer")
+    if r.workload == "inference" and r.num_gpus > 1 and r.tensor_parallel == 1:
+        warnings.append(f"num_gpus {r.num_gpus} with tensor_parallel 1 keeps a whole copy of the model on every GPU: "
+                        f"tensor_parallel={r.num_gpus} splits it across them")
     if r.workload == "training" and r.num_gpus > 1 and r.sharding == "none" and r.tensor_parallel == 1:
         warnings.append("plain data parallelism replicates everything on every GPU: sharding='zero3' or 'fsdp' spreads the model states")
     if arch.is_moe and r.method != "full":

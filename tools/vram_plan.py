@@ -48,6 +48,11 @@ def build_plan(request: VramRequest, catalog: Catalog) -> Plan:
         notes += [match.note] if match.note else []
     else:
         arch, generic = generic_dense_decoder(request.params_billions or 1.0), True
+    heads = arch.num_attention_heads
+    if request.tensor_parallel > 1 and heads % request.tensor_parallel:
+        divisors = ", ".join(str(n) for n in range(1, min(heads, 64) + 1) if heads % n == 0)
+        raise SizingError(f"tensor_parallel {request.tensor_parallel} does not divide {arch.model_id}'s {heads} attention heads: "
+                          f"use one of {divisors}", arguments=("tensor_parallel",), allowed=f"one of {divisors}")
     settings = None
     if request.workload == "training":
         settings = training_settings(request.recipe, request.method, seq_len=request.seq_len,

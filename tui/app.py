@@ -158,7 +158,8 @@ class GpusizerApp(App):
             return
         self.copy_to_clipboard(text)
         path = write_export(self.query_one("#tabs", TabbedContent).active, text, suffix)
-        self.notify(f"Copied to the clipboard (where the terminal allows) and saved to {esc(path)}", title="Exported")
+        self.notify(f"Copied to the clipboard (where the terminal allows) and saved to\n{esc(str(path))}", title="Exported",
+                    timeout=15)
         self.last_export = path
 
     def action_toggle_theme(self) -> None:

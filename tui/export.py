@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -19,15 +20,20 @@ def export_folder() -> Path:
     return user_data_path("gpusizer") / "exports"
 
 
-def as_json(result: BaseModel) -> str:
-    return json.dumps(result.model_dump(mode="json"), indent=2)
+def as_json(result: BaseModel, inputs: dict[str, Any] | None = None, catalog: str | None = None) -> str:
+    """The inputs the tool was called with, its whole result (assumptions included) and the catalog it read."""
+    return json.dumps({"inputs": inputs or {}, "result": result.model_dump(mode="json"), "catalog": catalog}, indent=2)
 
 
-def as_markdown(title: str, result: BaseModel) -> str:
-    """Scalars as a two-column table, each list of rows as its own table, lists of text as bullets."""
+def as_markdown(title: str, result: BaseModel, inputs: dict[str, Any] | None = None, catalog: str | None = None) -> str:
+    """The inputs, then the result: scalars as a two-column table, each list of rows as its own table, lists of text
+    (assumptions, warnings) as bullets; the catalog it came from last."""
     data = result.model_dump(mode="json")
     scalars = {k: v for k, v in data.items() if not isinstance(v, (list, dict))}
-    lines = [f"# {title}", "", "| field | value |", "|---|---|"]
+    lines = [f"# {title}", ""]
+    if inputs:
+        lines += ["## inputs", "", "| input | value |", "|---|---|"] + [f"| {k} | {v} |" for k, v in inputs.items()] + [""]
+    lines += ["## result", "", "| field | value |", "|---|---|"]
     lines += [f"| {key} | {value} |" for key, value in scalars.items()]
     for key, value in data.items():
         if isinstance(value, dict):
@@ -39,6 +45,8 @@ def as_markdown(title: str, result: BaseModel) -> str:
             lines += ["| " + " | ".join(str(row.get(c, "")) for c in columns) + " |" for row in value]
         elif isinstance(value, list) and value:
             lines += ["", f"## {key}", ""] + [f"- {item}" for item in value]
+    if catalog:
+        lines += ["", f"Catalog: {catalog}"]
     return "\n".join(lines) + "\n"
 
 

@@ -129,7 +129,9 @@ class AskPane(Vertical):
             return None
         lines = [f"# {self.last.question}", "", self.last.interpretation, "", self.last.answer, ""]
         lines += [f"- `{c.tool}` {json.dumps(c.arguments)} → {key_figures(c)}" for c in self.last.calls]
-        return "\n".join(lines) + "\n"
+        return "\n".join(lines) + f"\nCatalog: {self.catalog.describe()}\n"
 
     def json(self) -> str | None:
-        return json.dumps(self.last.model_dump(mode="json"), indent=2) if self.last else None
+        if not self.last:
+            return None
+        return json.dumps({**self.last.model_dump(mode="json"), "catalog": self.catalog.describe()}, indent=2)

@@ -102,6 +102,7 @@ class ToolPane(Vertical):
     TITLE = ""
     BINDINGS = [Binding("f9", "error_detail", "Error detail", show=False)]  # listed by f10
     result: Any = None  # the last good result: the pane's tool's output model
+    result_inputs: dict[str, Any] = {}  # the arguments that result was computed from
 
     class Updated(Message):
         """A new result (or its error) was just put on the widgets; the next frame paints it."""
@@ -164,6 +165,7 @@ class ToolPane(Vertical):
         named: tuple[str, ...] = ()
         try:
             result, problem = self.compute(arguments), None
+            self.computed_from = arguments
         except SizingError as error:
             result, problem, named = None, str(error), error.arguments
         except Exception as error:  # noqa: BLE001 - a calculator bug must not take the app down with a traceback
@@ -181,7 +183,7 @@ class ToolPane(Vertical):
         if problem is not None or result is None:
             self.show_error(self.input_for(named) or self.field_named_in(problem or ""), problem or "no result")
         else:
-            self.result = result
+            self.result, self.result_inputs = result, getattr(self, "computed_from", {})
             self.show(result)
         self.post_message(self.Updated())
 
@@ -326,7 +328,7 @@ class ToolPane(Vertical):
 
     # ---- export
     def markdown(self) -> str | None:
-        return as_markdown(self.TITLE, self.result) if self.result else None
+        return as_markdown(self.TITLE, self.result, self.result_inputs, self.catalog.describe()) if self.result else None
 
     def json(self) -> str | None:
-        return as_json(self.result) if self.result else None
+        return as_json(self.result, self.result_inputs, self.catalog.describe()) if self.result else None

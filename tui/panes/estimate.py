@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.content import Content
 from textual.widgets import Checkbox, Label, Static
 
 from gpusizer.tools import estimate_vram
 from gpusizer.tools.figures import gib, number, usd
+from gpusizer.tools.hints import FitHint, fit_hints
 from gpusizer.tools.pricing import cheapest_fits
 from gpusizer.tools.vram_models import QLORA_BASE_DTYPE, VramRequest
 
@@ -15,12 +18,18 @@ from ..form_input import FormInput
 from ..safe_text import esc
 from ..suggest import CatalogSuggester
 from ..text_table import text_table
-from .base import FormError, ToolPane, default_text, field, pair, tool_choice
+from .base import FormError, ToolPane, default_text, field, label_of, pair, tool_choice
+
+FITS_SHOWN = 8  # rows of the fits list before it collapses (ctrl+l lists all)
 
 
 class EstimatePane(ToolPane):
     TITLE = "gpusizer estimate"
+    BINDINGS = [Binding("f8", "apply_hint", "Apply hint", show=False),  # the hint line names its key; f10 lists both
+                Binding("ctrl+l", "all_fits", "All fits", show=False)]
     _weights_before_qlora: str | None = None
+    all_fits = False
+    hints: list[FitHint] = []
 
     def form(self) -> ComposeResult:
         yield from field("Model (HF id or alias)", FormInput("meta-llama/Llama-3.1-8B", id="model",
@@ -56,15 +65,17 @@ class EstimatePane(ToolPane):
             weights.value = self._weights_before_qlora or weights.value
 
     def results(self) -> ComposeResult:
+        """The verdict, hints and warnings first; then the breakdown; the long lists last, the fits collapsed."""
         yield Static("", id="total", classes="headline")
+        yield Static("", id="gpu-check")
+        yield Static("", id="hints", classes="hints")
+        yield Static("", id="warnings", classes="warnings")
         yield Static("", id="breakdown-bar")
         yield Static("", id="breakdown")
-        yield Static("", id="gpu-check")
         yield Label("Fits on (fewest GPUs first)", classes="section")
         yield Static("", id="fits")
         yield Label("Assumptions", classes="section")
         yield Static("", id="assumptions", classes="notes")
-        yield Static("", id="warnings", classes="warnings")
 
     def arguments(self) -> dict:
         model, size = self.text("model"), self.decimal("params_billions")
@@ -92,6 +103,9 @@ class EstimatePane(ToolPane):
             "  ".join(f"{name.replace('_', ' ')} {gib(value)}" for name, value in parts.items() if value)
             + f"\nparams {number(result.params)} · trainable {number(result.trainable_params)}")
         self.set_text("#gpu-check", self.check_text(result.gpu_check))
+        self.hints = fit_hints(self.result_inputs, result, self.catalog)
+        self.set_text("#hints", "\n".join(
+            f"[b]{'f8' if n == 0 else '  '}[/b] {esc(self.hint_text(h))}" for n, h in enumerate(self.hints)))
         self.show_fits(result.fits)
         self.set_text("#assumptions", "\n".join(f"• {esc(a)}" for a in result.assumptions))
         self.set_text("#warnings", "\n".join(f"⚠ {esc(w)}" for w in result.warnings))
@@ -105,10 +119,41 @@ class EstimatePane(ToolPane):
                 f"largest batch at this length: {number(check.max_batch_size)} · "
                 f"longest sequence at this batch: {number(check.max_seq_len)} tokens")
 
+    def hint_text(self, hint: FitHint) -> str:
+        """'set Tensor par. to 2: fits at 70.71 GiB per GPU', in the form's own words."""
+        parts = []
+        for name, value in hint.changes.items():
+            if name == "gradient_checkpointing":
+                parts.append("turn on gradient checkpointing")
+            elif self.query(f"#{name}"):
+                parts.append(f"set {label_of(self.query_one(f'#{name}'), name)} to {value}")
+        return f"{', '.join(parts)}: fits at {gib(hint.per_gpu_bytes)} per GPU"
+
+    def action_apply_hint(self) -> None:
+        """f8: the first hint's changes, made in the form (the estimate follows as for any edit)."""
+        if not self.hints:
+            return
+        for name, value in self.hints[0].changes.items():
+            widget = self.query(f"#{name}").first() if self.query(f"#{name}") else None
+            if isinstance(widget, Checkbox):
+                widget.value = bool(value)
+            elif isinstance(widget, Choice):
+                widget.value = str(value)
+            elif widget is not None:
+                widget.value = str(value)  # type: ignore[attr-defined]
+
+    def action_all_fits(self) -> None:
+        self.all_fits = not self.all_fits
+        if self.result is not None:
+            self.show_fits(self.result.fits)
+
     def show_fits(self, fits) -> None:
-        """GPU, how many, and what they cost per hour."""
+        """GPU, how many, and what they cost per hour; the first rows, and the rest one key away."""
         costs = {cost.gpu_id: cost for cost in cheapest_fits(self.catalog, fits)}
+        shown = fits if self.all_fits else fits[:FITS_SHOWN]
         rows = [[fit.gpu_id, str(fit.gpus_needed), usd(costs[fit.gpu_id].usd_per_gpu_hour),
-                 usd(costs[fit.gpu_id].usd_per_hour)] for fit in fits]
-        self.set_text("#fits", text_table(["GPU", "GPUs", "$/GPU-h", "$/h"], rows, right=frozenset({1, 2, 3}),
-                                          widest={0: 16}))
+                 usd(costs[fit.gpu_id].usd_per_hour)] for fit in shown]
+        table = text_table(["GPU", "GPUs", "$/GPU-h", "$/h"], rows, right=frozenset({1, 2, 3}), widest={0: 16})
+        hidden = len(fits) - len(shown)
+        more = Content.from_markup(f"\n[dim]… {hidden} more: ctrl+l lists them[/dim]") if hidden else Content("")
+        self.set_text("#fits", table + more)
