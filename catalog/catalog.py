@@ -144,6 +144,17 @@ class Catalog:
                 return NameMatch("gpu", gpu_id)
         return None
 
+    def needs_download(self, name: str) -> bool:
+        """Whether resolving this model name reads the Hugging Face Hub (a Hub id outside the catalog, not cached yet):
+        faces fetch it off their UI thread and say so while it comes."""
+        from . import model_sources
+
+        if not isinstance(name, str) or len(name) > NAME_LIMIT or not model_sources.looks_like_hub_id(name):
+            return False
+        if self._model_names.get(name) or self._short_names.get(compact(name)) or model_sources.looks_like_path(name):
+            return False
+        return not model_sources.hub_entry(name.strip()).exists()
+
     def similar_gpus(self, name: str, limit: int = 3) -> list[str]:
         """GPU ids spelled most like `name` (for 'did you mean')."""
         return self._gpu_names.suggestions(name[:NAME_LIMIT], limit)

@@ -107,9 +107,13 @@ def cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("gpusizer")) / "models"
 
 
+def hub_entry(repo_id: str) -> Path:
+    return cache_dir() / repo_id.replace("/", "--") / "entry.json"
+
+
 def model_from_hub(repo_id: str) -> ModelArch:
     """config.json and safetensors headers of a Hub repository, from the cache or fetched once."""
-    entry = cache_dir() / repo_id.replace("/", "--") / "entry.json"
+    entry = hub_entry(repo_id)
     if entry.is_file():
         cached = json.loads(entry.read_text(encoding="utf-8"))
     else:

@@ -75,3 +75,33 @@ async def test_no_keystroke_is_lost_typing_with_no_pause_into_every_number_field
                 pilot.app.post_message(events.Key(character, character))
             await settle(pilot)
             assert widget.value == "1,024", (tab, widget.id, widget.value)
+
+
+async def test_a_hub_id_is_read_off_the_ui_thread_with_a_line_saying_so(catalog, monkeypatch, tmp_path):
+    """The model field takes a Hugging Face id: while its config comes, the form says so; then the estimate shows."""
+    import json
+    import threading
+    from pathlib import Path
+
+    from gpusizer.catalog import model_sources
+
+    monkeypatch.setenv("GPUSIZER_CACHE_DIR", str(tmp_path))
+    config = json.loads((Path(__file__).parent / "data" / "configs" / "Qwen3-32B" / "config.json").read_text())
+    release = threading.Event()
+
+    def slow_fetch(repo_id):
+        release.wait(10)
+        return {"config": config, "checkpoint": None, "fetched": "2026-11-24"}
+
+    monkeypatch.setattr(model_sources, "fetch_from_hub", slow_fetch)
+    async with GpusizerApp(tab="estimate", catalog=catalog).run_test(size=(80, 24)) as pilot:
+        await type_into(pilot, "#model", "someorg/my-finetune-32b")
+        await pilot.pause(0.8)
+        problem = str(pilot.app.active_pane.query_one("#estimate-pane-problem").render())
+        assert "Reading someorg/my-finetune-32b's config.json from the Hugging Face Hub" in problem
+        release.set()
+        for _ in range(50):
+            await pilot.pause(0.05)
+            if pilot.app.active_pane.result.model == "someorg/my-finetune-32b":
+                break
+        assert pilot.app.active_pane.result.model == "someorg/my-finetune-32b"

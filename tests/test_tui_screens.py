@@ -204,6 +204,37 @@ async def test_catalog_search_filters_and_enter_shows_the_source(app, catalog):
         assert catalog.gpu_by_id["mi300x"].source in shown(pilot.app, "#catalog-detail")
 
 
+@pytest.mark.parametrize("size", [(80, 24), (160, 45)])
+@pytest.mark.parametrize("tab, table_id, fill", [("compare", "#comparison", ("#model", "llama 3.1 8b")),
+                                                 ("cloud", "#offers", ("#gpu", "h100")),
+                                                 ("serving", "#serving-options", ("#model", "llama 3.1 8b"))])
+async def test_wide_tables_scroll_sideways_inside_the_pane_and_keep_their_first_column(app, size, tab, table_id, fill):
+    async with app(tab).run_test(size=size) as pilot:
+        await type_into(pilot, *fill)
+        table = pilot.app.active_pane.query_one(table_id)
+        results = table.parent
+        assert table.fixed_columns == 1 and table.row_count
+        assert table.region.right <= results.region.right and table.region.x >= results.region.x  # not cut: it scrolls
+        if table.virtual_size.width > table.size.width:
+            table.scroll_x = table.max_scroll_x
+            await pilot.pause()
+            assert table.scroll_x > 0
+
+
+async def test_a_catalog_search_finds_matches_in_every_list_and_names_are_never_cut(app, catalog):
+    async with app("catalog").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert pilot.app.focused is pilot.app.active_pane.query_one("#catalog-search")  # the cursor is in the search box
+        await type_into(pilot, "#catalog-search", "qwen")  # no GPU matches: the list moves to the models
+        pane = pilot.app.active_pane
+        qwen = [m.model_id for m in catalog.models if "qwen" in m.model_dump_json().lower()]
+        assert pane.query_one("#catalog-view").value == "models"
+        assert f"{len(qwen)} models" in shown(pilot.app, "#catalog-matches") and "0 gpus" in shown(pilot.app, "#catalog-matches")
+        table = pane.query_one("#catalog-table")
+        assert [row[0] for row in table_rows(pilot.app, "#catalog-table")] == qwen
+        assert table.columns[table.ordered_columns[0].key].width >= max(len(m) for m in qwen)
+
+
 @pytest.mark.parametrize("tab, label", [("estimate", "Estimate"), ("compare", "Compare"), ("cloud", "Cloud cost"),
                                         ("rent", "Rent vs buy"), ("catalog", "Catalog"), ("ask", "Ask")])
 async def test_tab_option_opens_on_that_tab_with_focus_in_its_first_input(app, tab, label):

@@ -3,12 +3,12 @@ as markup: typing 'h100 [/i]' used to close the app with a MarkupError."""
 from __future__ import annotations
 
 from rich.text import Text
-from textual.markup import escape
 
 
 def esc(value: object) -> str:
-    """A value to place inside our own markup string."""
-    return escape(str(value))
+    """A value to place inside our own markup string: every '[' escaped, not only those that look like tags (Textual's
+    own escape leaves "[/'" alone, which its parser then reads as a closing tag)."""
+    return str(value).replace("[", "\\[")
 
 
 def cell(value: object) -> Text:

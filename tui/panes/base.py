@@ -8,11 +8,12 @@ import re
 from typing import Any, get_args
 
 from pydantic import BaseModel
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.message import Message
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Static
 
@@ -93,6 +94,7 @@ def tool_choice(model: type[BaseModel], name: str) -> Choice:
 
 
 SCREEN_WORDS = {"gpusizer://models": "the Catalog tab", "gpusizer://gpus": "the Catalog tab", "gpusizer://offers": "the Catalog tab"}
+HUB_FETCH_AFTER_S = 0.6  # a Hub id is fetched once typing pauses this long, not at every keystroke
 SHORT_ERROR = 150  # characters an error line shows (two lines of a half screen); ctrl+e shows the whole message
 
 
@@ -114,6 +116,8 @@ class ToolPane(Vertical):
         self._error_lines: dict[str, Static] = {}  # input id: its error line, once mounted
         self._shown: dict[str, str] = {}  # selector: the text set_text last put there
         self._error_detail = ""  # the whole message behind the short error line
+        self._hub_failures: dict[str, str] = {}  # Hub ids that could not be read, with why
+        self._fetch_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -162,6 +166,16 @@ class ToolPane(Vertical):
             for name in (error.field, *error.also):
                 self.show_error(name, error.message)
             return
+        model = arguments.get("model")
+        if isinstance(model, str) and model in self._hub_failures:
+            self.show_error("model", self._hub_failures[model])
+            return
+        if isinstance(model, str) and self.catalog.needs_download(model):
+            self.show_problem(f"Reading {model}'s config.json from the Hugging Face Hub … (the result follows)", short=True)
+            if self._fetch_timer is not None:  # still typing: fetch the id once the keys stop
+                self._fetch_timer.stop()
+            self._fetch_timer = self.set_timer(HUB_FETCH_AFTER_S, lambda: self.fetch_model(model))
+            return
         named: tuple[str, ...] = ()
         try:
             result, problem = self.compute(arguments), None
@@ -178,6 +192,15 @@ class ToolPane(Vertical):
             self.show_problem(
                 f"Could not show this result ({type(error).__name__}: {error}); the last good result stays. "
                 "Please report it with the inputs above.")
+
+    @work(thread=True, exclusive=True, group="hub-model")
+    def fetch_model(self, model: str) -> None:
+        """A Hub model's config, read off the UI thread (seconds on a slow network); then the form recalculates."""
+        try:
+            self.catalog.resolve_model(model)
+        except SizingError as error:
+            self._hub_failures[model] = str(error)
+        self.app.call_from_thread(self.recalculate)
 
     def _apply(self, result: BaseModel | None, problem: str | None, named: tuple[str, ...] = ()) -> None:
         if problem is not None or result is None:

@@ -21,6 +21,7 @@ from ..form_input import FormInput
 from ..safe_text import cell, esc
 from .sortable import SortableTable
 
+WIDEST = {"name": 34, "model_id": 44, "source": 40, "instance_type": 30, "region": 18}  # characters; the detail shows all
 VIEWS = {  # what: (rows, id field, columns)
     "gpus": (lambda c: c.gpus, "gpu_id", ["gpu_id", "name", "memory_gb", "memory_bandwidth_gbps", "bf16_tflops_dense",
                                           "fp8_tflops_dense", "tdp_watts", "as_of", "source"]),
@@ -47,6 +48,7 @@ class CatalogPane(Vertical):
             yield FormInput(placeholder="search any column (e.g. h100, nvidia, lambda, qwen)", id="catalog-search")
             yield Button("Update prices", id="update-prices", compact=True, tooltip="ctrl+r: re-read current cloud prices "
                          "from SkyPilot's public catalog into your catalog folder (gpusizer catalog update)")
+        yield Static("", id="catalog-matches", classes="notes")
         yield SortableTable(id="catalog-table", cursor_type="row")
         with VerticalScroll(id="catalog-detail-box"):
             yield Static("[dim]Enter on a row shows all its fields.[/dim]", id="catalog-detail")
@@ -60,24 +62,46 @@ class CatalogPane(Vertical):
         event.stop()
         self.fill()
 
+    def matching(self, view: str, query: str) -> list[BaseModel]:
+        rows_of, _, _ = VIEWS[view]
+        return [row for row in rows_of(self.catalog) if not query or query in json.dumps(row.model_dump(mode="json")).lower()]
+
     def fill(self) -> None:
-        view = self.query_one("#catalog-view", Choice).value
-        query = self.query_one("#catalog-search", Input).value.strip().lower()
-        rows_of, key, columns = VIEWS[view]
+        """The list chosen, filtered by the search; a search counts its matches in every list, and when the list shown
+        has none it moves to the first list that has some."""
+        choice = self.query_one("#catalog-view", Choice)
+        query = self.query_one("#catalog-search", Input).value.strip().lower()[:200]
+        found = {view: self.matching(view, query) for view in VIEWS} if query else {}
+        if query and not found[choice.value] and any(found.values()):
+            choice.value = next(view for view, rows in found.items() if rows)  # fills again through Changed
+            return
+        view = choice.value
+        self.query_one("#catalog-matches", Static).update(
+            esc(f"'{query}': " + " · ".join(f"{len(rows)} {name}" for name, rows in found.items())) if query else "")
+        rows = found.get(view) if query else self.matching(view, "")
+        _, key, columns = VIEWS[view]
         table = self.query_one("#catalog-table", SortableTable)
         table.clear(columns=True)
-        table.add_columns(*columns)
+        data_rows = [row.model_dump(mode="json") for row in rows or []]
+        for column in columns:  # as wide as the widest value (to a limit), so no search narrows a column to nothing
+            values = [len(str(d.get(column) if d.get(column) is not None else "—")) for d in data_rows]
+            table.add_column(column, key=column, width=min(max([len(column), *values]), WIDEST.get(column, 24)))
         self.rows = {}
-        for row in rows_of(self.catalog):
-            data = row.model_dump(mode="json")
-            if query and query not in json.dumps(data).lower():
-                continue
+        for row, data in zip(rows or [], data_rows, strict=True):
             row_id = data[key]
             self.rows[row_id] = row
             table.add_row(*[cell("—" if data.get(c) is None else data.get(c)) for c in columns], key=row_id)
 
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table.has_focus:  # moving through the rows shows each in full; refilling the table does not
+            self.show_row(event.row_key.value)
+
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        row = self.rows.get(str(event.row_key.value))
+        self.show_row(event.row_key.value)
+
+    def show_row(self, key: object) -> None:
+        """Every field of the row, the full name included."""
+        row = self.rows.get(str(key))
         if row is not None:
             fields = row.model_dump(mode="json")
             self.query_one("#catalog-detail", Static).update("\n".join(f"[b]{k}[/b]: {esc(v)}" for k, v in fields.items()))

@@ -16,9 +16,12 @@ def sort_key(cell) -> tuple:
 
 
 class SortableTable(DataTable):
+    """Its first column stays put while the others scroll sideways (the table is as wide as its pane, never cut)."""
+
     BINDINGS = [Binding("s", "sort_by_cursor", "Sort column")]
 
     def __init__(self, **options):
+        options.setdefault("fixed_columns", 1)
         super().__init__(zebra_stripes=True, **options)
         self.sorted_by: tuple[int, bool] | None = None
 
