@@ -341,3 +341,13 @@ async def test_f10_lists_every_key_of_the_tab_including_those_the_footer_leaves_
             assert shown.lower() in text.lower(), shown
         await pilot.press("escape")
         assert app.screen is app.screen_stack[0]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 45)])
+@pytest.mark.parametrize("tab, verdict", [("estimate", "#total"), ("estimate", "#gpu-check"), ("compare", "#comparison"),
+                                          ("cloud", "#cloud-summary"), ("rent", "#verdict"), ("serving", "#serving-summary")])
+async def test_the_verdict_is_on_screen_without_scrolling(app, size, tab, verdict):
+    async with app(tab).run_test(size=size) as pilot:
+        await settle(pilot)
+        widget = pilot.app.active_pane.query_one(verdict)
+        assert widget.region.height > 0 and widget.region.bottom <= size[1] - 1, (widget.region, size)
