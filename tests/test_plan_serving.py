@@ -149,3 +149,13 @@ async def test_ollama_is_llama_cpp_in_python_and_over_mcp(catalog):
                                                          "gpu": "rtx-4090", "weights_dtype": "q4_k_m"})
         assert not result.is_error, result.content
         assert result.structured_content["engine"] == "llama_cpp"
+
+
+def test_sglang_runs_at_most_its_default_max_running_requests_per_replica(catalog):
+    """SGLang caps running requests at KV tokens / context_len x 512 held to 2,048..4,096 (model_runner), whatever more
+    its KV pool could hold of short requests."""
+    plan = plan_serving("meta-llama/Llama-3.1-8B", engine="sglang", gpu="h200-sxm", concurrent_users=20_000, prompt_tokens=128,
+                        output_tokens=64, catalog=catalog)
+    option = plan.options[0]
+    assert option.max_concurrency_per_replica > 4096 and option.concurrency_per_replica <= 4096
+    assert option.limited_by == "max_running_requests" and option.replicas * 4096 >= 20_000

@@ -202,7 +202,8 @@ def finish(c: Candidate, gpu: GpuSpec, request: PlanServingRequest, catalog: Cat
     if missed:
         return f"even one request at a time misses the target: {missed}"
     largest = largest_batch(load, cap, request)
-    limited_by = ("max_num_seqs" if cap < c.capacity.requests else "kv_cache") if largest == cap else \
+    engine_cap = "max_running_requests" if request.engine == "sglang" else "max_num_seqs"
+    limited_by = (engine_cap if cap < c.capacity.requests else "kv_cache") if largest == cap else \
         missed_target(load, largest + 1, request).split(" ", 1)[0]
     replicas, planned = traffic_fit(load, largest, request)
     fleet = cheapest_fleet(catalog, gpu.gpu_id, c.gpus, replicas, request.pricing, request.jurisdiction)
@@ -317,8 +318,9 @@ def assumptions(plan: Plan, request: PlanServingRequest, shown: str) -> list[str
     memory = (f"{engine} {shown}: max_model_len {context:,} (prompt_tokens + output_tokens), gpu_memory_utilization "
               f"{request.gpu_memory_utilization or 0.9:g}, its default max_num_seqs and max_num_batched_tokens per GPU"
               if request.engine == "vllm" else
-              f"{engine} {shown}: mem_fraction_static and chunked_prefill_size as it picks them per GPU, max_running_requests "
-              f"as the KV pool holds {context:,}-token requests" if request.engine == "sglang" else
+              f"{engine} {shown}: mem_fraction_static and chunked_prefill_size as it picks them per GPU; requests as the KV "
+              f"pool holds {context:,}-token ones, up to its default max_running_requests (KV tokens / context_len x 512 "
+              "held to 2,048..4,096, at most half the KV tokens)" if request.engine == "sglang" else
               f"{engine} {shown}: llama-server with every layer on the GPUs, -np slots of {context:,} tokens as the memory "
               "holds; several GPUs split the layers (each step reads them in turn)")
     traffic = (f"traffic: {request.concurrent_users:,} requests in flight at once, each {request.prompt_tokens:,} tokens in "

@@ -38,8 +38,17 @@ def replica_capacity(plan: Plan, gpu: GpuSpec, gpus: int) -> ReplicaCapacity | N
         parts = sglang_parts(plan, gpu, gpus, 1)
         if parts.reason:
             return None
-        return ReplicaCapacity(parts.budget.kv_tokens // context, parts.budget.kv_tokens, None, parts.budget.chunked_prefill_size)
+        kv_tokens = parts.budget.kv_tokens
+        return ReplicaCapacity(kv_tokens // context, kv_tokens, sglang_max_running_requests(kv_tokens, plan.arch.max_position_embeddings),
+                               parts.budget.chunked_prefill_size)
     return llama_cpp_slots(plan, gpu, gpus, context)
+
+
+def sglang_max_running_requests(kv_tokens: int, context_len: int) -> int:
+    """SGLang's default cap on running requests (model_runner resolve_max_num_reqs / scheduler): the request pool,
+    KV tokens / context_len x 512 held to 2,048..4,096, and never more than half the KV tokens."""
+    pool = max(min(int(kv_tokens / context_len * 512), 4096), 2048)
+    return max(1, min(pool, kv_tokens // 2))
 
 
 def capacity_problem(plan: Plan, gpu: GpuSpec, gpus: int) -> str:

@@ -62,7 +62,8 @@ class ServingOption(BaseModel):
                              "the cheapest plan's)")
     max_concurrency_per_replica: int = Field(description="requests of prompt + output tokens the KV cache holds at once")
     concurrency_per_replica: int = Field(description="requests each replica runs at the planned load")
-    limited_by: str = Field(description="what caps a replica's batch: kv_cache, max_num_seqs, tokens_per_s_per_user or ttft_s")
+    limited_by: str = Field(description="what caps a replica's batch: kv_cache, max_num_seqs (SGLang: max_running_requests), "
+                            "tokens_per_s_per_user or ttft_s")
     tokens_per_s_per_user: float = Field(description="decode speed each request sees at the planned load")
     aggregate_tokens_per_s: float = Field(description="output tokens per second of all replicas at the planned load")
     ttft_s: float = Field(description="time to first token at the planned load, without queueing")
