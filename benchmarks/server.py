@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -74,9 +75,9 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-async def http_figures(calls: int, clients: int = 8) -> tuple[list[float], float, int]:
-    from mcp import Client
-
+@contextlib.asynccontextmanager
+async def http_server():
+    """`gpusizer-mcp --http` on a free port, open (no token) for the length of the block; yields its URL."""
     port = free_port()
     process = subprocess.Popen([str(BIN / "gpusizer-mcp"), "--http", "--port", str(port)], stderr=subprocess.DEVNULL,
                                env={**os.environ, "GPUSIZER_MCP_TOKEN": ""})
@@ -87,7 +88,16 @@ async def http_figures(calls: int, clients: int = 8) -> tuple[list[float], float
                 break
             except OSError:
                 await asyncio.sleep(0.05)
-        url = f"http://127.0.0.1:{port}/mcp"
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait()
+
+
+async def http_figures(calls: int, clients: int = 8) -> tuple[list[float], float, int]:
+    from mcp import Client
+
+    async with http_server() as url:
         async with Client(url) as client:
             samples = []
             for number in range(calls + 5):
@@ -113,9 +123,6 @@ async def http_figures(calls: int, clients: int = 8) -> tuple[list[float], float
         start = time.perf_counter()
         done = sum(await asyncio.gather(*[one_client() for _ in range(clients)]))
         return samples, done / (time.perf_counter() - start), errors
-    finally:
-        process.terminate()
-        process.wait()
 
 
 LIGHT = {"name": "estimate_vram", "arguments": {"model": "meta-llama/Llama-3.1-8B"}}
@@ -126,17 +133,7 @@ async def neighbour_figures(clients: int = 50, calls_each: int = 20, hostile: bo
     """The `clients` callers' latencies (ms), their errors, and how many 4 MB calls the hostile one made meanwhile."""
     from mcp import Client
 
-    port = free_port()
-    process = subprocess.Popen([str(BIN / "gpusizer-mcp"), "--http", "--port", str(port)], stderr=subprocess.DEVNULL,
-                               env={**os.environ, "GPUSIZER_MCP_TOKEN": ""})
-    try:
-        for _ in range(200):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-                break
-            except OSError:
-                await asyncio.sleep(0.05)
-        url = f"http://127.0.0.1:{port}/mcp"
+    async with http_server() as url:
         samples: list[float] = []
         errors, huge_calls, running = 0, 0, True
 
@@ -167,9 +164,6 @@ async def neighbour_figures(clients: int = 50, calls_each: int = 20, hostile: bo
         if hostile_task is not None:
             await hostile_task
         return samples, errors, huge_calls
-    finally:
-        process.terminate()
-        process.wait()
 
 
 def summary(samples: list[float]) -> str:
