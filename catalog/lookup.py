@@ -28,7 +28,7 @@ class NameIndex:
         for item_id, spellings in entries:
             self.ids.append(item_id)
             for spelling in (item_id, *spellings):
-                if "/" in spelling:  # 'meta-llama/Meta-Llama-3.1-8B' is also 'Meta-Llama-3.1-8B'
+                if "/" in spelling and " " not in spelling:  # a Hub id 'meta-llama/Meta-Llama-3.1-8B' is also 'Meta-Llama-3.1-8B'
                     self._by_key.setdefault(compact(spelling.split("/")[-1]), item_id)
                 self._by_key.setdefault(compact(spelling), item_id)
                 self._by_key.setdefault(spelling.lower(), item_id)

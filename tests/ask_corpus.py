@@ -12,7 +12,7 @@ from gpusizer.tools.questions import AskAnswer, ask
 CORPUS_FILE = Path(__file__).parent / "data" / "ask_corpus.jsonl"
 CORPUS = [json.loads(line) for line in CORPUS_FILE.read_text().splitlines() if line.strip()]
 UNNAMED = {"instruct", "chat", "hf", "base", "it"}  # suffixes that do not change which model a name means
-NOT_COMPARED = {"recipe", "optimizer", "other_weights", "providers"}  # the corpus does not record these
+NOT_COMPARED = {"recipe", "optimizer", "other_weights", "other_methods", "providers"}  # the corpus does not record these
 
 
 def answer_case(case: dict, catalog) -> AskAnswer:
@@ -22,8 +22,9 @@ def answer_case(case: dict, catalog) -> AskAnswer:
 
 def comparable(reading: dict, journey: str) -> dict:
     out = {k: v for k, v in reading.items() if k not in NOT_COMPARED}
-    if journey in ("serving", "speed") and out.get("workload") == "inference":
-        out.pop("workload")  # serving is inference: whether a word said so too changes nothing
+    if journey in ("serving", "speed") and out.get("workload") == "inference" or journey == "training_time" and \
+            out.get("workload") == "training":
+        out.pop("workload")  # serving is inference, a training run training: whether a word said so too changes nothing
     if journey == "cheapest_method":
         out.pop("method", None)  # the journey compares the methods: whichever was read is not used
     if "unknown_gpu" in out:

@@ -31,8 +31,9 @@ FOLLOW_UP_OPENING = (r"^(?:and|what about|how about|same|now|then|ok(?:ay)?|also
                      r"|try|or)\b")
 POINTS_BACK = r"\binstead\b|\b(?:it|that|this one|the same|them|those)\b"
 BARE_COUNT = (r"\b(\d+|two|three|four|eight|a pair|a couple) (?:of (?:them|those|these)|cards|gpus)\b"
-              r"|\b(both)\b(?: of them| cards| gpus)?")
-COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "eight": 8, "a pair": 2, "a couple": 2, "both": 2}
+              r"|\b(both)\b(?: of them| cards| gpus)?|\ba (second|third|fourth) (?:one|card|gpu)\b")
+COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "eight": 8, "a pair": 2, "a couple": 2, "both": 2, "second": 2, "third": 3,
+               "fourth": 4}
 UNSET: tuple[object, ...] = (None, [], False)
 
 
@@ -41,7 +42,9 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     with 'and', 'what about', 'same but'..., or it is short and points back ('will it fit on a 4090?')."""
     opens = re.match(FOLLOW_UP_OPENING, new.text)
     points_back = re.search(POINTS_BACK, new.text) and len(new.text.split()) <= 12 and not new.models
-    if not (opens or points_back) or new.models and new.gpus:  # a whole new question
+    short_change = (len(new.text.split()) <= 8 and not new.models and new.params_billions is None and bool(previous.models)
+                    and (new.gpus or new.weights_dtype or new.seq_len or new.users or new.engine))  # 'would a 4070 ti be quicker?'
+    if not (opens or points_back or short_change) or new.models and new.gpus:  # a whole new question
         return None
     merged = dataclasses.replace(previous, text=f"{new.text} {previous.text}", spans=new.spans, ignored=new.ignored,
                                  notes=list(new.notes))
@@ -57,7 +60,7 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
         merged.workload, merged.method, merged.method_said = new.workload, new.method, new.method_said
     count = re.search(BARE_COUNT, new.text)
     if count and not new.gpus and merged.gpus:
-        value = count.group(1) or count.group(2)
+        value = count.group(1) or count.group(2) or count.group(3)
         merged.gpus = [(merged.gpus[0][0], int(value) if value.isdigit() else COUNT_WORDS[value]), *merged.gpus[1:]]
         merged.ignored = [w for w in merged.ignored if w not in count.group(0).split()]
         merged.spans = [*merged.spans, Span(count.group(0), f"{merged.gpus[0][1]} of the GPU asked about before")]
@@ -150,6 +153,11 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
             lines.append(journey.answer(reading, catalog, calls))
     except SizingError as error:
         lines.append(f"The tool could not answer: {error}")
+    for other_method in reading.other_methods[:1] if journey.name in ("fit", "estimate", "limits", "which_gpu") else []:
+        try:
+            lines.append(f"With {other_method}: " + journey.answer(dataclasses.replace(reading, method=other_method), catalog, calls))
+        except SizingError as error:
+            lines.append(f"With {other_method}: the tool could not answer: {error}")
     if reading.other_weights and journey.name in ("fit", "estimate", "limits", "speed", "which_gpu"):
         for other in reading.other_weights[:3]:
             try:

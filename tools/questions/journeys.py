@@ -440,7 +440,8 @@ def answer_model_card(reading: Reading, catalog: Catalog, calls: list[ToolCall])
 
 # ---- which journey: first match wins
 # ---- which journey: what each ask sounds like; of two asks the first said is the question, the other a second part
-SPEED = r"how fast|\bspeed\b|tok(?:en)?s?/s|tokens? (?:per|a|/) ?s(?:ec\w*)?\b|\bt/s\b|\btps\b|throughput|how quick|generation rate"
+SPEED = (r"how fast|\bspeed\b|\b(?:quicker|faster|slower|snappier)\b|tok(?:en)?s?/s|tokens? (?:per|a|/) ?s(?:ec\w*)?\b|\bt/s\b"
+         r"|\btps\b|throughput|how quick|generation rate")
 SERVING = (r"\b(serv\w*|host\w*|deploy\w*|handle|how many (gpus?|cards?|replicas?|h100s?|a100s?|machines?|nodes?|instances?)"
            r"|capacity|rps|qps|(?:gpu|card|node) count|number of (?:gpus|cards|nodes))\b|\bhow many\s*$")
 CHEAPEST_WAY = (r"\bcheapest (?:way|option|setup|route|approach|method)\b|\bleast expensive\b|\blowest[ -]cost\b"
@@ -451,14 +452,16 @@ COST_ASK = r"\b(bill|cost\w*|price\w*|how much (?:would|will|does|to|is)|spend|p
 FIT_ASK = r"\b(fits?|enough|oom\w*|hold)\b"
 ESTIMATE_ASK = (r"\b(how much (?:vram|memory|gpu memory|gigs?|gb|gib)|total (?:vram|memory)|memory (?:footprint|requirements?|needed"
                 r"|usage|budget)|vram (?:needed|required|requirements?|usage|bill|budget)|ballpark gib|peak (?:vram|memory))\b")
-LIMIT = (r"\b(longest|max(?:imum)?|largest|biggest|most|highest|ceiling|upper bound|how (?:long|big|far|high|much context)"
-         r"|how many (?:\S+ ){0,3}(?:users|requests|concurrent|parallel|people|sequences|seqs|streams|slots|sessions|chats"
+LIMIT = (r"\b(longest|max(?:imum)?|largest|biggest|most|highest|ceiling|upper bound|concurrency|more room|how (?:long|big|far|high"
+         r"|much context)"
+         r"|(?:how )?many (?:\S+ ){0,3}(?:users?|requests|concurrent|parallel|people|sequences|seqs|streams|slots|sessions|chats"
          r"|conversations|clients|customers))\b")
-BATCH_WORDS = r"batch|users|requests|concurren|parallel|sequences|seqs|slots|sessions|people|streams|chats|conversations|clients"
+BATCH_WORDS = r"batch|users?\b|requests|concurren|parallel|sequences|seqs|slots|sessions|people|streams|chats|conversations|clients"
 WHICH_GPU = (r"\b(which|what|best|recomm\w*|reccom\w*|recom\w*|cheapest|choose|pick|should (?:i|we) (?:get|buy))\b"
              r"(?:\W+[\w']+){0,4}?\W+(gpus?|hardware|cards?|accelerators?|instances?|setup)\b"
              r"|\b(gpu|card|hardware) (recomm\w*|reccom\w*|recom\w*|suggestions?|advice|pick)")
-BIGGEST = (r"\b(biggest|largest|best|what|which) (?:\w+ )?(models?|llms?|thing|one)\b|\bwhat (?:models?|llms?) (?:can|could|will|would)\b"
+BIGGEST = (r"\b(biggest|largest|most big|best|what|which)(?: \w+){0,2} (models?|llms?|thing|one)\b"
+           r"|\bwhat (?:models?|llms?) (?:can|could|will|would)\b"
            r"|\bwhat can (?:i|it|we) run\b")
 
 

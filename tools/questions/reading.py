@@ -6,11 +6,13 @@ and every content word no reader used is listed as ignored, so an answer never r
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gpusizer.catalog import Catalog
 
 from . import vocabulary as v
+from .number_words import digits_for_number_words
 
 MAX_SPAN_WORDS = 6
 USED = "·"  # a used word's characters are masked with this, so later patterns cannot read it twice
@@ -35,6 +37,7 @@ class Reading:
     method_said: bool = False  # 'lora', 'qlora', 'full fine-tune' or 'fine-tune' named; training alone leaves it open
     weights_dtype: str | None = None
     other_weights: list[str] = field(default_factory=list)  # further formats to answer for ('q8_0 or q4_k_m')
+    other_methods: list[str] = field(default_factory=list)  # 'lora or qlora': the second, answered too
     kv_cache_dtype: str | None = None
     batch_size: int | None = None
     seq_len: int | None = None
@@ -80,6 +83,7 @@ class Words:
     """The question's words, which of them a reader has used, and what each used span meant."""
 
     def __init__(self, text: str):
+        self.text = text
         self.words = text.split(" ") if text else []
         self.used = [False] * len(self.words)
         self.starts, position = [], 0
@@ -124,7 +128,13 @@ class Words:
                 if not u and w not in v.STOP_WORDS and re.search(r"[a-z0-9]", w) and not re.fullmatch(r"[^a-z0-9]+", w)]
 
 
-SHORTHANDS = [  # how people abbreviate, to the words the catalog and the readers know
+GGUF_SHORT = {"2": "q2_k", "3": "q3_k_m", "4": "q4_k_m", "5": "q5_k_m", "6": "q6_k", "8": "q8_0"}  # 'q4': the usual file
+SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as people abbreviate, to the words the readers know
+    (r"\bq([234568])\b(?![_.])", lambda m: GGUF_SHORT[m.group(1)]),
+    (r"\b(\d+)-k\b", r"\1k"),
+    (r"\b([abh]\d00) (pcie|sxm|nvl) (vs\.?|or|versus) (pcie|sxm|nvl)\b", r"\1 \2 \3 \1 \4"),  # 'h100 pcie vs sxm'
+    (r"\b(\d+) cents?\b", lambda m: f"${int(m.group(1)) / 100:.2f}"),
+    (r"\b(\d+(?:\.\d+)?) ?(?:bucks|dollars|usd)\b", r"$\1"), (r"\b(\d+) ?(?:gigabytes?|gbs)\b", r"\1 gb"),
     (r"\bl3(\.[123])?(?=[ -]\d)", r"llama 3\1"), (r"\bmixtral[ -](\d+x\d+)\b(?!b)", r"mixtral \1b"),
     (r"\bds[ -]?(v3|v2|r1)\b", r"deepseek \1"),
     (r"\bollama_kv_cache_type ?= ?", "ollama kv cache "), (r"--?kv[-_]cache[-_]dtype[ =]", "kv cache "),
@@ -142,6 +152,7 @@ def normalize(question: str) -> str:
     text = question.lower().replace("×", "x").replace("–", "-").replace("’", "'").replace("~", " ")
     text = re.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 30,000 -> 30000
     text = re.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 1,000,000 needs a second pass
+    text = digits_for_number_words(text)
     for pattern, replacement in SHORTHANDS:
         text = re.sub(pattern, replacement, text)
     times = r"\b(\d+)\s*[x*]\s*(?=[a-z])(?!tx?\b|large\b)|\b(\d+)\s*\*\s*(?=\w)"  # 2xH100 -> 2 x h100 (not 12xlarge)
@@ -192,7 +203,7 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
             else:
                 words.take_words(start, start + size - 1, f"GPU {found.item_id}")
                 words.gpu_words.update(range(start, start + size))
-                if start >= 2 and tokens[start - 2:start] == ["how", "many"]:
+                if start >= 2 and tokens[start - 2:start] in (["how", "many"], ["number", "of"]):
                     reading.how_many_gpus = True
                     words.take_words(start - 2, start - 1, "how many GPUs")
                 count = count_before(words, start)
@@ -245,6 +256,10 @@ def count_before(words: Words, start: int) -> int | None:
         words.take_words(nodes_at, start - 1, f"{nodes} node(s) of {v.GPUS_PER_NODE} GPUs")
         return nodes * v.GPUS_PER_NODE
     if index >= 0 and tokens[index] in ("x", "of") and not words.used[index]:
+        index -= 1
+    if index >= 1 and re.fullmatch(r"cards?|pieces?|pcs|units?|gpus?", tokens[index]) and not words.used[index]:
+        index -= 1  # '4 card 4090', '8 pieces of h100'
+    if index >= 0 and tokens[index] == "of" and not words.used[index]:
         index -= 1
     if index < 0 or words.used[index]:
         return None
@@ -321,6 +336,10 @@ def read_formats(words: Words, reading: Reading) -> None:
             reading.notes.append("GGUF named without a quantization type: name one (e.g. Q4_K_M) to size it")
 
 
+SAME_BITS = {"int4": ("awq", "gptq", "nf4", "mxfp4", "nvfp4", "q4_k_m", "q4_k_s", "q4_0", "q4_1", "iq4_xs", "iq4_nl"),
+             "int8": ("q8_0", "fp8")}  # 'gptq int4' names one format, not two
+
+
 def read_other_formats(words: Words, reading: Reading) -> None:
     """'q8_0 or q4_k_m', 'fp8 vs int4': each further format named is answered too."""
     for pattern, dtype in v.WEIGHT_FORMATS:
@@ -328,7 +347,8 @@ def read_other_formats(words: Words, reading: Reading) -> None:
         while found:
             other = str(found.group(found.lastindex or 0)) if dtype == "gguf" else str(dtype)
             words.take(found, f"also weights in {other}")
-            if other != reading.weights_dtype and other not in reading.other_weights:
+            named_already = other == reading.weights_dtype or reading.weights_dtype in SAME_BITS.get(other, ())
+            if not named_already and other not in reading.other_weights:
                 reading.other_weights.append(other)
             found = words.search(pattern)
 
@@ -340,6 +360,12 @@ def read_workload(words: Words, reading: Reading) -> None:
                         r"|\bfull[ -]param\w*|\b(?:fine[ -]?tun\w*|finetun\w*) \w+(?: \w+)? fully\b")
     tune = words.search(r"\b(?:fine[ -]?tun\w*|finetun\w*|sft|dpo|grpo|rlhf)\b")
     train = words.search(r"\b(?:pre[ -]?train\w*|from[ -]scratch|train\w*)\b")
+    if qlora and lora:  # 'lora or qlora?': the first named is read, the other answered beside it
+        first, second = sorted((qlora, lora), key=lambda m: m.start())
+        reading.method = "qlora" if first is qlora else "lora"
+        reading.other_methods.append("lora" if first is qlora else "qlora")
+        words.take(second, f"also {reading.other_methods[0]}")
+        qlora, lora = (qlora, None) if first is qlora else (None, lora)
     if qlora or lora:
         reading.method = "qlora" if qlora else "lora"
         words.take(qlora or lora, f"{'QLoRA' if qlora else 'LoRA'} fine-tuning")  # type: ignore[arg-type]
@@ -369,8 +395,11 @@ def read_stack(words: Words, reading: Reading) -> None:
         if found:
             named.append(v.ENGINES[name])
             words.take(found, f"engine {v.ENGINES[name]}")
+    either = re.search(r"\b(vllm|sglang|llama\.cpp|ollama|lm studio|transformers) (?:or|vs\.?|versus) ", words.text)
     if len(set(named)) == 1:
         reading.engine = named[0]
+    elif named and either:  # 'vllm or llama.cpp for ...': the first is read (and the answer says so)
+        reading.engine = v.ENGINES[either.group(1)]
     elif named:
         reading.notes.append(f"several engines named ({', '.join(dict.fromkeys(named))}): say which one to size")
     for name in sorted(v.RECIPES, key=len, reverse=True):
@@ -400,7 +429,7 @@ def read_stack(words: Words, reading: Reading) -> None:
 
 
 # ---- GPUs the catalog does not name
-MEMORY = r"(\d{1,3}(?:\.\d+)?) ?(?:gb|gigs?|gib|g)\b"
+MEMORY = r"(\d{1,3}(?:\.\d+)?) ?(?:gb|gigs?|gib|g)\b"  # 'gigabytes' is made 'gb' first
 NOT_GPU_MEMORY = r"(?! ?(?:of )?(?:system |cpu |ddr\d? |unified )?(?:ram|ddr\d?|system|disk|ssd|storage|download|file|model)\b)"
 
 
@@ -573,6 +602,11 @@ def read_durations(words: Words, reading: Reading) -> None:
         reading.hours = amount * v.DURATION_HOURS[found.group(2)]
         words.take(found, f"{reading.hours:g} hours")
         return
+    bare = words.search(r"\b(day|week|month)(?= of\b)")  # 'week of 8x b200, price?'
+    if bare:
+        reading.hours = v.DURATION_HOURS[bare.group(1)]
+        words.take(bare, f"{reading.hours:g} hours")
+        return
     monthly = words.search(r"\b(?:per|each|every) month\b|\bmonthly\b|/ ?month\b")
     if monthly:
         reading.hours = v.DURATION_HOURS["month"]
@@ -588,7 +622,7 @@ def read_model_size(words: Words, reading: Reading) -> None:
         words.take(size_range, "a range of model sizes (name one size or model to size it)")
         reading.size_range = True
         reading.notes.append("a range of model sizes was given: name one size or model to size it")
-    size = words.search(r"(?:\b([a-z][a-z0-9.+-]*[a-z+](?: [a-z0-9][a-z0-9.+-]*){0,2})(?:[ -]| is | at ))?(?<![\w.$])"
+    size = words.search(r"(?:\b([a-z][a-z0-9.+-]*[a-z0-9+](?: [a-z0-9][a-z0-9.+-]*){0,2})(?:[ -]| is | at ))?(?<![\w.$])"
                         r"(\d+(?:\.\d+)?) ?(b|bn|billion|m)\b(?: param\w*| model)?")
     if size:
         scale = 1e-3 if size.group(3) == "m" else 1.0
@@ -614,12 +648,13 @@ def read_model_size(words: Words, reading: Reading) -> None:
 
 def read_inference(words: Words, reading: Reading) -> None:
     """Serving verbs make a model's workload inference ('run them at 60%' of GPUs alone says nothing of one)."""
-    subject = bool(reading.models or reading.params_billions is not None or reading.unknown_models or reading.size_range)
+    subject = bool(reading.models or reading.params_billions is not None or reading.unknown_models or reading.size_range
+                   or re.search(r"\b(?:models?|llms?)\b", words.text))
     if reading.workload is None and (words.search(r"\b(?:inference|serving)\b") or subject and words.search(
-            r"\b(?:serv\w*|infer|generat\w*|deploy\w*|host\w*|chat|chatting|run\w*)\b")):
+            r"\b(?:serv(?:e|es|ed|ing)|infer|generat\w*|deploy\w*|host\w*|chat|chatting|run\w*)\b")):
         reading.workload = "inference"
     reading.serving_words = reading.workload == "inference" and bool(
-        words.search(r"\b(?:serv\w*|host\w*|deploy\w*|production|endpoint|api)\b"))
+        words.search(r"\b(?:serv(?:e|es|ed|ing)|host\w*|deploy\w*|production|endpoint|api)\b"))
 
 
 def facts(reading: Reading) -> dict[str, object]:

@@ -12,7 +12,7 @@ WEIGHT_FORMATS = [
     (r"\bq[ -]?lora\b", None),
     (r"\b(q[2-8]_(?:k_[msl]|k|0|1)|iq[1-4]_(?:xxs|xs|nl|s|m))\b", "gguf"),
     (r"\bmxfp4\b", "mxfp4"), (r"\bnvfp4\b", "nvfp4"), (r"\bnf4\b", "nf4"), (r"\bawq\b", "awq"), (r"\bgptq\b", "gptq"),
-    (r"\b(int4|4[ -]?bits?|q4|fp4|4bpw)\b", "int4"), (r"\b(int8|8[ -]?bits?|q8)\b", "int8"), (r"\bfp8\b", "fp8"),
+    (r"\b(int4|4[ -]?bits?|fp4|4bpw)\b", "int4"), (r"\b(int8|8[ -]?bits?)\b", "int8"), (r"\bfp8\b", "fp8"),
     (r"\bfp16\b|\bhalf[ -]precision\b", "fp16"), (r"\bbf16\b|\bbfloat16\b", "bf16"),
     (r"\bfp32\b|\bfull[ -]precision\b|\bfloat32\b", "fp32"),
 ]

@@ -1,0 +1,58 @@
+"""Numbers written as words, as digits: 'seventy billion' -> '70 billion', 'a hundred users' -> '100 users',
+'thirty-two k' -> '32 k', 'sixteen hundred bucks' -> '1600 bucks', 'a dozen' -> '12'.
+
+A lone 'one' or 'a' stays a word (it is a count the readers know, and 'this one' is no number); 'zero' stays too
+(in these questions it is DeepSpeed's ZeRO)."""
+from __future__ import annotations
+
+import re
+
+UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+         "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+         "seventeen": 17, "eighteen": 18, "nineteen": 19}
+TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+SCALES = {"hundred": 100, "thousand": 1000}  # million and billion stay words: the readers scale them ('70 billion')
+WORD = "|".join([*UNITS, *TENS, *SCALES, "a", "and", "dozen"])
+RUN = re.compile(rf"\b(?:{WORD})(?:[ -](?:{WORD}))*\b")
+
+
+def value_of(words: list[str]) -> int | None:
+    """The number a run of number words spells, or None when it spells none (a lone 'a', 'one' or 'and')."""
+    words = [w for w in words if w != "and"]
+    if not words or words in (["a"], ["one"], ["a", "one"]) or words[-1] == "a":
+        return None
+    total, current = 0, 0
+    for index, word in enumerate(words):
+        if word == "a":
+            if index + 1 < len(words) and words[index + 1] in (*SCALES, "dozen"):
+                current = max(current, 1)
+                continue
+            return None
+        if word in UNITS:
+            current += UNITS[word]
+        elif word in TENS:
+            current += TENS[word]
+        elif word == "dozen":
+            current = max(current, 1) * 12
+        elif word == "hundred":
+            current = max(current, 1) * 100
+        elif word == "thousand":
+            total += max(current, 1) * 1000
+            current = 0
+    return total + current
+
+
+def digits_for_number_words(text: str) -> str:
+    def replace(match: re.Match[str]) -> str:
+        words = re.split(r"[ -]", match.group(0))
+        while words and words[0] in ("a", "and") and not (len(words) > 1 and words[1] in (*SCALES, "dozen")):
+            lead = words.pop(0)
+            rest = replace_words(words)
+            return f"{lead} {rest}" if rest else lead
+        return replace_words(words) or match.group(0)
+
+    def replace_words(words: list[str]) -> str:
+        value = value_of(words)
+        return str(value) if value is not None else " ".join(words)
+
+    return RUN.sub(replace, text)
