@@ -132,3 +132,19 @@ def test_a_broken_user_catalog_is_named_not_a_traceback(tmp_path):
                             timeout=60, env={**os.environ, "GPUSIZER_CATALOG_DIR": str(tmp_path)})
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "gpus.csv row 1 (gpu_id 'h100-sxm'): memory_gb" in result.stderr
+
+
+async def test_ask_tab_follow_up_changes_the_last_question(catalog, monkeypatch, tmp_path):
+    monkeypatch.delenv("GPUSIZER_LLM_MODEL", raising=False)
+    monkeypatch.setenv("GPUSIZER_CONFIG", str(tmp_path / "none.toml"))
+    async with GpusizerApp(tab="ask", catalog=catalog).run_test(size=(80, 24)) as pilot:
+        await type_into(pilot, "#question", "will llama 3.1 70b fit on an h100 in fp8?")
+        await pilot.press("enter")
+        await settle(pilot)
+        await type_into(pilot, "#question", "and on an A100?")
+        await pilot.press("enter")
+        await settle(pilot)
+        answer = pilot.app.active_pane.last
+        expected = estimate_vram(catalog=catalog, model="meta-llama/Llama-3.1-70B", weights_dtype="fp8", gpu="a100-80gb-sxm")
+        assert answer.follow_up and answer.calls[0].arguments["gpu"] == "a100-80gb-sxm"
+        assert answer.calls[0].result["total_bytes"] == expected.total_bytes
