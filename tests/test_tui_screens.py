@@ -28,8 +28,10 @@ async def test_estimate_shows_the_same_total_breakdown_and_fits_as_the_tool(app,
         await type_into(pilot, "#gpu", "rtx 4090")
         expected = estimate_vram(catalog=catalog, model="qwen2.5-7b", workload="training", method="qlora", seq_len=4096, gpu="rtx 4090",
                                  weights_dtype="bf16", training_precision="mixed", optimizer="adamw", sharding="none",
-                                 batch_size=1, num_gpus=1, tensor_parallel=1, lora_rank=16, gradient_checkpointing=False)
+                                 batch_size=1, num_gpus=1, tensor_parallel=1, lora_rank=16)  # checkpointing: the recipe's
         assert gib(expected.total_bytes) in shown(pilot.app, "#total")
+        box = pilot.app.active_pane.query_one("#gradient_checkpointing")
+        assert box.value is expected.training.gradient_checkpointing is True  # peft's QLoRA preparation turns it on
         assert gib(expected.breakdown.weights) in shown(pilot.app, "#breakdown")
         assert number(expected.gpu_check.max_seq_len) in shown(pilot.app, "#gpu-check")
         costs = {cost.gpu_id: cost for cost in cheapest_fits(catalog, expected.fits)}
@@ -57,6 +59,19 @@ async def test_estimate_unknown_model_says_did_you_mean_under_the_model(app):
     async with app().run_test(size=SIZE) as pilot:
         await type_into(pilot, "#model", "lama 3.1 8x")
         assert "did you mean" in error_under(pilot.app, "model")
+
+
+async def test_gradient_checkpointing_shows_the_recipe_choice_until_a_person_changes_it(app, catalog):
+    async with app().run_test(size=(80, 24)) as pilot:
+        await choose(pilot, "#workload", "training")
+        await choose(pilot, "#method", "qlora")
+        box = pilot.app.active_pane.query_one("#gradient_checkpointing")
+        assert box.value is True
+        box.value = False  # by hand: sent as chosen from now on
+        await settle(pilot)
+        off = estimate_vram(catalog=catalog, model="meta-llama/Llama-3.1-8B", workload="training", method="qlora",
+                            gradient_checkpointing=False)
+        assert gib(off.total_bytes) in shown(pilot.app, "#total")
 
 
 async def test_a_hint_says_what_would_make_it_fit_and_f8_applies_it(app, catalog):

@@ -14,7 +14,8 @@ from gpusizer.catalog import Catalog, SizingError
 
 from . import fitting
 from .estimate import estimate_vram
-from .vram_models import VramEstimate
+from .validation import default_of
+from .vram_models import VramEstimate, VramRequest
 
 
 class FitHint(BaseModel):
@@ -32,11 +33,12 @@ def fit_hints(arguments: dict[str, Any], result: VramEstimate, catalog: Catalog,
     tries: list[dict[str, Any]] = []
     if workload == "inference" and gpus > 1 and arguments.get("tensor_parallel", 1) == 1:
         tries.append({"tensor_parallel": gpus})
-    if workload == "training" and not arguments.get("gradient_checkpointing"):
+    if workload == "training" and not (result.training and result.training.gradient_checkpointing):
         tries.append({"gradient_checkpointing": True})
     needed = next((f.gpus_needed for f in result.fits if f.gpu_id == check.gpu_id), None)
-    if needed and needed > gpus:
-        tries.append(dict(fitting.spread_over(workload, needed)))
+    if needed and needed > gpus:  # only what changes: 'tensor_parallel 1' is no change when it is 1 already
+        layout = fitting.spread_over(workload, needed)
+        tries.append({k: v for k, v in layout.items() if arguments.get(k, default_of(VramRequest, k)) != v})
     hints = []
     for changes in tries:
         try:

@@ -30,6 +30,8 @@ class EstimatePane(ToolPane):
     _weights_before_qlora: str | None = None
     all_fits = False
     hints: list[FitHint] = []
+    checkpointing_chosen = False  # until the box is ticked or cleared by hand, the recipe decides (QLoRA: on)
+    _showing_recipe_default = False
 
     def form(self) -> ComposeResult:
         yield from field("Model (HF id or alias)", FormInput("meta-llama/Llama-3.1-8B", id="model",
@@ -52,7 +54,21 @@ class EstimatePane(ToolPane):
 
     def on_mount(self) -> None:
         self.watch(self.query_one("#method", Choice), "value", self.weights_follow_method, init=False)
+        self.watch(self.query_one("#gradient_checkpointing", Checkbox), "value", self.checkpointing_changed, init=False)
         super().on_mount()
+
+    def checkpointing_changed(self, value: bool) -> None:
+        if not self._showing_recipe_default:  # a person ticked or cleared it: that choice is sent from now on
+            self.checkpointing_chosen = True
+
+    def show_recipe_checkpointing(self, result) -> None:
+        """The box shows what the recipe did while nobody chose (peft's QLoRA preparation turns it on)."""
+        box = self.query_one("#gradient_checkpointing", Checkbox)
+        used = bool(result.training and result.training.gradient_checkpointing)
+        if not self.checkpointing_chosen and box.value != used:
+            self._showing_recipe_default = True
+            box.value = used
+            self.call_after_refresh(setattr, self, "_showing_recipe_default", False)
 
     def weights_follow_method(self, method: str) -> None:
         """QLoRA stores the frozen base in NF4 whatever else is chosen: the Weights choice shows it and waits."""
@@ -88,7 +104,8 @@ class EstimatePane(ToolPane):
                           optimizer=self.selected("optimizer"), sharding=self.selected("sharding"),
                           batch_size=self.whole("batch_size"), seq_len=self.whole("seq_len"), num_gpus=self.whole("num_gpus"),
                           tensor_parallel=self.whole("tensor_parallel"), lora_rank=self.whole("lora_rank"),
-                          gradient_checkpointing=self.ticked("gradient_checkpointing"), gpu=self.text("gpu"))
+                          gradient_checkpointing=self.ticked("gradient_checkpointing") if self.checkpointing_chosen else None,
+                          gpu=self.text("gpu"))
 
     def compute(self, arguments: dict):
         return estimate_vram(catalog=self.catalog, **arguments)
@@ -103,9 +120,12 @@ class EstimatePane(ToolPane):
             "  ".join(f"{name.replace('_', ' ')} {gib(value)}" for name, value in parts.items() if value)
             + f"\nparams {number(result.params)} · trainable {number(result.trainable_params)}")
         self.set_text("#gpu-check", self.check_text(result.gpu_check))
+        self.show_recipe_checkpointing(result)
         self.hints = fit_hints(self.result_inputs, result, self.catalog)
         self.set_text("#hints", "\n".join(
             f"[b]{'f8' if n == 0 else '  '}[/b] {esc(self.hint_text(h))}" for n, h in enumerate(self.hints)))
+        self.query_one("#hints").display = bool(self.hints)  # no blank lines between the verdict and the rest
+        self.query_one("#warnings").display = bool(result.warnings)
         self.show_fits(result.fits)
         self.set_text("#assumptions", "\n".join(f"• {esc(a)}" for a in result.assumptions))
         self.set_text("#warnings", "\n".join(f"⚠ {esc(w)}" for w in result.warnings))
