@@ -12,7 +12,7 @@ from gpusizer.tools.questions import AskAnswer, ask
 CORPUS_FILE = Path(__file__).parent / "data" / "ask_corpus.jsonl"
 CORPUS = [json.loads(line) for line in CORPUS_FILE.read_text().splitlines() if line.strip()]
 UNNAMED = {"instruct", "chat", "hf", "base", "it"}  # suffixes that do not change which model a name means
-NOT_COMPARED = {"recipe", "optimizer", "other_weights", "other_methods", "providers"}  # the corpus does not record these
+NOT_COMPARED = {"recipe", "optimizer", "other_weights", "other_methods", "providers", "gpu_memory_utilization"}  # the corpus does not record these
 
 
 def answer_case(case: dict, catalog) -> AskAnswer:
@@ -25,6 +25,8 @@ def comparable(reading: dict, journey: str) -> dict:
     if journey in ("serving", "speed") and out.get("workload") == "inference" or journey == "training_time" and \
             out.get("workload") == "training":
         out.pop("workload")  # serving is inference, a training run training: whether a word said so too changes nothing
+    if out.get("method") == "qlora" and out.get("weights_dtype") == "nf4":
+        out.pop("weights_dtype")  # QLoRA's base is NF4: naming it adds nothing
     if journey == "cheapest_method":
         out.pop("method", None)  # the journey compares the methods: whichever was read is not used
     if "unknown_gpu" in out:
@@ -87,7 +89,7 @@ def expected_call(case: dict) -> tuple[str, dict] | None:
         return "rent_vs_buy", {"gpu": gpus[0], "gpu_count": count, **{k: r[k] for k in money if k in r}}
     if journey == "training_time" and subject:
         return "compare_gpus", {"gpus": [gpus[0] if gpus else "h100-sxm", "a100-80gb-sxm"], **subject,
-                                "workload": "training", "training_tokens": r["training_tokens"]}
+                                "workload": "training", "training_tokens": r.get("training_tokens", 1e9)}
     return None
 
 

@@ -46,10 +46,10 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
                     and (new.gpus or new.weights_dtype or new.seq_len or new.users or new.engine))  # 'would a 4070 ti be quicker?'
     if not (opens or points_back or short_change) or new.models and new.gpus:  # a whole new question
         return None
-    merged = dataclasses.replace(previous, text=f"{new.text} {previous.text}", spans=new.spans, ignored=new.ignored,
-                                 notes=list(new.notes))
+    merged = dataclasses.replace(previous, text=f"{new.text} {previous.text}", asked=f"{new.asked} {previous.asked}",
+                                 spans=new.spans, ignored=new.ignored, notes=list(new.notes))
     for field in dataclasses.fields(Reading):
-        if field.name in ("text", "spans", "ignored", "notes", "method", "method_said", "workload", "params_billions"):
+        if field.name in ("text", "asked", "spans", "ignored", "notes", "method", "method_said", "workload", "params_billions"):
             continue
         value = getattr(new, field.name)
         if value not in UNSET:
@@ -69,8 +69,10 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
 
 def choose(reading: Reading) -> j.Journey | None:
     stand_in = reading
+    if reading.unknown_models and not j.has_subject(reading):  # pick the journey as if the model were known
+        stand_in = dataclasses.replace(stand_in, params_billions=1.0)
     if reading.unknown_gpus and not reading.gpus:  # pick the journey as if the GPU were known; the answer says it is not
-        stand_in = dataclasses.replace(reading, gpus=[("unknown", None)])
+        stand_in = dataclasses.replace(stand_in, gpus=[("unknown", None)])
     return next((journey for journey in j.JOURNEYS if journey.applies(stand_in)), None)
 
 
@@ -147,7 +149,10 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
     defaults = defaults_used(reading, journey.name, catalog)
     lines, not_answered, answered = [], [], list(journey.covers)
     try:
-        if reading.unknown_gpus and not reading.gpus:
+        if reading.unknown_models and not j.has_subject(reading):
+            lines.append(f"{reading.unknown_models[0]} is not in the catalog and the question gives no size: name its Hugging "
+                         "Face id (org/name, read from the Hub) or its size in billions (e.g. '42B') to size it.")
+        elif reading.unknown_gpus and not reading.gpus:
             lines.append(answer_unknown_gpu(reading, catalog, calls))
         else:
             lines.append(journey.answer(reading, catalog, calls))
@@ -164,7 +169,8 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
                 lines.append(f"With {other}: " + journey.answer(dataclasses.replace(reading, weights_dtype=other), catalog, calls))
             except SizingError as error:
                 lines.append(f"With {other}: the tool could not answer: {error}")
-    asked_now = reading.text.split(previous._reading.text)[0] if follow is not None and previous is not None else reading.text
+    asked_now = (reading.asked.split(previous._reading.asked)[0] if follow is not None and previous is not None
+                 else reading.asked)
     for part in parts_asked(asked_now, journey.covers):
         try:
             line = answer_part(part, reading, catalog, calls) if not reading.unknown_gpus else None

@@ -38,7 +38,7 @@ class Journey:
 
 
 def said(reading: Reading, pattern: str) -> bool:
-    return re.search(pattern, reading.text) is not None
+    return re.search(pattern, reading.asked) is not None
 
 
 def has_subject(reading: Reading) -> bool:
@@ -218,7 +218,8 @@ def engine_capacity(reading: Reading, catalog: Catalog, calls: list[ToolCall], g
                 f"{number(slot.tokens_per_s_per_user, 1)} tokens/s with one user.")
     spread = {"num_gpus": n, "tensor_parallel": n} if n > 1 else {}
     served = call(calls, catalog, tools.estimate_vram, model=reading.model, weights_dtype=reading.weights_dtype,
-                  kv_cache_dtype=reading.kv_cache_dtype, engine=engine, gpu=gpu_id, max_model_len=reading.seq_len, **spread).serving
+                  kv_cache_dtype=reading.kv_cache_dtype, engine=engine, gpu=gpu_id, max_model_len=reading.seq_len,
+                  gpu_memory_utilization=reading.gpu_memory_utilization, **spread).serving
     if served is None or not served.starts:
         return f"{engine} does not start on {n} × {gpu_id}: {served.reason if served else 'no serving budget'}"
     return (f"{engine} {served.engine_version} on {n} × {gpu_id} holds {number(served.kv_cache_tokens)} KV-cache tokens "
@@ -294,11 +295,16 @@ def answer_speed(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> s
 def answer_training_time(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     gpus = named_gpus(reading)
     gpu, count = gpus[0] if gpus else (TRAINING_GPU, TRAINING_GPUS)
-    result = call(calls, catalog, training_time, model=reading.model, training_tokens=reading.training_tokens,
+    rate_only = reading.training_tokens is None  # 'how many tokens per day': the rate, from a billion-token run
+    result = call(calls, catalog, training_time, model=reading.model, training_tokens=reading.training_tokens or 1e9,
                   params_billions=None if reading.model else reading.params_billions, gpu=gpu,
                   gpu_count=count or TRAINING_GPUS, pricing=reading.pricing or "on_demand")
     cost = (f", about {usd(result.usd_total)} at {usd(result.usd_per_gpu_hour)}/GPU-h ({result.provider})"
             if result.usd_total is not None else "; no cloud price for this GPU in the catalog")
+    if rate_only:
+        per_day = 1e9 / result.wall_clock_days
+        return (f"About {per_day / 1e9:.2f}B tokens a day ({per_day / 86400:,.0f} tokens/s) on {result.gpu_count} × "
+                f"{result.gpu_id} at {percent(result.mfu)} MFU; a billion tokens costs {price_or(result.usd_total)}.")
     return (f"About {number(result.gpu_hours, 0)} GPU-hours: {number(result.wall_clock_days, 1)} days on "
             f"{result.gpu_count} × {result.gpu_id} at {percent(result.mfu)} MFU ({result.training_flops:.2e} FLOPs){cost}.")
 
@@ -310,6 +316,8 @@ def answer_cheapest_method(reading: Reading, catalog: Catalog, calls: list[ToolC
     options = ([("full fine-tuning", {"method": "full"}), ("LoRA", {"method": "lora"}), ("QLoRA", {"method": "qlora"})]
                if training else [("as released", {}), ("8-bit weights", {"weights_dtype": "int8"}),
                                  ("4-bit weights", {"weights_dtype": "int4"})])
+    if training and not leaves_method_open(reading):  # 'we LoRA-tune ... cheapest way': the GPUs for that method
+        options = [o for o in options if o[1]["method"] == reading.method]
     rows = []
     for label, change in options:
         result = call(calls, catalog, tools.estimate_vram, **{**workload_arguments(reading), **change})
@@ -448,9 +456,11 @@ CHEAPEST_WAY = (r"\bcheapest (?:way|option|setup|route|approach|method)\b|\bleas
                 r"|\bmost cost[ -]effective\b|\bas little money\b|\bcheapest\b.*\b(?:fine[ -]?tun|train|run|serv)")
 BUY = r"\b(buy\w*|purchas\w*|own(ing)?|capex|on[ -]?prem\w*)\b"
 RENT_OR_OWN = r"\b(rent\w*|cloud|leas\w*|own(ing)?|on[ -]?prem\w*|capex|break[ -]?even)\b"
-COST_ASK = r"\b(bill|cost\w*|price\w*|how much (?:would|will|does|to|is)|spend|pay|come to|set (?:me|us) back)\b"
+COST_ASK = (r"\b(bill|invoice|cost\w*|price\w*|how much (?:would|will|does|to|is)|spend|pay|come to|set (?:me|us) back)\b"
+            r"|\btotal\s*$")
 FIT_ASK = r"\b(fits?|enough|oom\w*|hold)\b"
-ESTIMATE_ASK = (r"\b(how much (?:vram|memory|gpu memory|gigs?|gb|gib)|total (?:vram|memory)|memory (?:footprint|requirements?|needed"
+ESTIMATE_ASK = (r"\b(how much (?:vram|memory|gpu memory|gigs?|gb|gib)|total (?:vram|memory)|(?:gpu )?memory for|vram for"
+                r"|memory (?:footprint|requirements?|needed"
                 r"|usage|budget)|vram (?:needed|required|requirements?|usage|bill|budget)|ballpark gib|peak (?:vram|memory))\b")
 LIMIT = (r"\b(longest|max(?:imum)?|largest|biggest|most|highest|ceiling|upper bound|concurrency|more room|how (?:long|big|far|high"
          r"|much context)"
@@ -467,10 +477,10 @@ BIGGEST = (r"\b(biggest|largest|most big|best|what|which)(?: \w+){0,2} (models?|
 
 def first(reading: Reading, pattern: str, *others: str) -> bool:
     """`pattern` is said, and before each of `others` (or they are not said): of two asks, the first is the question."""
-    a = re.search(pattern, reading.text)
+    a = re.search(pattern, reading.asked)
     if a is None:
         return False
-    return all((b := re.search(other, reading.text)) is None or a.start() <= b.start() for other in others)
+    return all((b := re.search(other, reading.asked)) is None or a.start() <= b.start() for other in others)
 
 
 def asks_speed_first(reading: Reading) -> bool:
@@ -481,10 +491,10 @@ def asks_speed_first(reading: Reading) -> bool:
 def asks_limit(reading: Reading) -> bool:
     """'Longest context', 'largest batch', 'how many requests can it juggle': a limit not already given in the
     question ('can it hold a 128K max context' gives the context: that is a fit question)."""
-    found = re.search(LIMIT, reading.text)
+    found = re.search(LIMIT, reading.asked)
     if found is None or not first(reading, LIMIT, FIT_ASK):
         return False
-    given = reading.batch_size if limit_is_batch(found.group(0), reading.text[found.end():]) else reading.seq_len
+    given = reading.batch_size if limit_is_batch(found.group(0), reading.asked[found.end():]) else reading.seq_len
     return given is None
 
 
@@ -526,7 +536,8 @@ def asks_rent_or_buy(reading: Reading) -> bool:
         return False
     framed = (said(reading, r"\b(rent\w*|cloud|leas\w*|break[ -]?even|capex|on[ -]?prem\w*)\b") or reading.years is not None
               or reading.utilization is not None)
-    bought = said(reading, r"\b(buy\w*|purchas\w*|owning|capex|on[ -]?prem\w*)\b") or reading.purchase_usd_per_gpu is not None
+    bought = (said(reading, r"\b(buy\w*|purchas\w*|owning|capex|on[ -]?prem\w*)\b|\b(?:versus|vs\.?|or)[ -]own\b")
+              or reading.purchase_usd_per_gpu is not None)
     comparing = len(reading.gpus) >= 2 and not first(reading, BUY, r"\b(vs|versus|compare|between)\b")
     return bought and framed and not comparing
 
@@ -541,10 +552,11 @@ def asks_job_cost(reading: Reading) -> bool:
 
 
 JOURNEYS = [
-    Journey("cheapest_method", lambda r: has_subject(r) and leaves_method_open(r) and first(r, CHEAPEST_WAY, SPEED, FIT_ASK),
+    Journey("cheapest_method", lambda r: has_subject(r) and first(r, CHEAPEST_WAY, SPEED, FIT_ASK),
             answer_cheapest_method, ("cost", "fit", "serving")),
     Journey("serving", asks_serving, answer_serving, ("serving", "speed", "cost", "fit")),
-    Journey("training_time", lambda r: r.training_tokens is not None and has_subject(r), answer_training_time,
+    Journey("training_time", lambda r: has_subject(r) and (r.training_tokens is not None or r.workload == "training" and said(
+        r, r"tokens? (?:per|a|/) ?(?:day|hour)|tokens/day|throughput of training")), answer_training_time,
             ("time", "cost", "speed")),
     Journey("rent_or_buy", asks_rent_or_buy, answer_rent_or_buy, ("buy", "cost")),
     Journey("compare", lambda r: len(r.gpus) >= 2 and not first(r, SPEED, r"\b(vs|versus|compare|between|or)\b")

@@ -27,6 +27,7 @@ class Span:
 @dataclass
 class Reading:
     text: str
+    asked: str = ""  # the text with the names of models and GPUs blanked: what the question asks ('M4 Max' asks no max)
     models: list[str] = field(default_factory=list)
     params_billions: float | None = None
     gpus: list[tuple[str, int | None]] = field(default_factory=list)  # (gpu_id or 'NNGB', count or None), question order
@@ -55,6 +56,7 @@ class Reading:
     users: int | None = None                    # concurrent users or requests in flight
     requests_per_s: float | None = None
     tokens_per_s_per_user: float | None = None
+    gpu_memory_utilization: float | None = None
     training_tokens: float | None = None
     engine: str | None = None
     providers: list[str] = field(default_factory=list)
@@ -130,7 +132,12 @@ class Words:
 
 GGUF_SHORT = {"2": "q2_k", "3": "q3_k_m", "4": "q4_k_m", "5": "q5_k_m", "6": "q6_k", "8": "q8_0"}  # 'q4': the usual file
 SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as people abbreviate, to the words the readers know
+    (r"\b(q4|q8|fp8|int8|8[ -]?bit|4[ -]?bit) cache\b",  # TabbyAPI's 'Q4 cache' is the KV cache
+     lambda m: "kv cache " + {"q4": "q4_0", "q8": "q8_0"}.get(m.group(1), m.group(1))),
     (r"\bq([234568])\b(?![_.])", lambda m: GGUF_SHORT[m.group(1)]),
+    (r"(?:^|\s)-c (\d+)\b", r" context \1"), (r"(?:^|\s)-ngl (\d+)\b", r" llama.cpp n_gpu_layers \1"),
+    (r"--quantization[ =](\w+)", r"\1"), (r"--?gpu[-_]memory[-_]utili[sz]ation[ =]", "gpu_memory_utilization "),
+    (r"\b(\d+)-gpus?\b", r"\1 gpus"), (r"\b(\d+(?:\.\d+)?[kmbt]?)-tokens?\b", r"\1 tokens"),
     (r"\b(\d+)-k\b", r"\1k"),
     (r"\b([abh]\d00) (pcie|sxm|nvl) (vs\.?|or|versus) (pcie|sxm|nvl)\b", r"\1 \2 \3 \1 \4"),  # 'h100 pcie vs sxm'
     (r"\b(\d+) cents?\b", lambda m: f"${int(m.group(1)) / 100:.2f}"),
@@ -142,7 +149,8 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\b(?:max[-_]model[-_]len|cutoff_len|max_seq_length|max_seq_len|model_max_length|num_ctx|n_ctx|ctx[-_]size)\b ?=? ?",
      "context "),
     (r"--?(?:tensor[-_]parallel[-_]size|tp)[ =](\d)", r"tensor parallel \1"),
-    (r"\b(\d+k?)-(context|token|tokens|ctx|dev|devs|person|people|user|users|seat|seats|hours?|days?|weeks?|months?)\b", r"\1 \2"),
+    (r"\b(\d+k?)-(context|token|tokens|ctx|dev|devs|person|people|user|users|seat|seats|hours?|days?|weeks?|months?|years?)\b",
+     r"\1 \2"),
     (r"\b(\d+(?:\.\d+)?)b ?(?:-|to) ?(\d+(?:\.\d+)?)b\b", r"\1b-to-\2b"),  # a size range names no one size
     (r"(\S+?)-(awq|gptq|fp8|gguf|int4|int8|bnb-4bit|4bit|mlx|nvfp4|mxfp4)\b", r"\1 \2"),  # release suffixes name a format
 ]
@@ -169,8 +177,9 @@ def read_question(question: str, catalog: Catalog) -> Reading:
     reading = Reading(text=normalize(question))
     words = Words(reading.text)
     find_names(words, catalog, reading)
+    reading.asked = words.masked()  # names blanked; the unknown GPUs' too, below
     for reader in (read_negations, read_optimizer, read_formats, read_workload, read_stack, read_unknown_gpus, read_gpu_memory,
-                   read_token_counts,
+                   read_counts_after, read_token_counts,
                    read_money, read_context, read_traffic, read_batch, read_durations, read_model_size, read_inference):
         reader(words, reading)
     reading.gpus = [g for _, g in sorted(zip(reading.gpu_at, reading.gpus, strict=True), key=lambda pair: pair[0])]
@@ -212,15 +221,13 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
                 gpus.append((start, (found.item_id, count)))
     reading.models = list(dict.fromkeys(item for _, item in sorted(models)))
     kept: list[tuple[int, tuple[str, int | None]]] = []
-    for at, item in sorted(gpus):  # a GPU named twice is one GPU ('A100 vs H100 ... is the H100 worth it')
-        if all(item[0] != other[0] for _, other in kept):
+    for at, item in sorted(gpus):  # a GPU named twice is one GPU ('a p4d.24xlarge (8x A100 40GB)'), with the count given
+        same = next((n for n, (_, other) in enumerate(kept) if other[0] == item[0]), None)
+        if same is None:
             kept.append((at, item))
+        elif kept[same][1][1] is None and item[1] is not None:
+            kept[same] = (kept[same][0], item)
     reading.gpus, reading.gpu_at = [item for _, item in kept], [at for at, _ in kept]
-    after = words.search(r"\b(\d+|two|three|four|eight) of (?:them|those|these)\b")
-    if after and reading.gpus and reading.gpus[0][1] is None:
-        value = after.group(1)
-        reading.gpus[0] = (reading.gpus[0][0], int(value) if value.isdigit() else v.NUMBER_WORDS[value])
-        words.take(after, f"{reading.gpus[0][1]} of the GPU named")
     parallel = words.search(r"\btensor[ -]parallel(?:ism)?(?: of| =| size)? (\d)\b|\btp ?=? ?(\d)\b")
     if parallel:
         degree = int(parallel.group(1) or parallel.group(2))
@@ -234,6 +241,21 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
         if named:
             words.take(named, f"provider {names[name]}")
             reading.providers.append(names[name])
+
+
+def read_counts_after(words: Words, reading: Reading) -> None:
+    """Counts written after the GPU: 'could eight of them', '32 GPUs for 30 days', 'two VMs, 8 GPUs each'."""
+    after = words.search(r"\b(\d+|two|three|four|eight) of (?:them|those|these)\b")  # 'could eight of them': the count asked
+    if after and reading.gpus:
+        value = after.group(1)
+        reading.gpus[0] = (reading.gpus[0][0], int(value) if value.isdigit() else v.NUMBER_WORDS[value])
+        words.take(after, f"{reading.gpus[0][1]} of the GPU named")
+    machines = words.search(r"\b(\d+) (?:vms?|nodes?|instances?|machines?|servers?|boxes) ,? ?(\d+) gpus? each\b")
+    bare = machines or words.search(r"(?<![\w.$])(\d+) (?:gpus|cards)\b")
+    if bare and len(reading.gpus) == 1 and (reading.gpus[0][1] is None or machines):  # 'H100s ... 32 GPUs for 30 days'
+        total = int(bare.group(1)) * (int(bare.group(2)) if machines else 1)
+        reading.gpus[0] = (reading.gpus[0][0], total)
+        words.take(bare, f"{total} of the GPU named")
 
 
 def same_family_again(catalog: Catalog, gpu_id: str, named: list[str], span: str) -> bool:
@@ -360,6 +382,8 @@ def read_workload(words: Words, reading: Reading) -> None:
                         r"|\bfull[ -]param\w*|\b(?:fine[ -]?tun\w*|finetun\w*) \w+(?: \w+)? fully\b")
     tune = words.search(r"\b(?:fine[ -]?tun\w*|finetun\w*|sft|dpo|grpo|rlhf)\b")
     train = words.search(r"\b(?:pre[ -]?train\w*|from[ -]scratch|train\w*)\b")
+    if qlora and lora and not re.fullmatch(r"lora", lora.group(0)):
+        lora = None  # 'adapter qlora': an adapter is what QLoRA trains
     if qlora and lora:  # 'lora or qlora?': the first named is read, the other answered beside it
         first, second = sorted((qlora, lora), key=lambda m: m.start())
         reading.method = "qlora" if first is qlora else "lora"
@@ -381,7 +405,7 @@ def read_workload(words: Words, reading: Reading) -> None:
     for extra in (tune if full or qlora or lora else None, train):
         if extra and not words.used[words.index_at(extra.start())]:
             words.take(extra, "training")
-    checkpointing = words.search(r"(?:gradient[ -]|activation[ -])?checkpoint\w*")
+    checkpointing = words.search(r"(?:gradient|activation)[ -]checkpoint\w*|\bcheckpointing\b")
     if checkpointing:
         words.take(checkpointing, "gradient checkpointing")
         reading.gradient_checkpointing = True
@@ -460,6 +484,7 @@ def read_gpu_memory(words: Words, reading: Reading) -> None:
 
 def read_unknown_gpus(words: Words, reading: Reading) -> None:
     """Accelerators the catalog does not hold ('3080', 'M2 Ultra Mac Studio'), adjacent pieces read as one name."""
+    masked_before = words.masked()
     found = sorted((m.start(), m.end()) for pattern in v.UNKNOWN_GPU_PATTERNS for m in words.finditer(pattern) if m.group(0).strip())
     merged: list[list[int]] = []
     for start, end in found:
@@ -475,6 +500,8 @@ def read_unknown_gpus(words: Words, reading: Reading) -> None:
         words.unknown_gpu_words.update(range(first, words.index_at(end - 1) + 1))
         words.unknown_count = words.unknown_count or count_before(words, first)
         reading.unknown_gpus.append(name)
+    after = words.masked()  # the names just read are blanked in what the question asks too
+    reading.asked = "".join(a if b != a and a == USED else r for r, a, b in zip(reading.asked, after, masked_before, strict=True))
 
 
 # ---- numbers
@@ -536,7 +563,8 @@ def read_traffic(words: Words, reading: Reading) -> None:
     rate_words = r"(\d+(?:\.\d+)?) ?(?:tok(?:en)?s? ?(?:/|per|a) ?s(?:ec\w*)?|t/s|tps)\b"
     speed = (words.search(r"(?:each (?:wanting|needing|getting|at)|at least|min(?:imum)?|target(?:ing)?|>=?|no less than"
                           r"|keep(?:ing)?|above|over) " + rate_words)
-             or words.search(rate_words + r"(?: per user| each| for each user| per stream| per person| for every user)"))
+             or words.search(rate_words + r"(?: per user| each| for each user| per stream| per person| for every user| per reply"
+                             r"| per response| per request)"))
     if speed:
         reading.tokens_per_s_per_user = float(speed.group(1))
         words.take(speed, f"{reading.tokens_per_s_per_user:g} tokens/s per user")
@@ -551,6 +579,13 @@ def read_batch(words: Words, reading: Reading) -> None:
 
 
 def read_money(words: Words, reading: Reading) -> None:
+    budget = words.search(r"\bgpu_memory_utilization (0?\.\d+|1(?:\.0)?)\b")  # vLLM's flag, not a rent-or-buy utilization
+    if budget:
+        reading.gpu_memory_utilization = float(budget.group(1))
+        words.take(budget, f"vLLM gpu_memory_utilization {reading.gpu_memory_utilization:g}")
+    layers = words.search(r"\bn_gpu_layers (\d+)\b")
+    if layers:
+        words.take(layers, f"llama.cpp -ngl {layers.group(1)}")
     utilization = (words.search(r"(\d+(?:\.\d+)?) ?%(?: utili[sz]\w*| of the time| busy| usage| load| duty cycle)?")
                    or words.search(r"utili[sz]ation(?: of| at| is)? (0?\.\d+|1(?:\.0)?)\b"))
     if utilization:
@@ -568,7 +603,8 @@ def read_money(words: Words, reading: Reading) -> None:
             share = {"half": 0.5, "a quarter": 0.25, "a third": 1 / 3, "three quarters": 0.75}
             reading.utilization = next((v for k, v in share.items() if steady.group(0).startswith(k)), 1.0)
             words.take(steady, f"utilization {reading.utilization:.0%}")
-    purchase = words.search(r"\$ ?(\d+(?:\.\d+)?) ?(k)?\b ?(?:each|per gpu|a gpu|a card|per card|apiece|to buy|purchase|a pop)")
+    purchase = words.search(r"\$ ?(\d+(?:\.\d+)?) ?(k)?\b ?(?:each|per gpu(?![ -]?h)|a gpu|a card|per card|apiece|to buy|purchase|a pop"
+                            r"|per (?!h(?:ou)?r|month|year|day|week|token|million|gpu)[a-z0-9]+\b(?![ -]?h(?:ou)?r))")
     if purchase:
         reading.purchase_usd_per_gpu = float(purchase.group(1)) * (1000 if purchase.group(2) else 1)
         words.take(purchase, f"purchase ${reading.purchase_usd_per_gpu:,.0f} per GPU")
@@ -588,6 +624,13 @@ def read_money(words: Words, reading: Reading) -> None:
 
 def read_durations(words: Words, reading: Reading) -> None:
     """'100 hours', '3 days', 'a week', 'two weeks', 'for a month'; 'over 3 years' is a horizon, not a job."""
+    horizon = words.search(r"(\d+(?:\.\d+)?) ?(month|year)s? (?:horizon|term|depreciation|lifetime|amortization|amortisation)\b")
+    if horizon:
+        reading.years = float(horizon.group(1)) / (12 if horizon.group(2) == "month" else 1)
+        words.take(horizon, f"a {reading.years:g}-year horizon")
+    commitment = words.search(r"(\d+) ?(?:month|year)s? (?:reservation|commitment|contract|commit|reserved)\b")
+    if commitment:
+        words.take(commitment, "a commitment term (not the length of a job)")
     years = words.search(r"(\d+(?:\.\d+)?|one|two|three|four|five) ?(?:years?|yrs?)\b")
     if years:
         value = years.group(1)
@@ -641,6 +684,10 @@ def read_model_size(words: Words, reading: Reading) -> None:
                              f"{reading.params_billions:g}B dense model")
         else:
             words.take_range(start, size.end(), f"a {reading.params_billions:g}B-parameter model")
+    families = "|".join(re.escape(f) for f in v.MODEL_FAMILIES)
+    named = words.search(rf"\b(?:{families})[-. ]?\d[\w.]*(?:-[a-z0-9.]+)*\b") if not reading.params_billions else None
+    if named and not reading.unknown_models:  # 'phi-3.5-moe': a model the catalog does not hold, with no size to go on
+        reading.unknown_models.append(words.take(named, "a model not in the catalog (no size given)"))
     other = words.search(r"\b[a-z][\w.-]+/(?!s\b|sec|hr?\b|hour|mo\b|month|gpu|day|yr|year|kaggle)[\w.-]{2,}\b")  # org/name
     if other:
         reading.unknown_models.append(words.take(other, "a model id not in the catalog"))
@@ -673,7 +720,8 @@ def facts(reading: Reading) -> dict[str, object]:
     for name in ("other_weights", "providers"):
         if getattr(reading, name):
             out[name] = getattr(reading, name)
-    for name in ("params_billions", "workload", "weights_dtype", "kv_cache_dtype", "seq_len", "output_tokens", "batch_size",
+    for name in ("params_billions", "workload", "weights_dtype", "gpu_memory_utilization", "kv_cache_dtype", "seq_len",
+                 "output_tokens", "batch_size",
                  "users", "requests_per_s", "tokens_per_s_per_user", "engine", "sharding", "gradient_checkpointing",
                  "hours", "pricing", "utilization", "years", "purchase_usd_per_gpu", "rent_usd_per_gpu_hour",
                  "training_tokens", "recipe", "optimizer"):

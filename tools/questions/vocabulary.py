@@ -40,9 +40,16 @@ UNKNOWN_GPU_PATTERNS = [
     r"(?<!\$)\b(?:rtx |gtx )?(?:[1-5]0[5-9]0|20[6-8]0|1[06][5-8]0)(?: ?ti| ?super)?\b(?! ?(?:b\b|tokens|users|hours|h\b|days|\$))",
     r"\b(?:radeon )?(?:rx )?[5-9][0-9]00 ?xtx?\b",
     r"\b(?:nvidia )?(?:a2|a16|a30|a40|a800|h20|h800|l20|b100|mi50|mi100|mi210|mi250|w7900|w6800|rtx ?a[245]000|rtx ?[345]000)\b",
+    r"\brtx ?(?:pro ?)?[2-6]\d00(?: ada| blackwell)?\b(?! ?(?:tokens|users|hours))",
     r"\b(?:intel )?arc ?[ab][3-7][0-9]0\b", r"\btesla [pkm]\d{2,3}\b",
     r"\b[pk](?:40|80|100)\b", r"\btitan(?: rtx| v| xp)?\b", r"\bjetson(?: \w+)?\b", r"\bstrix halo\b", r"\bdgx spark\b",
 ]
+
+# Families of open models: a name of one the catalog does not hold is an unknown model, not an ignored word
+MODEL_FAMILIES = ("llama", "codellama", "qwen", "qwq", "mistral", "mixtral", "gemma", "phi", "deepseek", "falcon", "yi", "command",
+                  "olmo", "granite", "glm", "chatglm", "kimi", "starcoder", "internlm", "baichuan", "minicpm", "nemotron", "dbrx",
+                  "grok", "jamba", "exaone", "smollm", "hermes", "vicuna", "zephyr", "solar", "aya", "bloom", "opt", "gpt-j",
+                  "gpt-neox", "pythia", "stablelm", "orca", "wizardlm", "openchat", "tinyllama", "mpt", "llava", "pixtral")
 
 # Words before a size that describe it rather than name a model ('a dense 70b', 'my 7b')
 MODEL_WORDS = frozenset("dense moe base instruct chat coder code small tiny mini gpt-2 gpt2 style llama-style sized".split())

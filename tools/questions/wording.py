@@ -39,6 +39,16 @@ def weights_reading(reading: Reading, workload: str, catalog: Catalog) -> str:
     return dtype + (" (as released)" if why.startswith("as released") else "")
 
 
+def subject_words(reading: Reading) -> str:
+    if reading.model:
+        return reading.model
+    unknown = f"'{reading.unknown_models[0]}'" if reading.unknown_models else ""
+    if reading.params_billions is None:
+        return f"{unknown or 'a model'} (not in the catalog, no size given)"
+    generic = f"a generic {number(reading.params_billions)}B dense model"
+    return f"{unknown} as {generic}" if unknown else generic
+
+
 def gpu_words(reading: Reading) -> str:
     named = [f"{c or 1} × {g}" for g, c in reading.gpus]
     unknown = [f"'{g}' (not in the catalog)" for g in reading.unknown_gpus]
@@ -56,9 +66,10 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
         return (f"I read this as: serve {reading.model} with {engine} to {traffic}, {prompt}, "
                 f"{number(reading.output_tokens or default_of(PlanServingRequest, 'output_tokens'))} output tokens{target}{where}")
     if journey == "training_time":
-        subject = reading.model or f"a generic {number(reading.params_billions)}B dense model"
+        subject = subject_words(reading)
         gpus = ", ".join(f"{c or TRAINING_GPUS} × {g}" for g, c in reading.gpus)
-        return f"I read this as: train {subject} on {reading.training_tokens:.3g} tokens" + (f" on {gpus}" if gpus else "")
+        amount = f"on {reading.training_tokens:.3g} tokens" if reading.training_tokens else "(tokens per day)"
+        return f"I read this as: train {subject} {amount}" + (f" on {gpus}" if gpus else "")
     if journey == "limits" and asks_engine_capacity(reading):
         engine = serving_engine(reading) or str(default_of(PlanServingRequest, "engine"))
         length = f"{number(reading.seq_len)} tokens each" if reading.seq_len else "the model's full context each"
@@ -75,8 +86,7 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
                  "rent_or_buy": (f", utilization {percent(reading.utilization)}" if reading.utilization is not None else "")
                  + (f", {number(reading.years)} years" if reading.years else "")}
         return f"I read this as: {journey.replace('_', ' ')}: {gpus}{extra.get(journey, '')}"
-    subject = (reading.model or (f"'{reading.unknown_models[0]}' as a generic {number(reading.params_billions)}B dense model"
-                                 if reading.unknown_models else f"a generic {number(reading.params_billions)}B dense model"))
+    subject = subject_words(reading)
     workload = reading.workload or default_of(VramRequest, "workload")
     method = f" ({reading.method})" if workload == "training" and reading.method and journey != "cheapest_method" else ""
     pieces = [subject, workload + method, weights_reading(reading, workload, catalog),
