@@ -81,8 +81,13 @@ class HttpOptions:
     idle_timeout_s: float = 900.0
 
 
+BODY_LIMIT_BYTES = 2**20  # a request gpusizer answers is a few hundred bytes (names <= 200 characters, lists <= 50): past a
+# MiB it is refused with 413 before it is read or parsed, so a flood of large bodies costs the other clients nothing
+
+
 def http_app(server, host: str, port: int, allowed_hosts: list[str], token: str | None, options: HttpOptions = HttpOptions()):
     app = server.streamable_http_app(transport_security=security_settings(host, port, allowed_hosts), host=host,
+                                     max_request_body_size=BODY_LIMIT_BYTES,
                                      stateless_http=options.stateless,
                                      max_sessions=None if options.stateless else options.max_sessions,
                                      session_idle_timeout=None if options.stateless else options.idle_timeout_s)

@@ -201,3 +201,14 @@ def test_mcp_inspector_lists_and_calls_tools():
     assert not called.get("isError") and called["structuredContent"]["trainable_params"] > 0
     failed = run_inspector("--method", "tools/call", "--tool-name", "estimate_vram", "--tool-arg", "model=qwen9")
     assert failed["isError"] and "did you mean" in failed["content"][0]["text"]
+
+
+def test_a_body_past_a_mib_is_refused_before_it_is_parsed_and_the_server_keeps_serving():
+    server = HttpServer()
+    try:
+        huge = {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                "params": {"name": "estimate_vram", "arguments": {"model": "x" * (2 * 2**20)}}}
+        assert server.post(huge)[0] == 413
+        assert server.post(INITIALIZE)[0] == 200
+    finally:
+        server.stop()
