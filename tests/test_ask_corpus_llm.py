@@ -38,4 +38,4 @@ async def test_every_corpus_question_reaches_its_tool_through_the_mcp_server(cat
                 refused.extend(c.error for c in answer.calls if c.error)
     assert all(right), [c["question"] for c, ok in zip(CORPUS, right, strict=True) if not ok]
     # what the tools refuse is their answer to the right call: a GPU with no purchase price or no cloud offer
-    assert len(refused) <= 4 and all("purchase price" in e or "no cloud offer" in e for e in refused), refused
+    assert len(refused) <= 0.02 * len(CORPUS) and all("purchase price" in e or "no cloud offer" in e for e in refused), refused

@@ -27,8 +27,8 @@ EXAMPLES = [
     "how long to train a 7b model on 1T tokens with 64 h100s?",
     "how many GPUs to serve llama 3.1 70b to 500 concurrent users with vllm?",
 ]
-FOLLOW_UP_OPENING = (r"^(?:and|what about|how about|same|now|then|ok(?:ay)?|also|with|at|on|in|using|instead|what if|if|but"
-                     r"|try|or)\b")
+FOLLOW_UP_OPENING = (r"^(?:(?:ok(?:ay)?|fine|alright|cool|great|hmm|right|so) ,? ?)?(?:and|what about|how about|same|now|then"
+                     r"|ok(?:ay)?|also|with|at|on|in|using|instead|what if|if|but|try|or|drop|raise|make it|switch|swap|stretch)\b")
 POINTS_BACK = r"\binstead\b|\b(?:it|that|this one|the same|them|those)\b"
 BARE_COUNT = (r"\b(\d+|two|three|four|eight|a pair|a couple) (?:of (?:them|those|these)|cards|gpus)\b"
               r"|\b(both)\b(?: of them| cards| gpus)?|\ba (second|third|fourth) (?:one|card|gpu)\b")
@@ -43,7 +43,8 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     opens = re.match(FOLLOW_UP_OPENING, new.text)
     points_back = re.search(POINTS_BACK, new.text) and len(new.text.split()) <= 12 and not new.models
     short_change = (len(new.text.split()) <= 8 and not new.models and new.params_billions is None and bool(previous.models)
-                    and (new.gpus or new.weights_dtype or new.seq_len or new.users or new.engine))  # 'would a 4070 ti be quicker?'
+                    and (new.gpus or new.weights_dtype or new.seq_len or new.users or new.engine or new.tokens_per_s_per_user
+                         or new.kv_cache_dtype or new.hours or new.years or new.utilization or new.pricing or new.batch_size))
     if not (opens or points_back or short_change) or new.models and new.gpus:  # a whole new question
         return None
     merged = dataclasses.replace(previous, text=f"{new.text} {previous.text}", asked=f"{new.asked} {previous.asked}",
@@ -71,9 +72,16 @@ def choose(reading: Reading) -> j.Journey | None:
     stand_in = reading
     if reading.unknown_models and not j.has_subject(reading):  # pick the journey as if the model were known
         stand_in = dataclasses.replace(stand_in, params_billions=1.0)
-    if reading.unknown_gpus and not reading.gpus:  # pick the journey as if the GPU were known; the answer says it is not
+    if reading.unknown_gpus and not reading.gpus:  # as if the GPU were known; the answer says it is not
         stand_in = dataclasses.replace(stand_in, gpus=[("unknown", None)])
-    return next((journey for journey in j.JOURNEYS if journey.applies(stand_in)), None)
+    found = next((journey for journey in j.JOURNEYS if journey.applies(stand_in)), None)
+    if found is None and reading.unknown_gpus and not j.named_gpus(reading):  # 'RTX 4000 Ada, the 20GB one: specs?'
+        stand_in = dataclasses.replace(stand_in, gpus=[("unknown", None)])
+        found = next((journey for journey in j.JOURNEYS if journey.applies(stand_in)), None)
+    return found
+
+
+NEEDS_A_NAMED_GPU = ("gpu_card", "cloud_cost", "rent_or_buy", "compare")  # a memory size alone cannot answer these
 
 
 def answer_unknown_gpu(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
@@ -152,7 +160,7 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
         if reading.unknown_models and not j.has_subject(reading):
             lines.append(f"{reading.unknown_models[0]} is not in the catalog and the question gives no size: name its Hugging "
                          "Face id (org/name, read from the Hub) or its size in billions (e.g. '42B') to size it.")
-        elif reading.unknown_gpus and not reading.gpus:
+        elif reading.unknown_gpus and not j.named_gpus(reading) and (not reading.gpus or journey.name in NEEDS_A_NAMED_GPU):
             lines.append(answer_unknown_gpu(reading, catalog, calls))
         else:
             lines.append(journey.answer(reading, catalog, calls))

@@ -448,7 +448,8 @@ def answer_model_card(reading: Reading, catalog: Catalog, calls: list[ToolCall])
 
 # ---- which journey: first match wins
 # ---- which journey: what each ask sounds like; of two asks the first said is the question, the other a second part
-SPEED = (r"how fast|\bspeed\b|\b(?:quicker|faster|slower|snappier)\b|tok(?:en)?s?/s|tokens? (?:per|a|/) ?s(?:ec\w*)?\b|\bt/s\b"
+SPEED = (r"how fast|\bspeed\b|\beval (?:rate|speed)\b|\b(?:quicker|faster|slower|snappier)\b|tok(?:en)?s?/s"
+         r"|tokens? (?:per|a|/) ?s(?:ec\w*)?\b|\bt/s\b"
          r"|\btps\b|throughput|how quick|generation rate")
 SERVING = (r"\b(serv\w*|host\w*|deploy\w*|handle|how many (gpus?|cards?|replicas?|h100s?|a100s?|machines?|nodes?|instances?)"
            r"|capacity|rps|qps|(?:gpu|card|node) count|number of (?:gpus|cards|nodes))\b|\bhow many\s*$")
@@ -522,7 +523,7 @@ def asks_serving(reading: Reading) -> bool:
         and not said(reading, r"how many (gpus?|cards?|replicas?|machines?|nodes?|h100s?|a100s?)")
     memory_question = said(reading, ESTIMATE_ASK) and not reading.how_many_gpus
     owned = any(c is not None for _, c in reading.gpus) and not said(reading, r"\bhow many\b")  # 'got one H100: host X?'
-    if owned and said(reading, FIT_ASK):
+    if owned and said(reading, r"\bfits?\b"):  # 'will it fit' on hardware in hand; 'is it enough for 100 people' plans
         return False
     target_set = reading.tokens_per_s_per_user is not None and not said(reading, r"how fast|how quick|what (?:tok|speed)")
     return (bool(reading.models) and traffic and reading.workload != "training" and not per_gpu_limit and not memory_question
@@ -566,7 +567,8 @@ JOURNEYS = [
     Journey("limits", lambda r: bool(r.gpus) and has_subject(r) and asks_limit(r), answer_limits, ("fit", "limits")),
     Journey("fit", lambda r: bool(r.gpus) and has_subject(r) and not first(r, ESTIMATE_ASK, FIT_ASK), answer_fit, ("fit",)),
     Journey("which_gpu", lambda r: has_subject(r) and first(r, WHICH_GPU, ESTIMATE_ASK), answer_which_gpu, ("fit", "cost")),
-    Journey("model_card", lambda r: bool(r.models) and said(r, r"\b(what is|what's|tell me about|describe|architecture|specs?|moe"
+    Journey("model_card", lambda r: bool(r.models) and said(r, r"\b(what is|what's|tell me about|describe|explain|structure|architecture"
+            r"|specs?|moe|context length|vocab\w*|hidden size|config"
             r"|active param\w*|how many (layers|experts|params|parameters|heads))\b")
             and not said(r, r"\b(vram|memory|fit|need|cheap\w*|cost\w*|run|serve|train\w*|fine[ -]?tun\w*)\b"), answer_model_card,
             ("card",)),

@@ -132,6 +132,10 @@ class Words:
 
 GGUF_SHORT = {"2": "q2_k", "3": "q3_k_m", "4": "q4_k_m", "5": "q5_k_m", "6": "q6_k", "8": "q8_0"}  # 'q4': the usual file
 SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as people abbreviate, to the words the readers know
+    (r"--dtype[ =](half|float16|fp16)\b", "fp16"), (r"--dtype[ =](bfloat16|bf16)\b", "bf16"),
+    (r"\bllama(\d)_(\d)/(\d+)b_(\w+)", r"llama \1.\2 \3b \4"),  # torchtune config names: llama3_2/1B_full
+    (r"\b([a-z][\w.-]*):(\d+(?:\.\d+)?b)\b", r"\1 \2"),  # ollama tags: gpt-oss:20b, qwen3:14b
+    (r"\b(?:tpu[ -]?)?v(5e|5p|6e)-(\d+)\b", r"tpu v\1 \2 chips"),  # TPU slices: v5e-8
     (r"\b(q4|q8|fp8|int8|8[ -]?bit|4[ -]?bit) cache\b",  # TabbyAPI's 'Q4 cache' is the KV cache
      lambda m: "kv cache " + {"q4": "q4_0", "q8": "q8_0"}.get(m.group(1), m.group(1))),
     (r"\bq([234568])\b(?![_.])", lambda m: GGUF_SHORT[m.group(1)]),
@@ -251,7 +255,7 @@ def read_counts_after(words: Words, reading: Reading) -> None:
         reading.gpus[0] = (reading.gpus[0][0], int(value) if value.isdigit() else v.NUMBER_WORDS[value])
         words.take(after, f"{reading.gpus[0][1]} of the GPU named")
     machines = words.search(r"\b(\d+) (?:vms?|nodes?|instances?|machines?|servers?|boxes) ,? ?(\d+) gpus? each\b")
-    bare = machines or words.search(r"(?<![\w.$])(\d+) (?:gpus|cards)\b")
+    bare = machines or words.search(r"(?<![\w.$])(\d+) (?:gpus|cards|chips)\b")
     if bare and len(reading.gpus) == 1 and (reading.gpus[0][1] is None or machines):  # 'H100s ... 32 GPUs for 30 days'
         total = int(bare.group(1)) * (int(bare.group(2)) if machines else 1)
         reading.gpus[0] = (reading.gpus[0][0], total)
@@ -337,7 +341,8 @@ def read_optimizer(words: Words, reading: Reading) -> None:
 def read_formats(words: Words, reading: Reading) -> None:
     kv_words = "|".join(re.escape(k) for k in sorted(v.KV_FORMATS, key=len, reverse=True))
     kv = (words.search(rf"\b({kv_words}) (?:quantized |quantised )?kv(?:[ -]?cache)?\b")
-          or words.search(rf"\bkv(?:[ -]?cache)?(?: quantized| quantised)?(?: in| at| of| as| to| =)? ({kv_words})\b"))
+          or words.search(rf"\bkv(?:[ -]?cache)?(?: quantized| quantised)?(?: in| at| of| as| to| =)? ({kv_words})\b")
+          or words.search(rf"\bcache(?: quantized| quantised)? (?:at|to|in|as) ({kv_words})\b"))
     if kv:
         reading.kv_cache_dtype = v.KV_FORMATS[kv.group(1)]
         words.take(kv, f"KV cache in {reading.kv_cache_dtype}")
@@ -466,7 +471,8 @@ def read_gpu_memory(words: Words, reading: Reading) -> None:
         before = " ".join(words.words[max(0, first - 3):first])
         after = " ".join(words.words[first + 1:first + 5])
         if re.search(r"\b(?:eat\w*|us(?:e|es|ing)|tak(?:e|es|ing)|consum\w*|allocat\w*|at least|needs?|wants?|requires?|shows?)"
-                     r"(?: \w+)?$|\d-$", before):  # what something uses or needs is no GPU
+                     r"(?: \w+)?$|\d-$|\b(?:files?|weights?|checkpoints?|downloads?|disk) (?:is|are)(?: only| about| around)?$",
+                     before):  # what something uses or needs, or what its files weigh, is no GPU
             words.take(found, "memory used or needed (not a GPU)")
             continue
         unknown = words.unknown_gpu_words & set(range(first - 3, first))
@@ -514,7 +520,8 @@ def read_token_counts(words: Words, reading: Reading) -> None:
         words.take(corpus, f"{reading.training_tokens:.3g} training tokens")
     out = (words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:output|generated|new|completion|response) tokens?\b")
            or words.search(r"\b(?:generat\w*|output\w*|respon\w*|answers? of) (?:about |around |up to )?(\d+(?:\.\d+)?) ?(k)? tokens?\b")
-           or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:out|of output|output)\b"))
+           or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:out|of output|output)\b")
+           or words.search(r"\b(?:replies|responses|answers|completions|outputs?)(?: of| about| around| are| ~)* (\d+(?:\.\d+)?) ?(k)?\b"))
     if out:
         reading.output_tokens = kilo(out.group(1), out.group(2))
         words.take(out, f"{reading.output_tokens} output tokens")
@@ -526,7 +533,8 @@ def kilo(value: str, k: str | None) -> int:
     return int(number * 1024) if k else int(number)
 
 
-NOT_CONTEXT_NOUNS = (r"(?! ?(?:usd|\$|dollars?|euros?|examples?|samples?|rows?|docs?|documents?|conversations?|steps?|images?"
+NOT_CONTEXT_NOUNS = (r"(?! ?(?:usd|\$|dollars?|euros?|examples?|samples?|sentences?|records?|pairs?|questions?|rows?|docs?|documents?"
+                     r"|conversations?|steps?|images?"
                      r"|words?|lines?|pages?|stars|downloads|(?:concurrent |active )?(?:users?|requests?|sessions?|people|customers)"
                      r"|a month|/month|per month|/mo\b|tok\w*/s|tokens? (?:per|a) s\w*|t/s))")
 
@@ -555,13 +563,14 @@ def read_traffic(words: Words, reading: Reading) -> None:
                          r"(?:users?|requests|sessions|streams|people|persons?|customers|employees|clients|seqs|sequences|devs?"
                          r"|developers?|engineers?|agents|seats?|members|students|analysts?|researchers?|staff|teammates"
                          r"|colleagues)\b(?: at the same time| at once| concurrently| simultaneously)?"
-                         r"|(\d+) (?:concurrent|parallel|simultaneous)\b|\b(a single|single|one|1) (?:user|person|stream|request)\b")
+                         r"|(\d+) (?:concurrent|parallel|simultaneous)\b|\b(a single|single|one|1) (?:user|person|stream|request)\b"
+                         r"|\bteam of (\d+)\b")
     if users:
-        value = users.group(1) or users.group(3) or "1"
+        value = users.group(1) or users.group(3) or users.group(5) or "1"
         reading.users = int(float(value) * (1000 if users.group(2) else 1))
         words.take(users, f"{reading.users:,} concurrent users")
     rate_words = r"(\d+(?:\.\d+)?) ?(?:tok(?:en)?s? ?(?:/|per|a) ?s(?:ec\w*)?|t/s|tps)\b"
-    speed = (words.search(r"(?:each (?:wanting|needing|getting|at)|at least|min(?:imum)?|target(?:ing)?|>=?|no less than"
+    speed = (words.search(r"(?:each (?:wanting|needing|getting|at)|at least|min(?:imum)?|target(?:ing)?(?: to| of)?|>=?|no less than"
                           r"|keep(?:ing)?|above|over) " + rate_words)
              or words.search(rate_words + r"(?: per user| each| for each user| per stream| per person| for every user| per reply"
                              r"| per response| per request)"))
@@ -638,7 +647,8 @@ def read_durations(words: Words, reading: Reading) -> None:
         words.take(years, f"{reading.years:g} years")
     units = "|".join(sorted((u for u in v.DURATION_HOURS if u != "year"), key=len, reverse=True))
     count_words = "|".join(w for w in v.NUMBER_WORDS if w not in ("dual", "pair", "couple", "single", "quad"))
-    found = words.search(rf"(\d+(?:\.\d+)?|{count_words}) ?(?:whole |full |entire )?({units})s?\b(?!/)")
+    found = words.search(rf"(?<!under )(?<!within )(?<!than )(?<!inside )(\d+(?:\.\d+)?|{count_words}) ?(?:whole |full |entire )?"
+                         rf"({units})s?\b(?!/)")
     if found:
         value = found.group(1)
         amount = float(value) if value[0].isdigit() else float(v.NUMBER_WORDS[value])

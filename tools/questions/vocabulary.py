@@ -16,7 +16,8 @@ WEIGHT_FORMATS = [
     (r"\bfp16\b|\bhalf[ -]precision\b", "fp16"), (r"\bbf16\b|\bbfloat16\b", "bf16"),
     (r"\bfp32\b|\bfull[ -]precision\b|\bfloat32\b", "fp32"),
 ]
-KV_FORMATS = {"fp8": "fp8", "int8": "int8", "8bit": "fp8", "8-bit": "fp8", "8 bit": "fp8", "q8_0": "q8_0", "q8": "q8_0",
+KV_FORMATS = {"q4_k_m": "q4_0", "q8_k_m": "q8_0",  # a KV cache has no k-quants: 'q4' there is q4_0
+              "fp8": "fp8", "int8": "int8", "8bit": "fp8", "8-bit": "fp8", "8 bit": "fp8", "q8_0": "q8_0", "q8": "q8_0",
               "q4_0": "q4_0", "q4": "q4_0", "4-bit": "q4_0", "4bit": "q4_0", "4 bit": "q4_0"}
 ENGINES = {"vllm": "vllm", "sglang": "sglang", "llama.cpp": "llama_cpp", "llamacpp": "llama_cpp", "llama cpp": "llama_cpp",
            "llama-cpp": "llama_cpp", "llama-server": "llama_cpp", "ollama": "llama_cpp", "lm studio": "llama_cpp",
