@@ -167,3 +167,13 @@ def test_gpusizer_ask_json_lists_ignored_words_and_defaults():
     answer = json.loads(result.stdout)
     assert answer["ignored"] == ["startup"] and any(d.startswith("context:") for d in answer["defaults_used"])
     assert answer["reading"]["gpus"] == [["rtx-4090", 1]]
+
+
+def test_each_gpu_named_in_a_fit_question_gets_its_answer(catalog):
+    answer = ask("will qwen3 14b fit on a 4090 or a 3090?", catalog)
+    assert [c.arguments["gpu"] for c in answer.calls] == ["rtx-4090", "rtx-3090"] and "On rtx-3090: " in answer.answer
+
+
+def test_a_second_model_named_is_said_to_be_unanswered_not_dropped(catalog):
+    answer = ask("the FAQ says llama 3 70b needs 48GB for qlora; which card do I get to qlora llama 3.3 70b?", catalog)
+    assert "Also named, not answered for here: model meta-llama/Llama-3.3-70B-Instruct" in answer.answer

@@ -189,6 +189,19 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
         else:
             lines.append(line)
             answered.append(part)
+    if journey.name in ("fit", "limits") and len(reading.gpus) > 1 and "limits" not in answered[len(journey.covers):]:
+        for gpu in reading.gpus[1:3]:  # 'fit on a 4090 or a 3090?': each GPU named gets its answer
+            try:
+                lines.append(f"On {gpu[0]}: " + journey.answer(dataclasses.replace(reading, gpus=[gpu]), catalog, calls))
+            except SizingError as error:
+                lines.append(f"On {gpu[0]}: the tool could not answer: {error}")
+    unused = [f"model {m}" for m in reading.models[1:]]  # never silently: what was named but not answered for
+    if journey.name not in ("compare", "speed", "biggest_model", "fit", "limits"):
+        unused += [f"GPU {g}" for g, _ in reading.gpus[1:]]
+    elif journey.name in ("fit", "limits"):
+        unused += [f"GPU {g}" for g, _ in reading.gpus[3:]]
+    if unused:
+        lines.append(f"Also named, not answered for here: {', '.join(dict.fromkeys(unused))} (ask about it on its own).")
     if reading.unknown_gpus and re.search(APPLE, " ".join(reading.unknown_gpus)):
         lines.append(APPLE_NOTE)
     lines += reading.notes
