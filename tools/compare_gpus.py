@@ -12,7 +12,7 @@ from .fitting import MAX_GPUS, gpus_needed
 from .kv_cache import kv_cache_bytes
 from .pricing import cheapest, cheapest_job
 from .serving_speed import default_factors, roofline
-from .training_time import training_seconds
+from .training_time import MFU_DEFAULT, training_seconds
 from .validation import Name, known_arguments_only, parse_request
 from .vram_models import VramRequest
 from .vram_plan import build_plan, weight_bytes
@@ -65,12 +65,12 @@ class GpuComparison(BaseModel):
 class CompareRequest(BaseModel):
     model_config = ConfigDict(extra="allow")
     gpus: list[Name] = Field(min_length=2, max_length=20, description="2-20 GPU names; ratios are to the first")
-    mfu: float = Field(default=0.4, ge=0.01, le=1, description="model FLOPs utilization for compute-bound figures")
+    mfu: float = Field(default=MFU_DEFAULT, ge=0.01, le=1, description="model FLOPs utilization for compute-bound figures")
     training_tokens: float | None = Field(default=None, gt=0, le=1e15, description="tokens to train on: adds run hours and cost")
 
 
 @known_arguments_only("compare_gpus", extra=WORKLOAD_FIELDS)
-def compare_gpus(gpus: list[str], *, mfu: float = 0.4, training_tokens: float | None = None, catalog: Catalog | None = None,
+def compare_gpus(gpus: list[str], *, mfu: float = MFU_DEFAULT, training_tokens: float | None = None, catalog: Catalog | None = None,
                  **workload: Unpack[WorkloadArguments]) -> GpuComparison:
     """Specs and prices of 2-20 GPUs side by side, with ratios to the first; with a workload (estimate_vram's model,
     workload, method, weights_dtype, batch_size, seq_len, ...) also fits, GPUs needed, decode and prefill bounds,
