@@ -49,6 +49,15 @@ def test_llama_cpp_offloads_everything_when_the_card_is_big_enough():
     assert s.n_gpu_layers == 33 and s.starts
 
 
+def test_llama_cpp_keeps_its_cache_in_f16_unless_told_otherwise():
+    # llama.cpp's --cache-type-k/-v default to f16 whatever the GGUF; the vLLM and transformers default is the model's bf16
+    llama_cpp = estimate_vram("google/gemma-2-9b", engine="llama_cpp", gpu="rtx-4090", weights_dtype="q4_k_m", catalog=CATALOG)
+    vllm = estimate_vram("google/gemma-2-9b", engine="vllm", gpu="rtx-4090", catalog=CATALOG)
+    assert (llama_cpp.kv_cache_dtype, vllm.kv_cache_dtype) == ("fp16", "bf16")
+    q8 = estimate_vram("google/gemma-2-9b", engine="llama_cpp", gpu="rtx-4090", kv_cache_dtype="q8_0", catalog=CATALOG)
+    assert q8.kv_cache_dtype == "q8_0"
+
+
 def test_engines_size_serving_not_training_and_vllm_needs_a_gpu():
     with pytest.raises(SizingError, match="workload='inference'"):
         estimate_vram("meta-llama/Llama-3.1-8B", engine="vllm", gpu="h100-sxm", workload="training", catalog=CATALOG)

@@ -65,7 +65,8 @@ def build_plan(request: VramRequest, catalog: Catalog) -> Plan:
     fmt = FORMATS[weights_dtype]
     counts = count_parameters(arch)
     total_bytes, how = weight_bytes_of(arch, counts, weights_dtype)
-    kv_dtype = request.kv_cache_dtype or ("fp32" if weights_dtype == "fp32" else "fp16" if weights_dtype == "fp16" else "bf16")
+    kv_dtype = request.kv_cache_dtype or ("fp32" if weights_dtype == "fp32" else "fp16" if weights_dtype == "fp16" else
+                                          "fp16" if request.engine == "llama_cpp" else "bf16")  # llama.cpp: -ctk/-ctv f16
     act_bytes = 4 if (weights_dtype == "fp32" and request.workload == "inference") else 2
     precision = settings.precision if settings else request.training_precision
     if request.workload == "training" and request.method == "full" and weights_dtype == "fp32" and precision == "bf16":
