@@ -6,6 +6,7 @@ dependency, and cached in the user cache folder), never the weights.
 from __future__ import annotations
 
 import datetime
+import inspect
 import json
 import re
 from pathlib import Path
@@ -118,8 +119,9 @@ def model_from_hub(repo_id: str) -> ModelArch:
         cached = json.loads(entry.read_text(encoding="utf-8"))
     else:
         cached = fetch_from_hub(repo_id)
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        entry.write_text(json.dumps(cached), encoding="utf-8")
+        if cached.pop("complete"):  # read offline, without the safetensors headers: fetched again when online
+            entry.parent.mkdir(parents=True, exist_ok=True)
+            entry.write_text(json.dumps(cached), encoding="utf-8")
     checkpoint = CheckpointSummary.from_json(cached["checkpoint"]) if cached.get("checkpoint") else None
     return arch_from_config(cached["config"], repo_id, source=f"https://huggingface.co/{repo_id} (config.json"
                             + (", safetensors headers" if checkpoint else "") + f", fetched {cached['fetched']})",
@@ -134,15 +136,35 @@ def fetch_from_hub(repo_id: str) -> dict[str, Any]:
         raise SizingError(f"model {repo_id!r} is not in the catalog; reading it from the Hugging Face Hub needs "
                           "huggingface_hub (pip install 'gpusizer[hub]'), or download its config.json and pass the file "
                           "or folder path as model") from None
+    offline = None
     try:
-        config = read_config(Path(huggingface_hub.hf_hub_download(repo_id, "config.json")))
-        checkpoint = _hub_checkpoint(huggingface_hub, repo_id, _layers(config))
+        offline = _unreachable(huggingface_hub, repo_id)
+        if offline is None:
+            config = read_config(Path(huggingface_hub.hf_hub_download(repo_id, "config.json")))
+            checkpoint = _hub_checkpoint(huggingface_hub, repo_id, _layers(config))
+        else:  # a config.json that transformers or `hf download` left in the Hub client's own cache still serves
+            config = read_config(Path(huggingface_hub.hf_hub_download(repo_id, "config.json", local_files_only=True)))
+            checkpoint = None
     except SizingError:
         raise
     except Exception as error:  # the Hub client raises many kinds: offline, not found, gated, timeouts
-        raise SizingError(hub_problem(repo_id, error)) from None
+        raise SizingError(hub_problem(repo_id, offline or error)) from None
     return {"config": config, "checkpoint": checkpoint.to_json() if checkpoint else None,
-            "fetched": datetime.date.today().isoformat()}
+            "fetched": datetime.date.today().isoformat(), "complete": offline is None}
+
+
+def _unreachable(hub: Any, repo_id: str) -> Exception | None:
+    """The network error of one HEAD of config.json, or None when the Hub answered (an answer such as 'not found' or
+    'gated' is raised). One try: offline, the client's own retries back off for about 23 s before failing."""
+    metadata = hub.get_hf_file_metadata
+    one_try = {"retry_on_errors": False} if "retry_on_errors" in inspect.signature(metadata).parameters else {}
+    try:
+        metadata(hub.hf_hub_url(repo_id, "config.json"), **one_try)
+    except Exception as error:
+        if getattr(error, "response", None) is not None:  # the Hub answered (HfHubHTTPError and its kinds)
+            raise
+        return error  # connection refused, no DNS, timeout, HF_HUB_OFFLINE
+    return None
 
 
 def _hub_checkpoint(hub: Any, repo_id: str, layers: int) -> CheckpointSummary | None:

@@ -96,10 +96,21 @@ RECORDED_QWEN3_4B = {
 class RecordedHub:
     """Stands in for huggingface_hub with a recorded config.json and safetensors metadata: no network in tests."""
 
-    def __init__(self, tmp_path, calls):
-        self.tmp_path, self.calls = tmp_path, calls
+    def __init__(self, tmp_path, calls, online=True, cached=True):
+        self.tmp_path, self.calls, self.online, self.cached = tmp_path, calls, online, cached
 
-    def hf_hub_download(self, repo_id, filename):
+    def hf_hub_url(self, repo_id, filename):
+        return f"https://huggingface.co/{repo_id}/resolve/main/{filename}"
+
+    def get_hf_file_metadata(self, url, retry_on_errors=True):
+        assert retry_on_errors is False, "the reachability probe must not back off for ~23 s offline"
+        if not self.online:
+            raise ConnectionError("[Errno -2] Name or service not known")
+
+    def hf_hub_download(self, repo_id, filename, local_files_only=False):
+        assert self.online or local_files_only, "offline, only the Hub client's own cache may be read"
+        if not self.cached and local_files_only:
+            raise FileNotFoundError(f"{filename} of {repo_id} is not in the local cache")
         self.calls.append(repo_id)
         path = self.tmp_path / "config.json"
         path.write_text(json.dumps(RECORDED_QWEN3_4B))
@@ -121,6 +132,23 @@ def test_a_hub_id_is_read_from_the_hub_once_then_from_the_cache(monkeypatch, tmp
     assert first.breakdown.weights == second.breakdown.weights == 8_044_936_192
     assert first.params == pytest.approx(4.02e9, rel=0.01)
     assert any("Hugging Face Hub" in w for w in first.warnings)
+
+
+def test_offline_a_hub_id_fails_at_once_not_after_the_clients_retries(monkeypatch, tmp_path, catalog):
+    import sys
+    monkeypatch.setitem(sys.modules, "huggingface_hub", RecordedHub(tmp_path, [], online=False, cached=False))
+    with pytest.raises(SizingError, match=r"could not reach the Hugging Face Hub .*\(ConnectionError\)"):
+        estimate_vram(catalog=catalog, model="Qwen/Qwen3-4B-Thinking-2507")
+
+
+def test_offline_a_config_in_the_hub_clients_own_cache_still_answers(monkeypatch, tmp_path, catalog):
+    import sys
+    calls = []
+    monkeypatch.setitem(sys.modules, "huggingface_hub", RecordedHub(tmp_path, calls, online=False))
+    first = estimate_vram(catalog=catalog, model="Qwen/Qwen3-4B-Thinking-2507")
+    estimate_vram(catalog=catalog, model="Qwen/Qwen3-4B-Thinking-2507")
+    assert first.params == pytest.approx(4.02e9, rel=0.01)  # from config.json alone: no safetensors headers offline
+    assert len(calls) == 2  # not kept in gpusizer's cache without its headers: read again, and fetched whole once online
 
 
 def test_a_hub_id_offline_fails_clearly_and_names_the_local_alternative(catalog):
