@@ -95,6 +95,16 @@ def test_the_default_purchase_is_the_node_price_per_gpu_and_rent_an_instance_of_
     assert any("as many GPUs" in a and cheapest.instance_type in a for a in result.assumptions)
 
 
+def test_a_cluster_larger_than_any_instance_rents_whole_8_gpu_machines_not_one_gpu_vms(catalog):
+    """16 owned H100s (two HGX servers) compare with two rented 8-GPU machines, not sixteen cheaper 1-GPU VMs."""
+    eight = rent_vs_buy(catalog=catalog, gpu="h100-sxm", gpu_count=8)
+    sixteen = rent_vs_buy(catalog=catalog, gpu="h100-sxm", gpu_count=16)
+    one = rent_vs_buy(catalog=catalog, gpu="h100-sxm", gpu_count=1)
+    assert one.rent_usd_per_gpu_hour < eight.rent_usd_per_gpu_hour  # the catalog's 1-GPU VMs are cheaper per GPU
+    assert sixteen.rent_usd_per_gpu_hour == pytest.approx(eight.rent_usd_per_gpu_hour)
+    assert any("8-GPU machines combined" in a for a in sixteen.assumptions)
+
+
 def test_idle_power_and_colocation_are_owned_costs(catalog):
     base = dict(gpu="h100-sxm", gpu_count=8, purchase_usd_per_gpu=40_000, rent_usd_per_gpu_hour=3.0, power_watts_per_gpu=1_000,
                 utilization=0.5, years=1, pue=1.0, electricity_usd_per_kwh=0.10)

@@ -153,7 +153,7 @@ def purchase_price(spec: GpuSpec, r: RentVsBuyRequest) -> tuple[float, str]:
 
 def rent_price(catalog: Catalog, spec: GpuSpec, r: RentVsBuyRequest) -> tuple[float, str, str | None]:
     """The request's rate, else the cheapest on-demand instance holding as many GPUs as are bought (an owned 8-GPU server
-    compares with rented 8-GPU machines), else the nearest larger instance, else machines combined."""
+    compares with rented 8-GPU machines), else the nearest larger instance, else the largest machines combined."""
     if r.rent_usd_per_gpu_hour:
         return r.rent_usd_per_gpu_hour, f"rent ${r.rent_usd_per_gpu_hour:.2f} per GPU-hour (given)", None
     same = [p for p in job_prices(catalog, spec.gpu_id, r.gpu_count) if p.offer.gpus_per_instance == r.gpu_count]
@@ -161,9 +161,11 @@ def rent_price(catalog: Catalog, spec: GpuSpec, r: RentVsBuyRequest) -> tuple[fl
     if best is None:
         best = cheapest_job(catalog, spec.gpu_id, r.gpu_count, one_machine=True)
         how = f"no {r.gpu_count}-GPU instance: the cheapest larger one"
-    if best is None:
-        best = cheapest_job(catalog, spec.gpu_id, r.gpu_count, one_machine=False)
-        how = "no instance holds them all: machines combined"
+    if best is None:  # a cluster of owned servers compares with rented servers, not with as many one-GPU machines
+        combined = job_prices(catalog, spec.gpu_id, r.gpu_count, one_machine=False)
+        largest = max((p.offer.gpus_per_instance for p in combined), default=0)
+        best = next((p for p in combined if p.offer.gpus_per_instance == largest), None)
+        how = f"no instance holds them all: {largest:g}-GPU machines combined"
     if best is None:
         raise SizingError(f"no on-demand offer for {spec.gpu_id} in the catalog; pass rent_usd_per_gpu_hour")
     rate = best.usd_per_gpu_hour
