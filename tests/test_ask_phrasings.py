@@ -79,6 +79,11 @@ PHRASINGS = [  # (question, journey, tool, arguments the call must carry)
     ("should we buy 8 H100s at $25,000 each at 80% utilization?", "rent_or_buy", "rent_vs_buy",
      {"gpu": "h100-sxm", "purchase_usd_per_gpu": 25000.0, "utilization": 0.8}),
     ("buy or rent 4 a100 at 40%", "rent_or_buy", "rent_vs_buy", {"gpu": "a100-80gb-sxm", "gpu_count": 4, "utilization": 0.4}),
+    # a count left out is the unit the GPU is sold in: one PCIe card, a server of SXM modules
+    ("a 4060 ti 16gb for $450 or rent one at 12 cents an hour?", "rent_or_buy", "rent_vs_buy",
+     {"gpu": "rtx-4060-ti-16gb", "gpu_count": 1, "purchase_usd_per_gpu": 450.0, "rent_usd_per_gpu_hour": 0.12}),
+    ("should we buy h100s or keep renting at 60% utilization?", "rent_or_buy", "rent_vs_buy",
+     {"gpu": "h100-sxm", "gpu_count": 8, "utilization": 0.6}),
     ("is owning 8 h100 cheaper than renting at $2/hour", "rent_or_buy", "rent_vs_buy",
      {"gpu": "h100-sxm", "rent_usd_per_gpu_hour": 2.0}),
     # 8. what is

@@ -15,6 +15,7 @@ from gpusizer.tools import fitting
 from gpusizer.tools.figures import gib, number, percent, usd
 from gpusizer.tools.parameters import count_parameters
 from gpusizer.tools.pricing import cheapest, cheapest_fits
+from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
 from gpusizer.tools.serving_plan_models import PlanServingRequest
 from gpusizer.tools.training_time import training_time
 from gpusizer.tools.validation import default_of
@@ -376,12 +377,21 @@ def answer_cloud(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> s
     return f"Cheapest for {result.gpu_count} × {result.gpu_id} for {number(result.hours)} h: " + "; ".join(lines) + "."
 
 
-def answer_rent_or_buy(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
+def bought_count(reading: Reading, catalog: Catalog) -> int:
+    """How many GPUs a rent-or-buy question weighs: the number said, else the unit the GPU is sold in: one PCIe card,
+    or a server of SXM or OAM modules (rent_vs_buy's default of 8)."""
     gpu_id, count = named_gpus(reading)[0]
+    if count:
+        return count
+    return 1 if catalog.find_gpu(gpu_id).form_factor.startswith("PCIe") else int(default_of(RentVsBuyRequest, "gpu_count"))
+
+
+def answer_rent_or_buy(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
+    gpu_id, count = named_gpus(reading)[0][0], bought_count(reading, catalog)
     spec = catalog.find_gpu(gpu_id)
     if reading.purchase_usd_per_gpu is None and spec.purchase_usd is None:
         return (f"The catalog has no purchase price for {spec.name}: say what you would pay, e.g. 'buy "
-                f"{count or 1} {gpu_id} at $30k each'.")
+                f"{count} {gpu_id} at $30k each'.")
     result = call(calls, catalog, tools.rent_vs_buy, gpu=gpu_id, gpu_count=count, utilization=reading.utilization,
                   years=reading.years, purchase_usd_per_gpu=reading.purchase_usd_per_gpu,
                   rent_usd_per_gpu_hour=reading.rent_usd_per_gpu_hour)

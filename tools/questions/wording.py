@@ -17,6 +17,7 @@ from .journeys import (
     TRAINING_GPU,
     TRAINING_GPUS,
     asks_engine_capacity,
+    bought_count,
     estimate_engine,
     has_subject,
     serving_engine,
@@ -81,7 +82,9 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
     if journey == "biggest_model":
         return f"I read this as: the largest catalog models that fit {gpu_words(reading)}"
     if journey in ("gpu_card", "cloud_cost", "rent_or_buy", "compare") and not has_subject(reading):
-        gpus = ", ".join(f"{c or 1} × {g}" if journey != "compare" else g for g, c in reading.gpus)
+        counts = [bought_count(reading, catalog) if journey == "rent_or_buy" and i == 0 else c or 1
+                  for i, (_, c) in enumerate(reading.gpus)]
+        gpus = ", ".join(f"{n} × {g}" if journey != "compare" else g for (g, _), n in zip(reading.gpus, counts, strict=True))
         extra = {"cloud_cost": f", {number(reading.hours or ASSUMED_HOURS)} h",
                  "rent_or_buy": (f", utilization {percent(reading.utilization)}" if reading.utilization is not None else "")
                  + (f", {number(reading.years)} years" if reading.years else "")}
@@ -157,6 +160,10 @@ def defaults_used(reading: Reading, journey: str, catalog: Catalog) -> list[str]
         if reading.pricing is None:
             out.append("pricing: on-demand and spot both listed")
     if journey == "rent_or_buy":
+        if reading.gpus and not reading.gpu_count:
+            n = bought_count(reading, catalog)
+            out.append(f"GPUs: {n} ({'a PCIe card is bought singly' if n == 1 else 'modules like these come as 8-GPU servers'};"
+                       " say how many)")
         if reading.utilization is None:
             out.append(f"utilization: {percent(default_of(RentVsBuyRequest, 'utilization'))}")
         if reading.years is None:
