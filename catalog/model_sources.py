@@ -119,7 +119,7 @@ def model_from_hub(repo_id: str) -> ModelArch:
         cached = json.loads(entry.read_text(encoding="utf-8"))
     else:
         cached = fetch_from_hub(repo_id)
-        if cached.pop("complete"):  # read offline, without the safetensors headers: fetched again when online
+        if cached.pop("complete", True):  # False: read offline, without the safetensors headers: fetched again when online
             entry.parent.mkdir(parents=True, exist_ok=True)
             entry.write_text(json.dumps(cached), encoding="utf-8")
     checkpoint = CheckpointSummary.from_json(cached["checkpoint"]) if cached.get("checkpoint") else None
