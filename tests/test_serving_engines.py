@@ -58,6 +58,19 @@ def test_llama_cpp_keeps_its_cache_in_f16_unless_told_otherwise():
     assert q8.kv_cache_dtype == "q8_0"
 
 
+def test_a_context_given_as_seq_len_is_the_engines_context():
+    # 'ds v3 q4_k_m at 16k ctx in llama.cpp' sized n_ctx at llama.cpp's 4096 default: seq_len now sets it (-c 16384)
+    said = estimate_vram("deepseek-ai/DeepSeek-V3", engine="llama_cpp", weights_dtype="q4_k_m", seq_len=16384, catalog=CATALOG)
+    explicit = estimate_vram("deepseek-ai/DeepSeek-V3", engine="llama_cpp", weights_dtype="q4_k_m", max_model_len=16384,
+                             catalog=CATALOG)
+    assert said.serving.max_model_len == explicit.serving.max_model_len == 16384
+    assert said.breakdown == explicit.breakdown
+    assert said.breakdown.kv_cache == 61 * 576 * 2 * 16384  # MLA: one 576-wide latent per token per layer, f16
+    # vLLM at 32k starts on a 4090 where its default, the model's 128k window, does not
+    assert serving("meta-llama/Llama-3.1-8B-Instruct", engine="vllm", gpu="rtx-4090", weights_dtype="fp8", seq_len=32768).starts
+    assert not serving("meta-llama/Llama-3.1-8B-Instruct", engine="vllm", gpu="rtx-4090", weights_dtype="fp8").starts
+
+
 def test_engines_size_serving_not_training_and_vllm_needs_a_gpu():
     with pytest.raises(SizingError, match="workload='inference'"):
         estimate_vram("meta-llama/Llama-3.1-8B", engine="vllm", gpu="h100-sxm", workload="training", catalog=CATALOG)

@@ -7,7 +7,7 @@ from .fitting import check_on_gpu, fits_across_catalog
 from .generic_model import SHAPE
 from .overhead import overhead_assumption
 from .serving_models import Engine
-from .validation import known_arguments_only, parse_request
+from .validation import default_of, known_arguments_only, parse_request
 from .vram_models import (
     Breakdown,
     KvDtype,
@@ -55,11 +55,16 @@ def estimate_vram(model: str | None = None, *, params_billions: float | None = N
 def estimate(arguments: dict, catalog: Catalog | None = None) -> VramEstimate:
     catalog = catalog or load_catalog()
     request = parse_request(VramRequest, arguments, "estimate_vram")
+    context_note = []
+    if request.engine != "hf" and request.max_model_len is None and request.seq_len != default_of(VramRequest, "seq_len"):
+        request = request.model_copy(update={"max_model_len": request.seq_len})  # '16k context' is the engine's context
+        context_note = [f"context per request: seq_len {request.seq_len:,} used as max_model_len (vLLM --max-model-len, "
+                        "SGLang --context-length, llama.cpp -c)"]
     plan = build_plan(request, catalog)
     if request.engine != "hf":
         from .engine_estimate import estimate_with_engine
 
-        return estimate_with_engine(request, plan, catalog, model_assumptions(plan), engine_warnings(plan))
+        return estimate_with_engine(request, plan, catalog, model_assumptions(plan) + context_note, engine_warnings(plan))
     breakdown, phase = per_gpu(plan, request.batch_size, request.seq_len, request.num_gpus, request.tensor_parallel, request.sharding)
     total = sum(breakdown.model_dump().values())
     warnings = warnings_for(plan, breakdown, total)

@@ -68,8 +68,8 @@ class VramRequest(BaseModel):
                                        "(default: the newest whose rules were read)")
     gpu_memory_utilization: float | None = Field(default=None, gt=0, le=1, description="vLLM fraction of total (0.9); SGLang "
                                                  "mem_fraction_static")
-    max_model_len: int | None = Field(default=None, ge=1, le=100_000_000, description="context per request (default: the "
-                                      "model's); llama.cpp n_ctx (4096)")
+    max_model_len: int | None = Field(default=None, ge=1, le=100_000_000, description="context per request (default: seq_len "
+                                      "if not 2048, else the model's; llama.cpp 4096)")
     max_num_seqs: int | None = Field(default=None, ge=1, le=1_000_000, description="vLLM's batch cap (1024 or 256 by GPU)")
     max_num_batched_tokens: int | None = Field(default=None, ge=1, le=10_000_000, description="SGLang chunked_prefill_size, "
                                                "llama.cpp n_ubatch")
