@@ -111,3 +111,12 @@ def test_a_longer_max_model_len_never_admits_more_concurrent_requests(arguments,
     short = serving(model, **arguments)
     longer = serving(model, **{**arguments, "max_model_len": arguments["max_model_len"] + extra})
     assert longer.max_concurrency <= short.max_concurrency + 1e-9
+
+
+def test_engines_are_placed_only_on_hardware_they_run_on():
+    # llama.cpp has CUDA, ROCm and Metal back ends, none for TPUs, Gaudi or Trainium: they are not where it 'fits'
+    fits = estimate_vram("openai/gpt-oss-20b", engine="llama_cpp", catalog=CATALOG).fits
+    vendors = {CATALOG.find_gpu(f.gpu_id).vendor for f in fits}
+    assert vendors <= {"NVIDIA", "AMD", "Apple"} and "NVIDIA" in vendors
+    with pytest.raises(SizingError, match="no back end for Google"):
+        estimate_vram("openai/gpt-oss-20b", engine="llama_cpp", gpu="tpu-v5e", catalog=CATALOG)

@@ -7,7 +7,7 @@ from .engine_memory import TP_DEGREES, EngineResult, engine_memory, starts_with
 from .formats import FORMATS, SIXTEEN_BIT
 from .overhead import overhead_assumption
 from .pricing import cheapest_job
-from .serving_models import ENGINE_NAMES
+from .serving_models import ENGINE_NAMES, engine_runs_on, unread_backend
 from .vram_models import GpuCheck, GpuFit, VramEstimate, VramRequest
 from .vram_plan import Plan
 
@@ -37,6 +37,9 @@ def estimate_with_engine(request: VramRequest, plan: Plan, catalog: Catalog, bas
     if request.gpu:
         match = catalog.resolve_gpu(request.gpu)
         gpu = match.gpu
+        if not engine_runs_on(request.engine, gpu.vendor):
+            raise SizingError(f"{unread_backend(request.engine, gpu.vendor)}: leave engine out for the model's own need "
+                              f"on {gpu.name}", arguments=("engine", "gpu"))
         if match.note:
             warnings.append(match.note)
     result = engine_memory(plan, gpu, request.num_gpus, request.tensor_parallel)
@@ -70,6 +73,8 @@ def engine_fits(plan: Plan, catalog: Catalog) -> list[GpuFit]:
     degrees = [n for n in TP_DEGREES if heads % n == 0] if r.engine != "llama_cpp" else list(TP_DEGREES)
     fits = []
     for gpu in catalog.gpus:
+        if not engine_runs_on(r.engine, gpu.vendor):
+            continue
         for n in degrees:
             total = starts_with(plan, gpu, n)
             if total is not None:

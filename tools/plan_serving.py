@@ -18,7 +18,7 @@ from .engine_estimate import check_engine_request
 from .engine_versions import version_key
 from .pricing import HOURS_PER_YEAR, FleetPrice, cheapest_fleet
 from .replica_capacity import ReplicaCapacity, capacity_problem, replica_capacity
-from .serving_models import ENGINE_NAMES
+from .serving_models import ENGINE_NAMES, engine_runs_on, unread_backend
 from .serving_plan_models import InfeasibleGpu, PlanServingRequest, ServingOffer, ServingOption, ServingPlan
 from .serving_speed import LoadPoint, ReplicaLoad, Roofline, default_factors, factors_note, roofline
 from .validation import known_arguments_only, parse_request
@@ -27,7 +27,6 @@ from .vram_plan import Plan, build_plan
 
 SHAPES = (1, 2, 4, 8)
 HOURS_PER_MONTH = HOURS_PER_YEAR / 12  # 730
-ENGINE_VENDORS = {"vllm": ("NVIDIA", "AMD"), "sglang": ("NVIDIA", "AMD"), "llama_cpp": ("NVIDIA", "AMD", "Apple")}
 READING_SPEED_TOKENS_PER_S = 8  # slower than this, a streamed answer falls behind a reader
 
 
@@ -106,9 +105,8 @@ def best_option(plan: Plan, gpu: GpuSpec, request: PlanServingRequest, catalog: 
     """The cheapest shape (unpriced GPUs: the fewest GPUs). Shapes are finished in the order of the least they can cost,
     and the search stops at one whose least is no better than a finished shape's real cost."""
     engine = request.engine
-    if gpu.vendor not in ENGINE_VENDORS[engine]:
-        return (f"{ENGINE_NAMES[engine]} runs on {gpu.vendor} hardware through a separate backend whose memory rules gpusizer "
-                "has not read")
+    if not engine_runs_on(engine, gpu.vendor):
+        return unread_backend(engine, gpu.vendor)
     if not gpu.memory_bandwidth_gbps:
         return "the catalog has no memory bandwidth figure for this GPU"
     heads = plan.arch.num_attention_heads

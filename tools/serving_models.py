@@ -14,6 +14,22 @@ ENGINE_ALIASES = {"ollama": "llama_cpp", "llama.cpp": "llama_cpp", "llamacpp": "
                   "lmstudio": "llama_cpp", "koboldcpp": "llama_cpp", "transformers": "hf"}
 
 
+# the hardware whose memory rules were read for each engine (CUDA and ROCm builds; llama.cpp's Metal too); vLLM's TPU,
+# Gaudi and Neuron platforms and SGLang's are separate back ends with budgets of their own, llama.cpp has none for them
+ENGINE_VENDORS = {"vllm": ("NVIDIA", "AMD"), "sglang": ("NVIDIA", "AMD"), "llama_cpp": ("NVIDIA", "AMD", "Apple")}
+
+
+def engine_runs_on(engine: str, vendor: str) -> bool:
+    """Whether the engine's rules apply on this vendor's hardware ('unknown': a GPU given only by its memory)."""
+    return engine not in ENGINE_VENDORS or vendor in (*ENGINE_VENDORS[engine], "unknown")
+
+
+def unread_backend(engine: str, vendor: str) -> str:
+    if engine == "llama_cpp":
+        return f"llama.cpp has no back end for {vendor} accelerators"
+    return f"{ENGINE_NAMES[engine]} runs on {vendor} hardware through a separate backend whose memory rules gpusizer has not read"
+
+
 def engine_name(value: object) -> object:
     """A user's engine name in the form the Literal takes ('Ollama' -> 'llama_cpp', 'llama-cpp' -> 'llama_cpp')."""
     if not isinstance(value, str):

@@ -9,6 +9,7 @@ from gpusizer.tools.serving_plan_models import PlanServingRequest
 from gpusizer.tools.training_time import MFU_DEFAULT
 from gpusizer.tools.validation import default_of
 from gpusizer.tools.vram_models import VramRequest, stored_weights_dtype
+from gpusizer.tools.vram_plan import LLAMA_CPP_DEFAULT
 from gpusizer.tools.weights import default_weights_dtype
 
 from .journeys import (
@@ -32,11 +33,14 @@ def weights_reading(reading: Reading, workload: str, catalog: Catalog) -> str:
     if reading.weights_dtype:
         return stored_weights_dtype(reading.method, reading.weights_dtype)
     if not reading.model:
-        return "bf16"
+        return LLAMA_CPP_DEFAULT if serving_engine(reading) == "llama_cpp" and workload == "inference" else "bf16"
     try:
-        dtype, why = default_weights_dtype(catalog.find_model(reading.model), workload, reading.method or "full")
+        arch = catalog.find_model(reading.model)
     except SizingError:
         return "as released"
+    if serving_engine(reading) == "llama_cpp" and workload == "inference":  # the GGUF llama.cpp users download
+        return "mxfp4 (as released)" if arch.release_format == "mxfp4" else f"{LLAMA_CPP_DEFAULT} (llama.cpp's usual GGUF)"
+    dtype, why = default_weights_dtype(arch, workload, reading.method or "full")
     return dtype + (" (as released)" if why.startswith("as released") else "")
 
 
@@ -140,7 +144,11 @@ def defaults_used(reading: Reading, journey: str, catalog: Catalog) -> list[str]
         if workload == "inference" and chosen is not None and serving_engine(reading) is None and chosen != "llama_cpp":
             out.append(f"engine: {chosen} (you asked about serving: the most common server; say sglang or llama.cpp/ollama "
                        "for theirs)")
-        if (workload == "inference" and journey in ("estimate", "fit", "which_gpu", "cheapest_method")
+        unsized = serving_engine(reading)
+        if workload == "inference" and chosen is None and unsized in ("vllm", "sglang") and journey in MEMORY_JOURNEYS:
+            out.append(f"engine: {unsized} sizes its memory budget on a named GPU; without one this is the model's own "
+                       "need under transformers generate() (name a GPU for its budget)")
+        elif (workload == "inference" and journey in ("estimate", "fit", "which_gpu", "cheapest_method")
                 and chosen is None):
             out.append("engine: transformers generate() with one full prefill (name vllm, sglang or llama.cpp/ollama "
                        "for their start-up budget)")
