@@ -177,3 +177,18 @@ def test_each_gpu_named_in_a_fit_question_gets_its_answer(catalog):
 def test_a_second_model_named_is_said_to_be_unanswered_not_dropped(catalog):
     answer = ask("the FAQ says llama 3 70b needs 48GB for qlora; which card do I get to qlora llama 3.3 70b?", catalog)
     assert "Also named, not answered for here: model meta-llama/Llama-3.3-70B-Instruct" in answer.answer
+
+
+def test_llama_cpp_that_only_partly_offloads_says_partly_not_yes(catalog):
+    # a 72B Q4_K_M (~45 GiB) 'fits' a 4090 only with most layers left in system RAM: llama.cpp starts, slowly
+    answer = ask("can I run qwen2.5 72b on one 4090 with llama.cpp at 32k", catalog)
+    served = estimate_vram(catalog=catalog, model="Qwen/Qwen2.5-72B", engine="llama_cpp", weights_dtype="q4_k_m",
+                           seq_len=32768, gpu="rtx-4090").serving
+    assert answer.answer.startswith(f"Partly: llama.cpp puts {served.n_gpu_layers} of 81 layers")
+    assert gib(served.host_weights_bytes) in answer.answer
+
+
+def test_an_engine_that_would_not_start_says_why_in_its_own_terms(catalog):
+    answer = ask("will llama 3.1 8b fit on a 4090 with vllm", catalog)
+    assert "131,072 tokens" in answer.interpretation and "vllm's default" in " ".join(answer.defaults_used)
+    assert answer.answer.startswith("No: vLLM would not start") and "set max_model_len" in answer.answer

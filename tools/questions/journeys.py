@@ -16,6 +16,7 @@ from gpusizer.tools.figures import gib, number, percent, usd
 from gpusizer.tools.parameters import count_parameters
 from gpusizer.tools.pricing import cheapest, cheapest_fits
 from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
+from gpusizer.tools.serving_models import ENGINE_NAMES
 from gpusizer.tools.serving_plan_models import PlanServingRequest
 from gpusizer.tools.training_time import training_time
 from gpusizer.tools.validation import default_of
@@ -133,10 +134,24 @@ def answer_fit(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str
                   **spread_over(reading, count))
     check = checked(result)
     label = f"{count or 1} × {check.name}"
+    served = result.serving
+    if check.fits and served is not None and served.engine == "llama_cpp":
+        layers = catalog.find_model(result.model).num_hidden_layers + 1 if reading.model else None
+        if layers and served.n_gpu_layers is not None and served.n_gpu_layers < layers:
+            needed = next((f.gpus_needed for f in result.fits if f.gpu_id == gpu_id), None)
+            whole = f"{needed} × {gpu_id}" if needed else "a larger GPU"
+            return (f"Partly: llama.cpp puts {served.n_gpu_layers} of {layers} layers on {label} ({gib(check.per_gpu_bytes)}); "
+                    f"the other {gib(served.host_weights_bytes)} of weights and {gib(served.host_kv_bytes)} of KV cache stay "
+                    f"in system RAM, so tokens come at system-RAM speed. All of it on the GPU takes {whole}, a smaller "
+                    "GGUF or a shorter context.")
     if check.fits:
         return (f"Yes: it fits on {label}, {gib(check.per_gpu_bytes)} of {gib(check.usable_bytes)} usable per GPU "
                 f"({gib(check.headroom_bytes)} to spare)." + warnings_line(result.warnings))
     needed = next((f.gpus_needed for f in result.fits if f.gpu_id == gpu_id), None)
+    if served is not None and served.reason:  # the engine's own refusal says what to change, in its terms
+        also = f" Without changing it, it takes {needed} × {gpu_id}." if needed and needed != (count or 1) else ""
+        return (f"No: {ENGINE_NAMES[served.engine]} would not start on {label} ({gib(check.per_gpu_bytes)} of "
+                f"{gib(check.usable_bytes)} usable per GPU): {served.reason}.{also}")
     more = (f"It takes {needed} × {gpu_id} (the tool's fit search)." if needed
             else f"It does not fit on up to {fitting.MAX_GPUS} × {check.name}." if not gpu_id.endswith("GB")
             else "Smaller formats (4-bit), a shorter context or more GPUs would bring it down.")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from gpusizer.catalog import Catalog, SizingError
 from gpusizer.tools.figures import number, percent
+from gpusizer.tools.llama_cpp_buffers import DEFAULT_CONTEXT as LLAMA_CPP_CONTEXT
 from gpusizer.tools.recipes import DEFAULT_RECIPE
 from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
 from gpusizer.tools.serving_plan_models import PlanServingRequest
@@ -42,6 +43,24 @@ def weights_reading(reading: Reading, workload: str, catalog: Catalog) -> str:
         return "mxfp4 (as released)" if arch.release_format == "mxfp4" else f"{LLAMA_CPP_DEFAULT} (llama.cpp's usual GGUF)"
     dtype, why = default_weights_dtype(arch, workload, reading.method or "full")
     return dtype + (" (as released)" if why.startswith("as released") else "")
+
+
+def context_words(reading: Reading, journey: str, catalog: Catalog) -> tuple[str, str]:
+    """The context the answer sizes, short and as a default: the one asked, else the sizing engine's own default
+    (llama.cpp's -c, vLLM's and SGLang's whole model window), else estimate_vram's seq_len."""
+    if reading.seq_len:
+        return f"{number(reading.seq_len)} tokens", f"{number(reading.seq_len)} tokens"
+    engine = estimate_engine(reading, journey in ("fit", "limits")) if journey in MEMORY_JOURNEYS else None
+    if engine == "llama_cpp":
+        return f"{number(LLAMA_CPP_CONTEXT)} tokens", f"{number(LLAMA_CPP_CONTEXT)} tokens (llama.cpp's -c default)"
+    if engine in ("vllm", "sglang") and reading.model:
+        try:
+            window = number(catalog.find_model(reading.model).max_position_embeddings)
+        except SizingError:
+            window = "the model's"
+        return f"{window} tokens (its window)", f"the model's whole window, {window} tokens ({engine}'s default)"
+    seq_len = number(default_of(VramRequest, "seq_len"))
+    return f"{seq_len} tokens", f"{seq_len} tokens"
 
 
 def subject_words(reading: Reading) -> str:
@@ -98,7 +117,7 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
     method = f" ({reading.method})" if workload == "training" and reading.method and journey != "cheapest_method" else ""
     pieces = [subject, workload + method, weights_reading(reading, workload, catalog),
               f"batch {number(reading.batch_size or default_of(VramRequest, 'batch_size'))}",
-              f"{number(reading.seq_len or default_of(VramRequest, 'seq_len'))} tokens"]
+              context_words(reading, journey, catalog)[0]]
     for value, label in ((reading.kv_cache_dtype, "KV cache in {}"), (reading.sharding, "sharding {}"),
                          (reading.recipe, "recipe {}"), (serving_engine(reading), "engine {}")):
         if value:
@@ -137,7 +156,7 @@ def defaults_used(reading: Reading, journey: str, catalog: Catalog) -> list[str]
             out.append(f"weights: {weights_reading(reading, workload, catalog)} (say '4-bit', 'fp8' or a GGUF type for another)")
         asked_context = journey == "limits" and reading.seq_len is None
         if reading.seq_len is None and not asked_context and journey != "speed":
-            out.append(f"context: {number(default_of(VramRequest, 'seq_len'))} tokens (say e.g. '8k context')")
+            out.append(f"context: {context_words(reading, journey, catalog)[1]} (say e.g. '8k context')")
         if reading.batch_size is None and journey != "speed" and workload == "training":
             out.append(f"batch: {default_of(VramRequest, 'batch_size')} per GPU")
         chosen = estimate_engine(reading, journey in ("fit", "limits"))
