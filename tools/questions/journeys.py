@@ -351,13 +351,21 @@ def answer_cheapest_method(reading: Reading, catalog: Catalog, calls: list[ToolC
     return f"Cheapest: {pick[2]}. " + "; ".join(r[1] for r in rows) + "." + caveat
 
 
+def tensor_tflops(catalog: Catalog, gpu_id: str, bf16: float | None) -> str:
+    """Dense 16-bit tensor throughput: BF16, else FP16 on GPUs without BF16 (V100, T4), said as such."""
+    if bf16 is not None:
+        return f"{number(bf16)} BF16 TFLOPS"
+    fp16 = catalog.find_gpu(gpu_id).fp16_tflops_dense
+    return f"{number(fp16)} FP16 TFLOPS (no BF16)" if fp16 is not None else "BF16 TFLOPS not in the catalog"
+
+
 def answer_compare(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     workload = rider_arguments(reading) if has_subject(reading) else {}
     result = call(calls, catalog, tools.compare_gpus, gpus=[g for g, _ in reading.gpus][:20], **workload)
     lines = []
     for row in result.gpus:
         line = (f"{row.gpu_id}: {number(row.memory_gb)} GB, {number_or(row.memory_bandwidth_gbps)} GB/s, "
-                f"{number_or(row.bf16_tflops_dense)} BF16 TFLOPS, "
+                f"{tensor_tflops(catalog, row.gpu_id, row.bf16_tflops_dense)}, "
                 f"{price_or(row.cheapest_usd_per_gpu_hour)}/GPU-h")
         if row.gpus_needed is not None:
             line += f"; needs {row.gpus_needed}"
