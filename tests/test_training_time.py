@@ -40,3 +40,22 @@ def test_the_cost_is_gpu_hours_at_the_cheapest_offer(catalog):
 def test_impossible_runs_are_refused_with_the_allowed_range(catalog, arguments, message):
     with pytest.raises(SizingError, match=message):
         training_time(**{"training_tokens": 1e12, **arguments}, catalog=catalog)
+
+
+def test_lora_skips_the_frozen_weights_gradients_and_checkpointing_recomputes_the_forward(catalog):
+    # backward = activation gradients (2 per parameter) + weight gradients (2): adapters keep only the first half
+    full = training_time("Qwen/Qwen2.5-7B", training_tokens=5e8, gpu_count=2, catalog=catalog)
+    lora = training_time("Qwen/Qwen2.5-7B", training_tokens=5e8, gpu_count=2, method="lora", catalog=catalog)
+    checkpointed = training_time("Qwen/Qwen2.5-7B", training_tokens=5e8, gpu_count=2, method="qlora",
+                                 gradient_checkpointing=True, catalog=catalog)
+    assert lora.training_flops == pytest.approx(full.training_flops * 4 / 6)
+    assert checkpointed.training_flops == pytest.approx(full.training_flops)  # 4 + 2 recomputed
+    assert "frozen weights get no gradients" in lora.assumptions[0]
+
+
+def test_compare_gpus_times_a_lora_run_like_training_time(catalog):
+    from gpusizer.tools import compare_gpus
+    rows = compare_gpus(["h100-sxm", "a100-80gb-sxm"], model="Qwen/Qwen2.5-7B", workload="training", method="lora",
+                        training_tokens=5e8, catalog=catalog).gpus
+    h100 = training_time("Qwen/Qwen2.5-7B", training_tokens=5e8, gpu_count=rows[0].gpus_needed, method="lora", catalog=catalog)
+    assert rows[0].training_hours == pytest.approx(h100.wall_clock_hours, rel=1e-3)

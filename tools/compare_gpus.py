@@ -12,7 +12,7 @@ from .fitting import MAX_GPUS, gpus_needed
 from .kv_cache import kv_cache_bytes
 from .pricing import cheapest, cheapest_job
 from .serving_speed import default_factors, roofline
-from .training_time import MFU_DEFAULT, training_seconds
+from .training_time import MFU_DEFAULT, flops_per_parameter, training_seconds
 from .validation import Name, known_arguments_only, parse_request
 from .vram_models import VramRequest
 from .vram_plan import build_plan, weight_bytes
@@ -94,7 +94,8 @@ def compare_gpus(gpus: list[str], *, mfu: float = MFU_DEFAULT, training_tokens: 
                      "(a bigger instance hosts several replicas and each pays its share); training may combine machines")
     add_ratios(rows)
     if request.training_tokens:
-        notes.append(f"training run: 6 x active params x {request.training_tokens:.3g} tokens at MFU {request.mfu} on gpus_needed GPUs "
+        notes.append(f"training run: {flops_per_parameter(riders.get('method', 'full'), bool(riders.get('gradient_checkpointing')))}"
+                     f" x active params x {request.training_tokens:.3g} tokens at MFU {request.mfu} on gpus_needed GPUs "
                      "(the fewest that fit); more GPUs shorten it at about the same cost")
     missing = [r.gpu_id for r in rows if r.cheapest_usd_per_gpu_hour is None]
     if missing:
@@ -152,13 +153,15 @@ def add_workload(row: GpuRow, gpu: GpuSpec, plan, mfu: float, notes: list[str], 
 
 
 def add_training_run(row: GpuRow, gpu: GpuSpec, plan, request: CompareRequest) -> None:
-    """Training time >= 6 x active params x tokens / (GPUs x dense TFLOPS x MFU); its cost at the cheapest rate."""
+    """Training time >= 6 x active params x tokens / (GPUs x dense TFLOPS x MFU) (4 under adapters, +2 with gradient
+    checkpointing); its cost at the cheapest rate."""
     if not request.training_tokens or plan.request.workload != "training" or not row.gpus_needed:
         return
     tflops = gpu.dense_tflops(plan.weight_format.compute_dtype) or gpu.bf16_tflops_dense
     if not tflops:
         return
-    seconds = training_seconds(plan.counts.active, request.training_tokens, row.gpus_needed, tflops, request.mfu)
+    per_parameter = flops_per_parameter(plan.request.method, bool(plan.request.gradient_checkpointing))
+    seconds = training_seconds(plan.counts.active, request.training_tokens, row.gpus_needed, tflops, request.mfu, per_parameter)
     row.training_hours = round(seconds / 3600, 3)
     if row.replica_usd_per_hour:
         row.training_usd = round(row.training_hours * row.replica_usd_per_hour, 2)

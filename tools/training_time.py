@@ -2,7 +2,10 @@
 
 Compute is 6 FLOPs per active parameter per token (2 forward, 4 backward: Kaplan et al. 2020, the rule the Chinchilla
 and Llama papers budget with); attention's own FLOPs are left out, as those papers do (at 4k context they add about
-5% for 7B models and less for larger ones). Time is that compute at a model-FLOPs utilisation (MFU) of the GPUs' dense
+5% for 7B models and less for larger ones). The backward's 4 are 2 for the activations' gradients (dX = dY W^T) and 2
+for the weights' (dW = X^T dY): adapters (LoRA, QLoRA) skip the frozen weights' half, 4 in all (the LoRA paper's
+25% faster than full fine-tuning on GPT-3 is this saving, less overheads); gradient checkpointing runs each
+layer's forward again in the backward, 2 more. Time is that compute at a model-FLOPs utilisation (MFU) of the GPUs' dense
 16-bit peak. The default 40% reproduces Llama 2's published A100 hours (Touvron et al. 2023, table 2: 7B, 13B and 70B
 on 2T tokens need 37.7-43.3% of 312 dense TFLOPS); large runs report 38-43% on H100 (Llama 3 paper, section 3.3).
 """
@@ -23,9 +26,16 @@ FLOPS_PER_PARAMETER_PER_TOKEN = 6
 MFU_DEFAULT = 0.40
 
 
-def training_seconds(active_params: float, tokens: float, gpus: int, dense_tflops: float, mfu: float) -> float:
-    """Wall-clock seconds of a training run: 6 FLOPs per active parameter per token at `mfu` of every GPU's peak."""
-    return FLOPS_PER_PARAMETER_PER_TOKEN * active_params * tokens / (gpus * dense_tflops * 1e12 * mfu)
+def flops_per_parameter(method: str = "full", gradient_checkpointing: bool = False) -> int:
+    """FLOPs per active parameter per token: 6 in full training, 4 with frozen weights under adapters, +2 when
+    gradient checkpointing recomputes the forward."""
+    return (FLOPS_PER_PARAMETER_PER_TOKEN if method == "full" else 4) + (2 if gradient_checkpointing else 0)
+
+
+def training_seconds(active_params: float, tokens: float, gpus: int, dense_tflops: float, mfu: float,
+                     flops_per_token: int = FLOPS_PER_PARAMETER_PER_TOKEN) -> float:
+    """Wall-clock seconds of a training run: `flops_per_token` per active parameter at `mfu` of every GPU's peak."""
+    return flops_per_token * active_params * tokens / (gpus * dense_tflops * 1e12 * mfu)
 
 
 class TrainingTimeRequest(BaseModel):
@@ -36,13 +46,16 @@ class TrainingTimeRequest(BaseModel):
     gpu_count: int = Field(default=8, ge=1, le=100_000, description="GPUs training together")
     mfu: float = Field(default=MFU_DEFAULT, gt=0, le=0.8, description="model-FLOPs utilisation of the dense 16-bit peak")
     pricing: Literal["on_demand", "spot"] = Field(default="on_demand", description="which price to cost the GPU-hours at")
+    method: Literal["full", "lora", "qlora"] = Field(default="full", description="adapters skip the frozen weights' gradients")
+    gradient_checkpointing: bool = Field(default=False, description="recomputes each layer's forward in the backward")
 
 
 class TrainingTime(BaseModel):
     model: str
     active_params: int = Field(description="parameters each token passes through (all of them for dense models)")
     training_tokens: float
-    training_flops: float = Field(description="6 x active_params x training_tokens")
+    training_flops: float = Field(description="FLOPs per parameter (6 full, 4 adapters, +2 checkpointing) x active_params x "
+                                  "training_tokens")
     gpu_id: str
     gpu_count: int
     mfu: float
@@ -57,7 +70,8 @@ class TrainingTime(BaseModel):
 
 def training_time(model: str | None = None, *, training_tokens: float, params_billions: float | None = None,
                   gpu: str = "h100-sxm", gpu_count: int = 8, mfu: float = MFU_DEFAULT,
-                  pricing: Literal["on_demand", "spot"] = "on_demand", catalog: Catalog | None = None) -> TrainingTime:
+                  pricing: Literal["on_demand", "spot"] = "on_demand", method: Literal["full", "lora", "qlora"] = "full",
+                  gradient_checkpointing: bool = False, catalog: Catalog | None = None) -> TrainingTime:
     """GPU-hours, wall-clock time and cloud cost of training `model` (or a dense `params_billions` model) on
     `training_tokens` tokens with `gpu_count` x `gpu` at `mfu` of their dense 16-bit peak. Raises SizingError."""
     request = parse_request(TrainingTimeRequest, {k: v for k, v in locals().items() if k != "catalog"}, "training_time")
@@ -71,14 +85,18 @@ def training_time(model: str | None = None, *, training_tokens: float, params_bi
     if not peak_tflops:
         raise SizingError(f"training_time: the catalog has no dense 16-bit TFLOPS for {spec.gpu_id}; name another GPU")
     active = count_parameters(arch).active
-    flops = FLOPS_PER_PARAMETER_PER_TOKEN * active * request.training_tokens
-    wall = training_seconds(active, request.training_tokens, request.gpu_count, peak_tflops, request.mfu) / 3600
+    per_parameter = flops_per_parameter(request.method, request.gradient_checkpointing)
+    flops = per_parameter * active * request.training_tokens
+    wall = training_seconds(active, request.training_tokens, request.gpu_count, peak_tflops, request.mfu, per_parameter) / 3600
     gpu_hours = wall * request.gpu_count
     price = cheapest(catalog, spec.gpu_id, request.pricing)
     rate = price.usd_per_gpu_hour if price else None
     assumptions = [
-        f"compute: {FLOPS_PER_PARAMETER_PER_TOKEN} FLOPs per active parameter per token ({active / 1e9:.2f}B active), "
-        "attention FLOPs not counted",
+        f"compute: {per_parameter} FLOPs per active parameter per token ({active / 1e9:.2f}B active; "
+        + ("full training: 2 forward, 4 backward" if request.method == "full"
+           else f"{request.method}: the frozen weights get no gradients, 2 forward, 2 backward")
+        + ("; +2 to recompute the forward under gradient checkpointing" if request.gradient_checkpointing else "")
+        + "), attention FLOPs not counted",
         f"speed: {request.mfu:.0%} of {spec.gpu_id}'s dense 16-bit peak ({peak_tflops:g} TFLOPS) on every GPU "
         "(Llama 2's A100 runs reached 38-43%); no time lost to failures, evaluation or restarts",
         f"price: cheapest {request.pricing.replace('_', '-')} {spec.gpu_id} offer in the catalog"

@@ -104,6 +104,8 @@ def parts_asked(text: str, covered: tuple[str, ...]) -> list[str]:
     """The asks a question makes beyond what its main journey covers: 'fit ... and how fast', '... and what would it cost'."""
     asks = {"speed": j.SPEED, "cost": r"\b(cost\w*|price\w*|pay|spend|bill|how much would (?:it|that) (?:be|run))\b|\$",
             "which_gpu": j.WHICH_GPU, "limits": j.LIMIT}
+    if "time" in covered:  # 'how long' asks the run's duration, which the journey answers, not the longest context
+        text = re.sub(r"\bhow long\b", "", text)
     found = [name for name, pattern in asks.items() if name not in covered and re.search(pattern, text)]
     if "buy" not in covered and re.search(j.BUY, text) and re.search(j.RENT_OR_OWN, text):  # 'the better buy' is no rent-or-own
         found.append("buy")

@@ -314,14 +314,17 @@ def answer_training_time(reading: Reading, catalog: Catalog, calls: list[ToolCal
     rate_only = reading.training_tokens is None  # 'how many tokens per day': the rate, from a billion-token run
     result = call(calls, catalog, training_time, model=reading.model, training_tokens=reading.training_tokens or 1e9,
                   params_billions=None if reading.model else reading.params_billions, gpu=gpu,
-                  gpu_count=count or TRAINING_GPUS, pricing=reading.pricing or "on_demand")
+                  gpu_count=count or TRAINING_GPUS, pricing=reading.pricing or "on_demand",
+                  method=reading.method if reading.method_said else None,
+                  gradient_checkpointing=reading.gradient_checkpointing or None)
     cost = (f", about {usd(result.usd_total)} at {usd(result.usd_per_gpu_hour)}/GPU-h ({result.provider})"
             if result.usd_total is not None else "; no cloud price for this GPU in the catalog")
     if rate_only:
         per_day = 1e9 / result.wall_clock_days
         return (f"About {per_day / 1e9:.2f}B tokens a day ({per_day / 86400:,.0f} tokens/s) on {result.gpu_count} × "
                 f"{result.gpu_id} at {percent(result.mfu)} MFU; a billion tokens costs {price_or(result.usd_total)}.")
-    return (f"About {number(result.gpu_hours, 0)} GPU-hours: {number(result.wall_clock_days, 1)} days on "
+    how = f"{reading.method} " if reading.method_said and reading.method != "full" else ""
+    return (f"About {number(result.gpu_hours, 0)} GPU-hours: {number(result.wall_clock_days, 1)} days of {how}training on "
             f"{result.gpu_count} × {result.gpu_id} at {percent(result.mfu)} MFU ({result.training_flops:.2e} FLOPs){cost}.")
 
 

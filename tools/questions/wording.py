@@ -45,6 +45,14 @@ def weights_reading(reading: Reading, workload: str, catalog: Catalog) -> str:
     return dtype + (" (as released)" if why.startswith("as released") else "")
 
 
+def token_count(tokens: float) -> str:
+    """500M, 26B, 1.5T: token counts as people write them."""
+    for size, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M")):
+        if tokens >= size:
+            return f"{tokens / size:.3g}{suffix}"
+    return number(tokens)
+
+
 def context_words(reading: Reading, journey: str, catalog: Catalog) -> tuple[str, str]:
     """The context the answer sizes, short and as a default: the one asked, else the sizing engine's own default
     (llama.cpp's -c, vLLM's and SGLang's whole model window), else estimate_vram's seq_len."""
@@ -92,8 +100,10 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
     if journey == "training_time":
         subject = subject_words(reading)
         gpus = ", ".join(f"{c or TRAINING_GPUS} × {g}" for g, c in reading.gpus)
-        amount = f"on {reading.training_tokens:.3g} tokens" if reading.training_tokens else "(tokens per day)"
-        return f"I read this as: train {subject} {amount}" + (f" on {gpus}" if gpus else "")
+        amount = f"on {token_count(reading.training_tokens)} tokens" if reading.training_tokens else "(tokens per day)"
+        how = f" ({reading.method})" if reading.method_said and reading.method else ""
+        return f"I read this as: train {subject}{how} {amount}" + (f" on {gpus}" if gpus else "") + (
+            ", gradient checkpointing" if reading.gradient_checkpointing else "")
     if journey == "limits" and asks_engine_capacity(reading):
         engine = serving_engine(reading) or str(default_of(PlanServingRequest, "engine"))
         length = f"{number(reading.seq_len)} tokens each" if reading.seq_len else "the model's full context each"
