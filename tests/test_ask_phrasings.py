@@ -161,3 +161,9 @@ def test_unreadable_questions_get_examples_not_guesses(catalog, question):
 def test_a_tool_refusal_is_quoted_not_hidden(catalog):
     answer = ask("cheapest way to rent a gaudi 3 for 5 hours", catalog)
     assert answer.understood and answer.calls[0].error and "no cloud offer for gaudi3" in answer.answer
+
+
+def test_speed_on_the_gpus_named_uses_that_many(catalog):
+    answer = ask("how fast is llama 3.1 70b on 8x h100", catalog)
+    made = next(c for c in answer.calls if c.tool == "plan_serving")
+    assert made.arguments["gpus_per_replica"] == 8 and "8 × h100-sxm" in answer.answer

@@ -159,3 +159,16 @@ def test_sglang_runs_at_most_its_default_max_running_requests_per_replica(catalo
     option = plan.options[0]
     assert option.max_concurrency_per_replica > 4096 and option.concurrency_per_replica <= 4096
     assert option.limited_by == "max_running_requests" and option.replicas * 4096 >= 20_000
+
+
+def test_a_fixed_replica_shape_is_planned_as_asked(catalog):
+    # 'how fast is llama 3.1 70b across one 8-GPU node': that node, not the cheapest shape (two GPUs)
+    cheapest = plan_serving("meta-llama/Llama-3.1-70B", gpu="h100-sxm", concurrent_users=1, catalog=catalog).options[0]
+    node = plan_serving("meta-llama/Llama-3.1-70B", gpu="h100-sxm", concurrent_users=1, gpus_per_replica=8,
+                        catalog=catalog).options[0]
+    assert cheapest.gpus_per_replica < 8 and node.gpus_per_replica == node.total_gpus == 8
+    assert node.tokens_per_s_per_user > cheapest.tokens_per_s_per_user  # more bandwidth per token
+    one = plan_serving("meta-llama/Llama-3.1-70B", gpu="h100-sxm", concurrent_users=1, gpus_per_replica=1, catalog=catalog)
+    assert not one.options and "1 GPU" in one.infeasible[0].reason
+    with pytest.raises(SizingError, match="gpus_per_replica"):
+        plan_serving("meta-llama/Llama-3.1-70B", concurrent_users=1, gpus_per_replica=3, catalog=catalog)

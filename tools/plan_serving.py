@@ -34,13 +34,15 @@ READING_SPEED_TOKENS_PER_S = 8  # slower than this, a streamed answer falls behi
 def plan_serving(model: str, *, weights_dtype: str | None = None, kv_cache_dtype: str | None = None, engine: str = "vllm",
                  engine_version: str | None = None, concurrent_users: int | None = None, requests_per_s: float | None = None,
                  prompt_tokens: int = 1024, output_tokens: int = 256, ttft_s: float | None = None,
-                 tokens_per_s_per_user: float | None = None, gpu: str | None = None, pricing: str = "on_demand",
+                 tokens_per_s_per_user: float | None = None, gpu: str | None = None, gpus_per_replica: int | None = None,
+                 pricing: str = "on_demand",
                  jurisdiction: str | None = None, gpu_memory_utilization: float | None = None,
                  bandwidth_efficiency: float | None = None, compute_efficiency: float | None = None,
                  catalog: Catalog | None = None) -> ServingPlan:
     """Per GPU type, the cheapest replica shape and replica count that serve `concurrent_users` requests at once (or
     `requests_per_s` arrivals) of prompt_tokens in and output_tokens out under the engine, meeting the ttft_s and
-    tokens_per_s_per_user targets, with speed and $/hour, $/month, $ per million output tokens. Raises SizingError."""
+    tokens_per_s_per_user targets, with speed and $/hour, $/month, $ per million output tokens; gpus_per_replica fixes
+    the shape (tensor parallel, llama.cpp: layers split), e.g. one 8-GPU node. Raises SizingError."""
     arguments = {name: value for name, value in locals().items() if name != "catalog"}
     catalog = catalog or load_catalog()
     request = parse_request(PlanServingRequest, arguments, "plan_serving")
@@ -113,7 +115,7 @@ def best_option(plan: Plan, gpu: GpuSpec, request: PlanServingRequest, catalog: 
     # best-first: a shape's least cost is first its machine's (one replica), then its KV cache's; finish the most
     # promising shape, and stop once the least any other shape can cost is no better than a finished one
     queue: list[tuple[tuple, int, Candidate | None]] = []
-    for n in SHAPES:
+    for n in shapes_of(request):
         if engine == "llama_cpp" or heads % n == 0:
             queue.append((cost_order(cheapest_fleet(catalog, gpu.gpu_id, n, 1, request.pricing, request.jurisdiction), n), n, None))
     heapq.heapify(queue)
@@ -142,7 +144,8 @@ def best_option(plan: Plan, gpu: GpuSpec, request: PlanServingRequest, catalog: 
             best, best_order = shape, shape_order
     if best is None:  # every shape failed: the largest one's reason says the most
         if not reasons:
-            return "no replica shape divides the model's attention heads"
+            return (f"{request.gpus_per_replica} GPUs do not divide the model's {heads} attention heads"
+                    if request.gpus_per_replica else "no replica shape divides the model's attention heads")
         n, why = max(reasons, key=lambda r: r[0])
         return f"{n} GPU{'s' if n > 1 else ''}: {why if isinstance(why, str) else why()}"
     return option_of(gpu, best, request, fewest_gpus(plan, gpu, request, catalog, finished))
@@ -152,7 +155,7 @@ def fewest_gpus(plan: Plan, gpu: GpuSpec, request: PlanServingRequest, catalog: 
     """The fewest GPUs of this type that serve the traffic under the targets, whatever they cost: the least over the
     shapes of replicas x GPUs per replica (each grows with the traffic, so this never falls as traffic rises)."""
     totals = list(finished.values())
-    for n in SHAPES:
+    for n in shapes_of(request):
         if n in finished or request.engine != "llama_cpp" and plan.arch.num_attention_heads % n:
             continue
         found = candidate(plan, gpu, n, request, catalog)
@@ -161,6 +164,11 @@ def fewest_gpus(plan: Plan, gpu: GpuSpec, request: PlanServingRequest, catalog: 
         replicas, _ = traffic_fit(found.load, largest_batch(found.load, found.cap, request), request)
         totals.append(replicas * n)
     return min(totals)
+
+
+def shapes_of(request: PlanServingRequest) -> tuple[int, ...]:
+    """GPUs per replica to try: the one asked for ('on one 8-GPU node'), else every shape."""
+    return (request.gpus_per_replica,) if request.gpus_per_replica else SHAPES
 
 
 def cost_order(fleet: FleetPrice | None, gpus: int) -> tuple:

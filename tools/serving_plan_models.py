@@ -15,7 +15,7 @@ FORMAT_FIELDS = ("weights_dtype", "kv_cache_dtype")  # estimate_vram's, with its
 class PlanServingRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    model: str = Field(max_length=NAME_LIMIT, description="HF id, alias, config.json path or folder")
+    model: str = Field(max_length=NAME_LIMIT)  # described once, on estimate_vram: tools/list is context on every turn
     weights_dtype: str | None = Field(default=None, max_length=NAME_LIMIT, description="default: as released (llama_cpp: q4_k_m)")
     kv_cache_dtype: str | None = Field(default=None, max_length=NAME_LIMIT)
     engine: ServingEngine = Field(default="vllm")
@@ -27,6 +27,7 @@ class PlanServingRequest(BaseModel):
     ttft_s: float | None = Field(default=None, ge=0.001, le=3600, description="target (s)")
     tokens_per_s_per_user: float | None = Field(default=None, ge=0.01, le=100_000, description="target, per request")
     gpu: str | None = Field(default=None, max_length=NAME_LIMIT)
+    gpus_per_replica: Literal[1, 2, 4, 8] | None = Field(default=None, description="default: the cheapest")
     pricing: Literal["on_demand", "spot"] = Field(default="on_demand")
     jurisdiction: str | None = Field(default=None, max_length=8)
     gpu_memory_utilization: float | None = Field(default=None, gt=0, le=1, description="vLLM 0.9; SGLang mem_fraction_static")

@@ -14,6 +14,7 @@ from gpusizer.catalog import Catalog, SizingError
 from gpusizer.tools import fitting
 from gpusizer.tools.figures import gib, number, percent, usd
 from gpusizer.tools.parameters import count_parameters
+from gpusizer.tools.plan_serving import SHAPES
 from gpusizer.tools.pricing import cheapest, cheapest_fits
 from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
 from gpusizer.tools.serving_models import ENGINE_NAMES
@@ -290,10 +291,11 @@ def answer_speed(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> s
         return (f"Speed needs the GPU's memory bandwidth, and {what} does not give it: name a catalog GPU "
                 "(e.g. 'on a 3090') for a speed figure.")
     lines, plan = [], None
-    choices: list[str | None] = [g for g, _ in gpus[:4]] if gpus else [None]
-    for gpu in choices:
+    choices: list[tuple[str | None, int | None]] = list(gpus[:4]) if gpus else [(None, None)]
+    for gpu, count in choices:  # 'across one node of 4 MI250X': that replica, not the cheapest shape
+        shape = count if count in SHAPES else None
         plan = call(calls, catalog, tools.plan_serving, model=reading.model, engine=serving_engine(reading), gpu=gpu,
-                    weights_dtype=reading.weights_dtype, kv_cache_dtype=reading.kv_cache_dtype, concurrent_users=users,
+                    gpus_per_replica=shape, weights_dtype=reading.weights_dtype, kv_cache_dtype=reading.kv_cache_dtype, concurrent_users=users,
                     prompt_tokens=reading.seq_len, output_tokens=reading.output_tokens)
         if not plan.options:
             reason = plan.infeasible[0].reason if plan.infeasible else "no GPU in the catalog serves it"
