@@ -295,8 +295,8 @@ def answer_speed(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> s
     for gpu, count in choices:  # 'across one node of 4 MI250X': that replica, not the cheapest shape
         shape = count if count in SHAPES else None
         plan = call(calls, catalog, tools.plan_serving, model=reading.model, engine=serving_engine(reading), gpu=gpu,
-                    gpus_per_replica=shape, weights_dtype=reading.weights_dtype, kv_cache_dtype=reading.kv_cache_dtype, concurrent_users=users,
-                    prompt_tokens=reading.seq_len, output_tokens=reading.output_tokens)
+                    gpus_per_replica=shape, weights_dtype=reading.weights_dtype, kv_cache_dtype=reading.kv_cache_dtype,
+                    concurrent_users=users, prompt_tokens=reading.seq_len, output_tokens=reading.output_tokens)
         if not plan.options:
             reason = plan.infeasible[0].reason if plan.infeasible else "no GPU in the catalog serves it"
             lines.append(f"{gpu or 'no GPU'}: it does not run this way ({reason})")
