@@ -604,14 +604,14 @@ JOURNEYS = [
     Journey("speed", lambda r: has_subject(r) and asks_speed_first(r), answer_speed, ("speed",)),
     Journey("limits", lambda r: bool(r.gpus) and has_subject(r) and asks_limit(r), answer_limits, ("fit", "limits")),
     Journey("fit", lambda r: bool(r.gpus) and has_subject(r) and not first(r, ESTIMATE_ASK, FIT_ASK), answer_fit, ("fit",)),
-    Journey("which_gpu", lambda r: has_subject(r) and first(r, WHICH_GPU, ESTIMATE_ASK), answer_which_gpu, ("fit", "cost")),
+    Journey("which_gpu", lambda r: has_subject(r) and first(r, WHICH_GPU, ESTIMATE_ASK), answer_which_gpu, ("fit", "cost", "which_gpu")),
     Journey("model_card", lambda r: bool(r.models) and said(r, r"\b(what is|what's|tell me about|describe|explain|structure|architecture"
             r"|specs?|moe|context length|vocab\w*|hidden size|config"
             r"|active param\w*|how many (layers|experts|params|parameters|heads))\b")
             and not said(r, r"\b(vram|memory|fit|need|cheap\w*|cost\w*|run|serve|train\w*|fine[ -]?tun\w*)\b"), answer_model_card,
             ("card",)),
     Journey("estimate", has_subject, answer_estimate, ("fit",)),
-    Journey("biggest_model", lambda r: bool(r.gpus) and not has_subject(r) and said(r, BIGGEST), answer_biggest_model, ("fit",)),
+    Journey("biggest_model", lambda r: bool(r.gpus) and not has_subject(r) and said(r, BIGGEST), answer_biggest_model, ("fit", "limits")),
     Journey("gpu_card", lambda r: bool(named_gpus(r)), answer_gpu_card, ("card",)),
 ]
 JOURNEY_BY_NAME = {j.name: j for j in JOURNEYS}
