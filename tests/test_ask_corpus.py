@@ -192,3 +192,9 @@ def test_an_engine_that_would_not_start_says_why_in_its_own_terms(catalog):
     answer = ask("will llama 3.1 8b fit on a 4090 with vllm", catalog)
     assert "131,072 tokens" in answer.interpretation and "vllm's default" in " ".join(answer.defaults_used)
     assert answer.answer.startswith("No: vLLM would not start") and "set max_model_len" in answer.answer
+
+
+def test_a_gpu_outside_the_catalog_in_a_comparison_is_said_not_compared(catalog):
+    answer = ask("Arc A770 16GB vs 4060 Ti 16GB for llama.cpp, is the intel card worth the hassle?", catalog)
+    assert "could not answer" not in answer.answer and "GeForce RTX 4060 Ti 16GB" in answer.answer
+    assert "Not in the catalog, so not compared: 'arc a770'" in answer.answer

@@ -365,13 +365,19 @@ def tensor_tflops(catalog: Catalog, gpu_id: str, bf16: float | None) -> str:
 
 
 def answer_compare(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
+    named = [g for g, _ in named_gpus(reading)][:20]
+    unnamed = [f"'{g}'" for g in reading.unknown_gpus] or [f"'{g}'" for g, _ in reading.gpus if g.endswith("GB")]
+    outside = f"Not in the catalog, so not compared: {', '.join(unnamed)}." if unnamed else ""
+    if len(named) < 2:  # one catalog GPU left: its card, and the other said plainly
+        return "\n".join(filter(None, [answer_gpu_card(reading, catalog, calls) if named else "", outside]))
     workload = rider_arguments(reading) if has_subject(reading) else {}
-    result = call(calls, catalog, tools.compare_gpus, gpus=[g for g, _ in reading.gpus][:20], **workload)
+    result = call(calls, catalog, tools.compare_gpus, gpus=named, **workload)
     lines = []
     for row in result.gpus:
+        price = (f"{usd(row.cheapest_usd_per_gpu_hour)}/GPU-h" if row.cheapest_usd_per_gpu_hour is not None
+                 else "no cloud price in the catalog")
         line = (f"{row.gpu_id}: {number(row.memory_gb)} GB, {number_or(row.memory_bandwidth_gbps)} GB/s, "
-                f"{tensor_tflops(catalog, row.gpu_id, row.bf16_tflops_dense)}, "
-                f"{price_or(row.cheapest_usd_per_gpu_hour)}/GPU-h")
+                f"{tensor_tflops(catalog, row.gpu_id, row.bf16_tflops_dense)}, {price}")
         if row.gpus_needed is not None:
             line += f"; needs {row.gpus_needed}"
             if row.decode_tokens_per_s_expected is not None:
@@ -379,8 +385,10 @@ def answer_compare(reading: Reading, catalog: Catalog, calls: list[ToolCall]) ->
                 line += f", decode ≈ {number(row.decode_tokens_per_s_expected)} tokens/s with {runner}"
             elif row.decode_tokens_per_s is not None:
                 line += f", decode ≤ {number(row.decode_tokens_per_s)} tokens/s"
+            if row.usd_per_million_tokens is not None:
+                line += f", {usd(row.usd_per_million_tokens)} per million tokens"
         lines.append(line)
-    return "\n".join(lines)
+    return "\n".join([*lines, outside] if outside else lines)
 
 
 def result_dtype(calls: list[ToolCall]) -> str | None:
@@ -466,12 +474,14 @@ def answer_biggest_model(reading: Reading, catalog: Catalog, calls: list[ToolCal
 def answer_gpu_card(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     gpu = catalog.find_gpu(named_gpus(reading)[0][0])
     price = cheapest(catalog, gpu.gpu_id, "on_demand")
-    bf16 = f"{number(gpu.bf16_tflops_dense)} BF16" if gpu.bf16_tflops_dense else "BF16 not listed"
+    bf16 = (f"{number(gpu.bf16_tflops_dense)} BF16" if gpu.bf16_tflops_dense else
+            f"{number(gpu.fp16_tflops_dense)} FP16 (no BF16)" if gpu.fp16_tflops_dense else "BF16 not listed")
     fp8 = f"{number(gpu.fp8_tflops_dense)} FP8" if gpu.fp8_tflops_dense else "no FP8"
     bandwidth = f"{number(gpu.memory_bandwidth_gbps)} GB/s" if gpu.memory_bandwidth_gbps else "bandwidth not listed"
     watts = f"{number(gpu.tdp_watts)} W" if gpu.tdp_watts else "power not listed"
     return (f"{gpu.name} ({gpu.vendor}): {number(gpu.memory_gb)} GB, {bandwidth}, {bf16} / {fp8} dense TFLOPS, {watts}, "
-            f"{gpu.interconnect}; cheapest on-demand {price_or(price.usd_per_gpu_hour if price else None)}/GPU-h. "
+            f"{gpu.interconnect}; " + (f"cheapest on-demand {usd(price.usd_per_gpu_hour)}/GPU-h. " if price
+                                       else "no cloud price in the catalog. ") +
             f"Source: {gpu.source} (as of {gpu.as_of}).")
 
 
@@ -599,7 +609,7 @@ JOURNEYS = [
             ("time", "cost", "speed")),
     Journey("rent_or_buy", asks_rent_or_buy, answer_rent_or_buy, ("buy", "cost")),
     Journey("compare", lambda r: len(r.gpus) >= 2 and not first(r, SPEED, r"\b(vs|versus|compare|between|or)\b")
-            and not said(r, r"\bfit\b"), answer_compare, ("compare", "speed", "cost", "fit")),
+            and not said(r, r"\bfit\b"), answer_compare, ("compare", "speed", "cost", "fit", "which_gpu")),
     Journey("cloud_cost", asks_job_cost, answer_cloud, ("cost",)),
     Journey("speed", lambda r: has_subject(r) and asks_speed_first(r), answer_speed, ("speed",)),
     Journey("limits", lambda r: bool(r.gpus) and has_subject(r) and asks_limit(r), answer_limits, ("fit", "limits")),
