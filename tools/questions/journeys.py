@@ -167,12 +167,12 @@ def answer_which_gpu(reading: Reading, catalog: Catalog, calls: list[ToolCall]) 
         over = [c for c in ranked if c.usd_per_hour and c.usd_per_hour > budget]
         ranked = [c for c in ranked if c.usd_per_hour and c.usd_per_hour <= budget]
         if not ranked:
-            return (f"It needs {gib(result.total_bytes)} per GPU; nothing in the catalog runs it within your {usd(budget)}/h "
+            return (f"It needs {gib(result.total_bytes)} on a single GPU; nothing in the catalog runs it within your {usd(budget)}/h "
                     f"(cheapest: {', '.join(f'{c.gpus_needed} × {c.gpu_id} at {usd(c.usd_per_hour)}/h' for c in over[:3])}).")
     lines = [f"{c.gpus_needed} × {c.gpu_id}: {usd(c.usd_per_hour)}/h on {c.provider}" for c in ranked if c.usd_per_hour][:5]
     unpriced = [f"{c.gpus_needed} × {c.gpu_id}" for c in ranked if not c.usd_per_hour][:4]
     within = f" within your {usd(budget)}/h" if budget is not None else ""
-    text = (f"It needs {gib(result.total_bytes)} per GPU. Cheapest ways to run it{within} (on-demand): "
+    text = (f"It needs {gib(result.total_bytes)} on a single GPU. Cheapest ways to run it{within} (on-demand): "
             + "; ".join(lines or ["none priced"]))
     if unpriced:
         text += f". Also fits (no cloud price in the catalog): {', '.join(unpriced)}"
