@@ -17,7 +17,7 @@ from gpusizer.tools.parameters import count_parameters
 from gpusizer.tools.plan_serving import SHAPES
 from gpusizer.tools.pricing import cheapest, cheapest_fits
 from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
-from gpusizer.tools.serving_models import ENGINE_NAMES
+from gpusizer.tools.serving_models import ENGINE_NAMES, engine_runs_on
 from gpusizer.tools.serving_plan_models import PlanServingRequest
 from gpusizer.tools.training_time import training_time
 from gpusizer.tools.validation import default_of
@@ -382,6 +382,8 @@ def answer_compare(reading: Reading, catalog: Catalog, calls: list[ToolCall]) ->
             line += f"; needs {row.gpus_needed}"
             if row.decode_tokens_per_s_expected is not None:
                 runner = "llama.cpp" if is_gguf(result_dtype(calls)) else "vLLM"
+                if not engine_runs_on("llama_cpp" if runner == "llama.cpp" else "vllm", catalog.find_gpu(row.gpu_id).vendor):
+                    runner = "the serving roofline (its own engine's rules not read)"
                 line += f", decode ≈ {number(row.decode_tokens_per_s_expected)} tokens/s with {runner}"
             elif row.decode_tokens_per_s is not None:
                 line += f", decode ≤ {number(row.decode_tokens_per_s)} tokens/s"
