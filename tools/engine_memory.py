@@ -8,7 +8,15 @@ from gpusizer.catalog import GIB, GpuSpec, SizingError
 
 from .engine_versions import LLAMA_CPP_FLASH_ATTENTION_DEFAULT, version_key
 from .gguf import GgufLayout, gguf_layout
-from .llama_cpp_buffers import DEFAULT_CONTEXT, DEFAULT_UBATCH, FIT_MARGIN, LlamaCppBuffers, llama_cpp_buffers, pad_cells
+from .llama_cpp_buffers import (
+    DEFAULT_CONTEXT,
+    DEFAULT_UBATCH,
+    FIT_MARGIN,
+    LlamaCppBuffers,
+    llama_cpp_buffers,
+    offloadable_layers,
+    pad_cells,
+)
 from .overhead import CUDA_CONTEXT_BYTES, WORKSPACE_BYTES
 from .serving_models import ServingMemory
 from .sglang_budget import SglangBudget, sglang_budget
@@ -46,7 +54,7 @@ def starts_with(plan: Plan, gpu: GpuSpec, gpus: int) -> int | None:
     if r.engine == "llama_cpp":
         key = ("llama_cpp_all_layers", gpus)
         if key not in plan.memo:
-            buffers = llama_cpp_run(plan, gpus, plan.arch.num_hidden_layers + 1)
+            buffers = llama_cpp_run(plan, gpus, offloadable_layers(plan.arch))
             plan.memo[key] = buffers.busiest.total + CUDA_CONTEXT_BYTES + WORKSPACE_BYTES
         need = plan.memo[key]
         assert isinstance(need, int)
@@ -205,7 +213,7 @@ def llama_cpp_memory(plan: Plan, gpu: GpuSpec | None, num_gpus: int) -> EngineRe
     _, shown = version_key("llama_cpp", r.engine_version)
     run = lambda ngl: llama_cpp_run(plan, num_gpus, ngl)  # noqa: E731
     overhead = CUDA_CONTEXT_BYTES + WORKSPACE_BYTES
-    all_layers = arch.num_hidden_layers + 1
+    all_layers = offloadable_layers(arch)
     how_many = "-ngl"
     if r.n_gpu_layers is not None:
         buffers = run(r.n_gpu_layers)

@@ -81,6 +81,11 @@ def compute_buffer(arch: ModelArch, cells: int, ubatch: int, flash_attention: bo
     return int(ubatch * max(logits, layer))
 
 
+def offloadable_layers(arch: ModelArch) -> int:
+    """What -ngl counts: every repeating layer plus the output layer (n_layer + 1)."""
+    return arch.num_hidden_layers + 1
+
+
 def llama_cpp_buffers(arch: ModelArch, layout: GgufLayout, *, gpus: int, n_gpu_layers: int, cells: int, ubatch: int,
                       kv_bytes: float, flash_attention: bool) -> LlamaCppBuffers:
     n_layer = arch.num_hidden_layers

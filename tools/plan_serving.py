@@ -10,7 +10,7 @@ import functools
 import heapq
 import math
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import NamedTuple, get_args
 
 from gpusizer.catalog import Catalog, GpuSpec, SizingError, load_catalog
 
@@ -26,6 +26,8 @@ from .vram_models import VramRequest
 from .vram_plan import Plan, build_plan
 
 SHAPES = (1, 2, 4, 8)
+assert SHAPES == get_args(get_args(PlanServingRequest.model_fields["gpus_per_replica"].annotation)[0]), \
+    "gpus_per_replica takes the shapes the planner tries"
 HOURS_PER_MONTH = HOURS_PER_YEAR / 12  # 730
 READING_SPEED_TOKENS_PER_S = 8  # slower than this, a streamed answer falls behind a reader
 

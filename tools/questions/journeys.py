@@ -10,9 +10,10 @@ from collections.abc import Callable
 from typing import Any
 
 from gpusizer import tools
-from gpusizer.catalog import Catalog, SizingError
+from gpusizer.catalog import Catalog, GpuSpec, SizingError
 from gpusizer.tools import fitting
 from gpusizer.tools.figures import gib, number, percent, usd
+from gpusizer.tools.llama_cpp_buffers import offloadable_layers
 from gpusizer.tools.parameters import count_parameters
 from gpusizer.tools.plan_serving import SHAPES
 from gpusizer.tools.pricing import cheapest, cheapest_fits
@@ -137,7 +138,7 @@ def answer_fit(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str
     label = f"{count or 1} × {check.name}"
     served = result.serving
     if check.fits and served is not None and served.engine == "llama_cpp":
-        layers = catalog.find_model(result.model).num_hidden_layers + 1 if reading.model else None
+        layers = offloadable_layers(catalog.find_model(result.model)) if reading.model else None
         if layers and served.n_gpu_layers is not None and served.n_gpu_layers < layers:
             needed = next((f.gpus_needed for f in result.fits if f.gpu_id == gpu_id), None)
             whole = f"{needed} × {gpu_id}" if needed else "a larger GPU"
@@ -356,12 +357,11 @@ def answer_cheapest_method(reading: Reading, catalog: Catalog, calls: list[ToolC
     return f"Cheapest: {pick[2]}. " + "; ".join(r[1] for r in rows) + "." + caveat
 
 
-def tensor_tflops(catalog: Catalog, gpu_id: str, bf16: float | None) -> str:
+def sixteen_bit(gpu: GpuSpec, unit: str = "", missing: str = "BF16 not listed") -> str:
     """Dense 16-bit tensor throughput: BF16, else FP16 on GPUs without BF16 (V100, T4), said as such."""
-    if bf16 is not None:
-        return f"{number(bf16)} BF16 TFLOPS"
-    fp16 = catalog.find_gpu(gpu_id).fp16_tflops_dense
-    return f"{number(fp16)} FP16 TFLOPS (no BF16)" if fp16 is not None else "BF16 TFLOPS not in the catalog"
+    if gpu.bf16_tflops_dense:
+        return f"{number(gpu.bf16_tflops_dense)} BF16{unit}"
+    return f"{number(gpu.fp16_tflops_dense)} FP16{unit} (no BF16)" if gpu.fp16_tflops_dense else missing
 
 
 def answer_compare(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
@@ -377,7 +377,7 @@ def answer_compare(reading: Reading, catalog: Catalog, calls: list[ToolCall]) ->
         price = (f"{usd(row.cheapest_usd_per_gpu_hour)}/GPU-h" if row.cheapest_usd_per_gpu_hour is not None
                  else "no cloud price in the catalog")
         line = (f"{row.gpu_id}: {number(row.memory_gb)} GB, {number_or(row.memory_bandwidth_gbps)} GB/s, "
-                f"{tensor_tflops(catalog, row.gpu_id, row.bf16_tflops_dense)}, {price}")
+                f"{sixteen_bit(catalog.find_gpu(row.gpu_id), ' TFLOPS', 'BF16 TFLOPS not in the catalog')}, {price}")
         if row.gpus_needed is not None:
             line += f"; needs {row.gpus_needed}"
             if row.decode_tokens_per_s_expected is not None:
@@ -476,12 +476,10 @@ def answer_biggest_model(reading: Reading, catalog: Catalog, calls: list[ToolCal
 def answer_gpu_card(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     gpu = catalog.find_gpu(named_gpus(reading)[0][0])
     price = cheapest(catalog, gpu.gpu_id, "on_demand")
-    bf16 = (f"{number(gpu.bf16_tflops_dense)} BF16" if gpu.bf16_tflops_dense else
-            f"{number(gpu.fp16_tflops_dense)} FP16 (no BF16)" if gpu.fp16_tflops_dense else "BF16 not listed")
     fp8 = f"{number(gpu.fp8_tflops_dense)} FP8" if gpu.fp8_tflops_dense else "no FP8"
     bandwidth = f"{number(gpu.memory_bandwidth_gbps)} GB/s" if gpu.memory_bandwidth_gbps else "bandwidth not listed"
     watts = f"{number(gpu.tdp_watts)} W" if gpu.tdp_watts else "power not listed"
-    return (f"{gpu.name} ({gpu.vendor}): {number(gpu.memory_gb)} GB, {bandwidth}, {bf16} / {fp8} dense TFLOPS, {watts}, "
+    return (f"{gpu.name} ({gpu.vendor}): {number(gpu.memory_gb)} GB, {bandwidth}, {sixteen_bit(gpu)} / {fp8} dense TFLOPS, {watts}, "
             f"{gpu.interconnect}; " + (f"cheapest on-demand {usd(price.usd_per_gpu_hour)}/GPU-h. " if price
                                        else "no cloud price in the catalog. ") +
             f"Source: {gpu.source} (as of {gpu.as_of}).")

@@ -10,7 +10,7 @@ from gpusizer.tools.serving_plan_models import PlanServingRequest
 from gpusizer.tools.training_time import MFU_DEFAULT
 from gpusizer.tools.validation import default_of
 from gpusizer.tools.vram_models import VramRequest, stored_weights_dtype
-from gpusizer.tools.vram_plan import LLAMA_CPP_DEFAULT
+from gpusizer.tools.vram_plan import LLAMA_CPP_DEFAULT, resolve_weights_dtype
 from gpusizer.tools.weights import default_weights_dtype
 
 from .journeys import (
@@ -33,14 +33,16 @@ def weights_reading(reading: Reading, workload: str, catalog: Catalog) -> str:
     """The weights format the estimate will use: the one asked for, else the release's own (tools' rule)."""
     if reading.weights_dtype:
         return stored_weights_dtype(reading.method, reading.weights_dtype)
+    under_llama_cpp = serving_engine(reading) == "llama_cpp" and workload == "inference"
     if not reading.model:
-        return LLAMA_CPP_DEFAULT if serving_engine(reading) == "llama_cpp" and workload == "inference" else "bf16"
+        return LLAMA_CPP_DEFAULT if under_llama_cpp else "bf16"
     try:
         arch = catalog.find_model(reading.model)
     except SizingError:
         return "as released"
-    if serving_engine(reading) == "llama_cpp" and workload == "inference":  # the GGUF llama.cpp users download
-        return "mxfp4 (as released)" if arch.release_format == "mxfp4" else f"{LLAMA_CPP_DEFAULT} (llama.cpp's usual GGUF)"
+    if under_llama_cpp:  # the GGUF llama.cpp users download, by the rule estimate_vram applies
+        dtype, _ = resolve_weights_dtype(VramRequest(model=reading.model, engine="llama_cpp"), arch, None)
+        return "mxfp4 (as released)" if dtype == "mxfp4" else f"{dtype} (llama.cpp's usual GGUF)"
     dtype, why = default_weights_dtype(arch, workload, reading.method or "full")
     return dtype + (" (as released)" if why.startswith("as released") else "")
 
