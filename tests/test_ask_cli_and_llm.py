@@ -148,3 +148,13 @@ async def test_ask_tab_follow_up_changes_the_last_question(catalog, monkeypatch,
         expected = estimate_vram(catalog=catalog, model="meta-llama/Llama-3.1-70B", weights_dtype="fp8", gpu="a100-80gb-sxm")
         assert answer.follow_up and answer.calls[0].arguments["gpu"] == "a100-80gb-sxm"
         assert answer.calls[0].result["total_bytes"] == expected.total_bytes
+
+
+def test_an_ask_card_for_a_llama_cpp_run_partly_in_system_ram_says_partly(catalog):
+    from gpusizer.tools.questions import ask
+    from gpusizer.tui.panes.ask import key_figures
+
+    partly = ask("can I run qwen2.5 72b on one 4090 with llama.cpp at 32k", catalog)
+    whole = ask("can I run qwen2.5 7b on one 4090 with llama.cpp at 32k", catalog)
+    assert key_figures(partly.calls[0]).endswith("· fits partly (layers in system RAM)")
+    assert key_figures(whole.calls[0]).endswith("· fits")

@@ -198,3 +198,16 @@ def test_a_gpu_outside_the_catalog_in_a_comparison_is_said_not_compared(catalog)
     answer = ask("Arc A770 16GB vs 4060 Ti 16GB for llama.cpp, is the intel card worth the hassle?", catalog)
     assert "could not answer" not in answer.answer and "GeForce RTX 4060 Ti 16GB" in answer.answer
     assert "Not in the catalog, so not compared: 'arc a770'" in answer.answer
+    assert "compare: 'arc a770' (16GB, not in the catalog), rtx-4060-ti-16gb" in answer.interpretation
+
+
+def test_a_model_compared_on_a_gpu_outside_the_catalog_is_fitted_on_its_memory(catalog):
+    answer = ask("arc a770 16gb vs 4060 ti 16gb for llama 3.1 8b q4_k_m?", catalog)
+    assert answer.journey == "compare" and [c.arguments["gpu"] for c in answer.calls] == ["16GB", "rtx-4060-ti-16gb"]
+    assert "compared by its 16GB of memory only" in answer.answer
+
+
+def test_versus_a_gpu_outside_the_catalog_without_its_memory_is_still_a_comparison(catalog):
+    answer = ask("7900 xtx vs 4090 for qwen2.5 32b q4_k_m in llama.cpp?", catalog)
+    assert answer.journey == "compare" and "'7900 xtx' is not in the catalog: not compared." in answer.answer
+    assert "compare rtx-4090, '7900 xtx' (not in the catalog) for" in answer.interpretation

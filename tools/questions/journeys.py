@@ -5,6 +5,7 @@ answer from their results: no figure here that a tool did not return, and no bla
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from typing import Any
@@ -368,6 +369,14 @@ def answer_compare(reading: Reading, catalog: Catalog, calls: list[ToolCall]) ->
     named = [g for g, _ in named_gpus(reading)][:20]
     unnamed = [f"'{g}'" for g in reading.unknown_gpus] or [f"'{g}'" for g, _ in reading.gpus if g.endswith("GB")]
     outside = f"Not in the catalog, so not compared: {', '.join(unnamed)}." if unnamed else ""
+    if len(named) < 2 and has_subject(reading) and reading.gpus:  # a model: whether it fits each, a memory size too
+        at = dataclasses.replace(reading, seq_len=reading.seq_len or default_of(VramRequest, "seq_len"))  # as compare reads it
+        fits = [f"{g}: " + answer_fit(dataclasses.replace(at, gpus=[(g, c)]), catalog, calls) for g, c in reading.gpus]
+        sized = {u: g for u, (g, _) in zip(reading.unknown_gpus, [x for x in reading.gpus if x[0].endswith("GB")], strict=False)}
+        outside = " ".join(f"'{u}' is not in the catalog: " + (f"compared by its {sized[u]} of memory only (speed and price "
+                                                               "need its bandwidth)." if u in sized else "not compared.")
+                           for u in reading.unknown_gpus)
+        return "\n".join([*fits, outside] if outside else fits)
     if len(named) < 2:  # one catalog GPU left: its card, and the other said plainly
         return "\n".join(filter(None, [answer_gpu_card(reading, catalog, calls) if named else "", outside]))
     workload = rider_arguments(reading) if has_subject(reading) else {}
@@ -578,6 +587,14 @@ def asks_serving(reading: Reading) -> bool:
             and (reading.how_many_gpus or target_set or first(reading, SERVING, SPEED)))
 
 
+def compared_count(reading: Reading) -> int:
+    """GPUs a comparison would set side by side: those read, and ('7900 xtx vs 4090') a GPU outside the catalog whose
+    memory was not given, when a comparing word says so."""
+    by_memory = sum(1 for g, _ in reading.gpus if g.endswith("GB"))
+    unsized = max(0, len(reading.unknown_gpus) - by_memory) if said(reading, r"\b(vs\.?|versus|compared?|between)\b") else 0
+    return len(reading.gpus) + unsized
+
+
 def asks_rent_or_buy(reading: Reading) -> bool:
     """Owning against renting: a buy word with a rent/cloud/own framing or a horizon, or a purchase price set against
     a rent ('$2,000 vs renting at $0.69/hr'); 'which is the better buy' between two cards is a comparison."""
@@ -608,7 +625,7 @@ JOURNEYS = [
         r, r"tokens? (?:per|a|/) ?(?:day|hour)|tokens/day|throughput of training")), answer_training_time,
             ("time", "cost", "speed")),
     Journey("rent_or_buy", asks_rent_or_buy, answer_rent_or_buy, ("buy", "cost")),
-    Journey("compare", lambda r: len(r.gpus) >= 2 and not first(r, SPEED, r"\b(vs|versus|compare|between|or)\b")
+    Journey("compare", lambda r: compared_count(r) >= 2 and not first(r, SPEED, r"\b(vs|versus|compare|between|or)\b")
             and not said(r, r"\bfit\b"), answer_compare, ("compare", "speed", "cost", "fit", "which_gpu")),
     Journey("cloud_cost", asks_job_cost, answer_cloud, ("cost",)),
     Journey("speed", lambda r: has_subject(r) and asks_speed_first(r), answer_speed, ("speed",)),

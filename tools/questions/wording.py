@@ -89,6 +89,14 @@ def gpu_words(reading: Reading) -> str:
     return ", ".join(named + unknown)
 
 
+def compared_names(reading: Reading) -> str:
+    """The GPUs of a comparison; a memory size standing for the one GPU outside the catalog carries its name."""
+    by_memory = [g for g, _ in reading.gpus if g.endswith("GB")]
+    sized = dict(zip(by_memory, reading.unknown_gpus, strict=False))  # in the order both were read
+    unsized = [f"'{u}' (not in the catalog)" for u in reading.unknown_gpus[len(sized):]]
+    return ", ".join([f"'{sized[g]}' ({g}, not in the catalog)" if g in sized else g for g, _ in reading.gpus] + unsized)
+
+
 def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
     if journey == "serving":
         traffic = (f"{number(reading.requests_per_s)} requests/s" if reading.requests_per_s is not None
@@ -119,7 +127,8 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
     if journey in ("gpu_card", "cloud_cost", "rent_or_buy", "compare") and not has_subject(reading):
         counts = [bought_count(reading, catalog) if journey == "rent_or_buy" and i == 0 else c or 1
                   for i, (_, c) in enumerate(reading.gpus)]
-        gpus = ", ".join(f"{n} × {g}" if journey != "compare" else g for (g, _), n in zip(reading.gpus, counts, strict=True))
+        gpus = (compared_names(reading) if journey == "compare"
+                else ", ".join(f"{n} × {g}" for (g, _), n in zip(reading.gpus, counts, strict=True)))
         extra = {"cloud_cost": f", {number(reading.hours or ASSUMED_HOURS)} h",
                  "rent_or_buy": (f", utilization {percent(reading.utilization)}" if reading.utilization is not None else "")
                  + (f", {number(reading.years)} years" if reading.years else "")}
@@ -137,7 +146,7 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
     if reading.gradient_checkpointing:
         pieces.append("gradient checkpointing")
     if journey == "compare":
-        pieces.insert(0, "compare " + ", ".join(g for g, _ in reading.gpus) + " for")
+        pieces.insert(0, "compare " + compared_names(reading) + " for")
     elif reading.gpus or reading.unknown_gpus:
         pieces.append("on " + gpu_words(reading))
     return "I read this as: " + ", ".join(pieces).replace(" for, ", " for ")

@@ -33,7 +33,9 @@ def key_figures(call: ToolCall) -> str:
     result = call.result or {}
     if call.tool == "estimate_vram":
         check = result.get("gpu_check") or {}
-        fits = "" if not check else (" · fits" if check.get("fits") else " · does not fit")
+        partly = check.get("fits") and ((result.get("serving") or {}).get("host_kv_bytes") or 0) > 0  # llama.cpp layers on the CPU
+        fits = "" if not check else (" · fits partly (layers in system RAM)" if partly else " · fits" if check.get("fits")
+                                     else " · does not fit")
         return f"{gib(result.get('total_bytes'))} per GPU{fits}"
     if call.tool == "cloud_cost" and result.get("offers"):
         best = result["offers"][0]
