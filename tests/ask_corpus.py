@@ -25,8 +25,8 @@ def comparable(reading: dict, journey: str) -> dict:
     if journey in ("serving", "speed") and out.get("workload") == "inference" or journey == "training_time" and \
             out.get("workload") == "training":
         out.pop("workload")  # serving is inference, a training run training: whether a word said so too changes nothing
-    if out.get("method") == "qlora" and out.get("weights_dtype") == "nf4":
-        out.pop("weights_dtype")  # QLoRA's base is NF4: naming it adds nothing
+    if out.get("method") == "qlora" and out.get("weights_dtype") in ("nf4", "int4"):
+        out.pop("weights_dtype")  # QLoRA's base is NF4 ('4-bit' says so): naming it adds nothing
     if journey == "cheapest_method":
         out.pop("method", None)  # the journey compares the methods: whichever was read is not used
     if "unknown_gpu" in out:
@@ -66,6 +66,8 @@ def expected_call(case: dict) -> tuple[str, dict] | None:
     if journey in MEMORY_JOURNEYS and subject:
         keys = ("workload", "method", "weights_dtype", "kv_cache_dtype", "batch_size", "seq_len", "sharding")
         arguments = {**subject, **{k: r[k] for k in keys if k in r}, **first_gpu}
+        if arguments.get("method") == "qlora" and arguments.get("weights_dtype") in ("nf4", "int4"):
+            arguments.pop("weights_dtype")  # QLoRA's 4-bit base is NF4, the tool's own
         if "method" in arguments and arguments.get("workload") != "training":
             arguments["workload"] = "training"
         if count > 1:

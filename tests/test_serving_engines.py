@@ -120,3 +120,11 @@ def test_engines_are_placed_only_on_hardware_they_run_on():
     assert vendors <= {"NVIDIA", "AMD", "Apple"} and "NVIDIA" in vendors
     with pytest.raises(SizingError, match="no back end for Google"):
         estimate_vram("openai/gpt-oss-20b", engine="llama_cpp", gpu="tpu-v5e", catalog=CATALOG)
+
+
+@pytest.mark.parametrize("file_type, published_gb", [("iq1_s", 131), ("iq1_m", 158), ("iq2_xxs", 183)])
+def test_the_low_bit_gguf_files_of_deepseek_r1_weigh_about_what_unsloth_publishes(file_type, published_gb):
+    # unsloth.ai/blog/deepseekr1-dynamic (2025-01-27): 131 / 158 / 183 GB. Theirs keep attention and the first three
+    # dense layers in 4-6 bit and down_proj at 2.06 bits; llama.cpp's own IQ1/IQ2 mix (llama-quant.cpp) is what we size
+    weights = estimate_vram("deepseek-ai/DeepSeek-V3", weights_dtype=file_type, catalog=CATALOG).breakdown.weights
+    assert weights / 1e9 == pytest.approx(published_gb, rel=0.06)

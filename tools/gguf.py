@@ -23,11 +23,12 @@ GGML_TYPES: dict[str, tuple[int, int]] = {
     "Q5_0": (32, 22), "Q5_1": (32, 24), "Q2_K": (256, 84), "Q3_K": (256, 110), "Q4_K": (256, 144),
     "Q5_K": (256, 176), "Q6_K": (256, 210), "IQ4_XS": (256, 136), "IQ4_NL": (32, 18), "IQ3_XXS": (256, 98),
     "IQ3_S": (256, 110), "IQ2_XXS": (256, 66), "IQ2_XS": (256, 74), "IQ2_S": (256, 82), "IQ1_S": (256, 50),
-    "MXFP4": (32, 17),
+    "IQ1_M": (256, 56), "MXFP4": (32, 17),
 }
 # k-quants and i-quants need rows of whole 256-value blocks; llama.cpp falls back to these otherwise
 FALLBACK = {"Q2_K": "Q4_0", "Q3_K": "IQ4_NL", "Q4_K": "Q5_0", "Q5_K": "Q5_1", "Q6_K": "Q8_0", "IQ4_XS": "IQ4_NL",
-            "IQ3_XXS": "IQ4_NL", "IQ3_S": "IQ4_NL", "IQ2_XXS": "IQ4_NL", "IQ2_XS": "IQ4_NL", "IQ2_S": "IQ4_NL", "IQ1_S": "IQ4_NL"}
+            "IQ3_XXS": "IQ4_NL", "IQ3_S": "IQ4_NL", "IQ2_XXS": "IQ4_NL", "IQ2_XS": "IQ4_NL", "IQ2_S": "IQ4_NL", "IQ1_S": "IQ4_NL",
+            "IQ1_M": "IQ4_NL"}
 
 
 def bits(ggml_type: str) -> float:
@@ -60,6 +61,8 @@ class FileType:
     ffn_down: Rule | None = None
     attn_output: Rule | None = None
     output: str = "Q6_K"
+    embedding: str | None = None  # the token embedding's own type, where the file type sets one
+    low_bit: bool = False  # llama.cpp's IQ1/IQ2 branch: no Q8_0 attn_v for 8-expert models
 
     @property
     def nominal_bits(self) -> float:
@@ -80,6 +83,16 @@ def _gqa_at_least(groups: int, high: str) -> Rule:
 
 def _always(high: str) -> Rule:
     return lambda t, layers, arch: high
+
+
+def _low_bit_attn_v(fallback: str) -> Rule:
+    """IQ1/IQ2 files: attn_v in Q4_K with grouped-query attention (4+ heads a group) or 4+ experts."""
+    return lambda t, layers, arch: ("Q4_K" if arch.num_attention_heads // arch.num_key_value_heads >= 4
+                                    or (arch.num_experts or 0) >= 4 else fallback)
+
+
+def _low_bit_attn_output(high: str) -> Rule:
+    return lambda t, layers, arch: "Q5_K" if arch.num_experts == 8 else high
 
 
 GGUF_FILE_TYPES: dict[str, FileType] = {
@@ -110,7 +123,15 @@ GGUF_FILE_TYPES: dict[str, FileType] = {
     "iq4_nl": FileType("IQ4_NL", "IQ4_NL", "IQ4_NL; Q5_K attn_v with grouped-query attention; Q6_K output",
                        attn_v=_gqa_at_least(4, "Q5_K")),
     "iq3_xxs": FileType("IQ3_XXS", "IQ3_XXS", "IQ3_XXS; Q5_K output", output="Q5_K"),
-    "iq2_xxs": FileType("IQ2_XXS", "IQ2_XXS", "IQ2_XXS; Q2_K embeddings; Q5_K output", output="Q5_K"),
+    "iq2_xxs": FileType("IQ2_XXS", "IQ2_XXS", "IQ2_XXS; Q2_K embeddings and first-eighth ffn_down; Q4_K/Q2_K attn_v; "
+                        "Q5_K output", attn_v=_low_bit_attn_v("Q2_K"), ffn_down=_first(8, "Q2_K"), output="Q5_K",
+                        embedding="Q2_K", low_bit=True),
+    "iq1_m": FileType("IQ1_M", "IQ1_M", "IQ1_M; IQ2_XXS attn_output; Q2_K embeddings and first-eighth ffn_down; "
+                      "Q4_K/Q2_K attn_v; Q5_K output", attn_v=_low_bit_attn_v("Q2_K"), ffn_down=_first(8, "Q2_K"),
+                      attn_output=_low_bit_attn_output("IQ2_XXS"), output="Q5_K", embedding="Q2_K", low_bit=True),
+    "iq1_s": FileType("IQ1_S", "IQ1_S", "IQ1_S; IQ2_XXS attn_output; Q2_K embeddings and first-eighth ffn_down; "
+                      "Q4_K/Q2_K attn_v; Q5_K output", attn_v=_low_bit_attn_v("Q2_K"), ffn_down=_first(8, "Q2_K"),
+                      attn_output=_low_bit_attn_output("IQ2_XXS"), output="Q5_K", embedding="Q2_K", low_bit=True),
 }
 
 
@@ -166,10 +187,12 @@ def tensor_type(ftype: FileType, tensor: Tensor, arch: ModelArch) -> str:
         return "F32"
     if tensor.role == "output" or (tensor.role == "token_embd" and arch.tie_word_embeddings):
         chosen = ftype.output if ftype.base != "Q8_0" else "Q8_0"
+    elif tensor.role == "token_embd" and ftype.embedding:
+        chosen = ftype.embedding
     else:
         rule = {"attn_v": ftype.attn_v, "ffn_down": ftype.ffn_down, "attn_output": ftype.attn_output}.get(tensor.role)
         chosen = (rule(tensor, layers, arch) if rule else "") or ftype.base
-        if tensor.role == "attn_v" and arch.num_experts == 8:
+        if tensor.role == "attn_v" and arch.num_experts == 8 and not ftype.low_bit:
             chosen = "Q8_0"  # llama.cpp bumps attn_v of 8-expert models (Mixtral) to Q8_0: ~128 MB for better quality
     values_per_block = GGML_TYPES[chosen][0]
     if tensor.row % values_per_block:

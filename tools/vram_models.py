@@ -14,7 +14,8 @@ Workload = Literal["inference", "training"]
 Method = Literal["full", "lora", "qlora"]
 WeightsDtype = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4", "mxfp4", "nvfp4", "awq", "gptq",
                        "q8_0", "q6_k", "q5_k_m", "q5_k_s", "q4_k_m", "q4_k_s", "q4_0", "q4_1", "q5_0", "q3_k_l", "q3_k_m",
-                       "q3_k_s", "q2_k", "iq4_xs", "iq4_nl", "iq3_xxs", "iq2_xxs"]
+                       "q3_k_s", "q2_k", "iq4_xs", "iq4_nl", "iq3_xxs", "iq2_xxs", "iq1_m",
+                       "iq1_s"]
 KvDtype = Literal["fp32", "bf16", "fp16", "fp8", "int8", "q8_0", "q4_0"]
 TrainingPrecision = Literal["mixed", "bf16"]
 Optimizer = Literal["adamw", "adamw_8bit", "paged_adamw_8bit", "paged_adamw", "sgd", "adafactor"]

@@ -11,7 +11,7 @@ from gpusizer.tools.figures import gib
 
 from . import journeys as j
 from .answers import AskAnswer, ToolCall
-from .reading import Reading, Span, facts, read_question
+from .reading import Reading, Span, facts, read_question, set_aside_told
 from .wording import defaults_used, interpretation, not_understood_text
 
 EXAMPLES = [
@@ -48,9 +48,10 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     if not (opens or points_back or short_change) or new.models and new.gpus:  # a whole new question
         return None
     merged = dataclasses.replace(previous, text=f"{new.text} {previous.text}", asked=f"{new.asked} {previous.asked}",
-                                 spans=new.spans, ignored=new.ignored, notes=list(new.notes))
+                                 asking=new.asking, spans=new.spans, ignored=new.ignored, notes=list(new.notes))
     for field in dataclasses.fields(Reading):
-        if field.name in ("text", "asked", "spans", "ignored", "notes", "method", "method_said", "workload", "params_billions"):
+        if field.name in ("text", "asked", "asking", "spans", "ignored", "notes", "method", "method_said", "workload",
+                          "params_billions"):
             continue
         value = getattr(new, field.name)
         if value not in UNSET:
@@ -100,14 +101,21 @@ APPLE_NOTE = ("On Apple silicon the GPU may use about 2/3 to 3/4 of unified memo
               "raised with iogpu.wired_limit_mb): compare the figure with that share, not the whole.")
 
 
-def parts_asked(text: str, covered: tuple[str, ...]) -> list[str]:
+ASKS_FOR_A_MODEL = (r"\b(?:biggest|largest|best|most big)(?: \w+){0,2} (?:models?|llms?)\b"
+                    r"|\bwhat (?:models?|llms?) (?:can|could|will|would)\b")
+TRAINING_TIME_ASK = r"\bhow long (?:will|would|does|did|to|is)\b|\bhow many (?:gpu[- ]?)?hours\b|\bwall[- ]?clock\b"
+
+
+def parts_asked(text: str, covered: tuple[str, ...], training: bool = False) -> list[str]:
     """The asks a question makes beyond what its main journey covers: 'fit ... and how fast', '... and what would it cost'."""
     asks = {"speed": j.SPEED, "cost": r"\b(cost\w*|price\w*|pay|spend|bill|how much would (?:it|that) (?:be|run))\b|\$",
             "which_gpu": j.WHICH_GPU, "limits": j.LIMIT}
-    if "time" in covered:  # 'how long' asks the run's duration, which the journey answers, not the longest context
+    found = ["time"] if "time" not in covered and training and re.search(TRAINING_TIME_ASK, text) else []
+    if "time" in covered or found:  # 'how long' asks the run's duration, which the journey answers, not the longest context
         text = re.sub(r"\bhow long\b", "", text)
-    found = [name for name, pattern in asks.items() if name not in covered and re.search(pattern, text)]
-    if "buy" not in covered and re.search(j.BUY, text) and re.search(j.RENT_OR_OWN, text):  # 'the better buy' is no rent-or-own
+    found += [name for name, pattern in asks.items() if name not in covered and re.search(pattern, text)]
+    renting = "cost" in covered or re.search(j.RENT_OR_OWN, text)  # a rental bill asked: 'or just buy them?' is rent-or-own
+    if "buy" not in covered and re.search(j.BUY, text) and renting:  # 'the better buy' of two cards is no rent-or-own
         found.append("buy")
     return found
 
@@ -115,6 +123,8 @@ def parts_asked(text: str, covered: tuple[str, ...]) -> list[str]:
 def answer_part(part: str, reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str | None:
     """A second part answered by its own journey, or None where the reading lacks what it needs."""
     gpus = j.named_gpus(reading)
+    if part == "time" and j.has_subject(reading):  # '... and how long will it take?' of a training run
+        return "Time: " + j.answer_training_time(reading, catalog, calls)
     if part == "speed" and j.has_subject(reading):
         return "Speed: " + j.answer_speed(reading, catalog, calls)
     if part == "which_gpu" and j.has_subject(reading):
@@ -143,7 +153,16 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
     follow = follow_up_of(previous._reading, reading) if previous is not None and previous._reading is not None else None
     if follow is not None:
         reading = follow
+    elif reading.asking:  # 'which gpu should I buy?' after a story of the cards one had: those are not the candidates
+        asking = " ".join(reading.asked[a:b] for a, b in reading.asking)
+        set_aside_told(reading, gpus=re.search(j.WHICH_GPU, asking) is not None,
+                       subject=re.search(ASKS_FOR_A_MODEL, asking) is not None)
     journey = choose(reading)
+    if journey is not None and journey.name == "limits" and j.asks_past_told_context(reading):
+        told = next((s for s in reading.spans if s.meaning.endswith("tokens of context")), None)  # 'OOMs at 128k. max?'
+        if told is not None:
+            told.meaning = "a length the question tells of, not asks for (the longest is asked)"
+        reading.seq_len = None
     if journey is not None and journey.name in ("gpu_card", "cloud_cost", "rent_or_buy", "compare") and not j.has_subject(reading) \
             and reading.weights_dtype:  # 'trainium2: memory and bf16 TFLOPS?': a precision with no model to apply it to
         reading.notes.append(f"'{reading.weights_dtype}' names a precision, but there is no model to apply it to")
@@ -181,7 +200,7 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
                 lines.append(f"With {other}: the tool could not answer: {error}")
     asked_now = (reading.asked.split(previous._reading.asked)[0] if follow is not None and previous is not None
                  else reading.asked)
-    for part in parts_asked(asked_now, journey.covers):
+    for part in parts_asked(asked_now, journey.covers, training=reading.workload == "training"):
         try:
             line = answer_part(part, reading, catalog, calls) if not reading.unknown_gpus else None
         except SizingError as error:

@@ -17,7 +17,7 @@ from gpusizer.tools.figures import gib, number, percent, usd
 from gpusizer.tools.llama_cpp_buffers import offloadable_layers
 from gpusizer.tools.parameters import count_parameters
 from gpusizer.tools.plan_serving import SHAPES
-from gpusizer.tools.pricing import cheapest, cheapest_fits
+from gpusizer.tools.pricing import HOURS_PER_YEAR, cheapest, cheapest_fits
 from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
 from gpusizer.tools.serving_models import ENGINE_NAMES, engine_runs_on
 from gpusizer.tools.serving_plan_models import PlanServingRequest
@@ -203,9 +203,13 @@ def answer_limits(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> 
     if not asked_batch and served is not None and served.engine in ("vllm", "sglang"):
         if served.max_model_len_fits is None:
             return f"{served.engine} does not start on {count or 1} × {check.name}: {served.reason}"
+        window = model_window(catalog, result.model)
+        longest = (f"is {number(served.max_model_len_fits)} tokens" if window is None or served.max_model_len_fits <= window
+                   else f"is the model's whole window, {number(window)} tokens (memory would hold "
+                        f"{number(served.max_model_len_fits)}, but the engine refuses a length beyond the window)")
         return (f"{served.engine} {served.engine_version} on {count or 1} × {check.name}: the longest context one request "
-                f"can have is {number(served.max_model_len_fits)} tokens (--max-model-len; its KV cache holds "
-                f"{number(served.kv_cache_tokens)} tokens per GPU at the model's default length).")
+                f"can have (--max-model-len) {longest}. Its KV cache holds {number(served.kv_cache_tokens)} tokens per GPU at "
+                "the model's default length.")
     if asked_batch:
         if check.max_batch_size is None:
             return f"Not even batch 1 fits on {count or 1} × {check.name} at {number(result_seq_len(calls))} tokens."
@@ -217,6 +221,13 @@ def answer_limits(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> 
     return (f"Longest sequence that fits on {count or 1} × {check.name} at batch {number(reading.batch_size or 1)}: "
             f"{number(check.max_seq_len)} tokens" + (" (the model's own context window; memory would hold "
                                                       f"{number(check.max_seq_len_by_memory)})" if capped else "") + ".")
+
+
+def model_window(catalog: Catalog, model: str) -> int | None:
+    try:
+        return catalog.find_model(model).max_position_embeddings
+    except SizingError:
+        return None
 
 
 def engine_capacity(reading: Reading, catalog: Catalog, calls: list[ToolCall], gpu_id: str, n: int) -> str:
@@ -328,7 +339,9 @@ def answer_training_time(reading: Reading, catalog: Catalog, calls: list[ToolCal
         return (f"About {per_day / 1e9:.2f}B tokens a day ({per_day / 86400:,.0f} tokens/s) on {result.gpu_count} × "
                 f"{result.gpu_id} at {percent(result.mfu)} MFU; a billion tokens costs {price_or(result.usd_total)}.")
     how = f"{reading.method} " if reading.method_said and reading.method != "full" else ""
-    return (f"About {number(result.gpu_hours, 0)} GPU-hours: {number(result.wall_clock_days, 1)} days of {how}training on "
+    wall = (f"{number(result.wall_clock_days, 1)} days" if result.wall_clock_days >= 1
+            else f"{number(result.wall_clock_days * 24, 1)} hours")  # a small run is hours, not '0.0 days'
+    return (f"About {number(result.gpu_hours, 0)} GPU-hours: {wall} of {how}training on "
             f"{result.gpu_count} × {result.gpu_id} at {percent(result.mfu)} MFU ({result.training_flops:.2e} FLOPs){cost}.")
 
 
@@ -439,14 +452,20 @@ def answer_rent_or_buy(reading: Reading, catalog: Catalog, calls: list[ToolCall]
     if reading.purchase_usd_per_gpu is None and spec.purchase_usd is None:
         return (f"The catalog has no purchase price for {spec.name}: say what you would pay, e.g. 'buy "
                 f"{count} {gpu_id} at $30k each'.")
-    result = call(calls, catalog, tools.rent_vs_buy, gpu=gpu_id, gpu_count=count, utilization=reading.utilization,
+    utilization, used = reading.utilization, ""
+    if utilization is None and reading.hours is not None:  # 'sixteen H200s for six weeks ... or buy?': the job is the use
+        years = reading.years or default_of(RentVsBuyRequest, "years")
+        utilization = min(1.0, reading.hours / (years * HOURS_PER_YEAR))
+        used = f" ({number(reading.hours)} h of use over {number(years)} years is {percent(utilization)} utilization)"
+    result = call(calls, catalog, tools.rent_vs_buy, gpu=gpu_id, gpu_count=count, utilization=utilization,
                   years=reading.years, purchase_usd_per_gpu=reading.purchase_usd_per_gpu,
                   rent_usd_per_gpu_hour=reading.rent_usd_per_gpu_hour)
     verdict = "Buy" if result.recommendation == "buy" else "Rent"
     breakeven = ("renting stays cheaper even at 100% utilization" if result.breakeven_utilization is None
                  else f"break-even at {percent(result.breakeven_utilization)} utilization")
     return (f"{verdict}: owning {result.gpu_count} × {result.gpu_id} costs {usd(result.own_total_usd)}, renting "
-            f"{usd(result.rent_total_usd)} over the horizon; {breakeven}. Staff and maintenance count as $0 unless you give them.")
+            f"{usd(result.rent_total_usd)} over the horizon{used}; {breakeven}. Staff and maintenance count as $0 unless you "
+            "give them.")
 
 
 def answer_biggest_model(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
@@ -505,9 +524,9 @@ def answer_model_card(reading: Reading, catalog: Catalog, calls: list[ToolCall])
 
 # ---- which journey: first match wins
 # ---- which journey: what each ask sounds like; of two asks the first said is the question, the other a second part
-SPEED = (r"how fast|\bspeed\b|\beval (?:rate|speed)\b|\b(?:quicker|faster|slower|snappier)\b|tok(?:en)?s?/s"
-         r"|tokens? (?:per|a|/) ?s(?:ec\w*)?\b|\bt/s\b"
-         r"|\btps\b|throughput|how quick|generation rate")
+ABSOLUTE_SPEED = (r"how fast|\bspeed\b|\beval (?:rate|speed)\b|tok(?:en)?s?/s|tokens? (?:per|a|/) ?s(?:ec\w*)?\b|\bt/s\b"
+                  r"|\btps\b|throughput|how quick|generation rate")
+SPEED = ABSOLUTE_SPEED + r"|\b(?:quicker|faster|slower|snappier)\b"  # 'how much faster is the B200' compares, given two GPUs
 SERVING = (r"\b(serv\w*|host\w*|deploy\w*|handle|how many (gpus?|cards?|replicas?|h100s?|a100s?|machines?|nodes?|instances?)"
            r"|capacity|rps|qps|(?:gpu|card|node) count|number of (?:gpus|cards|nodes))\b|\bhow many\s*$")
 CHEAPEST_WAY = (r"\bcheapest (?:way|option|setup|route|approach|method)\b|\bleast expensive\b|\blowest[ -]cost\b"
@@ -517,7 +536,7 @@ RENT_OR_OWN = r"\b(rent\w*|cloud|leas\w*|own(ing)?|on[ -]?prem\w*|capex|break[ -
 COST_ASK = (r"\b(bill|invoice|cost\w*|price\w*|how much (?:would|will|does|to|is)|spend|pay|come to|set (?:me|us) back)\b"
             r"|\btotal\s*$")
 FIT_ASK = r"\b(fits?|enough|oom\w*|hold)\b"
-ESTIMATE_ASK = (r"\b(how much (?:vram|memory|gpu memory|gigs?|gb|gib)|total (?:vram|memory)|(?:gpu )?memory for|vram for"
+ESTIMATE_ASK = (r"\b(how (?:much|many) (?:vram|memory|gpu memory|gigs?|gb|gib)|total (?:vram|memory)|(?:gpu )?memory for|vram for"
                 r"|memory (?:footprint|requirements?|needed"
                 r"|usage|budget)|vram (?:needed|required|requirements?|usage|bill|budget)|ballpark gib|peak (?:vram|memory))\b")
 LIMIT = (r"\b(longest|max(?:imum)?|largest|biggest|most|highest|ceiling|upper bound|concurrency|more room|how (?:long|big|far|high"
@@ -534,11 +553,18 @@ BIGGEST = (r"\b(biggest|largest|most big|best|what|which)(?: \w+){0,2} (models?|
 
 
 def first(reading: Reading, pattern: str, *others: str) -> bool:
-    """`pattern` is said, and before each of `others` (or they are not said): of two asks, the first is the question."""
-    a = re.search(pattern, reading.asked)
+    """`pattern` is said, and before each of `others` (or they are not said): of two asks, the first is the question,
+    and one in a sentence that asks comes before one in a sentence that tells ('it OOMs at 128k. what's the max?')."""
+    def where(found: str) -> tuple[bool, int] | None:
+        matches = list(re.finditer(found, reading.asked))
+        asking = [m for m in matches if any(a <= m.start() < b for a, b in reading.asking)]
+        best = (asking or matches)[:1]
+        return (reading.asking != [] and not asking, best[0].start()) if best else None
+
+    a = where(pattern)
     if a is None:
         return False
-    return all((b := re.search(other, reading.asked)) is None or a.start() <= b.start() for other in others)
+    return all((b := where(other)) is None or a <= b for other in others)
 
 
 def asks_speed_first(reading: Reading) -> bool:
@@ -553,7 +579,13 @@ def asks_limit(reading: Reading) -> bool:
     if found is None or not first(reading, LIMIT, FIT_ASK):
         return False
     given = reading.batch_size if limit_is_batch(found.group(0), reading.asked[found.end():]) else reading.seq_len
-    return given is None
+    return given is None or asks_past_told_context(reading)
+
+
+def asks_past_told_context(reading: Reading) -> bool:
+    """'It OOMs at 128k. What's the max context?': the length was told, the longest context is asked."""
+    asked = [m for m in re.finditer(LIMIT, reading.asked) if any(a <= m.start() < b for a, b in reading.asking)]
+    return reading.seq_len_told and any(not limit_is_batch(m.group(0), reading.asked[m.end():]) for m in asked)
 
 
 def limit_is_batch(phrase: str, after: str) -> bool:
@@ -625,7 +657,7 @@ JOURNEYS = [
         r, r"tokens? (?:per|a|/) ?(?:day|hour)|tokens/day|throughput of training")), answer_training_time,
             ("time", "cost", "speed")),
     Journey("rent_or_buy", asks_rent_or_buy, answer_rent_or_buy, ("buy", "cost")),
-    Journey("compare", lambda r: compared_count(r) >= 2 and not first(r, SPEED, r"\b(vs|versus|compare|between|or)\b")
+    Journey("compare", lambda r: compared_count(r) >= 2 and not first(r, ABSOLUTE_SPEED, r"\b(vs|versus|compare|between|or)\b")
             and not said(r, r"\bfit\b"), answer_compare, ("compare", "speed", "cost", "fit", "which_gpu")),
     Journey("cloud_cost", asks_job_cost, answer_cloud, ("cost",)),
     Journey("speed", lambda r: has_subject(r) and asks_speed_first(r), answer_speed, ("speed",)),

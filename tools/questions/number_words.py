@@ -1,8 +1,8 @@
 """Numbers written as words, as digits: 'seventy billion' -> '70 billion', 'a hundred users' -> '100 users',
 'thirty-two k' -> '32 k', 'sixteen hundred bucks' -> '1600 bucks', 'a dozen' -> '12'.
 
-A lone 'one' or 'a' stays a word (it is a count the readers know, and 'this one' is no number); 'zero' stays too
-(in these questions it is DeepSpeed's ZeRO)."""
+A lone 'one' or 'a' stays a word (it is a count the readers know, and 'this one' is no number) unless a million, billion or
+trillion follows ('one trillion tokens'); 'zero' stays too (in these questions it is DeepSpeed's ZeRO)."""
 from __future__ import annotations
 
 import re
@@ -42,6 +42,9 @@ def value_of(words: list[str]) -> int | None:
     return total + current
 
 
+ONE_OF_A_SCALE = re.compile(r"\b(?:one|a)(?= (?:million|billion|trillion)\b)")  # 'one trillion tokens', 'a billion'
+
+
 def digits_for_number_words(text: str) -> str:
     def replace(match: re.Match[str]) -> str:
         words = re.split(r"[ -]", match.group(0))
@@ -55,4 +58,4 @@ def digits_for_number_words(text: str) -> str:
         value = value_of(words)
         return str(value) if value is not None else " ".join(words)
 
-    return RUN.sub(replace, text)
+    return RUN.sub(replace, ONE_OF_A_SCALE.sub("1", text))

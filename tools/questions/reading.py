@@ -22,12 +22,15 @@ USED = "·"  # a used word's characters are masked with this, so later patterns 
 class Span:
     words: str    # as the question wrote them (normalised)
     meaning: str  # what they were read as
+    at: int = -1  # the index of its first word
 
 
 @dataclass
 class Reading:
     text: str
     asked: str = ""  # the text with the names of models and GPUs blanked: what the question asks ('M4 Max' asks no max)
+    asking: list[tuple[int, int]] = field(default_factory=list)  # where in `text` the sentences that ask are, when others tell
+    aside: list[tuple[int, int]] = field(default_factory=list)  # sentences that report others or the past ('a friend ran ...')
     models: list[str] = field(default_factory=list)
     params_billions: float | None = None
     gpus: list[tuple[str, int | None]] = field(default_factory=list)  # (gpu_id or 'NNGB', count or None), question order
@@ -42,6 +45,7 @@ class Reading:
     kv_cache_dtype: str | None = None
     batch_size: int | None = None
     seq_len: int | None = None
+    seq_len_told: bool = False  # read in a sentence that tells ('it OOMs at 128k.'), not in the one that asks
     output_tokens: int | None = None
     hours: float | None = None
     utilization: float | None = None
@@ -64,6 +68,9 @@ class Reading:
     size_range: bool = False  # '14b-32b models': models are the subject, no one size
     how_many_gpus: bool = False  # 'how many h100s ...': a GPU count is the question
     gpu_at: list[int] = field(default_factory=list)  # where each GPU was named, to keep the question's order
+    model_at: list[int] = field(default_factory=list)  # where each model was named
+    params_at: int = -1  # where a model size was read
+    unknown_gpu_at: list[int] = field(default_factory=list)  # where each GPU outside the catalog was named
     spans: list[Span] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -93,6 +100,8 @@ class Words:
             self.starts.append(position)
             position += len(word) + 1
         self.spans: list[Span] = []
+        self.asking: list[tuple[int, int]] = []  # where the sentences that ask are, when others only tell
+        self.aside: list[tuple[int, int]] = []  # where sentences report what others did or what was before
         self.gpu_words: set[int] = set()  # where GPU names were read (a memory size next to one is that GPU's)
         self.unknown_gpu_words: set[int] = set()  # where names of GPUs outside the catalog were read
         self.unknown_count: int | None = None  # '4x A40': how many of the GPU outside the catalog
@@ -103,8 +112,23 @@ class Words:
     def masked(self) -> str:
         return " ".join(USED * len(w) if u else w for w, u in zip(self.words, self.used, strict=True))
 
+    def tier(self, position: int) -> int:
+        """2 in a sentence that asks, 0 in one that reports others or the past, 1 elsewhere."""
+        if any(a <= position < b for a, b in self.asking):
+            return 2
+        return 0 if any(a <= position < b for a, b in self.aside) else 1
+
+    def search_first(self, *patterns: str) -> re.Match[str] | None:
+        """Of patterns in order of preference, the first to match in the sentences that ask, then in those that tell,
+        then in those that report others ('a friend ran it at 52k')."""
+        masked = self.masked()
+        found = [(n, m) for n, p in enumerate(patterns) for m in re.finditer(p, masked)]
+        best = min(found, key=lambda nm: (-self.tier(nm[1].start()), nm[0], nm[1].start()), default=None)
+        return best[1] if best else None
+
     def search(self, pattern: str) -> re.Match[str] | None:
-        return re.search(pattern, self.masked())
+        """The first match in a sentence that asks, else in one that tells, else anywhere ('it OOMs at 128k. and 64k?')."""
+        return self.search_first(pattern)
 
     def finditer(self, pattern: str) -> list[re.Match[str]]:
         return list(re.finditer(pattern, self.masked()))
@@ -118,12 +142,25 @@ class Words:
         covered = [i for i, s in enumerate(self.starts) if s < end and s + len(self.words[i]) > start]
         for index in covered:
             self.used[index] = True
-        self.spans.append(Span(" ".join(self.words[i] for i in covered), meaning))
+        self.spans.append(Span(" ".join(self.words[i] for i in covered), meaning, covered[0] if covered else -1))
 
     def take_words(self, first: int, last: int, meaning: str) -> None:
         for index in range(first, last + 1):
             self.used[index] = True
-        self.spans.append(Span(" ".join(self.words[first:last + 1]), meaning))
+        self.spans.append(Span(" ".join(self.words[first:last + 1]), meaning, first))
+
+    def tier_at(self, index: int) -> int:
+        return self.tier(self.starts[index])
+
+    def asks_at(self, index: int) -> bool:
+        """Whether the word at `index` is in a sentence that asks (every word is, when no sentence only tells)."""
+        return not self.asking or any(a <= self.starts[index] < b for a, b in self.asking)
+
+    def told_aside(self, index: int, meaning: str) -> None:
+        """A span read in a sentence that only tells, set aside for what the asking sentence names."""
+        for span in self.spans:
+            if span.at == index:
+                span.meaning = meaning
 
     def unused_content(self) -> list[str]:
         return [w for w, u in zip(self.words, self.used, strict=True)
@@ -177,16 +214,49 @@ def normalize(question: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+QUESTION_START = re.compile(r"(?:how|what|what's|whats|which|will|would|can|could|is|are|does|do|should|any|where|why|when)\b")
+HEARSAY = re.compile(r"\b(?:someone|somebody|some guy|a guy|guy on|friend|colleague|coworker|people (?:say|claim|report|post)\w*"
+                     r"|others|he|she|they said|blog|article|thread|reddit|discord|readme|faq|docs? say"
+                     r"|reportedly|claims?|apparently|i read|i saw|saw (?:someone|a|people)|one site|another (?:post|guy|site)"
+                     r"|my old|old (?:box|rig|card|gpu|setup)|used to|back in|last year|previously)\b")
+
+
+def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Where in the normalised `text` the sentences that ask are, and those that only report what others did or what
+    was before ('a friend ran it on 2 A100s', 'my old box had a 5080'): the first decide, the second yield to the rest.
+    Nothing when every sentence is of one kind or they cannot be placed."""
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", question.strip()) if s]
+    marked = any("?" in s for s in sentences)
+    asks = [("?" in s) if marked else bool(QUESTION_START.match(s.lower().lstrip("\"'(* "))) for s in sentences]
+    reports = [not a and HEARSAY.search(s.lower()) is not None for s, a in zip(sentences, asks, strict=True)]
+    asking: list[tuple[int, int]] = []
+    aside: list[tuple[int, int]] = []
+    at = 0
+    for sentence, ask_here, report in zip(sentences, asks, reports, strict=True):
+        piece = normalize(sentence)
+        start = text.find(piece, at) if piece else -1
+        if start < 0:
+            return [], []
+        (asking if ask_here else aside if report else []).append((start, start + len(piece)))
+        at = start + len(piece)
+    return ([] if all(asks) or not any(asks) else asking), ([] if all(reports) else aside)
+
+
 def read_question(question: str, catalog: Catalog) -> Reading:
     reading = Reading(text=normalize(question))
+    reading.asking, reading.aside = sentence_tiers(question, reading.text)
     words = Words(reading.text)
+    words.asking, words.aside = reading.asking, reading.aside
     find_names(words, catalog, reading)
     reading.asked = words.masked()  # names blanked; the unknown GPUs' too, below
     for reader in (read_negations, read_optimizer, read_formats, read_workload, read_stack, read_unknown_gpus, read_gpu_memory,
                    read_counts_after, read_token_counts,
                    read_money, read_context, read_traffic, read_batch, read_durations, read_model_size, read_inference):
         reader(words, reading)
-    reading.gpus = [g for _, g in sorted(zip(reading.gpu_at, reading.gpus, strict=True), key=lambda pair: pair[0])]
+    in_order = sorted(zip(reading.gpu_at, reading.gpus, strict=True), key=lambda pair: pair[0])
+    reading.gpu_at, reading.gpus = [a for a, _ in in_order], [g for _, g in in_order]
+    drop_restated_memory(words, reading, catalog)
+    set_aside_what_is_only_told(words, reading)
     reading.spans, reading.ignored = words.spans, list(dict.fromkeys(words.unused_content()))
     return reading
 
@@ -202,6 +272,9 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
             if any(words.used[start:start + size]) or tokens[start] in v.STOP_WORDS:
                 continue
             found = catalog.name_in_text(" ".join(tokens[start:start + size]))
+            if found is None and size in (2, 3) and size_then_family(tokens[start:start + size]):
+                found = catalog.name_in_text(" ".join([*tokens[start + 1:start + size], tokens[start]]))  # '7b mistral'
+                found = found if found is not None and found.kind == "model" else None
             if found is None:
                 continue
             before = " ".join(tokens[max(0, start - 3):start])
@@ -223,14 +296,17 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
                 node = node_after(words, start + size)
                 count = count or node
                 gpus.append((start, (found.item_id, count)))
+    first_at = {item: at for at, item in sorted(models, reverse=True)}
     reading.models = list(dict.fromkeys(item for _, item in sorted(models)))
+    reading.model_at = [first_at[m] for m in reading.models]
     kept: list[tuple[int, tuple[str, int | None]]] = []
     for at, item in sorted(gpus):  # a GPU named twice is one GPU ('a p4d.24xlarge (8x A100 40GB)'), with the count given
         same = next((n for n, (_, other) in enumerate(kept) if other[0] == item[0]), None)
         if same is None:
             kept.append((at, item))
-        elif kept[same][1][1] is None and item[1] is not None:
-            kept[same] = (kept[same][0], item)
+            continue
+        where = at if words.tier_at(at) > words.tier_at(kept[same][0]) else kept[same][0]  # where the question asks of it
+        kept[same] = (where, item if kept[same][1][1] is None and item[1] is not None else kept[same][1])
     reading.gpus, reading.gpu_at = [item for _, item in kept], [at for at, _ in kept]
     parallel = words.search(r"\btensor[ -]parallel(?:ism)?(?: of| =| size)? (\d)\b|\btp ?=? ?(\d)\b")
     if parallel:
@@ -247,9 +323,18 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
             reading.providers.append(names[name])
 
 
+FAMILY = re.compile(rf"(?:{'|'.join(re.escape(f) for f in v.MODEL_FAMILIES)})[\d.]*")
+
+
+def size_then_family(tokens: list[str]) -> bool:
+    """'7b mistral', '8b qwen3', '13b llama 2': a size, a model family and perhaps its version."""
+    return (bool(re.fullmatch(r"\d+(?:\.\d+)?b", tokens[0])) and bool(FAMILY.fullmatch(tokens[1]))
+            and all(re.fullmatch(r"\d+(?:\.\d+)?", t) for t in tokens[2:]))
+
+
 def read_counts_after(words: Words, reading: Reading) -> None:
     """Counts written after the GPU: 'could eight of them', '32 GPUs for 30 days', 'two VMs, 8 GPUs each'."""
-    after = words.search(r"\b(\d+|two|three|four|eight) of (?:them|those|these)\b")  # 'could eight of them': the count asked
+    after = words.search(r"\b(\d+|two|three|four|eight) of (?:them|those|these)\b(?! " + AT_ONCE + ")")  # 'could eight of them'
     if after and reading.gpus:
         value = after.group(1)
         reading.gpus[0] = (reading.gpus[0][0], int(value) if value.isdigit() else v.NUMBER_WORDS[value])
@@ -283,6 +368,9 @@ def count_before(words: Words, start: int) -> int | None:
         return nodes * v.GPUS_PER_NODE
     if index >= 0 and tokens[index] in ("x", "of") and not words.used[index]:
         index -= 1
+    if index >= 1 and re.fullmatch(r"used|new|old|second[ -]?hand|refurb\w*|spare|identical|matching|more|extra|nvidia|geforce"
+                                   r"|rtx|amd|intel|rented|owned|local", tokens[index]) and not words.used[index]:
+        index -= 1  # 'two used 3090s', 'four more a100s'
     if index >= 1 and re.fullmatch(r"cards?|pieces?|pcs|units?|gpus?", tokens[index]) and not words.used[index]:
         index -= 1  # '4 card 4090', '8 pieces of h100'
     if index >= 0 and tokens[index] == "of" and not words.used[index]:
@@ -316,13 +404,16 @@ def node_after(words: Words, after: int) -> int | None:
 
 
 # ---- formats, workload, engine and recipe
-NEGATION = r"\b(?:not|no|without|instead of|rather than|except)(?: a| an| the| using| with)? "
+NEGATION = (r"\b(?:not|no|without|instead of|rather than|except|swap(?:ped|ping)?(?: out)?|replac(?:e|ed|ing)|ditch(?:ed|ing)?"
+            r"|sell(?:ing)?|upgrad(?:e|ed|ing) from|switch(?:ed|ing)? from|moving from|(?:don't|dont|do not) (?:want|use|need))"
+            r"(?: a| an| the| my| our| using| with)? ")
 
 
 def read_negations(words: Words, reading: Reading) -> None:
     """'plain LoRA (not qlora)', 'without vllm', 'no gradient checkpointing': what is ruled out is read, not used."""
     for found in words.finditer(NEGATION + r"(q[ -]?lora|lora|fp8|fp16|bf16|int4|int8|4[ -]?bit|8[ -]?bit|awq|gptq|gguf|vllm|ollama"
-                                r"|llama\.cpp|sglang|deepspeed|zero[ -]?\d|fsdp|gradient checkpointing|checkpointing|quantization)\b"):
+                                r"|llama\.cpp|sglang|deepspeed|zero[ -]?\d|fsdp|gradient checkpointing|checkpointing|quantization"
+                                r"|training|fine[ -]?tuning|finetuning)\b"):
         words.take(found, f"ruled out: {found.group(1)}")
         if "checkpointing" in found.group(1):
             reading.gradient_checkpointing = False
@@ -341,8 +432,10 @@ def read_optimizer(words: Words, reading: Reading) -> None:
 def read_formats(words: Words, reading: Reading) -> None:
     kv_words = "|".join(re.escape(k) for k in sorted(v.KV_FORMATS, key=len, reverse=True))
     kv = (words.search(rf"\b({kv_words}) (?:quantized |quantised )?kv(?:[ -]?cache)?\b")
-          or words.search(rf"\bkv(?:[ -]?cache)?(?: quantized| quantised)?(?: in| at| of| as| to| =)? ({kv_words})\b")
-          or words.search(rf"\bcache(?: quantized| quantised)? (?:at|to|in|as) ({kv_words})\b"))
+          or words.search(rf"\bkv(?:[ -]?cache)?(?: quantized| quantised| type| dtype| quant\w*)?(?: (?:is |was )?set)?"
+                          rf"(?: in| at| of| as| to| =)? ({kv_words})\b")
+          or words.search(rf"\bcache(?: quantized| quantised)? (?:at|to|in|as) ({kv_words})\b")
+          or words.search(rf"\b({kv_words}) (?:on|for) (?:the )?kv(?:[ -]?cache)?\b"))  # 'go q4_0 on the kv'
     if kv:
         reading.kv_cache_dtype = v.KV_FORMATS[kv.group(1)]
         words.take(kv, f"KV cache in {reading.kv_cache_dtype}")
@@ -387,8 +480,17 @@ def read_workload(words: Words, reading: Reading) -> None:
                         r"|\bfull[ -]param\w*|\b(?:fine[ -]?tun\w*|finetun\w*) \w+(?: \w+)? fully\b")
     tune = words.search(r"\b(?:fine[ -]?tun\w*|finetun\w*|sft|dpo|grpo|rlhf)\b")
     train = words.search(r"\b(?:pre[ -]?train\w*|from[ -]scratch|train\w*)\b")
+    if not full and (tune or train):  # 'continue pretraining ..., all parameters': every weight trained
+        full = words.search(r"\b(?:all|every)(?: the| of the| its)? (?:parameters|params|weights)\b")
     if qlora and lora and not re.fullmatch(r"lora", lora.group(0)):
         lora = None  # 'adapter qlora': an adapter is what QLoRA trains
+    named = [m for m in (qlora, lora, full) if m]
+    top = max((words.tier(m.start()) for m in named), default=1)
+    asked = [m for m in named if words.tier(m.start()) == top]
+    if asked and len(asked) < len(named):  # 'a friend did LoRA ... which GPU to QLoRA it?': the method asked about
+        qlora, lora, full = (m if m in asked else None for m in (qlora, lora, full))
+    elif full and (qlora or lora) and full.start() < min(m.start() for m in (qlora, lora) if m):
+        qlora = lora = None  # 'full fine-tuning (not lora), my professor says lora is not enough': the first named
     if qlora and lora:  # 'lora or qlora?': the first named is read, the other answered beside it
         first, second = sorted((qlora, lora), key=lambda m: m.start())
         reading.method = "qlora" if first is qlora else "lora"
@@ -458,8 +560,9 @@ def read_stack(words: Words, reading: Reading) -> None:
 
 
 # ---- GPUs the catalog does not name
-MEMORY = r"(\d{1,3}(?:\.\d+)?) ?(?:gb|gigs?|gib|g)\b"  # 'gigabytes' is made 'gb' first
-NOT_GPU_MEMORY = r"(?! ?(?:of )?(?:system |cpu |ddr\d? |unified )?(?:ram|ddr\d?|system|disk|ssd|storage|download|file|model)\b)"
+MEMORY = r"(\d{1,3}(?:\.\d+)?) ?(?:gb|gigs?|gib|g)\b(?! ?/ ?s\b|ps\b| ?per sec)"  # 'gigabytes' is made 'gb' first; GB/s no memory
+NOT_GPU_MEMORY = (r"(?! ?(?:of )?(?:system |cpu |ddr\d? |unified )?(?:ram|ddr\d?|system|disk|ssd|storage|download|file|model"
+                  r"|(?:kv )?cache|kv|context|weights|activations?)\b)")
 
 
 def read_gpu_memory(words: Words, reading: Reading) -> None:
@@ -468,10 +571,11 @@ def read_gpu_memory(words: Words, reading: Reading) -> None:
     for found in words.finditer(MEMORY + NOT_GPU_MEMORY + r"(?: of)?(?: v?ram| vram| memory)?"):
         first = words.index_at(found.start())
         size = float(found.group(1))
-        before = " ".join(words.words[max(0, first - 3):first])
+        before = " ".join(words.words[max(0, first - 4):first])
         after = " ".join(words.words[first + 1:first + 5])
         if re.search(r"\b(?:eat\w*|us(?:e|es|ing)|tak(?:e|es|ing)|consum\w*|allocat\w*|at least|needs?|wants?|requires?|shows?)"
-                     r"(?: \w+)?$|\d-$|\b(?:files?|weights?|checkpoints?|downloads?|disk) (?:is|are)(?: only| about| around)?$",
+                     r"(?: \w+)?$|\d-$|\b(?:files?|weights?|checkpoints?|downloads?|disk|gguf|model|quant)s?(?: alone| itself)? "
+                     r"(?:is|are|weighs?)(?: only| about| around| near| nearly| roughly| like)?$|\b(?:from|to) (?:about |around )?$",
                      before):  # what something uses or needs, or what its files weigh, is no GPU
             words.take(found, "memory used or needed (not a GPU)")
             continue
@@ -486,6 +590,94 @@ def read_gpu_memory(words: Words, reading: Reading) -> None:
         count = words.unknown_count if unknown else count_before(words, first)
         reading.gpus.append((f"{size:g}GB", count))
         reading.gpu_at.append(first)
+
+
+def drop_restated_memory(words: Words, reading: Reading, catalog: Catalog) -> None:
+    """A memory size that restates GPUs already read is not one more GPU: 'a 24GB card' beside 'my 4090', or '192GB'
+    after '4x A40 (48GB each)' (their total); '2x 24gb vs one 48gb' sets them side by side and keeps both."""
+    def memory_gb(gpu_id: str) -> float:
+        return float(gpu_id[:-2]) if gpu_id.endswith("GB") else catalog.find_gpu(gpu_id).memory_gb
+
+    def set_apart(a: int, b: int) -> bool:  # 'vs' anywhere between; 'and'/'or' only close by ('a 4090 and a 24gb 3090')
+        between = words.words[min(a, b):max(a, b)]
+        near = len(between) <= 6 and any(w in ("and", "or", "plus", "+") for w in between)
+        return near or bool(re.search(r"\b(?:vs|versus|compar\w*|than|instead)\b", " ".join(between)))
+
+    at = list(reading.gpu_at)
+    dropped: set[int] = set()
+    for n, (gpu_id, count) in enumerate(reading.gpus):
+        restated = next((m for m, (g, c) in enumerate(reading.gpus)
+                         if m != n and m not in dropped and (m < n or not g.endswith("GB")) and not set_apart(at[n], at[m])
+                         and any(abs(memory_gb(gpu_id) - memory_gb(g) * k) < 1 for k in {1, c or 1})), None)
+        if gpu_id.endswith("GB") and (count or 1) == 1 and restated is not None:
+            span = next((s for s in words.spans if s.meaning.startswith(f"a GPU with {gpu_id[:-2]} GB")), None)
+            if span is not None:
+                span.meaning = "the memory of the GPUs named (again, or in total)"
+            if words.tier_at(at[n]) > words.tier_at(at[restated]):  # restated where the question asks: asked of, then
+                at[restated] = at[n]
+            dropped.add(n)
+    reading.gpus = [g for n, g in enumerate(reading.gpus) if n not in dropped]
+    reading.gpu_at = [a for n, a in enumerate(at) if n not in dropped]
+
+
+def set_aside_told(reading: Reading, gpus: bool = False, subject: bool = False) -> None:
+    """The question asks for a GPU ('which gpu should I buy?') or a model ('the biggest I can run?') and its asking
+    sentence names none: the GPUs (or the model) only told about are background, not what is asked about."""
+    starts, at = [], 0
+    for word in reading.text.split(" "):
+        starts.append(at)
+        at += len(word) + 1
+    asks = lambda index: any(a <= starts[index] < b for a, b in reading.asking)  # noqa: E731
+    def aside(index: int, meaning: str) -> None:
+        for span in reading.spans:
+            if span.at == index:
+                span.meaning = meaning
+    if gpus and (reading.gpus or reading.unknown_gpus) and not any(asks(a) for a in reading.gpu_at + reading.unknown_gpu_at):
+        for index, (gpu_id, _) in zip(reading.gpu_at, reading.gpus, strict=True):
+            aside(index, f"GPU {gpu_id}, told about, not asked about")
+        for index, name in zip(reading.unknown_gpu_at, reading.unknown_gpus, strict=True):
+            aside(index, f"GPU '{name}', told about, not asked about")
+        reading.gpus, reading.gpu_at, reading.unknown_gpus, reading.unknown_gpu_at = [], [], [], []
+    told_models = reading.models and not any(asks(a) for a in reading.model_at)
+    told_size = reading.params_billions is not None and reading.params_at >= 0 and not asks(reading.params_at)
+    if subject and (told_models or told_size) and not (reading.models and not told_models):
+        for index, model in zip(reading.model_at, reading.models, strict=True):
+            aside(index, f"model {model}, told about, not asked about")
+        if reading.params_at >= 0:
+            aside(reading.params_at, "a model size told about, not asked about")
+        reading.models, reading.model_at, reading.params_billions, reading.unknown_models = [], [], None, []
+
+
+REFERS_BACK = r"\b(?:that|this|true|hold|right|correct|really|actually|legit|one|them|those|same|their|his|her)\b"
+
+
+def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
+    """'My old box had a 5080 ... does gpt-oss fit across the two 3090s?': when the sentence that asks names GPUs, those
+    named only in sentences that tell are background; a model named where the question asks comes first."""
+    if not words.asking and not words.aside:
+        return
+    tiers = [words.tier_at(a) for a in reading.gpu_at]
+    unknown_tiers = [words.tier_at(a) for a in reading.unknown_gpu_at]
+    asking = " ".join(words.text[a:b] for a, b in words.asking)
+    theirs = bool(words.asking) and not re.search(REFERS_BACK, asking)  # 'a friend's 2 A100s ... how much VRAM for mine?'
+    top = max(tiers + unknown_tiers, default=1)
+    asked = [t == max(tiers, default=1) and (t > 0 or not theirs) for t in tiers]
+    unknown_asked = [t > 0 or not (theirs or top > 0) for t in unknown_tiers]  # an outside GPU yields only to others' stories
+    for at, name, keep in zip(reading.unknown_gpu_at, reading.unknown_gpus, unknown_asked, strict=True):
+        if not keep:
+            words.told_aside(at, f"GPU '{name}', told about, not asked about")
+    reading.unknown_gpus = [n for n, keep in zip(reading.unknown_gpus, unknown_asked, strict=True) if keep]
+    reading.unknown_gpu_at = [a for a, keep in zip(reading.unknown_gpu_at, unknown_asked, strict=True) if keep]
+    if not all(asked):
+        for at, (gpu_id, _), keep in zip(reading.gpu_at, reading.gpus, asked, strict=True):
+            if not keep:
+                words.told_aside(at, f"GPU {gpu_id}, told about, not asked about")
+        reading.gpus = [g for g, keep in zip(reading.gpus, asked, strict=True) if keep]
+        reading.gpu_at = [a for a, keep in zip(reading.gpu_at, asked, strict=True) if keep]
+    if len(reading.models) > 1:
+        order = sorted(range(len(reading.models)), key=lambda n: (-words.tier_at(reading.model_at[n]), reading.model_at[n]))
+        reading.models = [reading.models[n] for n in order]
+        reading.model_at = [reading.model_at[n] for n in order]
 
 
 def read_unknown_gpus(words: Words, reading: Reading) -> None:
@@ -506,6 +698,7 @@ def read_unknown_gpus(words: Words, reading: Reading) -> None:
         words.unknown_gpu_words.update(range(first, words.index_at(end - 1) + 1))
         words.unknown_count = words.unknown_count or count_before(words, first)
         reading.unknown_gpus.append(name)
+        reading.unknown_gpu_at.append(first)
     after = words.masked()  # the names just read are blanked in what the question asks too
     reading.asked = "".join(a if b != a and a == USED else r for r, a, b in zip(reading.asked, after, masked_before, strict=True))
 
@@ -521,7 +714,10 @@ def read_token_counts(words: Words, reading: Reading) -> None:
     out = (words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:output|generated|new|completion|response) tokens?\b")
            or words.search(r"\b(?:generat\w*|output\w*|respon\w*|answers? of) (?:about |around |up to )?(\d+(?:\.\d+)?) ?(k)? tokens?\b")
            or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:out|of output|output)\b")
-           or words.search(r"\b(?:replies|responses|answers|completions|outputs?)(?: of| about| around| are| ~)* (\d+(?:\.\d+)?) ?(k)?\b"))
+           or words.search(r"\b(?:repl(?:y|ies)|responses?|answers?|completions?|outputs?)(?: of| about| around| are| is| ~"
+                           r"| roughly| usually| typically)* (\d+(?:\.\d+)?) ?(k)?\b")
+           or words.search(r"\b(?:gets?|getting|receives?|returns?|sends?) (?:about |around |roughly )?(\d+(?:\.\d+)?) ?(k)?"
+                           r"(?: tokens?)? back\b"))  # 'sends 8k of prompt and gets 2k back'
     if out:
         reading.output_tokens = kilo(out.group(1), out.group(2))
         words.take(out, f"{reading.output_tokens} output tokens")
@@ -533,28 +729,48 @@ def kilo(value: str, k: str | None) -> int:
     return int(number * 1024) if k else int(number)
 
 
-NOT_CONTEXT_NOUNS = (r"(?! ?(?:usd|\$|dollars?|euros?|examples?|samples?|sentences?|records?|pairs?|questions?|rows?|docs?|documents?"
-                     r"|conversations?|steps?|images?"
+NOT_CONTEXT_NOUNS = (r"(?! ?(?:[a-z]+ )?(?:usd|\$|dollars?|euros?|examples?|samples?|sentences?|records?|pairs?|questions?|rows?"
+                     r"|docs?|documents?|conversations?|steps?|images?"
                      r"|words?|lines?|pages?|stars|downloads|(?:concurrent |active )?(?:users?|requests?|sessions?|people|customers)"
                      r"|a month|/month|per month|/mo\b|tok\w*/s|tokens? (?:per|a) s\w*|t/s))")
 
 
+def money_without_model(words: Words, reading: Reading) -> bool:
+    """No model, and money talk: a bare '100k' is dollars then ('100k or more like 300k?' of a bill), not a context."""
+    return not reading.models and re.search(r"\$|\b(?:cost\w*|price\w*|bill|budget|spend|pay|usd|dollars?|bucks|looking at)\b",
+                                            words.text) is not None
+
+
 def read_context(words: Words, reading: Reading) -> None:
-    found = (words.search(r"(?:(?<=concurrent )|(?<=parallel ))(\d+) ?(k)[ -]?(?:tokens? )?(?=requests|prompts|sequences|chats)")
-             or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:context|ctx|context window|sequence|seq(?: len)?"
-                             r"|prompts?|input|in\b)(?: lengths?| window| size)?")
-             or words.search(r"(?:context|ctx|sequence|seq|prompt|input)s?(?:[ _-]?(?:length|len|window|size))?"
-                             r"(?: of| =| at| is| to)? (\d+(?:\.\d+)?) ?(k)?\b(?: tokens?)?")
-             or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?[ -]tokens?\b(?! ?(?:/|per|a|each) ?(?:s\b|sec|second))"
-                             r"(?! (?:each|per user|out|of output))")
-             or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)\b" + NOT_CONTEXT_NOUNS))
+    patterns = [r"(?:(?<=concurrent )|(?<=parallel ))(\d+) ?(k)[ -]?(?:tokens? )?(?=requests|prompts|sequences|chats)",
+                r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:context|ctx|context window|sequence|seq(?: len)?"
+                r"|prompts?|input|in\b)(?: lengths?| window| size)?",
+                r"(?:context|ctx|sequence|seq|prompt|input)s?(?:[ _-]?(?:length|len|window|size))?"
+                r"(?: of| =| at| is| to)? (\d+(?:\.\d+)?) ?(k)?\b(?: tokens?)?",
+                r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?[ -]tokens?\b(?! ?(?:/|per|a|each) ?(?:s\b|sec|second))"
+                r"(?! (?:each|per user|out|of output))"]
+    if not money_without_model(words, reading):
+        patterns.append(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)\b" + NOT_CONTEXT_NOUNS)
+    found = words.search_first(*patterns)
     if found:
         reading.seq_len = kilo(found.group(1), found.group(2))
+        reading.seq_len_told = bool(words.asking) and not any(a <= found.start() < b for a, b in words.asking)
         words.take(found, f"{reading.seq_len:,} tokens of context")
 
 
+AT_ONCE = r"(?:(?:are |being )?(?:hitting|using|online|active|at once|at the same time|simultaneous\w*|concurrent\w*)\b)"
+
+
 def read_traffic(words: Words, reading: Reading) -> None:
-    """'1000 concurrent users', '20 requests per second', '50 rps', '30 tokens/s per user'."""
+    """'1000 concurrent users', '20 requests per second', '50 rps', '30 tokens/s per user'; of '200 devs, 60 of them
+    hitting it at once' the 60 are the concurrent users."""
+    peak = words.search(r"\b(\d+) of (?:them|those|these|us) " + AT_ONCE)
+    if peak:
+        reading.users = int(peak.group(1))
+        words.take(peak, f"{reading.users:,} concurrent users (of the people named, those at once)")
+        headcount = words.search(r"(?<![\w.$])\d+ (?:users?|people|devs?|developers?|engineers?|employees|staff|members|students)\b")
+        if headcount:
+            words.take(headcount, "the people in all (the concurrent ones are counted)")
     rate = words.search(r"(\d+(?:\.\d+)?) ?(?:rps|qps|req/s|requests? ?(?:per|/|a) ?(?:s\b|sec\w*|second)|queries (?:per|a) second)")
     if rate:
         reading.requests_per_s = float(rate.group(1))
@@ -565,7 +781,7 @@ def read_traffic(words: Words, reading: Reading) -> None:
                          r"|colleagues)\b(?: at the same time| at once| concurrently| simultaneously)?"
                          r"|(\d+) (?:concurrent|parallel|simultaneous)\b|\b(a single|single|one|1) (?:user|person|stream|request)\b"
                          r"|\bteam of (\d+)\b")
-    if users:
+    if users and not peak:
         value = users.group(1) or users.group(3) or users.group(5) or "1"
         reading.users = int(float(value) * (1000 if users.group(2) else 1))
         words.take(users, f"{reading.users:,} concurrent users")
@@ -588,23 +804,26 @@ def read_batch(words: Words, reading: Reading) -> None:
 
 
 def read_money(words: Words, reading: Reading) -> None:
-    budget = words.search(r"\bgpu_memory_utilization (0?\.\d+|1(?:\.0)?)\b")  # vLLM's flag, not a rent-or-buy utilization
+    # vLLM's flag, not a rent-or-buy utilization
+    budget = words.search(r"\bgpu[_ -]memory[_ -]utili[sz]ation(?: of| =| at| is)? (0?\.\d+|1(?:\.0)?)\b")
     if budget:
         reading.gpu_memory_utilization = float(budget.group(1))
         words.take(budget, f"vLLM gpu_memory_utilization {reading.gpu_memory_utilization:g}")
     layers = words.search(r"\bn_gpu_layers (\d+)\b")
     if layers:
         words.take(layers, f"llama.cpp -ngl {layers.group(1)}")
-    utilization = (words.search(r"(\d+(?:\.\d+)?) ?%(?: utili[sz]\w*| of the time| busy| usage| load| duty cycle)?")
+    utilization = (words.search(r"(\d+(?:\.\d+)?) ?%(?! ?/ ?\d| ?(?:cpu|gpu|of (?:it|(?:the |my )?(?:layers|model|vram|memory|ram)))\b)"
+                                           r"(?: utili[sz]\w*| of the time| busy| usage| load| duty cycle)?")
                    or words.search(r"utili[sz]ation(?: of| at| is)? (0?\.\d+|1(?:\.0)?)\b"))
     if utilization:
         value = float(utilization.group(1))
         reading.utilization = value / 100 if "%" in utilization.group(0) else value
         words.take(utilization, f"utilization {reading.utilization:.0%}")
-    daily = None if utilization else words.search(r"(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) (?:a|per|each|every) day")
-    if daily and 0 < float(daily.group(1)) <= 24:
-        reading.utilization = float(daily.group(1)) / 24
-        words.take(daily, f"utilization {reading.utilization:.0%} ({daily.group(1)} hours a day)")
+    daily = None if utilization else words.search(r"(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) (?:a|per|each|every|/) ?(day|week|month|year)")
+    period = v.DURATION_HOURS[daily.group(2)] if daily else 0.0
+    if daily and 0 < float(daily.group(1)) <= period:  # '8 hours a day', '500 hours a year': a share of the time
+        reading.utilization = float(daily.group(1)) / period
+        words.take(daily, f"utilization {reading.utilization:.0%} ({daily.group(1)} hours a {daily.group(2)})")
     elif not utilization:
         steady = words.search(r"\b24/7\b|\bround the clock\b|\ball the time\b|\bcontinuously\b"
                               r"|\b(?:half|a quarter|a third|three quarters) of the time\b|\bhalf the time\b")
@@ -647,8 +866,8 @@ def read_durations(words: Words, reading: Reading) -> None:
         words.take(years, f"{reading.years:g} years")
     units = "|".join(sorted((u for u in v.DURATION_HOURS if u != "year"), key=len, reverse=True))
     count_words = "|".join(w for w in v.NUMBER_WORDS if w not in ("dual", "pair", "couple", "single", "quad"))
-    found = words.search(rf"(?<!under )(?<!within )(?<!than )(?<!inside )(\d+(?:\.\d+)?|{count_words}) ?(?:whole |full |entire )?"
-                         rf"({units})s?\b(?!/)")
+    found = words.search(rf"(?<!under )(?<!within )(?<!than )(?<!inside )(?<!after )(?<!past )(?<!last )"
+                         rf"\b(\d+(?:\.\d+)?|{count_words}) ?(?:whole |full |entire )?({units})s?\b(?!/| ago\b)")
     if found:
         value = found.group(1)
         amount = float(value) if value[0].isdigit() else float(v.NUMBER_WORDS[value])
@@ -687,6 +906,7 @@ def read_model_size(words: Words, reading: Reading) -> None:
             name = [w for w in name if w not in ("is", "at")] if len(name) > 1 else name
             while name and name[0] in v.STOP_WORDS:
                 start += len(name.pop(0)) + 1
+        reading.params_at = words.index_at(start)  # where its span begins
         if any(w not in v.MODEL_WORDS and w not in v.STOP_WORDS for w in name):
             unknown = " ".join(name) + f" {size.group(2)}{size.group(3)}"
             reading.unknown_models.append(unknown)
@@ -698,7 +918,8 @@ def read_model_size(words: Words, reading: Reading) -> None:
     named = words.search(rf"\b(?:{families})[-. ]?\d[\w.]*(?:-[a-z0-9.]+)*\b") if not reading.params_billions else None
     if named and not reading.unknown_models:  # 'phi-3.5-moe': a model the catalog does not hold, with no size to go on
         reading.unknown_models.append(words.take(named, "a model not in the catalog (no size given)"))
-    other = words.search(r"\b[a-z][\w.-]+/(?!s\b|sec|hr?\b|hour|mo\b|month|gpu|day|yr|year|kaggle)[\w.-]{2,}\b")  # org/name
+    other = words.search(r"\b(?!(?:price|perf\w*|cost|tok\w*|usd|watts?|dollars?|input|output|read|write|and|or)/)"
+                         r"[a-z][\w.-]+/(?!s\b|sec|hr?\b|hour|mo\b|month|gpu|day|yr|year|kaggle|perf|watt|dollar)[\w.-]{2,}\b")  # org/name
     if other:
         reading.unknown_models.append(words.take(other, "a model id not in the catalog"))
 

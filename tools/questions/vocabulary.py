@@ -30,20 +30,22 @@ PROVIDER_ALIASES = {"amazon": "aws", "ec2": "aws", "google cloud": "gcp", "oracl
                     "datacrunch": "verda", "coreweave": "coreweave"}
 RECIPES = {"unsloth": "unsloth", "trl": "trl", "sfttrainer": "trl", "torchtune": "torchtune", "hf trainer": "hf_trainer",
            "huggingface trainer": "hf_trainer"}
-SHARDING = [(r"\bzero[ -]?(?:stage[ -]?)?([123])\b|\bzero([123])\b", "zero"), (r"\bfsdp\b", "fsdp")]
-DURATION_HOURS = {"hour": 1.0, "hr": 1.0, "h": 1.0, "day": 24.0, "week": 168.0, "month": 730.0, "year": 8766.0}
+SHARDING = [(r"\bzero[ -]?(?:stage[ -]?)?([123])\b|\bzero([123])\b|\bdeepspeed (?:zero )?stage[ -]?([123])\b", "zero"),
+            (r"\bfsdp\b", "fsdp")]
+DURATION_HOURS = {"hour": 1.0, "hr": 1.0, "h": 1.0, "day": 24.0, "week": 168.0, "month": 730.0, "year": 8760.0}  # as the tools price a year
 TOKEN_SCALE = {"t": 1e12, "trillion": 1e12, "b": 1e9, "bn": 1e9, "billion": 1e9, "m": 1e6, "million": 1e6, "k": 1e3}
 
 # Names of accelerators people ask about that the catalog does not hold; each is read as 'a GPU we do not know'.
 UNKNOWN_GPU_PATTERNS = [
     r"\b(?:apple )?m[1-4] ?(?:pro|max|ultra)?\b(?= ?(?:mac|chip|with|\d|$))", r"\bmac ?(?:book(?: pro| air)?|studio|mini|pro)?\b",
-    r"\bapple silicon\b",
+    r"\bapple silicon\b", r"\bmac ?(?:book(?: pro| air)?|studio|mini|pro) m[1-4](?: pro| max| ultra)?\b",
     r"(?<!\$)\b(?:rtx |gtx )?(?:[1-5]0[5-9]0|20[6-8]0|1[06][5-8]0)(?: ?ti| ?super)?\b(?! ?(?:b\b|tokens|users|hours|h\b|days|\$))",
     r"\b(?:radeon )?(?:rx )?[5-9][0-9]00 ?xtx?\b",
     r"\b(?:nvidia )?(?:a2|a16|a30|a40|a800|h20|h800|l20|b100|mi50|mi100|mi210|mi250|w7900|w6800|rtx ?a[245]000|rtx ?[345]000)\b",
     r"\brtx ?(?:pro ?)?[2-6]\d00(?: ada| blackwell)?\b(?! ?(?:tokens|users|hours))",
     r"\b(?:intel )?arc ?[ab][3-7][0-9]0\b", r"\btesla [pkm]\d{2,3}\b",
     r"\b[pk](?:40|80|100)\b", r"\btitan(?: rtx| v| xp)?\b", r"\bjetson(?: \w+)?\b", r"\bstrix halo\b", r"\bdgx spark\b",
+    r"\b(?:amd )?ryzen ai(?: max\+?)?(?: pro)?(?: \d{3})?\b", r"\bradeon (?:ai )?pro ?[rw]?\d{4}\b", r"\bgaudi ?1\b",
 ]
 
 # Families of open models: a name of one the catalog does not hold is an unknown model, not an ignored word

@@ -1,0 +1,99 @@
+"""Questions with a backstory: what failed before, what a thread claimed, what a card is besides its name. The
+sentence that asks decides; numbers only told about are not inputs, and a memory size that restates a GPU is no GPU."""
+import pytest
+
+from gpusizer.tools.questions import ask
+
+READINGS = [  # (question, journey, what the reading must hold, keys it must not hold)
+    ("gpt-oss-120b on one h100 in vllm OOMs for me at 128k. what max context is realistic on a single 80gb card?",
+     "limits", {"model": "openai/gpt-oss-120b", "gpus": [["h100-sxm", 1]], "engine": "vllm"}, {"seq_len"}),
+    ("Jan auto-picks ~2k context for gemma 3 27b on my 4090, which is useless. at q4_k_m whats the max ctx that fits?",
+     "limits", {"model": "google/gemma-3-27b-pt", "weights_dtype": "q4_k_m"}, {"seq_len"}),
+    ("a colleague's PR says llama3.1 8b at 32K ctx drops to ~1.1GB of cache with q4_0. so for the full 128k with q8_0 "
+     "weights and q4_0 kv, whats the total memory needed?", "estimate",
+     {"seq_len": 131072, "weights_dtype": "q8_0", "kv_cache_dtype": "q4_0"}, {"gpus"}),
+    ("I rented 4x A40 (48GB each) for QLoRA on llama 3 8b and get OOM. 192GB for an 8B should be plenty no?",
+     "fit", {"gpus": [["48GB", 4]], "unknown_gpu": "a40"}, set()),
+    ("a readme claims a full finetune of an 8B fits a 24GB card. is that real for llama 3.1 8b on my 4090?",
+     "fit", {"gpus": [["rtx-4090", 1]]}, set()),
+    ("got two used 3090s (48gb total), will llama 3.3 70b q4_k_m fit in llama.cpp?", "fit", {"gpus": [["rtx-3090", 2]]}, set()),
+    ("Mac Studio M2 Ultra 192GB: what decode speed for llama 3 70b q4_k_m? bandwidth is 800GB/s so ~10 tok/s?",
+     "speed", {"gpus": [["192GB", 1]]}, set()),
+    ("How much memory does qwen3-235b-a22b take at q3_k_m? The gguf alone is near 97 GiB.", "estimate", {}, {"gpus"}),
+    ("Deepspeed stage 3 OOMs on a 7B mistral full finetune on one A100-80GB. should this fit?", "fit",
+     {"model": "mistralai/Mistral-7B-v0.3", "sharding": "zero3"}, {"params_billions"}),
+    ("how long to train a 7b from scratch on one trillion tokens with 64 H100s?", "training_time",
+     {"training_tokens": 1e12, "params_billions": 7.0}, set()),
+    ("cheapest way to fine-tune llama 3.3 70b on ~20k chat examples?", "cheapest_method", {}, {"seq_len"}),
+    ("we continue pretraining OLMo 2 7B, all parameters. what GPU setup should we rent?", "which_gpu", {"method": "full"}, set()),
+    ("we need sixteen H200s for six weeks. are we looking at 100k or more like 300k?", "cloud_cost", {"hours": 1008.0},
+     {"seq_len"}),
+    ("~200 devs, peak maybe 60 of them hitting it at once. serving gpt-oss-120b with sglang on H100s, how many GPUs?",
+     "serving", {"users": 60, "gpus": [["h100-sxm", 1]]}, set()),
+    ("serving llama 3.1 8b on L40S: each user sends ~8k tokens and gets ~2k back. how many l40s for 300 users?",
+     "serving", {"seq_len": 8192, "output_tokens": 2048, "users": 300}, set()),
+    ("qwen2.5 72b chatbot, twenty requests per second, each answer is around 300 tokens. how many H200s with vllm?",
+     "serving", {"output_tokens": 300, "requests_per_s": 20.0}, {"seq_len"}),
+    ("max concurrent requests for llama 3.1 8b on an L4 with vllm at ~4k tokens? serving only, no training", "limits",
+     {"workload": "inference"}, set()),
+    ("is gaudi 3 any good vs h100 for training, price/perf wise?", "compare", {"gpus": [["gaudi3", 1], ["h100-sxm", 1]]},
+     {"unknown_model"}),
+    ("ollama ps shows 47%/53% CPU/GPU for gpt-oss 20b on my 4070. should it fit fully?", "fit", {}, {"utilization"}),
+    ("vllm on a 3090 with llama 3.1 8b, gpu-memory-utilization 0.9: what's the biggest max-model-len I can set?", "limits",
+     {"gpu_memory_utilization": 0.9}, {"utilization"}),
+    ("B200 vs H200 running Llama 4 Maverick on vllm. how much faster is blackwell actually?", "compare", {}, set()),
+    ("two 24gb cards vs one 48gb card for llama 3.3 70b q4?", "compare", {"gpus": [["24GB", 2], ["48GB", 1]]}, set()),
+    # what others ran, or what one had before, yields to what the question asks about
+    ("A friend ran qwen2.5 72b on 2 A100s last month. How much vram does it need at q4_k_m?", "estimate",
+     {"model": "Qwen/Qwen2.5-72B", "weights_dtype": "q4_k_m"}, {"gpus"}),
+    ("my old box had a 5080. now i have two 3090s: will gpt-oss-120b fit across the two 3090s in vllm?", "fit",
+     {"gpus": [["rtx-3090", 2]]}, set()),
+    ("my laptop has an 8gb 3070 and models spill out of it. what gpu should i buy to run qwen3 14b q4_k_m at 32k?",
+     "which_gpu", {"model": "Qwen/Qwen3-14B"}, {"gpus", "unknown_gpu"}),
+    ("A guy on reddit did plain LoRA on one card. Which GPU should I rent to QLoRA llama 3.1 70b?", "which_gpu",
+     {"method": "qlora"}, set()),
+    ("I want full fine-tuning (not lora) of qwen2.5 1.5b, my professor says lora is not enough. Which GPU to buy?",
+     "which_gpu", {"method": "full"}, set()),
+    ("with the KV cache type set to q8_0, will gemma 3 27b q4_k_m fit on a 4090 at 32k?", "fit",
+     {"kv_cache_dtype": "q8_0", "weights_dtype": "q4_k_m"}, set()),
+    ("An article says a 256GB M3 Ultra runs 405B models. I have the Mac Studio M3 Ultra with 256GB. Biggest model I can "
+     "run at q4_k_m on it?", "biggest_model", {"gpus": [["256GB", 1]]}, {"params_billions", "unknown_model"}),
+    ("finally got a 5090 after 4 months of refreshing. biggest model i can serve in AWQ on it with vllm?", "biggest_model",
+     {"weights_dtype": "awq"}, {"hours"}),
+]
+
+
+@pytest.mark.parametrize("question, journey, holds, lacks", READINGS, ids=[r[0][:48] for r in READINGS])
+def test_the_sentence_that_asks_decides_the_reading(catalog, question, journey, holds, lacks):
+    answer = ask(question, catalog)
+    assert answer.journey == journey, answer.interpretation
+    assert {k: answer.reading.get(k) for k in holds} == holds
+    assert not lacks & set(answer.reading)
+
+
+def test_a_length_told_about_is_said_to_be_set_aside(catalog):
+    answer = ask("gpt-oss-120b on one h100 in vllm OOMs for me at 128k. what max context is realistic?", catalog)
+    assert "'128k': a length the question tells of, not asks for" in " ".join(answer.read)
+
+
+def test_the_longest_context_never_exceeds_the_models_window(catalog):
+    answer = ask("what max context can gpt-oss-120b have on a single h100 in vllm?", catalog)
+    assert "the model's whole window, 131,072 tokens" in answer.answer
+
+
+def test_rent_or_buy_after_a_rental_bill_counts_the_job_as_the_use(catalog):
+    answer = ask("sixteen H200s for six weeks on-demand: the bill? and would it be cheaper to just buy them?", catalog)
+    assert "buy" in answer.answered and "1,008 h of use over 3 years" in answer.answer
+    made = next(c for c in answer.calls if c.tool == "rent_vs_buy")
+    assert made.arguments["utilization"] == pytest.approx(1008 / (3 * 8760))
+
+
+def test_hours_a_year_are_a_utilization(catalog):
+    answer = ask("rent or buy 8 h100s, we need them 500 hours a year?", catalog)
+    assert answer.reading["utilization"] == pytest.approx(500 / 8760)
+
+
+def test_a_gpu_swapped_out_in_a_follow_up_is_replaced_not_added(catalog):
+    first = ask("will gemma 3 27b q4_k_m fit on a 4090 at 32k?", catalog)
+    answer = ask("and if i swap the 4090 for a 5090?", catalog, first)
+    assert answer.journey == "fit" and answer.reading["gpus"] == [["rtx-5090", 1]]
