@@ -58,8 +58,14 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
             setattr(merged, field.name, value)
     if new.models or new.params_billions is not None:
         merged.models, merged.params_billions, merged.unknown_models = new.models, new.params_billions, new.unknown_models
-    if new.workload:
+    if new.workload and (new.method_said or previous.workload != "training"):  # 'train on that card' keeps the LoRA
         merged.workload, merged.method, merged.method_said = new.workload, new.method, new.method_said
+    if new.gpus and new.gpus[0][1] is None and previous.gpus and (previous.gpus[0][1] or 1) > 1 and (
+            re.search(r"\bsame\b", new.text) or re.search(r"\b[a-z]*\d+[a-z]*s\b", new.asked)):  # 'the same on h200s'
+        merged.gpus = [(new.gpus[0][0], previous.gpus[0][1]), *new.gpus[1:]]
+    limit = re.search(j.LIMIT, new.asked)
+    if limit and new.seq_len is None and not j.limit_is_batch(limit.group(0), new.asked[limit.end():]):
+        merged.seq_len = None  # 'what's the longest it will train at, then?': the length is now the question
     count = re.search(BARE_COUNT, new.text)
     if count and not new.gpus and merged.gpus:
         value = count.group(1) or count.group(2) or count.group(3)
@@ -163,6 +169,11 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
         if told is not None:
             told.meaning = "a length the question tells of, not asks for (the longest is asked)"
         reading.seq_len = None
+    if journey is not None and journey.name == "limits" and j.asks_past_told_batch(reading):
+        told = next((s for s in reading.spans if s.meaning.startswith("batch ")), None)  # 'right now I'm at bs 2'
+        if told is not None:
+            told.meaning = "a batch the question tells of, not asks for (the largest is asked)"
+        reading.batch_size = None
     if journey is not None and journey.name in ("gpu_card", "cloud_cost", "rent_or_buy", "compare") and not j.has_subject(reading) \
             and reading.weights_dtype:  # 'trainium2: memory and bf16 TFLOPS?': a precision with no model to apply it to
         reading.notes.append(f"'{reading.weights_dtype}' names a precision, but there is no model to apply it to")

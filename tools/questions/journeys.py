@@ -533,10 +533,13 @@ CHEAPEST_WAY = (r"\bcheapest (?:way|option|setup|route|approach|method)\b|\bleas
                 r"|\bmost cost[ -]effective\b|\bas little money\b|\bcheapest\b.*\b(?:fine[ -]?tun|train|run|serv)")
 BUY = r"\b(buy\w*|purchas\w*|own(ing)?|capex|on[ -]?prem\w*)\b"
 RENT_OR_OWN = r"\b(rent\w*|cloud|leas\w*|own(ing)?|on[ -]?prem\w*|capex|break[ -]?even)\b"
-COST_ASK = (r"\b(bill|invoice|cost\w*|price\w*|how much (?:would|will|does|to|is)|spend|pay|come to|set (?:me|us) back)\b"
+COST_ASK = (r"\b(bill|invoice|cost\w*|price\w*|how much (?:would|will|does|to|is)|spend|pay|come to|(?:set|run) (?:me|us) back"
+            r"|run (?:me|us))\b"
             r"|\btotal\s*$")
 FIT_ASK = r"\b(fits?|enough|oom\w*|hold)\b"
-ESTIMATE_ASK = (r"\b(how (?:much|many) (?:vram|memory|gpu memory|gigs?|gb|gib)|total (?:vram|memory)|(?:gpu )?memory for|vram for"
+TIME_ASK = r"\bhow long\b|\bhow many (?:gpu[- ]?)?(?:hours|days)\b|\bwall[- ]?clock\b|\btime\b"
+ESTIMATE_ASK = (r"\b(how (?:much|many) (?:vram|memory|gpu memory|gigs?|gb|gib)|(?:rough(?:ly)?|ballpark|approx\w*) (?:gigs?|gb|gib) of"
+                r"|total (?:vram|memory)|(?:gpu )?memory for|vram for"
                 r"|memory (?:footprint|requirements?|needed"
                 r"|usage|budget)|vram (?:needed|required|requirements?|usage|bill|budget)|ballpark gib|peak (?:vram|memory))\b")
 LIMIT = (r"\b(longest|max(?:imum)?|largest|biggest|most|highest|ceiling|upper bound|concurrency|more room|how (?:long|big|far|high"
@@ -579,13 +582,19 @@ def asks_limit(reading: Reading) -> bool:
     if found is None or not first(reading, LIMIT, FIT_ASK):
         return False
     given = reading.batch_size if limit_is_batch(found.group(0), reading.asked[found.end():]) else reading.seq_len
-    return given is None or asks_past_told_context(reading)
+    return given is None or asks_past_told_context(reading) or asks_past_told_batch(reading)
 
 
 def asks_past_told_context(reading: Reading) -> bool:
     """'It OOMs at 128k. What's the max context?': the length was told, the longest context is asked."""
     asked = [m for m in re.finditer(LIMIT, reading.asked) if any(a <= m.start() < b for a, b in reading.asking)]
     return reading.seq_len_told and any(not limit_is_batch(m.group(0), reading.asked[m.end():]) for m in asked)
+
+
+def asks_past_told_batch(reading: Reading) -> bool:
+    """'Max batch size for ...? Right now I'm at bs 2': the batch was told, the largest is asked."""
+    asked = [m for m in re.finditer(LIMIT, reading.asked) if any(a <= m.start() < b for a, b in reading.asking)]
+    return reading.batch_told and any(limit_is_batch(m.group(0), reading.asked[m.end():]) for m in asked)
 
 
 def limit_is_batch(phrase: str, after: str) -> bool:
@@ -653,8 +662,9 @@ JOURNEYS = [
     Journey("cheapest_method", lambda r: has_subject(r) and first(r, CHEAPEST_WAY, SPEED, FIT_ASK),
             answer_cheapest_method, ("cost", "fit", "serving")),
     Journey("serving", asks_serving, answer_serving, ("serving", "speed", "cost", "fit")),
-    Journey("training_time", lambda r: has_subject(r) and (r.training_tokens is not None or r.workload == "training" and said(
-        r, r"tokens? (?:per|a|/) ?(?:day|hour)|tokens/day|throughput of training")), answer_training_time,
+    Journey("training_time", lambda r: has_subject(r) and not first(r, WHICH_GPU, TIME_ASK) and (
+        r.training_tokens is not None or r.workload == "training" and said(
+            r, r"tokens? (?:per|a|/) ?(?:day|hour)|tokens/day|throughput of training")), answer_training_time,
             ("time", "cost", "speed")),
     Journey("rent_or_buy", asks_rent_or_buy, answer_rent_or_buy, ("buy", "cost")),
     Journey("compare", lambda r: compared_count(r) >= 2 and not first(r, ABSOLUTE_SPEED, r"\b(vs|versus|compare|between|or)\b")

@@ -46,6 +46,7 @@ class Reading:
     batch_size: int | None = None
     seq_len: int | None = None
     seq_len_told: bool = False  # read in a sentence that tells ('it OOMs at 128k.'), not in the one that asks
+    batch_told: bool = False  # the same of a batch size ('right now I'm at bs 2')
     output_tokens: int | None = None
     hours: float | None = None
     utilization: float | None = None
@@ -102,6 +103,8 @@ class Words:
         self.spans: list[Span] = []
         self.asking: list[tuple[int, int]] = []  # where the sentences that ask are, when others only tell
         self.aside: list[tuple[int, int]] = []  # where sentences report what others did or what was before
+        self.reports_count = True  # what those sentences say counts: no sentence asks, or the asking one refers back to them
+        self.named_again: dict[int, int] = {}  # a name's first word -> the tier of a later mention of the same thing
         self.gpu_words: set[int] = set()  # where GPU names were read (a memory size next to one is that GPU's)
         self.unknown_gpu_words: set[int] = set()  # where names of GPUs outside the catalog were read
         self.unknown_count: int | None = None  # '4x A40': how many of the GPU outside the catalog
@@ -122,7 +125,8 @@ class Words:
         """Of patterns in order of preference, the first to match in the sentences that ask, then in those that tell,
         then in those that report others ('a friend ran it at 52k')."""
         masked = self.masked()
-        found = [(n, m) for n, p in enumerate(patterns) for m in re.finditer(p, masked)]
+        found = [(n, m) for n, p in enumerate(patterns) for m in re.finditer(p, masked)
+                 if self.reports_count or self.tier(m.start()) > 0]
         best = min(found, key=lambda nm: (-self.tier(nm[1].start()), nm[0], nm[1].start()), default=None)
         return best[1] if best else None
 
@@ -150,7 +154,7 @@ class Words:
         self.spans.append(Span(" ".join(self.words[first:last + 1]), meaning, first))
 
     def tier_at(self, index: int) -> int:
-        return self.tier(self.starts[index])
+        return max(self.tier(self.starts[index]), self.named_again.get(index, 0))
 
     def asks_at(self, index: int) -> bool:
         """Whether the word at `index` is in a sentence that asks (every word is, when no sentence only tells)."""
@@ -217,7 +221,8 @@ def normalize(question: str) -> str:
 QUESTION_START = re.compile(r"(?:how|what|what's|whats|which|will|would|can|could|is|are|does|do|should|any|where|why|when)\b")
 HEARSAY = re.compile(r"\b(?:someone|somebody|some guy|a guy|guy on|friend|colleague|coworker|people (?:say|claim|report|post)\w*"
                      r"|others|he|she|they said|blog|article|thread|reddit|discord|readme|faq|docs? say"
-                     r"|reportedly|claims?|apparently|i read|i saw|saw (?:someone|a|people)|one site|another (?:post|guy|site)"
+                     r"|reportedly|claims?|apparently|i read|i've read|i have read|i saw|saw (?:someone|a|people)|one site"
+                     r"|another (?:post|guy|site|one says)|(?:blog|launch|reddit|forum) post|post (?:says|claims|lists)"
                      r"|my old|old (?:box|rig|card|gpu|setup)|used to|back in|last year|previously)\b")
 
 
@@ -225,7 +230,8 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
     """Where in the normalised `text` the sentences that ask are, and those that only report what others did or what
     was before ('a friend ran it on 2 A100s', 'my old box had a 5080'): the first decide, the second yield to the rest.
     Nothing when every sentence is of one kind or they cannot be placed."""
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+", question.strip()) if s]
+    clauses = r"(?<=[.!?;])\s+|,\s+(?=(?:but|so|whereas|while|though|although|yet)\b)"  # 'a P40 on ebay, but I've read ...'
+    sentences = [s for s in re.split(clauses, question.strip()) if s]
     marked = any("?" in s for s in sentences)
     asks = [("?" in s) if marked else bool(QUESTION_START.match(s.lower().lstrip("\"'(* "))) for s in sentences]
     reports = [not a and HEARSAY.search(s.lower()) is not None for s, a in zip(sentences, asks, strict=True)]
@@ -247,6 +253,7 @@ def read_question(question: str, catalog: Catalog) -> Reading:
     reading.asking, reading.aside = sentence_tiers(question, reading.text)
     words = Words(reading.text)
     words.asking, words.aside = reading.asking, reading.aside
+    words.reports_count = not reading.asking or re.search(REFERS_BACK, " ".join(reading.text[a:b] for a, b in reading.asking)) is not None
     find_names(words, catalog, reading)
     reading.asked = words.masked()  # names blanked; the unknown GPUs' too, below
     for reader in (read_negations, read_optimizer, read_formats, read_workload, read_stack, read_unknown_gpus, read_gpu_memory,
@@ -284,7 +291,8 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
             if found.kind == "model":
                 words.take_words(start, start + size - 1, f"model {found.item_id}")
                 models.append((start, found.item_id))
-            elif same_family_again(catalog, found.item_id, [g for _, (g, _) in gpus], " ".join(tokens[start:start + size])):
+            elif same_family_again(catalog, found.item_id, [g for _, (g, _) in gpus], " ".join(tokens[start:start + size])) \
+                    and not (words.tier_at(start) == 2 and all(words.tier_at(a) < 2 for a, _ in gpus)):  # asked of here
                 words.take_words(start, start + size - 1, "the GPU named (again)")
             else:
                 words.take_words(start, start + size - 1, f"GPU {found.item_id}")
@@ -305,8 +313,9 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
         if same is None:
             kept.append((at, item))
             continue
-        where = at if words.tier_at(at) > words.tier_at(kept[same][0]) else kept[same][0]  # where the question asks of it
-        kept[same] = (where, item if kept[same][1][1] is None and item[1] is not None else kept[same][1])
+        if words.tier_at(at) > words.tier_at(kept[same][0]):  # named again where the question asks: asked of
+            words.named_again[kept[same][0]] = words.tier_at(at)
+        kept[same] = (kept[same][0], item if kept[same][1][1] is None and item[1] is not None else kept[same][1])
     reading.gpus, reading.gpu_at = [item for _, item in kept], [at for at, _ in kept]
     parallel = words.search(r"\btensor[ -]parallel(?:ism)?(?: of| =| size)? (\d)\b|\btp ?=? ?(\d)\b")
     if parallel:
@@ -435,7 +444,7 @@ def read_formats(words: Words, reading: Reading) -> None:
           or words.search(rf"\bkv(?:[ -]?cache)?(?: quantized| quantised| type| dtype| quant\w*)?(?: (?:is |was )?set)?"
                           rf"(?: in| at| of| as| to| =)? ({kv_words})\b")
           or words.search(rf"\bcache(?: quantized| quantised)? (?:at|to|in|as) ({kv_words})\b")
-          or words.search(rf"\b({kv_words}) (?:on|for) (?:the )?kv(?:[ -]?cache)?\b"))  # 'go q4_0 on the kv'
+          or words.search(rf"\b({kv_words}) (?:on|for) (?:the )?(?:kv(?:[ -]?cache)?|cache)\b"))  # 'go q4_0 on the kv'
     if kv:
         reading.kv_cache_dtype = v.KV_FORMATS[kv.group(1)]
         words.take(kv, f"KV cache in {reading.kv_cache_dtype}")
@@ -512,7 +521,7 @@ def read_workload(words: Words, reading: Reading) -> None:
     for extra in (tune if full or qlora or lora else None, train):
         if extra and not words.used[words.index_at(extra.start())]:
             words.take(extra, "training")
-    checkpointing = words.search(r"(?:gradient|activation)[ -]checkpoint\w*|\bcheckpointing\b")
+    checkpointing = words.search(r"(?:gradient|activation|grad|act)[ _-]?(?:checkpoint\w*|ckpt)\b|\bcheckpointing\b")
     if checkpointing:
         words.take(checkpointing, "gradient checkpointing")
         reading.gradient_checkpointing = True
@@ -648,7 +657,11 @@ def set_aside_told(reading: Reading, gpus: bool = False, subject: bool = False) 
         reading.models, reading.model_at, reading.params_billions, reading.unknown_models = [], [], None, []
 
 
-REFERS_BACK = r"\b(?:that|this|true|hold|right|correct|really|actually|legit|one|them|those|same|their|his|her)\b"
+REFERS_BACK = (r"\b(?:holds?|legit|them|those|same|their|his|her|claim\w*|really|actually)\b"
+               r"|\b(?:rent|buy|get|use|run) (?:one|that one)\b(?! \w*\d)"  # 'rent one', not 'the 104b one'
+               r"|\b(?:is|was) (?:that|this|it) (?:(?:really|actually|even) )?(?:true|right|real|so|correct|legit|accurate|realistic"
+               r"|possible|for real)\b|\bdoes (?:that|this|it) (?:still )?(?:hold|work|apply|check out)\b"
+               r"|\bthat (?:true|right|real|claim\w*)\b")
 
 
 def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
@@ -661,7 +674,8 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     asking = " ".join(words.text[a:b] for a, b in words.asking)
     theirs = bool(words.asking) and not re.search(REFERS_BACK, asking)  # 'a friend's 2 A100s ... how much VRAM for mine?'
     top = max(tiers + unknown_tiers, default=1)
-    asked = [t == max(tiers, default=1) and (t > 0 or not theirs) for t in tiers]
+    comparing = re.search(r"\b(?:vs\.?|versus|compar\w*)\b", words.text) is not None  # 'h200 vs h100 for X. is the h200 worth it?'
+    asked = [(t == max(tiers, default=1) or comparing and t > 0) and (t > 0 or not theirs) for t in tiers]
     unknown_asked = [t > 0 or not (theirs or top > 0) for t in unknown_tiers]  # an outside GPU yields only to others' stories
     for at, name, keep in zip(reading.unknown_gpu_at, reading.unknown_gpus, unknown_asked, strict=True):
         if not keep:
@@ -711,6 +725,14 @@ def read_token_counts(words: Words, reading: Reading) -> None:
     if corpus and v.TOKEN_SCALE[corpus.group(2)] >= 1e6:
         reading.training_tokens = float(corpus.group(1)) * v.TOKEN_SCALE[corpus.group(2)]
         words.take(corpus, f"{reading.training_tokens:.3g} training tokens")
+    rows = None if corpus else words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k|m)? (?:samples|examples|rows|conversations|documents"
+                                            r"|docs|sequences|pairs) (?:of|at|with) (?:about |around |roughly )?(\d+(?:\.\d+)?) ?(k)?"
+                                            r" tokens?(?: each)?\b")
+    if rows:  # '20k samples of ~1k tokens each': the data is their product; each is a sequence of that length
+        count = float(rows.group(1)) * {"k": 1e3, "m": 1e6}.get(rows.group(2) or "", 1)
+        length = kilo(rows.group(3), rows.group(4))
+        reading.training_tokens, reading.seq_len = count * length, length
+        words.take(rows, f"{reading.training_tokens:.3g} training tokens ({count:g} sequences of {length:,} tokens)")
     out = (words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:output|generated|new|completion|response) tokens?\b")
            or words.search(r"\b(?:generat\w*|output\w*|respon\w*|answers? of) (?:about |around |up to )?(\d+(?:\.\d+)?) ?(k)? tokens?\b")
            or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:out|of output|output)\b")
@@ -729,7 +751,8 @@ def kilo(value: str, k: str | None) -> int:
     return int(number * 1024) if k else int(number)
 
 
-NOT_CONTEXT_NOUNS = (r"(?! ?(?:[a-z]+ )?(?:usd|\$|dollars?|euros?|examples?|samples?|sentences?|records?|pairs?|questions?|rows?"
+NOT_CONTEXT_NOUNS = (r"(?! ?(?:[a-z]+ )?(?:usd|\$|dollars?|euros?|eur|rubles?|roubles?|yen|yuan|rmb|rupees?|pounds?|gbp|won"
+                     r"|examples?|samples?|sentences?|records?|pairs?|questions?|rows?"
                      r"|docs?|documents?|conversations?|steps?|images?"
                      r"|words?|lines?|pages?|stars|downloads|(?:concurrent |active )?(?:users?|requests?|sessions?|people|customers)"
                      r"|a month|/month|per month|/mo\b|tok\w*/s|tokens? (?:per|a) s\w*|t/s))")
@@ -745,7 +768,7 @@ def read_context(words: Words, reading: Reading) -> None:
     patterns = [r"(?:(?<=concurrent )|(?<=parallel ))(\d+) ?(k)[ -]?(?:tokens? )?(?=requests|prompts|sequences|chats)",
                 r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:context|ctx|context window|sequence|seq(?: len)?"
                 r"|prompts?|input|in\b)(?: lengths?| window| size)?",
-                r"(?:context|ctx|sequence|seq|prompt|input)s?(?:[ _-]?(?:length|len|window|size))?"
+                r"(?:context|ctx|sequence|seq|prompt|input|max(?:imum)?[ _-]?(?=len))s?(?:[ _-]?(?:length|len|window|size))?"
                 r"(?: of| =| at| is| to)? (\d+(?:\.\d+)?) ?(k)?\b(?: tokens?)?",
                 r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?[ -]tokens?\b(?! ?(?:/|per|a|each) ?(?:s\b|sec|second))"
                 r"(?! (?:each|per user|out|of output))"]
@@ -775,7 +798,9 @@ def read_traffic(words: Words, reading: Reading) -> None:
     if rate:
         reading.requests_per_s = float(rate.group(1))
         words.take(rate, f"{reading.requests_per_s:g} requests per second")
-    users = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent |parallel |simultaneous |active )?"
+    at_once = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent|parallel|simultaneous|active) (?:users?|requests"
+                           r"|sessions|streams|people|chats|connections|clients)\b")  # of '400 devs, 60 concurrent sessions'
+    users = at_once or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent |parallel |simultaneous |active )?"
                          r"(?:users?|requests|sessions|streams|people|persons?|customers|employees|clients|seqs|sequences|devs?"
                          r"|developers?|engineers?|agents|seats?|members|students|analysts?|researchers?|staff|teammates"
                          r"|colleagues)\b(?: at the same time| at once| concurrently| simultaneously)?"
@@ -796,10 +821,12 @@ def read_traffic(words: Words, reading: Reading) -> None:
 
 
 def read_batch(words: Words, reading: Reading) -> None:
-    batch = words.search(r"(?:micro[ _-]?|per[ _-]device[ _-]?(?:train[ _-])?)?batch(?:[ _-]?size)?(?: of| =| is)? (\d+)"
-                         r"|(\d+) batch(?: size)?\b|(\d+) (?:sequences|prompts) at once")
+    batch = words.search(r"(?:micro[ _-]?|per[ _-]device[ _-]?(?:train[ _-])?)?(?:batch(?:[ _-]?size)?|bs)(?: of| =| is)? "
+                         r"(\d+|one|two|four|eight|sixteen)\b|(\d+) batch(?: size)?\b|(\d+) (?:sequences|prompts) at once")
     if batch:
-        reading.batch_size = int(next(g for g in batch.groups() if g))
+        value = next(g for g in batch.groups() if g)
+        reading.batch_size = int(value) if value.isdigit() else v.NUMBER_WORDS[value]
+        reading.batch_told = bool(words.asking) and words.tier(batch.start()) < 2
         words.take(batch, f"batch {reading.batch_size}")
 
 
@@ -833,6 +860,9 @@ def read_money(words: Words, reading: Reading) -> None:
             words.take(steady, f"utilization {reading.utilization:.0%}")
     purchase = words.search(r"\$ ?(\d+(?:\.\d+)?) ?(k)?\b ?(?:each|per gpu(?![ -]?h)|a gpu|a card|per card|apiece|to buy|purchase|a pop"
                             r"|per (?!h(?:ou)?r|month|year|day|week|token|million|gpu)[a-z0-9]+\b(?![ -]?h(?:ou)?r))")
+    buying = re.search(r"\b(?:buy\w*|purchas\w*|own\w*|pric\w*|cost\w*|pay|paid|msrp|retail|capex)\b", words.text)
+    purchase = purchase or buying and words.search(r"(?<![\w.$/])(\d+(?:\.\d+)?) ?(k) (?:each|apiece|per card|per gpu(?![ -]?h)"
+                                                    r"|a card|a pop)\b")  # 'buy 4 at ~8.5k each'; '8k each' of chats is context
     if purchase:
         reading.purchase_usd_per_gpu = float(purchase.group(1)) * (1000 if purchase.group(2) else 1)
         words.take(purchase, f"purchase ${reading.purchase_usd_per_gpu:,.0f} per GPU")
@@ -867,7 +897,7 @@ def read_durations(words: Words, reading: Reading) -> None:
     units = "|".join(sorted((u for u in v.DURATION_HOURS if u != "year"), key=len, reverse=True))
     count_words = "|".join(w for w in v.NUMBER_WORDS if w not in ("dual", "pair", "couple", "single", "quad"))
     found = words.search(rf"(?<!under )(?<!within )(?<!than )(?<!inside )(?<!after )(?<!past )(?<!last )"
-                         rf"\b(\d+(?:\.\d+)?|{count_words}) ?(?:whole |full |entire )?({units})s?\b(?!/| ago\b)")
+                         rf"\b(\d+(?:\.\d+)?|{count_words}) ?(?:whole |full |entire |gpu[ -]?|node[ -]?)?({units})s?\b(?!/| ago\b)")
     if found:
         value = found.group(1)
         amount = float(value) if value[0].isdigit() else float(v.NUMBER_WORDS[value])
@@ -907,7 +937,10 @@ def read_model_size(words: Words, reading: Reading) -> None:
             while name and name[0] in v.STOP_WORDS:
                 start += len(name.pop(0)) + 1
         reading.params_at = words.index_at(start)  # where its span begins
-        if any(w not in v.MODEL_WORDS and w not in v.STOP_WORDS for w in name):
+        while name and name[-1] in v.STOP_WORDS:  # 'command r+ (the 104b one)': 'the' is no part of the name
+            name.pop()
+        looks_named = any(FAMILY.match(w) or re.search(r"[\d+]", w) for w in name)  # 'pretrain a tiny 0.5b' names none
+        if looks_named and any(w not in v.MODEL_WORDS and w not in v.STOP_WORDS for w in name):
             unknown = " ".join(name) + f" {size.group(2)}{size.group(3)}"
             reading.unknown_models.append(unknown)
             words.take_range(start, size.end(), f"model '{unknown}' (not in the catalog): sized as a generic "
