@@ -1,8 +1,14 @@
 """Questions with a backstory: what failed before, what a thread claimed, what a card is besides its name. The
 sentence that asks decides; numbers only told about are not inputs, and a memory size that restates a GPU is no GPU."""
+import re
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gpusizer.tools.questions import ask
+
+PLACEHOLDER = re.compile(r"—|\bNone\b|\bnan\b|\bnull\b")
 
 READINGS = [  # (question, journey, what the reading must hold, keys it must not hold)
     ("gpt-oss-120b on one h100 in vllm OOMs for me at 128k. what max context is realistic on a single 80gb card?",
@@ -97,3 +103,30 @@ def test_a_gpu_swapped_out_in_a_follow_up_is_replaced_not_added(catalog):
     first = ask("will gemma 3 27b q4_k_m fit on a 4090 at 32k?", catalog)
     answer = ask("and if i swap the 4090 for a 5090?", catalog, first)
     assert answer.journey == "fit" and answer.reading["gpus"] == [["rtx-5090", 1]]
+
+
+@pytest.mark.parametrize("question", ["will qwen3 32b at q8_0 or q4_k_m fit on my 7900 xtx?",
+                                      "is lora or qlora better for llama 3.1 8b on a 2080 ti?"])
+def test_a_second_format_or_method_on_a_gpu_outside_the_catalog_is_answered_not_a_crash(catalog, question):
+    answer = ask(question, catalog)  # the second answer went straight to the fit and indexed a GPU list that was empty
+    assert answer.journey == "fit" and answer.answer.count("not in the catalog") == 2
+
+
+PIECES = {  # words people combine; every combination must get an answer or a 'not understood', never an exception
+    "lead": ["", "my old box had a 3090. ", "a friend says it needs 48GB. ", "someone on reddit ran it at 128k; "],
+    "ask": ["will", "how fast is", "how much vram for", "max context for", "cheapest way to run", "which gpu for",
+            "rent or buy", "how long to train", "what is"],
+    "model": ["llama 3.1 8b", "qwen3 30b a3b", "a 13b model", "command r+", "deepseek r1", ""],
+    "format": ["", "q4_k_m", "q8_0 or q4_k_m", "lora or qlora", "fp8", "iq1_s"],
+    "gpu": ["", "on a 4090", "on my 7900 xtx", "on 2x 24gb cards", "on a mac studio 192gb", "on 8 h100s for a week",
+            "vs an a100"],
+    "tail": ["?", " at 32k?", " with vllm for 50 users?", ", and how fast?", " on 1T tokens?"],
+}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.fixed_dictionaries({k: st.sampled_from(v) for k, v in PIECES.items()}))
+def test_any_combination_of_real_pieces_gets_an_answer_not_an_exception(catalog, parts):
+    question = f"{parts['lead']}{parts['ask']} {parts['model']} {parts['format']} {parts['gpu']}{parts['tail']}"
+    answer = ask(" ".join(question.split()), catalog)
+    assert answer.answer and not PLACEHOLDER.search(answer.answer)

@@ -48,10 +48,11 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     if not (opens or points_back or short_change) or new.models and new.gpus:  # a whole new question
         return None
     merged = dataclasses.replace(previous, text=f"{new.text} {previous.text}", asked=f"{new.asked} {previous.asked}",
-                                 asking=new.asking, spans=new.spans, ignored=new.ignored, notes=list(new.notes))
+                                 asking=new.asking, aside=new.aside, reports_count=new.reports_count, spans=new.spans,
+                                 ignored=new.ignored, notes=list(new.notes))
     for field in dataclasses.fields(Reading):
-        if field.name in ("text", "asked", "asking", "spans", "ignored", "notes", "method", "method_said", "workload",
-                          "params_billions"):
+        if field.name in ("text", "asked", "asking", "aside", "reports_count", "spans", "ignored", "notes", "method",
+                          "method_said", "workload", "params_billions"):
             continue
         value = getattr(new, field.name)
         if value not in UNSET:
@@ -188,25 +189,27 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
     calls: list[ToolCall] = []
     defaults = defaults_used(reading, journey.name, catalog)
     lines, not_answered, answered = [], [], list(journey.covers)
+    def answer_main(variant: Reading) -> str:
+        if variant.unknown_models and not j.has_subject(variant):
+            return (f"{variant.unknown_models[0]} is not in the catalog and the question gives no size: name its Hugging "
+                    "Face id (org/name, read from the Hub) or its size in billions (e.g. '42B') to size it.")
+        if variant.unknown_gpus and not j.named_gpus(variant) and (not variant.gpus or journey.name in NEEDS_A_NAMED_GPU):
+            return answer_unknown_gpu(variant, catalog, calls)
+        return journey.answer(variant, catalog, calls)
+
     try:
-        if reading.unknown_models and not j.has_subject(reading):
-            lines.append(f"{reading.unknown_models[0]} is not in the catalog and the question gives no size: name its Hugging "
-                         "Face id (org/name, read from the Hub) or its size in billions (e.g. '42B') to size it.")
-        elif reading.unknown_gpus and not j.named_gpus(reading) and (not reading.gpus or journey.name in NEEDS_A_NAMED_GPU):
-            lines.append(answer_unknown_gpu(reading, catalog, calls))
-        else:
-            lines.append(journey.answer(reading, catalog, calls))
+        lines.append(answer_main(reading))
     except SizingError as error:
         lines.append(f"The tool could not answer: {error}")
     for other_method in reading.other_methods[:1] if journey.name in ("fit", "estimate", "limits", "which_gpu") else []:
         try:
-            lines.append(f"With {other_method}: " + journey.answer(dataclasses.replace(reading, method=other_method), catalog, calls))
+            lines.append(f"With {other_method}: " + answer_main(dataclasses.replace(reading, method=other_method)))
         except SizingError as error:
             lines.append(f"With {other_method}: the tool could not answer: {error}")
     if reading.other_weights and journey.name in ("fit", "estimate", "limits", "speed", "which_gpu"):
         for other in reading.other_weights[:3]:
             try:
-                lines.append(f"With {other}: " + journey.answer(dataclasses.replace(reading, weights_dtype=other), catalog, calls))
+                lines.append(f"With {other}: " + answer_main(dataclasses.replace(reading, weights_dtype=other)))
             except SizingError as error:
                 lines.append(f"With {other}: the tool could not answer: {error}")
     asked_now = (reading.asked.split(previous._reading.asked)[0] if follow is not None and previous is not None

@@ -365,7 +365,7 @@ def answer_cheapest_method(reading: Reading, catalog: Catalog, calls: list[ToolC
             rows.append((float("inf"), f"{label}: {gib(result.total_bytes)}, no priced GPU holds it", label))
     pick = min(rows)
     if pick[0] == float("inf"):
-        return "None of the ways fits a priced catalog GPU: " + "; ".join(r[1] for r in rows) + "."
+        return "No way fits a priced catalog GPU: " + "; ".join(r[1] for r in rows) + "."
     caveat = (" QLoRA trains 4-bit base weights: slower steps and slightly lower quality than LoRA." if pick[2] == "QLoRA"
               else " 4-bit weights cost some quality; check your evals." if pick[2] == "4-bit weights" else "")
     return f"Cheapest: {pick[2]}. " + "; ".join(r[1] for r in rows) + "." + caveat
@@ -440,7 +440,10 @@ def answer_cloud(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> s
 def bought_count(reading: Reading, catalog: Catalog) -> int:
     """How many GPUs a rent-or-buy question weighs: the number said, else the unit the GPU is sold in: one PCIe card,
     or a server of SXM or OAM modules (rent_vs_buy's default of 8)."""
-    gpu_id, count = named_gpus(reading)[0]
+    named = named_gpus(reading)
+    if not named:  # a memory size or a GPU outside the catalog: as many as said
+        return (reading.gpus[0][1] if reading.gpus else None) or 1
+    gpu_id, count = named[0]
     if count:
         return count
     return 1 if catalog.find_gpu(gpu_id).form_factor.startswith("PCIe") else int(default_of(RentVsBuyRequest, "gpu_count"))
@@ -529,14 +532,16 @@ ABSOLUTE_SPEED = (r"how fast|\bspeed\b|\beval (?:rate|speed)\b|tok(?:en)?s?/s|to
 SPEED = ABSOLUTE_SPEED + r"|\b(?:quicker|faster|slower|snappier)\b"  # 'how much faster is the B200' compares, given two GPUs
 SERVING = (r"\b(serv\w*|host\w*|deploy\w*|handle|how many (gpus?|cards?|replicas?|h100s?|a100s?|machines?|nodes?|instances?)"
            r"|capacity|rps|qps|(?:gpu|card|node) count|number of (?:gpus|cards|nodes))\b|\bhow many\s*$")
-CHEAPEST_WAY = (r"\bcheapest (?:way|option|setup|route|approach|method)\b|\bleast expensive\b|\blowest[ -]cost\b"
-                r"|\bmost cost[ -]effective\b|\bas little money\b|\bcheapest\b.*\b(?:fine[ -]?tun|train|run|serv)")
+CHEAPEST_WAY = (r"\b(?:cheapest|most cheap) (?:way|option|setup|route|approach|method)\b|\bleast expensive\b|\blowest[ -]cost\b"
+                r"|\bmost cost[ -]effective\b|\bas little money\b"
+                r"|\bcheapest\b(?! (?:single |one )?(?:gpus?|cards?|accelerators?)\b).*\b(?:fine[ -]?tun|train|run|serv)")
 BUY = r"\b(buy\w*|purchas\w*|own(ing)?|capex|on[ -]?prem\w*)\b"
 RENT_OR_OWN = r"\b(rent\w*|cloud|leas\w*|own(ing)?|on[ -]?prem\w*|capex|break[ -]?even)\b"
 COST_ASK = (r"\b(bill|invoice|cost\w*|price\w*|how much (?:would|will|does|to|is)|spend|pay|come to|(?:set|run) (?:me|us) back"
             r"|run (?:me|us))\b"
             r"|\btotal\s*$")
-FIT_ASK = r"\b(fits?|enough|oom\w*|hold)\b"
+FIT_ASK = (r"\b(fits?|enough|oom\w*|hold|can (?:i|we|it|you) (?:run|load|serve|host)|will (?:it|this) (?:run|load)"
+           r"|(?:sit|stay|live|load)s? (?:entirely |fully |completely |all )?(?:in|on))\b")
 TIME_ASK = r"\bhow long\b|\bhow many (?:gpu[- ]?)?(?:hours|days)\b|\bwall[- ]?clock\b|\btime\b"
 ESTIMATE_ASK = (r"\b(how (?:much|many) (?:vram|memory|gpu memory|gigs?|gb|gib)|(?:rough(?:ly)?|ballpark|approx\w*) (?:gigs?|gb|gib) of"
                 r"|total (?:vram|memory)|(?:gpu )?memory for|vram for"
@@ -558,11 +563,13 @@ BIGGEST = (r"\b(biggest|largest|most big|best|what|which)(?: \w+){0,2} (models?|
 def first(reading: Reading, pattern: str, *others: str) -> bool:
     """`pattern` is said, and before each of `others` (or they are not said): of two asks, the first is the question,
     and one in a sentence that asks comes before one in a sentence that tells ('it OOMs at 128k. what's the max?')."""
-    def where(found: str) -> tuple[bool, int] | None:
-        matches = list(re.finditer(found, reading.asked))
-        asking = [m for m in matches if any(a <= m.start() < b for a, b in reading.asking)]
-        best = (asking or matches)[:1]
-        return (reading.asking != [] and not asking, best[0].start()) if best else None
+    def tier(at: int) -> int:  # 2 where the question asks, 0 where it reports others or the past, 1 elsewhere
+        return 2 if any(a <= at < b for a, b in reading.asking) else 0 if any(a <= at < b for a, b in reading.aside) else 1
+
+    def where(found: str) -> tuple[int, int] | None:
+        matches = [m for m in re.finditer(found, reading.asked) if reading.reports_count or tier(m.start()) > 0]
+        best = min(matches, key=lambda m: (-tier(m.start()), m.start()), default=None)
+        return None if best is None else (-tier(best.start()), best.start())
 
     a = where(pattern)
     if a is None:
@@ -632,8 +639,9 @@ def compared_count(reading: Reading) -> int:
     """GPUs a comparison would set side by side: those read, and ('7900 xtx vs 4090') a GPU outside the catalog whose
     memory was not given, when a comparing word says so."""
     by_memory = sum(1 for g, _ in reading.gpus if g.endswith("GB"))
-    unsized = max(0, len(reading.unknown_gpus) - by_memory) if said(reading, r"\b(vs\.?|versus|compared?|between)\b") else 0
-    return len(reading.gpus) + unsized
+    comparing = said(reading, r"\b(vs\.?|versus|compared?|between|faster|slower|better|worse|than|stack up)\b")
+    unsized = max(0, len(reading.unknown_gpus) - by_memory) if comparing else 0
+    return sum(1 for g, _ in reading.gpus if g != "unknown") + unsized  # not the stand-in for a GPU outside the catalog
 
 
 def asks_rent_or_buy(reading: Reading) -> bool:

@@ -31,6 +31,7 @@ class Reading:
     asked: str = ""  # the text with the names of models and GPUs blanked: what the question asks ('M4 Max' asks no max)
     asking: list[tuple[int, int]] = field(default_factory=list)  # where in `text` the sentences that ask are, when others tell
     aside: list[tuple[int, int]] = field(default_factory=list)  # sentences that report others or the past ('a friend ran ...')
+    reports_count: bool = True  # what those sentences say counts (no sentence asks, or the asking one refers back)
     models: list[str] = field(default_factory=list)
     params_billions: float | None = None
     gpus: list[tuple[str, int | None]] = field(default_factory=list)  # (gpu_id or 'NNGB', count or None), question order
@@ -130,6 +131,11 @@ class Words:
         best = min(found, key=lambda nm: (-self.tier(nm[1].start()), nm[0], nm[1].start()), default=None)
         return best[1] if best else None
 
+    def search_all_tiers(self, pattern: str) -> re.Match[str] | None:
+        """As search, but what others reported counts too, last ('the ollama PR says ...': the stack is still ollama)."""
+        found = list(re.finditer(pattern, self.masked()))
+        return min(found, key=lambda m: (-self.tier(m.start()), m.start()), default=None)
+
     def search(self, pattern: str) -> re.Match[str] | None:
         """The first match in a sentence that asks, else in one that tells, else anywhere ('it OOMs at 128k. and 64k?')."""
         return self.search_first(pattern)
@@ -223,7 +229,9 @@ HEARSAY = re.compile(r"\b(?:someone|somebody|some guy|a guy|guy on|friend|collea
                      r"|others|he|she|they said|blog|article|thread|reddit|discord|readme|faq|docs? say"
                      r"|reportedly|claims?|apparently|i read|i've read|i have read|i saw|saw (?:someone|a|people)|one site"
                      r"|another (?:post|guy|site|one says)|(?:blog|launch|reddit|forum) post|post (?:says|claims|lists)"
-                     r"|my old|old (?:box|rig|card|gpu|setup)|used to|back in|last year|previously)\b")
+                     r"|my old|old (?:box|rig|card|gpu|setup)|used to|back in|last year|previously|previous|last time"
+                     r"|write-?up|announcement|(?:post|pr|site|table|framework|page|paper|vendor|he|she|they) (?:says|said|saying"
+                     r"|lists|claims|claimed))\b")
 
 
 def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
@@ -254,6 +262,7 @@ def read_question(question: str, catalog: Catalog) -> Reading:
     words = Words(reading.text)
     words.asking, words.aside = reading.asking, reading.aside
     words.reports_count = not reading.asking or re.search(REFERS_BACK, " ".join(reading.text[a:b] for a, b in reading.asking)) is not None
+    reading.reports_count = words.reports_count
     find_names(words, catalog, reading)
     reading.asked = words.masked()  # names blanked; the unknown GPUs' too, below
     for reader in (read_negations, read_optimizer, read_formats, read_workload, read_stack, read_unknown_gpus, read_gpu_memory,
@@ -292,7 +301,8 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
                 words.take_words(start, start + size - 1, f"model {found.item_id}")
                 models.append((start, found.item_id))
             elif same_family_again(catalog, found.item_id, [g for _, (g, _) in gpus], " ".join(tokens[start:start + size])) \
-                    and not (words.tier_at(start) == 2 and all(words.tier_at(a) < 2 for a, _ in gpus)):  # asked of here
+                    and words.tier_at(start) <= max(words.tier_at(a) for a, (g, _) in gpus  # unless asked of here, told before
+                                                    if catalog.gpu_by_id[g].family == catalog.gpu_by_id[found.item_id].family):
                 words.take_words(start, start + size - 1, "the GPU named (again)")
             else:
                 words.take_words(start, start + size - 1, f"GPU {found.item_id}")
@@ -313,9 +323,10 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
         if same is None:
             kept.append((at, item))
             continue
-        if words.tier_at(at) > words.tier_at(kept[same][0]):  # named again where the question asks: asked of
+        higher = words.tier_at(at) > words.tier_at(kept[same][0])
+        if higher:  # named again where the question asks: asked of, with the count said there
             words.named_again[kept[same][0]] = words.tier_at(at)
-        kept[same] = (kept[same][0], item if kept[same][1][1] is None and item[1] is not None else kept[same][1])
+        kept[same] = (kept[same][0], item if item[1] is not None and (kept[same][1][1] is None or higher) else kept[same][1])
     reading.gpus, reading.gpu_at = [item for _, item in kept], [at for at, _ in kept]
     parallel = words.search(r"\btensor[ -]parallel(?:ism)?(?: of| =| size)? (\d)\b|\btp ?=? ?(\d)\b")
     if parallel:
@@ -396,6 +407,10 @@ def count_before(words: Words, start: int) -> int | None:
             return many * int(word)
         words.take_words(index, start - 1, f"{word} GPUs")
         return int(word)
+    ordinal = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8}
+    if word in ordinal and index >= 1 and tokens[index - 1] in ("a", "the"):  # 'squeeze a third 3060 in': three of them
+        words.take_words(index - 1, start - 1, f"{ordinal[word]} GPU(s) (the {word})")
+        return ordinal[word]
     if word in v.NUMBER_WORDS and word not in ("a", "an"):
         first = index - 1 if index >= 1 and tokens[index - 1] in ("a", "an") else index
         words.take_words(first, start - 1, f"{v.NUMBER_WORDS[word]} GPU(s)")
@@ -529,12 +544,14 @@ def read_workload(words: Words, reading: Reading) -> None:
 
 def read_stack(words: Words, reading: Reading) -> None:
     """Engine, recipe, sharding and pricing, each by its own name."""
-    named = []
+    found_at: list[tuple[str, int]] = []
     for name in sorted(v.ENGINES, key=len, reverse=True):
-        found = words.search(rf"(?<![\w.]){re.escape(name)}(?![\w])")
+        found = words.search_all_tiers(rf"(?<![\w.]){re.escape(name)}(?![\w])")
         if found:
-            named.append(v.ENGINES[name])
+            found_at.append((v.ENGINES[name], words.tier(found.start())))
             words.take(found, f"engine {v.ENGINES[name]}")
+    top = max((t for _, t in found_at), default=1)
+    named = [e for e, t in found_at if t == top]  # 'we prototyped with ollama ... which GPU to serve it with vllm?'
     either = re.search(r"\b(vllm|sglang|llama\.cpp|ollama|lm studio|transformers) (?:or|vs\.?|versus) ", words.text)
     if len(set(named)) == 1:
         reading.engine = named[0]
@@ -657,7 +674,7 @@ def set_aside_told(reading: Reading, gpus: bool = False, subject: bool = False) 
         reading.models, reading.model_at, reading.params_billions, reading.unknown_models = [], [], None, []
 
 
-REFERS_BACK = (r"\b(?:holds?|legit|them|those|same|their|his|her|claim\w*|really|actually)\b"
+REFERS_BACK = (r"\b(?:holds?|legit|claim\w*)\b|\b(?:rent|buy|get|use|run) (?:them|those)\b|\b(?:does|did|will) (?:it|that|this) really\b"
                r"|\b(?:rent|buy|get|use|run) (?:one|that one)\b(?! \w*\d)"  # 'rent one', not 'the 104b one'
                r"|\b(?:is|was) (?:that|this|it) (?:(?:really|actually|even) )?(?:true|right|real|so|correct|legit|accurate|realistic"
                r"|possible|for real)\b|\bdoes (?:that|this|it) (?:still )?(?:hold|work|apply|check out)\b"
@@ -766,8 +783,8 @@ def money_without_model(words: Words, reading: Reading) -> bool:
 
 def read_context(words: Words, reading: Reading) -> None:
     patterns = [r"(?:(?<=concurrent )|(?<=parallel ))(\d+) ?(k)[ -]?(?:tokens? )?(?=requests|prompts|sequences|chats)",
-                r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:context|ctx|context window|sequence|seq(?: len)?"
-                r"|prompts?|input|in\b)(?: lengths?| window| size)?",
+                r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:context|ctx|context window|sequence\b|seq\b(?: len)?"
+                r"|prompts?\b|input\b|in\b)(?: lengths?| window| size)?",
                 r"(?:context|ctx|sequence|seq|prompt|input|max(?:imum)?[ _-]?(?=len))s?(?:[ _-]?(?:length|len|window|size))?"
                 r"(?: of| =| at| is| to)? (\d+(?:\.\d+)?) ?(k)?\b(?: tokens?)?",
                 r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?[ -]tokens?\b(?! ?(?:/|per|a|each) ?(?:s\b|sec|second))"
@@ -800,7 +817,9 @@ def read_traffic(words: Words, reading: Reading) -> None:
         words.take(rate, f"{reading.requests_per_s:g} requests per second")
     at_once = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent|parallel|simultaneous|active) (?:users?|requests"
                            r"|sessions|streams|people|chats|connections|clients)\b")  # of '400 devs, 60 concurrent sessions'
-    users = at_once or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent |parallel |simultaneous |active )?"
+    users = at_once or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent |parallel |simultaneous |active |internal "
+                                    r"|daily |paying |beta |external |total )?(?!person (?:lab|team|startup|company|shop|firm"
+                                    r"|agency|consultancy|group)\b)"
                          r"(?:users?|requests|sessions|streams|people|persons?|customers|employees|clients|seqs|sequences|devs?"
                          r"|developers?|engineers?|agents|seats?|members|students|analysts?|researchers?|staff|teammates"
                          r"|colleagues)\b(?: at the same time| at once| concurrently| simultaneously)?"
@@ -822,7 +841,8 @@ def read_traffic(words: Words, reading: Reading) -> None:
 
 def read_batch(words: Words, reading: Reading) -> None:
     batch = words.search(r"(?:micro[ _-]?|per[ _-]device[ _-]?(?:train[ _-])?)?(?:batch(?:[ _-]?size)?|bs)(?: of| =| is)? "
-                         r"(\d+|one|two|four|eight|sixteen)\b|(\d+) batch(?: size)?\b|(\d+) (?:sequences|prompts) at once")
+                         r"(\d+|one|two|four|eight|sixteen)\b|(\d+) batch(?: size)?\b"
+                         r"|(\d+) (?:sequences|prompts|requests) (?:at once|together|in parallel|concurrently|in a batch)")
     if batch:
         value = next(g for g in batch.groups() if g)
         reading.batch_size = int(value) if value.isdigit() else v.NUMBER_WORDS[value]
@@ -839,7 +859,9 @@ def read_money(words: Words, reading: Reading) -> None:
     layers = words.search(r"\bn_gpu_layers (\d+)\b")
     if layers:
         words.take(layers, f"llama.cpp -ngl {layers.group(1)}")
-    utilization = (words.search(r"(\d+(?:\.\d+)?) ?%(?! ?/ ?\d| ?(?:cpu|gpu|of (?:it|(?:the |my )?(?:layers|model|vram|memory|ram)))\b)"
+    utilization = (words.search(r"(?<![+\d.])(\d+(?:\.\d+)?) ?%(?! ?/ ?\d| ?(?:cpu|gpu|of (?:it|(?:the |my )?(?:layers|model|vram"
+                                r"|memory|ram|the price|the cost))|upfront|up front|down|off|discount|more|less|better|faster|cheaper"
+                                r"|slower|higher|lower|over|under|improvement|gain|mfu)\b)"
                                            r"(?: utili[sz]\w*| of the time| busy| usage| load| duty cycle)?")
                    or words.search(r"utili[sz]ation(?: of| at| is)? (0?\.\d+|1(?:\.0)?)\b"))
     if utilization:

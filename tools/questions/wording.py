@@ -22,6 +22,7 @@ from .journeys import (
     bought_count,
     estimate_engine,
     has_subject,
+    named_gpus,
     serving_engine,
 )
 from .reading import Reading
@@ -208,7 +209,7 @@ def defaults_used(reading: Reading, journey: str, catalog: Catalog) -> list[str]
         if reading.pricing is None:
             out.append("pricing: on-demand and spot both listed")
     if journey == "rent_or_buy":
-        if reading.gpus and not reading.gpu_count:
+        if named_gpus(reading) and not named_gpus(reading)[0][1]:  # a memory size alone is no GPU one buys
             n = bought_count(reading, catalog)
             out.append(f"GPUs: {n} ({'a PCIe card is bought singly' if n == 1 else 'modules like these come as 8-GPU servers'};"
                        " say how many)")
