@@ -66,6 +66,19 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      "run at q4_k_m on it?", "biggest_model", {"gpus": [["256GB", 1]]}, {"params_billions", "unknown_model"}),
     ("finally got a 5090 after 4 months of refreshing. biggest model i can serve in AWQ on it with vllm?", "biggest_model",
      {"weights_dtype": "awq"}, {"hours"}),
+    # a size after a model is its sibling; the clause that asks decides which is meant
+    ("people get 80 tok/s for gpt-oss 20b on a 4090. what would the 120b give me in llama.cpp?", "speed",
+     {"model": "openai/gpt-oss-120b"}, set()),
+    ("llama 3.1 8b runs fine on my 4090, would the 70b fit on two?", "fit",
+     {"model": "meta-llama/Llama-3.1-70B", "gpus": [["rtx-4090", 2]]}, set()),
+    ("we prototyped with ollama on a 4090. which single gpu should we rent to serve qwen3 32b with vllm for 20 users?",
+     "which_gpu", {"engine": "vllm"}, {"gpus"}),
+    ("before I blame vllm's gguf support: what decode speed does llama 3.1 70b q4_k_m get on an a100 with llama.cpp?",
+     "speed", {"engine": "llama_cpp"}, set()),
+    ("torn between a new 4060 ti 16gb and a used 3090 for qwen3 32b in ollama. which card wins?", "compare",
+     {"gpus": [["rtx-4060-ti-16gb", 1], ["rtx-3090", 1]]}, set()),
+    ("a blog claims the mi300x beats the h100 by 33% on mixtral. for mixtral 8x7b in fp16, how does one mi300x stack up "
+     "against one h100?", "compare", {"gpus": [["mi300x", 1], ["h100-sxm", 1]]}, {"utilization"}),
 ]
 
 
@@ -130,3 +143,9 @@ def test_any_combination_of_real_pieces_gets_an_answer_not_an_exception(catalog,
     question = f"{parts['lead']}{parts['ask']} {parts['model']} {parts['format']} {parts['gpu']}{parts['tail']}"
     answer = ask(" ".join(question.split()), catalog)
     assert answer.answer and not PLACEHOLDER.search(answer.answer)
+
+
+def test_a_follow_up_that_asks_nothing_new_keeps_the_question(catalog):
+    first = ask("what's an a100 80gb going for per hour these days?", catalog)
+    answer = ask("and a 4090?", catalog, first)
+    assert first.journey == answer.journey == "cloud_cost" and answer.calls[0].arguments["gpu"] == "rtx-4090"

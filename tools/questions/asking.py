@@ -113,6 +113,13 @@ ASKS_FOR_A_MODEL = (r"\b(?:biggest|largest|best|most big)(?: \w+){0,2} (?:models
 TRAINING_TIME_ASK = r"\bhow long (?:will|would|does|did|to|is)\b|\bhow many (?:gpu[- ]?)?hours\b|\bwall[- ]?clock\b"
 
 
+def asks_anything(question: str) -> bool:
+    """Whether a question says what it asks (fit, speed, a limit, memory, a GPU, cost, buying, a comparison, a card)."""
+    text = question.lower()
+    return any(re.search(p, text) for p in (j.FIT_ASK, j.SPEED, j.LIMIT, j.ESTIMATE_ASK, j.WHICH_GPU, j.COST_ASK, j.BUY,
+                                            j.CHEAPEST_WAY, r"\b(vs\.?|versus|compare\w*|how long|what is|what's an?|specs?)\b"))
+
+
 def parts_asked(text: str, covered: tuple[str, ...], training: bool = False) -> list[str]:
     """The asks a question makes beyond what its main journey covers: 'fit ... and how fast', '... and what would it cost'."""
     asks = {"speed": j.SPEED, "cost": r"\b(cost\w*|price\w*|pay|spend|bill|how much would (?:it|that) (?:be|run))\b|\$",
@@ -162,9 +169,14 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
         reading = follow
     elif reading.asking:  # 'which gpu should I buy?' after a story of the cards one had: those are not the candidates
         asking = " ".join(reading.asked[a:b] for a, b in reading.asking)
-        set_aside_told(reading, gpus=re.search(j.WHICH_GPU, asking) is not None,
+        candidates = re.search(r"\b(vs\.?|versus|between|or)\b", reading.text) and len(reading.gpus) > 1
+        set_aside_told(reading, gpus=re.search(j.WHICH_GPU, asking) is not None and not candidates,  # 'torn between A and B
                        subject=re.search(ASKS_FOR_A_MODEL, asking) is not None)
     journey = choose(reading)
+    if follow is not None and previous is not None and previous.journey in j.JOURNEY_BY_NAME and not asks_anything(question):
+        kept = j.JOURNEY_BY_NAME[previous.journey]  # 'and a 4090?' after a price question asks the price again
+        journey = kept if kept.applies(reading) or kept.name in ("cloud_cost", "rent_or_buy", "gpu_card") and reading.gpus \
+            else journey
     if journey is not None and journey.name == "limits" and j.asks_past_told_context(reading):
         told = next((s for s in reading.spans if s.meaning.endswith("tokens of context")), None)  # 'OOMs at 128k. max?'
         if told is not None:

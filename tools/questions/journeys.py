@@ -631,7 +631,11 @@ def asks_serving(reading: Reading) -> bool:
     if owned and said(reading, r"\bfits?\b"):  # 'will it fit' on hardware in hand; 'is it enough for 100 people' plans
         return False
     target_set = reading.tokens_per_s_per_user is not None and not said(reading, r"how fast|how quick|what (?:tok|speed)")
+    picks_a_gpu = (first(reading, WHICH_GPU, SERVING) and not reading.how_many_gpus  # 'which gpu to serve X to 20 users?'
+                   and said(reading, r"\b(which|best|single|cheapest|recommend\w*|pick|choose)\b")
+                   and not said(reading, r"\bgpu (?:count|setup|fleet|cluster)|\bhow many\b"))
     return (bool(reading.models) and traffic and reading.workload != "training" and not per_gpu_limit and not memory_question
+            and not picks_a_gpu
             and (reading.how_many_gpus or target_set or first(reading, SERVING, SPEED)))
 
 
@@ -653,7 +657,8 @@ def asks_rent_or_buy(reading: Reading) -> bool:
               or reading.utilization is not None)
     bought = (said(reading, r"\b(buy\w*|purchas\w*|owning|capex|on[ -]?prem\w*)\b|\b(?:versus|vs\.?|or)[ -]own\b")
               or reading.purchase_usd_per_gpu is not None)
-    comparing = len(reading.gpus) >= 2 and not first(reading, BUY, r"\b(vs|versus|compare|between)\b")
+    buy, versus = re.search(BUY, reading.asked), re.search(r"\b(vs|versus|compare|between)\b", reading.asked)
+    comparing = len(reading.gpus) >= 2 and versus is not None and (buy is None or versus.start() < buy.start())
     return bought and framed and not comparing
 
 
@@ -662,7 +667,8 @@ def asks_job_cost(reading: Reading) -> bool:
     if not named_gpus(reading):
         return False
     if not has_subject(reading):
-        return said(reading, r"\b(cheap\w*|cost\w*|price\w*|rent\w*|pay|spend|bill\w*|rate)\b") or reading.hours is not None
+        return said(reading, r"\b(cheap\w*|cost\w*|price\w*|rent\w*|pay|spend|bill\w*|rate|going for|per hour|an hour|hourly)\b"
+                    r"|/ ?hr\b") or reading.hours is not None
     return reading.hours is not None and said(reading, COST_ASK) and not first(reading, ESTIMATE_ASK, COST_ASK)
 
 
@@ -675,7 +681,8 @@ JOURNEYS = [
             r, r"tokens? (?:per|a|/) ?(?:day|hour)|tokens/day|throughput of training")), answer_training_time,
             ("time", "cost", "speed")),
     Journey("rent_or_buy", asks_rent_or_buy, answer_rent_or_buy, ("buy", "cost")),
-    Journey("compare", lambda r: compared_count(r) >= 2 and not first(r, ABSOLUTE_SPEED, r"\b(vs|versus|compare|between|or)\b")
+    Journey("compare", lambda r: compared_count(r) >= 2 and not first(r, ABSOLUTE_SPEED, r"\b(vs|versus|compare|between|or|which one"
+                                                                                      r"|which is|better|worse)\b")
             and not said(r, r"\bfit\b"), answer_compare, ("compare", "speed", "cost", "fit", "which_gpu")),
     Journey("cloud_cost", asks_job_cost, answer_cloud, ("cost",)),
     Journey("speed", lambda r: has_subject(r) and asks_speed_first(r), answer_speed, ("speed",)),

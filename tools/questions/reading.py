@@ -224,7 +224,8 @@ def normalize(question: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-QUESTION_START = re.compile(r"(?:how|what|what's|whats|which|will|would|can|could|is|are|does|do|should|any|where|why|when)\b")
+QUESTION_START = re.compile(r"(?:how|what|what's|whats|which|will|would|can|could|is|are|does|do|should|any|where|why|when"
+                            r"|please|estimate|calculate|tell me|give me|help me|quote me)\b")
 HEARSAY = re.compile(r"\b(?:someone|somebody|some guy|a guy|guy on|friend|colleague|coworker|people (?:say|claim|report|post)\w*"
                      r"|others|he|she|they said|blog|article|thread|reddit|discord|readme|faq|docs? say"
                      r"|reportedly|claims?|apparently|i read|i've read|i have read|i saw|saw (?:someone|a|people)|one site"
@@ -238,7 +239,9 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
     """Where in the normalised `text` the sentences that ask are, and those that only report what others did or what
     was before ('a friend ran it on 2 A100s', 'my old box had a 5080'): the first decide, the second yield to the rest.
     Nothing when every sentence is of one kind or they cannot be placed."""
-    clauses = r"(?<=[.!?;])\s+|,\s+(?=(?:but|so|whereas|while|though|although|yet)\b)"  # 'a P40 on ebay, but I've read ...'
+    clauses = (r"(?<=[.!?;])\s+|,\s+(?=(?:but|so|whereas|while|though|although|yet)\b)"  # 'a P40 on ebay, but I've read ...'
+               r"|,\s+(?=(?:would|will|can|could|does|do|is|are|should|what|how|which)\b[^,]*\?)"  # '..., would the 70b fit?'
+               r"|(?<=:)\s+(?=(?:what|how|which|will|would|can|could|is|are|does|do|should)\b)")  # 'before I blame X: what ...'
     sentences = [s for s in re.split(clauses, question.strip()) if s]
     marked = any("?" in s for s in sentences)
     asks = [("?" in s) if marked else bool(QUESTION_START.match(s.lower().lstrip("\"'(* "))) for s in sentences]
@@ -264,10 +267,11 @@ def read_question(question: str, catalog: Catalog) -> Reading:
     words.reports_count = not reading.asking or re.search(REFERS_BACK, " ".join(reading.text[a:b] for a, b in reading.asking)) is not None
     reading.reports_count = words.reports_count
     find_names(words, catalog, reading)
+    read_sibling_sizes(words, reading, catalog)
     reading.asked = words.masked()  # names blanked; the unknown GPUs' too, below
     for reader in (read_negations, read_optimizer, read_formats, read_workload, read_stack, read_unknown_gpus, read_gpu_memory,
                    read_counts_after, read_token_counts,
-                   read_money, read_context, read_traffic, read_batch, read_durations, read_model_size, read_inference):
+                   read_money, read_context, read_batch, read_traffic, read_durations, read_model_size, read_inference):
         reader(words, reading)
     in_order = sorted(zip(reading.gpu_at, reading.gpus, strict=True), key=lambda pair: pair[0])
     reading.gpu_at, reading.gpus = [a for a, _ in in_order], [g for _, g in in_order]
@@ -352,6 +356,26 @@ def size_then_family(tokens: list[str]) -> bool:
             and all(re.fullmatch(r"\d+(?:\.\d+)?", t) for t in tokens[2:]))
 
 
+def read_sibling_sizes(words: Words, reading: Reading, catalog: Catalog) -> None:
+    """'80+ tok/s for gpt-oss 20b ... what would the 120b give?': a bare size after a model is that model's sibling of
+    that size, when the catalog holds one; where the question asks of it, it is the subject."""
+    if not reading.models:
+        return
+    size = words.search(r"(?<![\w.$])(?:the |a |an )?(\d+(?:\.\d+)?)b\b(?! ?(?:tokens?|params?|parameters|dense|moe|model))")
+    if size is None or words.index_at(size.start(1)) < reading.model_at[0]:  # 'the 120b' after 'gpt-oss 20b', not before
+        return
+    name = reading.models[0].split("/")[-1].lower()
+    sibling = re.sub(r"\d+(?:\.\d+)?b", f"{size.group(1)}b", name, count=1)
+    found = catalog.name_in_text(sibling) if sibling != name else None
+    if found is None or found.kind != "model" or found.item_id in reading.models:
+        return
+    at = words.index_at(size.start(1))
+    words.take(size, f"model {found.item_id} (the {size.group(1)}B sibling of {reading.models[0]})")
+    first = words.tier_at(at) > words.tier_at(reading.model_at[0])
+    reading.models = [found.item_id, *reading.models] if first else [*reading.models, found.item_id]
+    reading.model_at = [at, *reading.model_at] if first else [*reading.model_at, at]
+
+
 def read_counts_after(words: Words, reading: Reading) -> None:
     """Counts written after the GPU: 'could eight of them', '32 GPUs for 30 days', 'two VMs, 8 GPUs each'."""
     after = words.search(r"\b(\d+|two|three|four|eight) of (?:them|those|these)\b(?! " + AT_ONCE + ")")  # 'could eight of them'
@@ -359,6 +383,11 @@ def read_counts_after(words: Words, reading: Reading) -> None:
         value = after.group(1)
         reading.gpus[0] = (reading.gpus[0][0], int(value) if value.isdigit() else v.NUMBER_WORDS[value])
         words.take(after, f"{reading.gpus[0][1]} of the GPU named")
+    on_n = words.search(r"\bon (two|three|four|six|eight|\d)$")  # 'would the 70b fit on two?'
+    if on_n and reading.gpus and reading.gpus[0][1] is None:
+        value = on_n.group(1)
+        reading.gpus[0] = (reading.gpus[0][0], int(value) if value.isdigit() else v.NUMBER_WORDS[value])
+        words.take(on_n, f"{reading.gpus[0][1]} of the GPU named")
     machines = words.search(r"\b(\d+) (?:vms?|nodes?|instances?|machines?|servers?|boxes) ,? ?(\d+) gpus? each\b")
     bare = machines or words.search(r"(?<![\w.$])(\d+) (?:gpus|cards|chips)\b")
     if bare and len(reading.gpus) == 1 and (reading.gpus[0][1] is None or machines):  # 'H100s ... 32 GPUs for 30 days'
@@ -842,7 +871,7 @@ def read_traffic(words: Words, reading: Reading) -> None:
 def read_batch(words: Words, reading: Reading) -> None:
     batch = words.search(r"(?:micro[ _-]?|per[ _-]device[ _-]?(?:train[ _-])?)?(?:batch(?:[ _-]?size)?|bs)(?: of| =| is)? "
                          r"(\d+|one|two|four|eight|sixteen)\b|(\d+) batch(?: size)?\b"
-                         r"|(\d+) (?:sequences|prompts|requests) (?:at once|together|in parallel|concurrently|in a batch)")
+                         r"|(\d+) (?:sequences|prompts) (?:at once|together|in parallel|concurrently|in a batch)")
     if batch:
         value = next(g for g in batch.groups() if g)
         reading.batch_size = int(value) if value.isdigit() else v.NUMBER_WORDS[value]
