@@ -120,7 +120,7 @@ def asks_anything(question: str) -> bool:
                                             j.CHEAPEST_WAY, r"\b(vs\.?|versus|compare\w*|how long|what is|what's an?|specs?)\b"))
 
 
-def parts_asked(text: str, covered: tuple[str, ...], training: bool = False) -> list[str]:
+def parts_asked(text: str, covered: tuple[str, ...], training: bool = False, gpus: int = 0) -> list[str]:
     """The asks a question makes beyond what its main journey covers: 'fit ... and how fast', '... and what would it cost'."""
     asks = {"speed": j.SPEED, "cost": r"\b(cost\w*|price\w*|pay|spend|bill|how much would (?:it|that) (?:be|run))\b|\$",
             "which_gpu": j.WHICH_GPU, "limits": j.LIMIT}
@@ -128,6 +128,11 @@ def parts_asked(text: str, covered: tuple[str, ...], training: bool = False) -> 
     if "time" in covered or found:  # 'how long' asks the run's duration, which the journey answers, not the longest context
         text = re.sub(r"\bhow long\b", "", text)
     found += [name for name, pattern in asks.items() if name not in covered and re.search(pattern, text)]
+    if "compare" not in covered and gpus > 1 and re.search(r"\b(compare\w*|vs\.?|versus|against|stack up)\b", text):
+        found.append("compare")  # '... and how does it compare against a 3060?'
+    if "card" not in covered and re.search(r"\b(specs?|memory bandwidth|bus width|what is (?:the|its|an?)\b.{0,30}"
+                                            r"(?:bandwidth|memory|tdp|power))\b", text):
+        found.append("card")  # '... and what is the 7900 xtx's memory bandwidth on paper?'
     renting = "cost" in covered or re.search(j.RENT_OR_OWN, text)  # a rental bill asked: 'or just buy them?' is rent-or-own
     if "buy" not in covered and re.search(j.BUY, text) and renting:  # 'the better buy' of two cards is no rent-or-own
         found.append("buy")
@@ -137,6 +142,10 @@ def parts_asked(text: str, covered: tuple[str, ...], training: bool = False) -> 
 def answer_part(part: str, reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str | None:
     """A second part answered by its own journey, or None where the reading lacks what it needs."""
     gpus = j.named_gpus(reading)
+    if part == "compare" and len(j.named_gpus(reading)) > 1:
+        return "Compared: " + j.answer_compare(reading, catalog, calls)
+    if part == "card" and j.named_gpus(reading) and not reading.unknown_gpus:
+        return "Card: " + j.answer_gpu_card(reading, catalog, calls)
     if part == "time" and j.has_subject(reading):  # '... and how long will it take?' of a training run
         return "Time: " + j.answer_training_time(reading, catalog, calls)
     if part == "speed" and j.has_subject(reading):
@@ -226,7 +235,8 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
                 lines.append(f"With {other}: the tool could not answer: {error}")
     asked_now = (reading.asked.split(previous._reading.asked)[0] if follow is not None and previous is not None
                  else reading.asked)
-    for part in parts_asked(asked_now, journey.covers, training=reading.workload == "training"):
+    for part in parts_asked(asked_now, journey.covers, training=reading.workload == "training",
+                            gpus=len(reading.gpus) + len(reading.unknown_gpus)):
         try:
             line = answer_part(part, reading, catalog, calls) if not reading.unknown_gpus else None
         except SizingError as error:

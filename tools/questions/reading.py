@@ -757,6 +757,8 @@ def read_unknown_gpus(words: Words, reading: Reading) -> None:
         first = words.index_at(start)
         words.unknown_gpu_words.update(range(first, words.index_at(end - 1) + 1))
         words.unknown_count = words.unknown_count or count_before(words, first)
+        if name in reading.unknown_gpus:  # the same GPU named again
+            continue
         reading.unknown_gpus.append(name)
         reading.unknown_gpu_at.append(first)
     after = words.masked()  # the names just read are blanked in what the question asks too
