@@ -79,6 +79,23 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      {"gpus": [["rtx-4060-ti-16gb", 1], ["rtx-3090", 1]]}, set()),
     ("a blog claims the mi300x beats the h100 by 33% on mixtral. for mixtral 8x7b in fp16, how does one mi300x stack up "
      "against one h100?", "compare", {"gpus": [["mi300x", 1], ["h100-sxm", 1]]}, {"utilization"}),
+    # numbers as words, and numbers that are measurements rather than inputs
+    ("how long to pretrain a one point five billion parameter model on three hundred billion tokens with thirty two h100s?",
+     "training_time", {"params_billions": 1.5, "training_tokens": 3e11, "gpus": [["h100-sxm", 32]]}, set()),
+    ("rent or buy 4 l40s if we use them forty percent of the time and renting is two dollars fifty per gpu hour?",
+     "rent_or_buy", {"utilization": 0.4, "rent_usd_per_gpu_hour": 2.5}, set()),
+    ("full finetune of mistral 7b on 8x a100, 3 epochs over 60M tokens. it's been running 3 days, how long should it take?",
+     "training_time", {"training_tokens": 1.8e8}, {"hours"}),
+    ("tried ollama and it choked at 20 people. moving to sglang: how many l40s to serve gpt-oss-20b to 200 users at 30+ "
+     "tok/s each?", "serving", {"engine": "sglang", "tokens_per_s_per_user": 30.0, "users": 200}, set()),
+    ("Swapped my 3070 for a 7900 XTX (24GB). What's the biggest model I can fit entirely on it at q4_k_m?", "biggest_model",
+     {"unknown_gpu": "7900 xtx", "gpus": [["24GB", 1]]}, set()),
+    ("our company wants deepseek v3 for 1000 employees, maybe 100 of them use it in same time. we use sglang on H200. how "
+     "many H200 we need?", "serving", {"users": 100, "gpus": [["h200-sxm", 1]]}, set()),
+    ("we currently run qwen3 32b on 2x a100 40gb and it's cramped. moving to a single h200: with fp8 weights in vllm, how "
+     "many concurrent 8k requests can it hold?", "limits", {"gpus": [["h200-sxm", 1]]}, set()),
+    ("my buddy swears his used 3090 does qwen 2.5 32b q4_k_m at 35 t/s. what decode speed should i really expect with "
+     "llama.cpp?", "speed", {"gpus": [["rtx-3090", 1]], "weights_dtype": "q4_k_m"}, set()),
 ]
 
 
@@ -149,3 +166,8 @@ def test_a_follow_up_that_asks_nothing_new_keeps_the_question(catalog):
     first = ask("what's an a100 80gb going for per hour these days?", catalog)
     answer = ask("and a 4090?", catalog, first)
     assert first.journey == answer.journey == "cloud_cost" and answer.calls[0].arguments["gpu"] == "rtx-4090"
+
+
+def test_a_model_card_that_also_asks_the_fit_answers_both(catalog):
+    answer = ask("what is GLM-4.5-Air architecturally (moe? active params?) and would it fit on 2x H100 in fp8?", catalog)
+    assert answer.journey == "model_card" and answer.answered == ["card", "fit"] and "Fit: " in answer.answer

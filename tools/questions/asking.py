@@ -128,10 +128,11 @@ def parts_asked(text: str, covered: tuple[str, ...], training: bool = False, gpu
     if "time" in covered or found:  # 'how long' asks the run's duration, which the journey answers, not the longest context
         text = re.sub(r"\bhow long\b", "", text)
     found += [name for name, pattern in asks.items() if name not in covered and re.search(pattern, text)]
+    if "card" in covered and "fit" not in covered and (gpus and re.search(j.FIT_ASK, text) or re.search(j.ESTIMATE_ASK, text)):
+        found.append("fit")  # a model card that also asks whether it fits
     if "compare" not in covered and gpus > 1 and re.search(r"\b(compare\w*|vs\.?|versus|against|stack up)\b", text):
         found.append("compare")  # '... and how does it compare against a 3060?'
-    if "card" not in covered and re.search(r"\b(specs?|memory bandwidth|bus width|what is (?:the|its|an?)\b.{0,30}"
-                                            r"(?:bandwidth|memory|tdp|power))\b", text):
+    if "card" not in covered and re.search(r"\b(specs?|memory bandwidth|bus width|tdp)\b", text):
         found.append("card")  # '... and what is the 7900 xtx's memory bandwidth on paper?'
     renting = "cost" in covered or re.search(j.RENT_OR_OWN, text)  # a rental bill asked: 'or just buy them?' is rent-or-own
     if "buy" not in covered and re.search(j.BUY, text) and renting:  # 'the better buy' of two cards is no rent-or-own
@@ -146,6 +147,8 @@ def answer_part(part: str, reading: Reading, catalog: Catalog, calls: list[ToolC
         return "Compared: " + j.answer_compare(reading, catalog, calls)
     if part == "card" and j.named_gpus(reading) and not reading.unknown_gpus:
         return "Card: " + j.answer_gpu_card(reading, catalog, calls)
+    if part == "fit" and j.has_subject(reading):  # '... and would it fit on 2x H100?' or '... how much vram?' after a card
+        return "Fit: " + (j.answer_fit if reading.gpus else j.answer_estimate)(reading, catalog, calls)
     if part == "time" and j.has_subject(reading):  # '... and how long will it take?' of a training run
         return "Time: " + j.answer_training_time(reading, catalog, calls)
     if part == "speed" and j.has_subject(reading):

@@ -532,7 +532,8 @@ ABSOLUTE_SPEED = (r"how fast|\bspeed\b|\beval (?:rate|speed)\b|tok(?:en)?s?/s|to
 SPEED = ABSOLUTE_SPEED + r"|\b(?:quicker|faster|slower|snappier)\b"  # 'how much faster is the B200' compares, given two GPUs
 SERVING = (r"\b(serv\w*|host\w*|deploy\w*|handle|how many (gpus?|cards?|replicas?|h100s?|a100s?|machines?|nodes?|instances?)"
            r"|capacity|rps|qps|(?:gpu|card|node) count|number of (?:gpus|cards|nodes))\b|\bhow many\s*$")
-CHEAPEST_WAY = (r"\b(?:cheapest|most cheap) (?:way|option|setup|route|approach|method)\b|\bleast expensive\b|\blowest[ -]cost\b"
+CHEAPEST_WAY = (r"\b(?:cheapest|most cheap|most economical|least costly) (?:way|option|setup|route|approach|method)\b"
+                r"|\bleast expensive\b|\blowest[ -]cost\b"
                 r"|\bmost cost[ -]effective\b|\bas little money\b"
                 r"|\bcheapest\b(?! (?:single |one )?(?:gpus?|cards?|accelerators?)\b).*\b(?:fine[ -]?tun|train|run|serv)")
 BUY = r"\b(buy\w*|purchas\w*|own(ing)?|capex|on[ -]?prem\w*)\b"
@@ -672,7 +673,13 @@ def asks_job_cost(reading: Reading) -> bool:
     return reading.hours is not None and said(reading, COST_ASK) and not first(reading, ESTIMATE_ASK, COST_ASK)
 
 
+CARD_FIRST = (r"\bwhat(?: is|'s| exactly is) (?:the )?·|\btell me about ·|\barchitectur\w*|\bactive param\w*"
+              r"|\bhow many (?:layers|experts|heads)\b|\bis (?:it|·[·\s]*) (?:an? )?moe\b")  # · : a model's name, masked
+OTHER_ASKS = (FIT_ASK, ESTIMATE_ASK, SPEED, LIMIT, WHICH_GPU, COST_ASK, r"\b(?:run|serve|train\w*|fine[ -]?tun\w*)\b")
+
 JOURNEYS = [
+    Journey("model_card", lambda r: bool(r.models) and first(r, CARD_FIRST, *OTHER_ASKS), answer_model_card,
+            ("card",)),  # 'what is GLM-4.5-Air architecturally, and would it fit on 2x H100?': the card, then the fit
     Journey("cheapest_method", lambda r: has_subject(r) and first(r, CHEAPEST_WAY, SPEED, FIT_ASK),
             answer_cheapest_method, ("cost", "fit", "serving")),
     Journey("serving", asks_serving, answer_serving, ("serving", "speed", "cost", "fit")),

@@ -42,7 +42,9 @@ def value_of(words: list[str]) -> int | None:
     return total + current
 
 
-ONE_OF_A_SCALE = re.compile(r"\b(?:one|a)(?= (?:million|billion|trillion)\b)")  # 'one trillion tokens', 'a billion'
+ONE_OF_A_SCALE = re.compile(r"\b(?:one|a)(?= (?:million|billion|trillion)\b)|\bone(?= (?:dollar|buck|point)\b)")  # 'one trillion'
+DIGIT = "|".join(["zero", *UNITS])
+POINT = re.compile(rf"\b(\d+|{DIGIT}) point (\d+|{DIGIT})\b")  # 'one point five billion' is 1.5 billion
 
 
 def digits_for_number_words(text: str) -> str:
@@ -58,4 +60,8 @@ def digits_for_number_words(text: str) -> str:
         value = value_of(words)
         return str(value) if value is not None else " ".join(words)
 
-    return RUN.sub(replace, ONE_OF_A_SCALE.sub("1", text))
+    def decimal(match: re.Match[str]) -> str:
+        whole, part = (g if g.isdigit() else str({"zero": 0, **UNITS}[g]) for g in match.groups())
+        return f"{whole}.{part}"
+
+    return RUN.sub(replace, POINT.sub(decimal, ONE_OF_A_SCALE.sub("1", text)))

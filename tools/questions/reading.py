@@ -192,7 +192,9 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\b(\d+)-k\b", r"\1k"),
     (r"\b([abh]\d00) (pcie|sxm|nvl) (vs\.?|or|versus) (pcie|sxm|nvl)\b", r"\1 \2 \3 \1 \4"),  # 'h100 pcie vs sxm'
     (r"\b(\d+) cents?\b", lambda m: f"${int(m.group(1)) / 100:.2f}"),
-    (r"\b(\d+(?:\.\d+)?) ?(?:bucks|dollars|usd)\b", r"$\1"), (r"\b(\d+) ?(?:gigabytes?|gbs)\b", r"\1 gb"),
+    (r"\b(\d+) (?:dollars?|bucks?) (?:and )?(\d{1,2})\b(?: cents?)?", r"$\1.\2"),  # 'two dollars fifty'
+    (r"\b(\d+(?:\.\d+)?) ?(?:bucks|dollars|usd)\b", r"$\1"), (r"\b(\d+(?:\.\d+)?) ?(?:percent|pct)\b", r"\1%"),
+    (r"\b(\d+) ?(?:gigabytes?|gbs)\b", r"\1 gb"),
     (r"\bl3(\.[123])?(?=[ -]\d)", r"llama 3\1"), (r"\bmixtral[ -](\d+x\d+)\b(?!b)", r"mixtral \1b"),
     (r"\bds[ -]?(v3|v2|r1)\b", r"deepseek \1"),
     (r"\bollama_kv_cache_type ?= ?", "ollama kv cache "), (r"--?kv[-_]cache[-_]dtype[ =]", "kv cache "),
@@ -230,7 +232,8 @@ HEARSAY = re.compile(r"\b(?:someone|somebody|some guy|a guy|guy on|friend|collea
                      r"|others|he|she|they said|blog|article|thread|reddit|discord|readme|faq|docs? say"
                      r"|reportedly|claims?|apparently|i read|i've read|i have read|i saw|saw (?:someone|a|people)|one site"
                      r"|another (?:post|guy|site|one says)|(?:blog|launch|reddit|forum) post|post (?:says|claims|lists)"
-                     r"|my old|old (?:box|rig|card|gpu|setup)|used to|back in|last year|previously|previous|last time"
+                     r"|my old|old (?:box|rig|card|gpu|setup)|used to|back in|last year|previously|previous|last time|buddy|swears"
+                     r"|too slow|too small|cramped|useless|outgrown"
                      r"|write-?up|announcement|(?:post|pr|site|table|framework|page|paper|vendor|he|she|they) (?:says|said|saying"
                      r"|lists|claims|claimed))\b")
 
@@ -252,6 +255,9 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
     for sentence, ask_here, report in zip(sentences, asks, reports, strict=True):
         piece = normalize(sentence)
         start = text.find(piece, at) if piece else -1
+        if start < 0 and piece:  # normalising a piece alone can differ at its edges ('+16%.'): place it by its first words
+            start = text.find(" ".join(piece.split()[:4]), at)
+            piece = text[start:start + len(piece)] if start >= 0 else piece
         if start < 0:
             return [], []
         (asking if ask_here else aside if report else []).append((start, start + len(piece)))
@@ -264,11 +270,15 @@ def read_question(question: str, catalog: Catalog) -> Reading:
     reading.asking, reading.aside = sentence_tiers(question, reading.text)
     words = Words(reading.text)
     words.asking, words.aside = reading.asking, reading.aside
-    words.reports_count = not reading.asking or re.search(REFERS_BACK, " ".join(reading.text[a:b] for a, b in reading.asking)) is not None
-    reading.reports_count = words.reports_count
     find_names(words, catalog, reading)
     read_sibling_sizes(words, reading, catalog)
-    reading.asked = words.masked()  # names blanked; the unknown GPUs' too, below
+    reading.asked = words.masked()
+    asking = " ".join(reading.asked[a:b] for a, b in reading.asking)
+    own = "".join(c for i, c in enumerate(reading.asked) if words.tier(i) > 0)  # what the asker says, without the reports
+    names_own = USED in own or re.search(r"(?<![\w.$])\d+(?:\.\d+)? ?b\b", own)  # none: 'a buddy's 3090 ... what speed?'
+    mine = re.search(r"\b(?:i|me|my|we|us|our)\b", asking)  # 'a buddy's 3090 does 35 t/s ... what should I expect?'
+    words.reports_count = not reading.asking or bool(not names_own and mine) or re.search(REFERS_BACK, asking) is not None
+    reading.reports_count = words.reports_count  # names blanked; the unknown GPUs' too, below
     for reader in (read_negations, read_optimizer, read_formats, read_workload, read_stack, read_unknown_gpus, read_gpu_memory,
                    read_counts_after, read_token_counts,
                    read_money, read_context, read_batch, read_traffic, read_durations, read_model_size, read_inference):
@@ -378,7 +388,8 @@ def read_sibling_sizes(words: Words, reading: Reading, catalog: Catalog) -> None
 
 def read_counts_after(words: Words, reading: Reading) -> None:
     """Counts written after the GPU: 'could eight of them', '32 GPUs for 30 days', 'two VMs, 8 GPUs each'."""
-    after = words.search(r"\b(\d+|two|three|four|eight) of (?:them|those|these)\b(?! " + AT_ONCE + ")")  # 'could eight of them'
+    # 'could eight of them' (not '60 of them hitting it at once': those are users)
+    after = words.search(r"\b(\d+|two|three|four|eight) of (?:them|those|these)\b(?! (?:\w+ ){0,2}?" + AT_ONCE + ")")
     if after and reading.gpus:
         value = after.group(1)
         reading.gpus[0] = (reading.gpus[0][0], int(value) if value.isdigit() else v.NUMBER_WORDS[value])
@@ -574,11 +585,15 @@ def read_workload(words: Words, reading: Reading) -> None:
 def read_stack(words: Words, reading: Reading) -> None:
     """Engine, recipe, sharding and pricing, each by its own name."""
     found_at: list[tuple[str, int]] = []
+    chosen = words.search_all_tiers(r"\b(?:moving|switching|migrating|going|move|switch|migrate|moved|switched) to ("
+                                    + "|".join(re.escape(n) for n in sorted(v.ENGINES, key=len, reverse=True)) + r")(?![\w])")
     for name in sorted(v.ENGINES, key=len, reverse=True):
         found = words.search_all_tiers(rf"(?<![\w.]){re.escape(name)}(?![\w])")
         if found:
             found_at.append((v.ENGINES[name], words.tier(found.start())))
             words.take(found, f"engine {v.ENGINES[name]}")
+    if chosen:  # 'tried ollama ... moving to sglang': the engine moved to
+        found_at = [(v.ENGINES[chosen.group(1)], 3)]
     top = max((t for _, t in found_at), default=1)
     named = [e for e, t in found_at if t == top]  # 'we prototyped with ollama ... which GPU to serve it with vllm?'
     either = re.search(r"\b(vllm|sglang|llama\.cpp|ollama|lm studio|transformers) (?:or|vs\.?|versus) ", words.text)
@@ -616,7 +631,7 @@ def read_stack(words: Words, reading: Reading) -> None:
 
 # ---- GPUs the catalog does not name
 MEMORY = r"(\d{1,3}(?:\.\d+)?) ?(?:gb|gigs?|gib|g)\b(?! ?/ ?s\b|ps\b| ?per sec)"  # 'gigabytes' is made 'gb' first; GB/s no memory
-NOT_GPU_MEMORY = (r"(?! ?(?:of )?(?:system |cpu |ddr\d? |unified )?(?:ram|ddr\d?|system|disk|ssd|storage|download|file|model"
+NOT_GPU_MEMORY = (r"(?! ?(?:of |on )?(?:system |cpu |ddr\d? |unified )?(?:ram|ddr\d?|system|disk|ssd|storage|download|file|model"
                   r"|(?:kv )?cache|kv|context|weights|activations?)\b)")
 
 
@@ -705,7 +720,8 @@ def set_aside_told(reading: Reading, gpus: bool = False, subject: bool = False) 
 
 REFERS_BACK = (r"\b(?:holds?|legit|claim\w*)\b|\b(?:rent|buy|get|use|run) (?:them|those)\b|\b(?:does|did|will) (?:it|that|this) really\b"
                r"|\b(?:rent|buy|get|use|run) (?:one|that one)\b(?! \w*\d)"  # 'rent one', not 'the 104b one'
-               r"|\b(?:is|was) (?:that|this|it) (?:(?:really|actually|even) )?(?:true|right|real|so|correct|legit|accurate|realistic"
+               r"|\b(?:is|was|are|were) (?:that|this|it|he|she|they) (?:(?:really|actually|even) )?"
+               r"(?:true|right|real|so|correct|legit|accurate|realistic"
                r"|possible|for real)\b|\bdoes (?:that|this|it) (?:still )?(?:hold|work|apply|check out)\b"
                r"|\bthat (?:true|right|real|claim\w*)\b")
 
@@ -717,8 +733,7 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
         return
     tiers = [words.tier_at(a) for a in reading.gpu_at]
     unknown_tiers = [words.tier_at(a) for a in reading.unknown_gpu_at]
-    asking = " ".join(words.text[a:b] for a, b in words.asking)
-    theirs = bool(words.asking) and not re.search(REFERS_BACK, asking)  # 'a friend's 2 A100s ... how much VRAM for mine?'
+    theirs = not words.reports_count  # 'a friend's 2 A100s ... how much VRAM for mine?'
     top = max(tiers + unknown_tiers, default=1)
     comparing = re.search(r"\b(?:vs\.?|versus|compar\w*)\b", words.text) is not None  # 'h200 vs h100 for X. is the h200 worth it?'
     asked = [(t == max(tiers, default=1) or comparing and t > 0) and (t > 0 or not theirs) for t in tiers]
@@ -753,6 +768,10 @@ def read_unknown_gpus(words: Words, reading: Reading) -> None:
     text = words.masked()
     for start, end in merged:
         name = text[start:end].strip()
+        before = " ".join(words.words[max(0, words.index_at(start) - 3):words.index_at(start)])
+        if re.search(NEGATION.rstrip() + "$", before):  # 'swapped my 3070 for a 7900 xtx': the 3070 is gone
+            words.take_range(start, end, f"ruled out: '{name}'")
+            continue
         words.take_range(start, end, f"GPU '{name}' (not in the catalog)")
         first = words.index_at(start)
         words.unknown_gpu_words.update(range(first, words.index_at(end - 1) + 1))
@@ -773,6 +792,10 @@ def read_token_counts(words: Words, reading: Reading) -> None:
     if corpus and v.TOKEN_SCALE[corpus.group(2)] >= 1e6:
         reading.training_tokens = float(corpus.group(1)) * v.TOKEN_SCALE[corpus.group(2)]
         words.take(corpus, f"{reading.training_tokens:.3g} training tokens")
+        epochs = words.search(r"\b(\d+(?:\.\d+)?) epochs? (?:over|of|on|through)\b")
+        if epochs and epochs.end() <= corpus.start() <= epochs.end() + 12:  # '3 epochs over 60M tokens': 180M tokens trained
+            reading.training_tokens *= float(epochs.group(1))
+            words.take(epochs, f"{epochs.group(1)} epochs ({reading.training_tokens:.3g} tokens in all)")
     rows = None if corpus else words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k|m)? (?:samples|examples|rows|conversations|documents"
                                             r"|docs|sequences|pairs) (?:of|at|with) (?:about |around |roughly )?(\d+(?:\.\d+)?) ?(k)?"
                                             r" tokens?(?: each)?\b")
@@ -815,7 +838,7 @@ def money_without_model(words: Words, reading: Reading) -> bool:
 def read_context(words: Words, reading: Reading) -> None:
     patterns = [r"(?:(?<=concurrent )|(?<=parallel ))(\d+) ?(k)[ -]?(?:tokens? )?(?=requests|prompts|sequences|chats)",
                 r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:context|ctx|context window|sequence\b|seq\b(?: len)?"
-                r"|prompts?\b|input\b|in\b)(?: lengths?| window| size)?",
+                r"|prompts?\b|input\b)(?: lengths?| window| size)?|(?<![\w.$])(\d+(?:\.\d+)?) ?(k)(?: tokens?)? in\b",
                 r"(?:context|ctx|sequence|seq|prompt|input|max(?:imum)?[ _-]?(?=len))s?(?:[ _-]?(?:length|len|window|size))?"
                 r"(?: of| =| at| is| to)? (\d+(?:\.\d+)?) ?(k)?\b(?: tokens?)?",
                 r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?[ -]tokens?\b(?! ?(?:/|per|a|each) ?(?:s\b|sec|second))"
@@ -824,18 +847,20 @@ def read_context(words: Words, reading: Reading) -> None:
         patterns.append(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)\b" + NOT_CONTEXT_NOUNS)
     found = words.search_first(*patterns)
     if found:
-        reading.seq_len = kilo(found.group(1), found.group(2))
+        number = next(g for g in found.groups() if g and g[0].isdigit())  # the alternatives number their groups apart
+        reading.seq_len = kilo(number, "k" if "k" in found.groups() else None)
         reading.seq_len_told = bool(words.asking) and not any(a <= found.start() < b for a, b in words.asking)
         words.take(found, f"{reading.seq_len:,} tokens of context")
 
 
-AT_ONCE = r"(?:(?:are |being )?(?:hitting|using|online|active|at once|at the same time|simultaneous\w*|concurrent\w*)\b)"
+AT_ONCE = (r"(?:(?:are |being |will |would |may |might )?(?:hitting|using|use|uses|hit|online|active|at once|at the same time"
+           r"|simultaneous\w*|concurrent\w*|in (?:the )?same time)\b)")
 
 
 def read_traffic(words: Words, reading: Reading) -> None:
     """'1000 concurrent users', '20 requests per second', '50 rps', '30 tokens/s per user'; of '200 devs, 60 of them
     hitting it at once' the 60 are the concurrent users."""
-    peak = words.search(r"\b(\d+) of (?:them|those|these|us) " + AT_ONCE)
+    peak = words.search(r"\b(\d+) of (?:them|those|these|us) (?:\w+ ){0,2}?" + AT_ONCE)
     if peak:
         reading.users = int(peak.group(1))
         words.take(peak, f"{reading.users:,} concurrent users (of the people named, those at once)")
@@ -855,16 +880,18 @@ def read_traffic(words: Words, reading: Reading) -> None:
                          r"|developers?|engineers?|agents|seats?|members|students|analysts?|researchers?|staff|teammates"
                          r"|colleagues)\b(?: at the same time| at once| concurrently| simultaneously)?"
                          r"|(\d+) (?:concurrent|parallel|simultaneous)\b|\b(a single|single|one|1) (?:user|person|stream|request)\b"
+                         r"|\b(?:just|only) (?:for )?(me|myself)\b"
                          r"|\bteam of (\d+)\b")
     if users and not peak:
-        value = users.group(1) or users.group(3) or users.group(5) or "1"
+        value = users.group(1) or users.group(3) or users.group(6) or "1"  # 4, 5: one user ('a single user', 'just for me')
         reading.users = int(float(value) * (1000 if users.group(2) else 1))
         words.take(users, f"{reading.users:,} concurrent users")
-    rate_words = r"(\d+(?:\.\d+)?) ?(?:tok(?:en)?s? ?(?:/|per|a) ?s(?:ec\w*)?|t/s|tps)\b"
+    rate_words = r"(\d+(?:\.\d+)?)\+? ?(?:tok(?:en)?s? ?(?:/|per|a) ?s(?:ec\w*)?|t/s|tps)\b"
+    observed = r"(?<!seeing )(?<!getting )(?<!get )(?<!got )(?<!only )(?<!currently )(?<!see )(?<!gives )(?<!give )"
     speed = (words.search(r"(?:each (?:wanting|needing|getting|at)|at least|min(?:imum)?|target(?:ing)?(?: to| of)?|>=?|no less than"
                           r"|keep(?:ing)?|above|over) " + rate_words)
-             or words.search(rate_words + r"(?: per user| each| for each user| per stream| per person| for every user| per reply"
-                             r"| per response| per request)"))
+             or words.search(observed + rate_words + r"(?: per user| each| for each user| per stream| per person| for every user"
+                             r"| per reply| per response| per request)"))  # '~12 tok/s per stream, we're seeing' is no target
     if speed:
         reading.tokens_per_s_per_user = float(speed.group(1))
         words.take(speed, f"{reading.tokens_per_s_per_user:g} tokens/s per user")
@@ -949,7 +976,9 @@ def read_durations(words: Words, reading: Reading) -> None:
         words.take(years, f"{reading.years:g} years")
     units = "|".join(sorted((u for u in v.DURATION_HOURS if u != "year"), key=len, reverse=True))
     count_words = "|".join(w for w in v.NUMBER_WORDS if w not in ("dual", "pair", "couple", "single", "quad"))
-    found = words.search(rf"(?<!under )(?<!within )(?<!than )(?<!inside )(?<!after )(?<!past )(?<!last )"
+    measured = (r"(?<!running )(?<!estimated )(?<!estimated like )(?<!took )(?<!took about )(?<!takes )(?<!eta )"
+                r"(?<!already )")  # a time told, not a rental
+    found = words.search(r"(?<!under )(?<!within )(?<!than )(?<!inside )(?<!after )(?<!past )(?<!last )" + measured +
                          rf"\b(\d+(?:\.\d+)?|{count_words}) ?(?:whole |full |entire |gpu[ -]?|node[ -]?)?({units})s?\b(?!/| ago\b)")
     if found:
         value = found.group(1)
