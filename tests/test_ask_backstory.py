@@ -96,6 +96,20 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      "many concurrent 8k requests can it hold?", "limits", {"gpus": [["h200-sxm", 1]]}, set()),
     ("my buddy swears his used 3090 does qwen 2.5 32b q4_k_m at 35 t/s. what decode speed should i really expect with "
      "llama.cpp?", "speed", {"gpus": [["rtx-3090", 1]], "weights_dtype": "q4_k_m"}, set()),
+    ("we serve a fine-tuned mistral 7b on two t4s and latency is awful. which gpu should we move to for serving it with vllm?",
+     "which_gpu", {"workload": "inference"}, {"method"}),
+    ("we're a 12-person company; someone wants to buy one rtx pro 6000 blackwell at ~$8,500 instead of renting one at "
+     "~$1.80/hr, about 8 hours a day. over 3 years, does buying win?", "rent_or_buy",
+     {"purchase_usd_per_gpu": 8500.0, "rent_usd_per_gpu_hour": 1.8}, {"users"}),
+    ("buy or rent eight H100s if utilisation is about forty percent over two years?", "rent_or_buy", {"utilization": 0.4},
+     set()),
+    ("we're on p5 on-demand. if I need 8 H100s for three days straight, what would that cost on spot?", "cloud_cost",
+     {"gpus": [["h100-sxm", 8]], "hours": 72.0}, set()),
+    ("we keep getting 'max seq len is larger than the KV cache' so let me ask properly: qwen2.5 14b on vllm, one l40s, max "
+     "model len 8k. how many concurrent requests can it hold?", "limits", {"seq_len": 8192}, set()),
+    ("running a zoo of 7-13B models, want to consolidate. L40S vs A100 80GB for inference?", "compare", {}, {"params_billions"}),
+    ("Intel rep keeps calling Gaudi 3 'H100-class at half the price'. What is a Gaudi 3 actually: memory, bandwidth, TDP?",
+     "gpu_card", {"gpus": [["gaudi3", 1]]}, set()),
 ]
 
 
@@ -171,3 +185,8 @@ def test_a_follow_up_that_asks_nothing_new_keeps_the_question(catalog):
 def test_a_model_card_that_also_asks_the_fit_answers_both(catalog):
     answer = ask("what is GLM-4.5-Air architecturally (moe? active params?) and would it fit on 2x H100 in fp8?", catalog)
     assert answer.journey == "model_card" and answer.answered == ["card", "fit"] and "Fit: " in answer.answer
+
+
+def test_specs_then_the_hourly_rate_answers_the_card_and_the_rent(catalog):
+    answer = ask("specs of the H200 NVL? and what does one go for per hour to rent?", catalog)
+    assert answer.journey == "gpu_card" and "cost" in answer.answered

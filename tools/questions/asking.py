@@ -122,7 +122,8 @@ def asks_anything(question: str) -> bool:
 
 def parts_asked(text: str, covered: tuple[str, ...], training: bool = False, gpus: int = 0) -> list[str]:
     """The asks a question makes beyond what its main journey covers: 'fit ... and how fast', '... and what would it cost'."""
-    asks = {"speed": j.SPEED, "cost": r"\b(cost\w*|price\w*|pay|spend|bill|how much would (?:it|that) (?:be|run))\b|\$",
+    asks = {"speed": j.SPEED, "cost": r"\b(cost\w*|price\w*|pay|spend|bill|how much would (?:it|that) (?:be|run)|go(?:es)? for"
+                                      r"|per hour|to rent)\b|\$",
             "which_gpu": j.WHICH_GPU, "limits": j.LIMIT}
     found = ["time"] if "time" not in covered and training and re.search(TRAINING_TIME_ASK, text) else []
     if "time" in covered or found:  # 'how long' asks the run's duration, which the journey answers, not the longest context

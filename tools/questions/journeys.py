@@ -556,7 +556,7 @@ BATCH_WORDS = r"batch|users?\b|requests|concurren|parallel|sequences|seqs|slots|
 WHICH_GPU = (r"\b(which|what|best|recomm\w*|reccom\w*|recom\w*|cheapest|choose|pick|should (?:i|we) (?:get|buy))\b"
              r"(?:\W+[\w']+){0,4}?\W+(gpus?|hardware|cards?|accelerators?|instances?|setup)\b"
              r"|\b(gpu|card|hardware) (recomm\w*|reccom\w*|recom\w*|suggestions?|advice|pick)")
-BIGGEST = (r"\b(biggest|largest|most big|best|what|which)(?: \w+){0,2} (models?|llms?|thing|one)\b"
+BIGGEST = (r"\b(biggest|largest|most big|best)(?: \w+){0,2} (models?|llms?|thing|one)\b|\b(what|which)(?: \w+){0,2} (models?|llms?)\b"
            r"|\bwhat (?:models?|llms?) (?:can|could|will|would)\b"
            r"|\bwhat can (?:i|it|we) run\b")
 
@@ -586,7 +586,9 @@ def asks_speed_first(reading: Reading) -> bool:
 def asks_limit(reading: Reading) -> bool:
     """'Longest context', 'largest batch', 'how many requests can it juggle': a limit not already given in the
     question ('can it hold a 128K max context' gives the context: that is a fit question)."""
-    found = re.search(LIMIT, reading.asked)
+    matches = list(re.finditer(LIMIT, reading.asked))
+    asked = [m for m in matches if any(a <= m.start() < b for a, b in reading.asking)]
+    found = (asked or matches or [None])[0]  # 'we keep getting "max seq len ..." so: how many requests can it hold?'
     if found is None or not first(reading, LIMIT, FIT_ASK):
         return False
     given = reading.batch_size if limit_is_batch(found.group(0), reading.asked[found.end():]) else reading.seq_len
@@ -668,8 +670,9 @@ def asks_job_cost(reading: Reading) -> bool:
     if not named_gpus(reading):
         return False
     if not has_subject(reading):
-        return said(reading, r"\b(cheap\w*|cost\w*|price\w*|rent\w*|pay|spend|bill\w*|rate|going for|per hour|an hour|hourly)\b"
-                    r"|/ ?hr\b") or reading.hours is not None
+        cost = r"\b(cheap\w*|cost\w*|price\w*|rent\w*|pay|spend|bill\w*|rate|going for|go for|per hour|an hour|hourly)\b|/ ?hr\b"
+        card = r"\b(specs?|tdp|bandwidth|how much (?:memory|vram))\b"  # 'what is a Gaudi 3: memory, bandwidth, TDP?'
+        return (said(reading, cost) or reading.hours is not None) and not first(reading, card, cost)
     return reading.hours is not None and said(reading, COST_ASK) and not first(reading, ESTIMATE_ASK, COST_ASK)
 
 

@@ -205,6 +205,7 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\b(\d+k?)-(context|token|tokens|ctx|dev|devs|person|people|user|users|seat|seats|hours?|days?|weeks?|months?|years?)\b",
      r"\1 \2"),
     (r"\b(\d+(?:\.\d+)?)b ?(?:-|to) ?(\d+(?:\.\d+)?)b\b", r"\1b-to-\2b"),  # a size range names no one size
+    (r"(?<![\w.-])(\d+) ?(?:-|to) ?(\d+)b\b", r"\1b-to-\2b"),  # '7-13B models' (not 'llama-3.1-8b')
     (r"(\S+?)-(awq|gptq|fp8|gguf|int4|int8|bnb-4bit|4bit|mlx|nvfp4|mxfp4)\b", r"\1 \2"),  # release suffixes name a format
 ]
 
@@ -228,7 +229,8 @@ def normalize(question: str) -> str:
 
 QUESTION_START = re.compile(r"(?:how|what|what's|whats|which|will|would|can|could|is|are|does|do|should|any|where|why|when"
                             r"|please|estimate|calculate|tell me|give me|help me|quote me)\b")
-HEARSAY = re.compile(r"\b(?:someone|somebody|some guy|a guy|guy on|friend|colleague|coworker|people (?:say|claim|report|post)\w*"
+HEARSAY = re.compile(r"\b(?:(?:someone|somebody) (?:said|says|claims?|claimed|on|in|told|swears|posted|reported|got|gets|ran|runs"
+                     r"|did|does|oom'd|asked)|some guy|a guy|guy on|friend|colleague|coworker|people (?:say|claim|report|post)\w*"
                      r"|others|he|she|they said|blog|article|thread|reddit|discord|readme|faq|docs? say"
                      r"|reportedly|claims?|apparently|i read|i've read|i have read|i saw|saw (?:someone|a|people)|one site"
                      r"|another (?:post|guy|site|one says)|(?:blog|launch|reddit|forum) post|post (?:says|claims|lists)"
@@ -318,6 +320,11 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
                     and words.tier_at(start) <= max(words.tier_at(a) for a, (g, _) in gpus  # unless asked of here, told before
                                                     if catalog.gpu_by_id[g].family == catalog.gpu_by_id[found.item_id].family):
                 words.take_words(start, start + size - 1, "the GPU named (again)")
+                again = count_before(words, start)  # 'we're on p5 ... if I need 8 H100s': the count said here
+                family = catalog.gpu_by_id[found.item_id].family
+                same = next((n for n, (_, (g, c)) in enumerate(gpus) if catalog.gpu_by_id[g].family == family and c is None), None)
+                if again and same is not None:
+                    gpus[same] = (gpus[same][0], (gpus[same][1][0], again))
             else:
                 words.take_words(start, start + size - 1, f"GPU {found.item_id}")
                 words.gpu_words.update(range(start, start + size))
@@ -543,6 +550,10 @@ def read_workload(words: Words, reading: Reading) -> None:
     full = words.search(r"\bfull(?: parameters?| params?)?[ -]?(?:fine[ -]?tun\w*|finetun\w*|ft)\b|\bwith full param\w*"
                         r"|\bfull[ -]param\w*|\b(?:fine[ -]?tun\w*|finetun\w*) \w+(?: \w+)? fully\b")
     tune = words.search(r"\b(?:fine[ -]?tun\w*|finetun\w*|sft|dpo|grpo|rlhf)\b")
+    # 'serving our fine-tuned Mistral 7B': the model was tuned; the question serves it ('can it be fine-tuned' still trains)
+    if tune and re.fullmatch(r"fine[ -]?tuned|finetuned", tune.group(0)) and re.search(
+            r"\b(?:a|an|our|my|the|your|their|this|that)(?: \w+)?$", words.text[:tune.start()].rstrip()):
+        tune = None
     train = words.search(r"\b(?:pre[ -]?train\w*|from[ -]scratch|train\w*)\b")
     if not full and (tune or train):  # 'continue pretraining ..., all parameters': every weight trained
         full = words.search(r"\b(?:all|every)(?: the| of the| its)? (?:parameters|params|weights)\b")
@@ -919,7 +930,7 @@ def read_money(words: Words, reading: Reading) -> None:
         words.take(layers, f"llama.cpp -ngl {layers.group(1)}")
     utilization = (words.search(r"(?<![+\d.])(\d+(?:\.\d+)?) ?%(?! ?/ ?\d| ?(?:cpu|gpu|of (?:it|(?:the |my )?(?:layers|model|vram"
                                 r"|memory|ram|the price|the cost))|upfront|up front|down|off|discount|more|less|better|faster|cheaper"
-                                r"|slower|higher|lower|over|under|improvement|gain|mfu)\b)"
+                                r"|slower|higher|lower|improvement|gain|mfu)\b)"
                                            r"(?: utili[sz]\w*| of the time| busy| usage| load| duty cycle)?")
                    or words.search(r"utili[sz]ation(?: of| at| is)? (0?\.\d+|1(?:\.0)?)\b"))
     if utilization:
