@@ -588,9 +588,9 @@ def asks_limit(reading: Reading) -> bool:
     question ('can it hold a 128K max context' gives the context: that is a fit question)."""
     matches = list(re.finditer(LIMIT, reading.asked))
     asked = [m for m in matches if any(a <= m.start() < b for a, b in reading.asking)]
-    found = (asked or matches or [None])[0]  # 'we keep getting "max seq len ..." so: how many requests can it hold?'
-    if found is None or not first(reading, LIMIT, FIT_ASK):
+    if not matches or not first(reading, LIMIT, FIT_ASK):
         return False
+    found = (asked or matches)[0]  # 'we keep getting "max seq len ..." so: how many requests can it hold?'
     given = reading.batch_size if limit_is_batch(found.group(0), reading.asked[found.end():]) else reading.seq_len
     return given is None or asks_past_told_context(reading) or asks_past_told_batch(reading)
 
