@@ -110,6 +110,14 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
     ("running a zoo of 7-13B models, want to consolidate. L40S vs A100 80GB for inference?", "compare", {}, {"params_billions"}),
     ("Intel rep keeps calling Gaudi 3 'H100-class at half the price'. What is a Gaudi 3 actually: memory, bandwidth, TDP?",
      "gpu_card", {"gpus": [["gaudi3", 1]]}, set()),
+    # the setup being left yields to the one moved to
+    ("we serve llama 3.1 70b as two vllm replicas on 4x a100 80gb each. if we move to h200s with fp8 weights, how many gpus "
+     "for 400 concurrent users?", "serving", {"gpus": [["h200-sxm", 1]], "users": 400}, set()),
+    ("our support bot runs qwen2.5 7b and the old t4s are choking. if we serve it with vllm on l4s instead, how many for 25 "
+     "req/s?", "serving", {"gpus": [["l4", 1]], "requests_per_s": 25.0}, set()),
+    ("want to serve llama 3.3 70b with vllm to ~5 ppl on my team. how many h100 do i need?", "serving", {"users": 5}, set()),
+    ("saw an mi300x on a rental site going for less than an h100. what are its specs, and is it faster than an h100?",
+     "compare", {"gpus": [["mi300x", 1], ["h100-sxm", 1]]}, set()),
 ]
 
 

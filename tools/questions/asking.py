@@ -131,8 +131,9 @@ def parts_asked(text: str, covered: tuple[str, ...], training: bool = False, gpu
     found += [name for name, pattern in asks.items() if name not in covered and re.search(pattern, text)]
     if "card" in covered and "fit" not in covered and (gpus and re.search(j.FIT_ASK, text) or re.search(j.ESTIMATE_ASK, text)):
         found.append("fit")  # a model card that also asks whether it fits
-    if "compare" not in covered and gpus > 1 and re.search(r"\b(compare\w*|vs\.?|versus|against|stack up)\b", text):
-        found.append("compare")  # '... and how does it compare against a 3060?'
+    if "compare" not in covered and gpus > 1 and re.search(r"\b(compare\w*|vs\.?|versus|against|stack up|(?:faster|slower|better"
+                                                        r"|worse|cheaper) than)\b", text):
+        found = [f for f in found if f != "speed"] + ["compare"]  # '... and is it faster than an h100?': the comparison
     if "card" not in covered and re.search(r"\b(specs?|memory bandwidth|bus width|tdp)\b", text):
         found.append("card")  # '... and what is the 7900 xtx's memory bandwidth on paper?'
     renting = "cost" in covered or re.search(j.RENT_OR_OWN, text)  # a rental bill asked: 'or just buy them?' is rent-or-own

@@ -740,13 +740,23 @@ REFERS_BACK = (r"\b(?:holds?|legit|claim\w*)\b|\b(?:rent|buy|get|use|run) (?:the
 def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     """'My old box had a 5080 ... does gpt-oss fit across the two 3090s?': when the sentence that asks names GPUs, those
     named only in sentences that tell are background; a model named where the question asks comes first."""
+    moved_to = [a for a in reading.gpu_at if re.search(r"\b(?:move|moving|switch|switching|upgrade|upgrading|migrate|migrating|go|going)"
+                                                        r" to(?: \w+)?$", " ".join(words.words[max(0, a - 3):a]))
+                or re.match(r"(?:\S+ ){0,2}instead\b", " ".join(words.words[a + 1:a + 4]))]
+    if moved_to and len(moved_to) < len(reading.gpu_at):  # 'two replicas on 4x A100 ... if we move to H200s': the H200s
+        for at, (gpu_id, _) in zip(reading.gpu_at, reading.gpus, strict=True):
+            if at not in moved_to:
+                words.told_aside(at, f"GPU {gpu_id}, the setup being left")
+        kept = [(a, g) for a, g in zip(reading.gpu_at, reading.gpus, strict=True) if a in moved_to]
+        reading.gpu_at, reading.gpus = [a for a, _ in kept], [g for _, g in kept]
     if not words.asking and not words.aside:
         return
     tiers = [words.tier_at(a) for a in reading.gpu_at]
     unknown_tiers = [words.tier_at(a) for a in reading.unknown_gpu_at]
     theirs = not words.reports_count  # 'a friend's 2 A100s ... how much VRAM for mine?'
     top = max(tiers + unknown_tiers, default=1)
-    comparing = re.search(r"\b(?:vs\.?|versus|compar\w*)\b", words.text) is not None  # 'h200 vs h100 for X. is the h200 worth it?'
+    comparing = re.search(r"\b(?:vs\.?|versus|compar\w*|stack up|against|(?:faster|slower|better|worse|cheaper) than)\b",
+                          words.text) is not None  # 'h200 vs h100 for X. is the h200 worth it?'
     asked = [(t == max(tiers, default=1) or comparing and t > 0) and (t > 0 or not theirs) for t in tiers]
     unknown_asked = [t > 0 or not (theirs or top > 0) for t in unknown_tiers]  # an outside GPU yields only to others' stories
     for at, name, keep in zip(reading.unknown_gpu_at, reading.unknown_gpus, unknown_asked, strict=True):
@@ -887,7 +897,7 @@ def read_traffic(words: Words, reading: Reading) -> None:
     users = at_once or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent |parallel |simultaneous |active |internal "
                                     r"|daily |paying |beta |external |total )?(?!person (?:lab|team|startup|company|shop|firm"
                                     r"|agency|consultancy|group)\b)"
-                         r"(?:users?|requests|sessions|streams|people|persons?|customers|employees|clients|seqs|sequences|devs?"
+                         r"(?:users?|requests|sessions|streams|people|ppl|persons?|customers|employees|clients|seqs|sequences|devs?"
                          r"|developers?|engineers?|agents|seats?|members|students|analysts?|researchers?|staff|teammates"
                          r"|colleagues)\b(?: at the same time| at once| concurrently| simultaneously)?"
                          r"|(\d+) (?:concurrent|parallel|simultaneous)\b|\b(a single|single|one|1) (?:user|person|stream|request)\b"
