@@ -118,6 +118,21 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
     ("want to serve llama 3.3 70b with vllm to ~5 ppl on my team. how many h100 do i need?", "serving", {"users": 5}, set()),
     ("saw an mi300x on a rental site going for less than an h100. what are its specs, and is it faster than an h100?",
      "compare", {"gpus": [["mi300x", 1], ["h100-sxm", 1]]}, set()),
+    ("I can grab a new 4090 for $1,700 or a coworker's used 3090 for $750. what's the real speed gap between them for "
+     "llama 3.1 8b at q4_k_m?", "speed", {"gpus": [["rtx-4090", 1], ["rtx-3090", 1]]}, set()),
+    ("A local shop has a used RTX A6000 going for about what a new 5090 costs. For 70b-class models at 4-bit, which one is "
+     "the better card?", "compare", {"gpus": [["rtx-a6000", 1], ["rtx-5090", 1]]}, set()),
+    ("cheapest on-demand H200 for about a week? also, is one of them enough to run llama 3.1 70b in bf16?", "cloud_cost",
+     {"hours": 168.0, "pricing": "on_demand"}, set()),
+    ("been running mistral nemo on a 3060 for months. want to run 32b-class models at 4-bit now, what card should i buy?",
+     "which_gpu", {"params_billions": 32.0, "weights_dtype": "int4"}, {"model"}),
+    ("local shop wants 2.5x the price of a used 3090 for a 4090. is the 4090 actually worth it?", "compare",
+     {"gpus": [["rtx-3090", 1], ["rtx-4090", 1]]}, set()),
+    ("for fine-tuning mistral small 3 24b on rented gpus, which is cheapest overall: full, lora or qlora?",
+     "cheapest_method", {}, set()),
+    ("Sold my 4060 Ti 16GB and grabbed a used 3090 Ti. What's the biggest model I can load at q4_k_m with 16k context?",
+     "biggest_model", {"gpus": [["rtx-3090-ti", 1]]}, set()),
+    ("whats inside mistral small 3.1 24b: layers, kv heads, max context?", "model_card", {}, set()),
 ]
 
 
@@ -198,3 +213,9 @@ def test_a_model_card_that_also_asks_the_fit_answers_both(catalog):
 def test_specs_then_the_hourly_rate_answers_the_card_and_the_rent(catalog):
     answer = ask("specs of the H200 NVL? and what does one go for per hour to rent?", catalog)
     assert answer.journey == "gpu_card" and "cost" in answer.answered
+
+
+def test_a_context_as_long_as_the_window_holds_the_prompt_and_the_answer(catalog):
+    answer = ask("how fast is llama 3.1 8b on an h100 with vllm at 128k context?", catalog)
+    assert "could not answer" not in answer.answer and "130,816 prompt + 256 output tokens" in answer.answer
+    assert answer.calls[0].arguments["prompt_tokens"] == 130816

@@ -129,8 +129,8 @@ def parts_asked(text: str, covered: tuple[str, ...], training: bool = False, gpu
     if "time" in covered or found:  # 'how long' asks the run's duration, which the journey answers, not the longest context
         text = re.sub(r"\bhow long\b", "", text)
     found += [name for name, pattern in asks.items() if name not in covered and re.search(pattern, text)]
-    if "card" in covered and "fit" not in covered and (gpus and re.search(j.FIT_ASK, text) or re.search(j.ESTIMATE_ASK, text)):
-        found.append("fit")  # a model card that also asks whether it fits
+    if "fit" not in covered and (gpus and re.search(j.FIT_ASK, text) or "card" in covered and re.search(j.ESTIMATE_ASK, text)):
+        found.append("fit")  # '... also, is one of them enough to run it?', or a model card that asks its memory
     if "compare" not in covered and gpus > 1 and re.search(r"\b(compare\w*|vs\.?|versus|against|stack up|(?:faster|slower|better"
                                                         r"|worse|cheaper) than)\b", text):
         found = [f for f in found if f != "speed"] + ["compare"]  # '... and is it faster than an h100?': the comparison
@@ -183,7 +183,8 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
         reading = follow
     elif reading.asking:  # 'which gpu should I buy?' after a story of the cards one had: those are not the candidates
         asking = " ".join(reading.asked[a:b] for a, b in reading.asking)
-        candidates = re.search(r"\b(vs\.?|versus|between|or)\b", reading.text) and len(reading.gpus) > 1
+        candidates = (re.search(r"\b(vs\.?|versus|between|or)\b", reading.text) or re.search(
+            r"\bwhich one\b|\bwhich of\b|\bbetter\b", asking)) and len(reading.gpus) > 1  # 'A or B: which one is better?'
         set_aside_told(reading, gpus=re.search(j.WHICH_GPU, asking) is not None and not candidates,  # 'torn between A and B
                        subject=re.search(ASKS_FOR_A_MODEL, asking) is not None)
     journey = choose(reading)

@@ -223,6 +223,21 @@ def answer_limits(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> 
                                                       f"{number(check.max_seq_len_by_memory)})" if capped else "") + ".")
 
 
+def prompt_within_window(reading: Reading, catalog: Catalog) -> int | None:
+    """'how fast at 128k': a context as long as the model's window holds the prompt and the answer together, so the
+    prompt is the window less the output (said in the answer's notes)."""
+    window = model_window(catalog, reading.model) if reading.model and reading.seq_len else None
+    output = reading.output_tokens or default_of(PlanServingRequest, "output_tokens")
+    if window is None or reading.seq_len is None or reading.seq_len + output <= window:
+        return reading.seq_len
+    prompt = max(1, min(reading.seq_len, window) - output)
+    note = (f"a {number(reading.seq_len)}-token context holds the prompt and the answer: {number(prompt)} prompt + "
+            f"{number(output)} output tokens")
+    if note not in reading.notes:
+        reading.notes.append(note)
+    return prompt
+
+
 def model_window(catalog: Catalog, model: str) -> int | None:
     try:
         return catalog.find_model(model).max_position_embeddings
@@ -274,7 +289,7 @@ def answer_serving(reading: Reading, catalog: Catalog, calls: list[ToolCall]) ->
     gpu = named_gpus(reading)[0][0] if named_gpus(reading) else None
     result = call(calls, catalog, tools.plan_serving, model=reading.model, engine=serving_engine(reading),
                   weights_dtype=reading.weights_dtype, kv_cache_dtype=reading.kv_cache_dtype, gpu=gpu,
-                  prompt_tokens=reading.seq_len, output_tokens=reading.output_tokens,
+                  prompt_tokens=prompt_within_window(reading, catalog), output_tokens=reading.output_tokens,
                   tokens_per_s_per_user=reading.tokens_per_s_per_user, **traffic)
     if not result.options:
         reason = result.infeasible[0].reason if result.infeasible else "no GPU in the catalog serves it"
@@ -309,7 +324,8 @@ def answer_speed(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> s
         shape = count if count in SHAPES else None
         plan = call(calls, catalog, tools.plan_serving, model=reading.model, engine=serving_engine(reading), gpu=gpu,
                     gpus_per_replica=shape, weights_dtype=reading.weights_dtype, kv_cache_dtype=reading.kv_cache_dtype,
-                    concurrent_users=users, prompt_tokens=reading.seq_len, output_tokens=reading.output_tokens)
+                    concurrent_users=users, prompt_tokens=prompt_within_window(reading, catalog),
+                    output_tokens=reading.output_tokens)
         if not plan.options:
             reason = plan.infeasible[0].reason if plan.infeasible else "no GPU in the catalog serves it"
             lines.append(f"{gpu or 'no GPU'}: it does not run this way ({reason})")
@@ -533,12 +549,14 @@ SPEED = ABSOLUTE_SPEED + r"|\b(?:quicker|faster|slower|snappier)\b"  # 'how much
 SERVING = (r"\b(serv\w*|host\w*|deploy\w*|handle|how many (gpus?|cards?|replicas?|h100s?|a100s?|machines?|nodes?|instances?)"
            r"|capacity|rps|qps|(?:gpu|card|node) count|number of (?:gpus|cards|nodes))\b|\bhow many\s*$")
 CHEAPEST_WAY = (r"\b(?:cheapest|most cheap|most economical|least costly) (?:way|option|setup|route|approach|method)\b"
+                r"|\bwhich (?:is|one is|would be) (?:the )?cheapest\b"
                 r"|\bleast expensive\b|\blowest[ -]cost\b"
                 r"|\bmost cost[ -]effective\b|\bas little money\b"
-                r"|\bcheapest\b(?! (?:single |one )?(?:gpus?|cards?|accelerators?)\b).*\b(?:fine[ -]?tun|train|run|serv)")
+                r"|\bcheapest\b(?! (?:single |one |on-demand |spot )?(?:(?:gpus?|cards?|accelerators?|place|provider|cloud|rental"
+                r"|instance)\b|·)).*\b(?:fine[ -]?tun|train|run|serv)")
 BUY = r"\b(buy\w*|purchas\w*|own(ing)?|capex|on[ -]?prem\w*)\b"
 RENT_OR_OWN = r"\b(rent\w*|cloud|leas\w*|own(ing)?|on[ -]?prem\w*|capex|break[ -]?even)\b"
-COST_ASK = (r"\b(bill|invoice|cost\w*|price\w*|how much (?:would|will|does|to|is)|spend|pay|come to|(?:set|run) (?:me|us) back"
+COST_ASK = (r"\b(bill|invoice|cost\w*|price\w*|cheapest|how much (?:would|will|does|to|is)|spend|pay|come to|(?:set|run) (?:me|us) back"
             r"|run (?:me|us))\b"
             r"|\btotal\s*$")
 FIT_ASK = (r"\b(fits?|enough|oom\w*|hold|can (?:i|we|it|you) (?:run|load|serve|host)|will (?:it|this) (?:run|load)"
@@ -676,8 +694,9 @@ def asks_job_cost(reading: Reading) -> bool:
     return reading.hours is not None and said(reading, COST_ASK) and not first(reading, ESTIMATE_ASK, COST_ASK)
 
 
-CARD_FIRST = (r"\bwhat(?: is|'s| exactly is) (?:the )?·|\btell me about ·|\barchitectur\w*|\bactive param\w*"
-              r"|\bhow many (?:layers|experts|heads)\b|\bis (?:it|·[·\s]*) (?:an? )?moe\b")  # · : a model's name, masked
+CARD_FIRST = (r"\bwhat(?: is|'s|s| exactly is) (?:the )?·|\bwhat(?:'s|s| is) inside\b|\btell me about ·|\barchitectur\w*"
+              r"|\bactive param\w*|\bhow many (?:layers|experts|heads)\b|\bis (?:it|·[·\s]*) (?:an? )?moe\b"
+              r"|\b(?:layers|kv heads|hidden size|vocab\w*)\b")  # · : a model's name, masked
 OTHER_ASKS = (FIT_ASK, ESTIMATE_ASK, SPEED, LIMIT, WHICH_GPU, COST_ASK, r"\b(?:run|serve|train\w*|fine[ -]?tun\w*)\b")
 
 JOURNEYS = [

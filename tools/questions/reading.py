@@ -206,6 +206,7 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
      r"\1 \2"),
     (r"\b(\d+(?:\.\d+)?)b ?(?:-|to) ?(\d+(?:\.\d+)?)b\b", r"\1b-to-\2b"),  # a size range names no one size
     (r"(?<![\w.-])(\d+) ?(?:-|to) ?(\d+)b\b", r"\1b-to-\2b"),  # '7-13B models' (not 'llama-3.1-8b')
+    (r"\b(\d+(?:\.\d+)?b)[ -](?:class|sized?|range|tier)\b", r"\1"),  # '32b-class models' are 32b models
     (r"(\S+?)-(awq|gptq|fp8|gguf|int4|int8|bnb-4bit|4bit|mlx|nvfp4|mxfp4)\b", r"\1 \2"),  # release suffixes name a format
 ]
 
@@ -229,15 +230,15 @@ def normalize(question: str) -> str:
 
 QUESTION_START = re.compile(r"(?:how|what|what's|whats|which|will|would|can|could|is|are|does|do|should|any|where|why|when"
                             r"|please|estimate|calculate|tell me|give me|help me|quote me)\b")
-HEARSAY = re.compile(r"\b(?:(?:someone|somebody) (?:said|says|claims?|claimed|on|in|told|swears|posted|reported|got|gets|ran|runs"
-                     r"|did|does|oom'd|asked)|some guy|a guy|guy on|friend|colleague|coworker|people (?:say|claim|report|post)\w*"
-                     r"|others|he|she|they said|blog|article|thread|reddit|discord|readme|faq|docs? say"
-                     r"|reportedly|claims?|apparently|i read|i've read|i have read|i saw|saw (?:someone|a|people)|one site"
-                     r"|another (?:post|guy|site|one says)|(?:blog|launch|reddit|forum) post|post (?:says|claims|lists)"
-                     r"|my old|old (?:box|rig|card|gpu|setup)|used to|back in|last year|previously|previous|last time|buddy|swears"
-                     r"|too slow|too small|cramped|useless|outgrown"
-                     r"|write-?up|announcement|(?:post|pr|site|table|framework|page|paper|vendor|he|she|they) (?:says|said|saying"
-                     r"|lists|claims|claimed))\b")
+REPORTS = (r"(?:say|said|says|saying|claims?|claimed|swears|swore|told|reckons|thinks|got|gets|ran|runs|did|does|oom'd|asked"
+           r"|posted|reported|mentioned|recommends|recommended|found|showed|wrote|lists|keeps)")  # a quoted price is data
+HEARSAY = re.compile(  # a report of what someone else did or said, or of an old setup; a possessive alone is no report
+    rf"\b(?:(?:someone|somebody|some guy|a guy|guy|friend|buddy|colleague|coworker|people|others|he|she|they|rep|vendor"
+    rf"|post|pr|site|table|framework|page|paper|docs?)(?:'s)?(?: \w+){{0,3}}? {REPORTS}"
+    r"|guy on|blog|article|thread|reddit|discord|readme|faq|reportedly|apparently|i read|i've read|i have read|i saw"
+    r"|saw (?:someone|a|people)|one site|another (?:post|guy|site|one says)|(?:blog|launch|reddit|forum) post"
+    r"|my old|old (?:box|rig|card|gpu|setup)|used to|back in|last year|previously|previous|last time"
+    r"|too slow|too small|cramped|useless|outgrown|write-?up|announcement)\b")
 
 
 def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
@@ -476,7 +477,7 @@ def node_after(words: Words, after: int) -> int | None:
 
 # ---- formats, workload, engine and recipe
 NEGATION = (r"\b(?:not|no|without|instead of|rather than|except|swap(?:ped|ping)?(?: out)?|replac(?:e|ed|ing)|ditch(?:ed|ing)?"
-            r"|sell(?:ing)?|upgrad(?:e|ed|ing) from|switch(?:ed|ing)? from|moving from|(?:don't|dont|do not) (?:want|use|need))"
+            r"|sell(?:ing)?|sold|upgrad(?:e|ed|ing) from|switch(?:ed|ing)? from|moving from|(?:don't|dont|do not) (?:want|use|need))"
             r"(?: a| an| the| my| our| using| with)? ")
 
 
@@ -730,6 +731,7 @@ def set_aside_told(reading: Reading, gpus: bool = False, subject: bool = False) 
 
 
 REFERS_BACK = (r"\b(?:holds?|legit|claim\w*)\b|\b(?:rent|buy|get|use|run) (?:them|those)\b|\b(?:does|did|will) (?:it|that|this) really\b"
+               r"|\b(?:between|of) (?:them|the two|both)\b|\bboth of them\b"
                r"|\b(?:rent|buy|get|use|run) (?:one|that one)\b(?! \w*\d)"  # 'rent one', not 'the 104b one'
                r"|\b(?:is|was|are|were) (?:that|this|it|he|she|they) (?:(?:really|actually|even) )?"
                r"(?:true|right|real|so|correct|legit|accurate|realistic"
@@ -755,7 +757,7 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     unknown_tiers = [words.tier_at(a) for a in reading.unknown_gpu_at]
     theirs = not words.reports_count  # 'a friend's 2 A100s ... how much VRAM for mine?'
     top = max(tiers + unknown_tiers, default=1)
-    comparing = re.search(r"\b(?:vs\.?|versus|compar\w*|stack up|against|(?:faster|slower|better|worse|cheaper) than)\b",
+    comparing = re.search(r"\b(?:vs\.?|versus|compar\w*|stack up|against|(?:faster|slower|better|worse|cheaper) than|worth it)\b",
                           words.text) is not None  # 'h200 vs h100 for X. is the h200 worth it?'
     asked = [(t == max(tiers, default=1) or comparing and t > 0) and (t > 0 or not theirs) for t in tiers]
     unknown_asked = [t > 0 or not (theirs or top > 0) for t in unknown_tiers]  # an outside GPU yields only to others' stories
@@ -1019,9 +1021,17 @@ def read_durations(words: Words, reading: Reading) -> None:
 
 
 def read_model_size(words: Words, reading: Reading) -> None:
-    """'a 13B model' is a generic dense model of that size; 'codellama 34b' (not in the catalog) is too, named as unknown."""
+    """'a 13B model' is a generic dense model of that size; 'codellama 34b' (not in the catalog) is too, named as unknown.
+    A size where the question asks outranks a model only told of ('running nemo for months ... want 32b models now')."""
     if reading.models:
-        return
+        asked = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?b (?:models?|llms?)\b")
+        wanted = asked is not None and re.search(r"\b(?:want|wanting|need|needing|plan|planning|looking|hoping|like) to "
+                                                 r"(?:\w+ ){1,3}$", words.text[:asked.start()])  # 'want to run 32b models now'
+        if asked is None or not wanted and words.tier(asked.start()) <= max(words.tier_at(a) for a in reading.model_at):
+            return
+        for at, model in zip(reading.model_at, reading.models, strict=True):
+            words.told_aside(at, f"model {model}, told about, not asked about")
+        reading.models, reading.model_at = [], []
     size_range = words.search(r"\b\d+(?:\.\d+)?b-to-\d+(?:\.\d+)?b\b")
     if size_range:
         words.take(size_range, "a range of model sizes (name one size or model to size it)")
