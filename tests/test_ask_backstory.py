@@ -219,3 +219,8 @@ def test_a_context_as_long_as_the_window_holds_the_prompt_and_the_answer(catalog
     answer = ask("how fast is llama 3.1 8b on an h100 with vllm at 128k context?", catalog)
     assert "could not answer" not in answer.answer and "130,816 prompt + 256 output tokens" in answer.answer
     assert answer.calls[0].arguments["prompt_tokens"] == 130816
+
+
+def test_a_speed_answer_reads_as_the_prompt_it_assumed(catalog):
+    answer = ask("how fast is llama 3.1 8b q4_k_m on a 3090 with llama.cpp?", catalog)
+    assert "1,024-token prompts" in answer.interpretation and "prompt: 1,024 tokens" in " ".join(answer.defaults_used)

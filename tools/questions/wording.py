@@ -61,6 +61,9 @@ def context_words(reading: Reading, journey: str, catalog: Catalog) -> tuple[str
     (llama.cpp's -c, vLLM's and SGLang's whole model window), else estimate_vram's seq_len."""
     if reading.seq_len:
         return f"{number(reading.seq_len)} tokens", f"{number(reading.seq_len)} tokens"
+    if journey == "speed":  # plan_serving's prompt, as the 'Assumed' line says
+        prompt = number(default_of(PlanServingRequest, "prompt_tokens"))
+        return f"{prompt}-token prompts", f"{prompt}-token prompts"
     engine = estimate_engine(reading, journey in ("fit", "limits")) if journey in MEMORY_JOURNEYS else None
     if engine == "llama_cpp":
         return f"{number(LLAMA_CPP_CONTEXT)} tokens", f"{number(LLAMA_CPP_CONTEXT)} tokens (llama.cpp's -c default)"
