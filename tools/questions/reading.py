@@ -228,19 +228,6 @@ def normalize(question: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-QUESTION_START = re.compile(r"(?:how|what|what's|whats|which|will|would|can|could|is|are|does|do|should|any|where|why|when"
-                            r"|please|estimate|calculate|tell me|give me|help me|quote me)\b")
-REPORTS = (r"(?:say|said|says|saying|claims?|claimed|swears|swore|told|reckons|thinks|got|gets|ran|runs|did|does|oom'd|asked"
-           r"|posted|reported|mentioned|recommends|recommended|found|showed|wrote|lists|keeps)")  # a quoted price is data
-HEARSAY = re.compile(  # a report of what someone else did or said, or of an old setup; a possessive alone is no report
-    rf"\b(?:(?:someone|somebody|some guy|a guy|guy|friend|buddy|colleague|coworker|people|others|he|she|they|rep|vendor"
-    rf"|post|pr|site|table|framework|page|paper|docs?)(?:'s)?(?: \w+){{0,3}}? {REPORTS}"
-    r"|guy on|blog|article|thread|reddit|discord|readme|faq|reportedly|apparently|i read|i've read|i have read|i saw"
-    r"|saw (?:someone|a|people)|one site|another (?:post|guy|site|one says)|(?:blog|launch|reddit|forum) post"
-    r"|my old|old (?:box|rig|card|gpu|setup)|used to|back in|last year|previously|previous|last time"
-    r"|too slow|too small|cramped|useless|outgrown|write-?up|announcement)\b")
-
-
 def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """Where in the normalised `text` the sentences that ask are, and those that only report what others did or what
     was before ('a friend ran it on 2 A100s', 'my old box had a 5080'): the first decide, the second yield to the rest.
@@ -250,8 +237,8 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
                r"|(?<=:)\s+(?=(?:what|how|which|will|would|can|could|is|are|does|do|should)\b)")  # 'before I blame X: what ...'
     sentences = [s for s in re.split(clauses, question.strip()) if s]
     marked = any("?" in s for s in sentences)
-    asks = [("?" in s) if marked else bool(QUESTION_START.match(s.lower().lstrip("\"'(* "))) for s in sentences]
-    reports = [not a and HEARSAY.search(s.lower()) is not None for s, a in zip(sentences, asks, strict=True)]
+    asks = [("?" in s) if marked else bool(v.QUESTION_START.match(s.lower().lstrip("\"'(* "))) for s in sentences]
+    reports = [not a and v.HEARSAY.search(s.lower()) is not None for s, a in zip(sentences, asks, strict=True)]
     asking: list[tuple[int, int]] = []
     aside: list[tuple[int, int]] = []
     at = 0
@@ -280,7 +267,7 @@ def read_question(question: str, catalog: Catalog) -> Reading:
     own = "".join(c for i, c in enumerate(reading.asked) if words.tier(i) > 0)  # what the asker says, without the reports
     names_own = USED in own or re.search(r"(?<![\w.$])\d+(?:\.\d+)? ?b\b", own)  # none: 'a buddy's 3090 ... what speed?'
     mine = re.search(r"\b(?:i|me|my|we|us|our)\b", asking)  # 'a buddy's 3090 does 35 t/s ... what should I expect?'
-    words.reports_count = not reading.asking or bool(not names_own and mine) or re.search(REFERS_BACK, asking) is not None
+    words.reports_count = not reading.asking or bool(not names_own and mine) or re.search(v.REFERS_BACK, asking) is not None
     reading.reports_count = words.reports_count  # names blanked; the unknown GPUs' too, below
     for reader in (read_negations, read_optimizer, read_formats, read_workload, read_stack, read_unknown_gpus, read_gpu_memory,
                    read_counts_after, read_token_counts,
@@ -397,7 +384,7 @@ def read_sibling_sizes(words: Words, reading: Reading, catalog: Catalog) -> None
 def read_counts_after(words: Words, reading: Reading) -> None:
     """Counts written after the GPU: 'could eight of them', '32 GPUs for 30 days', 'two VMs, 8 GPUs each'."""
     # 'could eight of them' (not '60 of them hitting it at once': those are users)
-    after = words.search(r"\b(\d+|two|three|four|eight) of (?:them|those|these)\b(?! (?:\w+ ){0,2}?" + AT_ONCE + ")")
+    after = words.search(r"\b(\d+|two|three|four|eight) of (?:them|those|these)\b(?! (?:\w+ ){0,2}?" + v.AT_ONCE + ")")
     if after and reading.gpus:
         value = after.group(1)
         reading.gpus[0] = (reading.gpus[0][0], int(value) if value.isdigit() else v.NUMBER_WORDS[value])
@@ -730,15 +717,6 @@ def set_aside_told(reading: Reading, gpus: bool = False, subject: bool = False) 
         reading.models, reading.model_at, reading.params_billions, reading.unknown_models = [], [], None, []
 
 
-REFERS_BACK = (r"\b(?:holds?|legit|claim\w*)\b|\b(?:rent|buy|get|use|run) (?:them|those)\b|\b(?:does|did|will) (?:it|that|this) really\b"
-               r"|\b(?:between|of) (?:them|the two|both)\b|\bboth of them\b"
-               r"|\b(?:rent|buy|get|use|run) (?:one|that one)\b(?! \w*\d)"  # 'rent one', not 'the 104b one'
-               r"|\b(?:is|was|are|were) (?:that|this|it|he|she|they) (?:(?:really|actually|even) )?"
-               r"(?:true|right|real|so|correct|legit|accurate|realistic"
-               r"|possible|for real)\b|\bdoes (?:that|this|it) (?:still )?(?:hold|work|apply|check out)\b"
-               r"|\bthat (?:true|right|real|claim\w*)\b")
-
-
 def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     """'My old box had a 5080 ... does gpt-oss fit across the two 3090s?': when the sentence that asks names GPUs, those
     named only in sentences that tell are background; a model named where the question asks comes first."""
@@ -876,14 +854,10 @@ def read_context(words: Words, reading: Reading) -> None:
         words.take(found, f"{reading.seq_len:,} tokens of context")
 
 
-AT_ONCE = (r"(?:(?:are |being |will |would |may |might )?(?:hitting|using|use|uses|hit|online|active|at once|at the same time"
-           r"|simultaneous\w*|concurrent\w*|in (?:the )?same time)\b)")
-
-
 def read_traffic(words: Words, reading: Reading) -> None:
     """'1000 concurrent users', '20 requests per second', '50 rps', '30 tokens/s per user'; of '200 devs, 60 of them
     hitting it at once' the 60 are the concurrent users."""
-    peak = words.search(r"\b(\d+) of (?:them|those|these|us) (?:\w+ ){0,2}?" + AT_ONCE)
+    peak = words.search(r"\b(\d+) of (?:them|those|these|us) (?:\w+ ){0,2}?" + v.AT_ONCE)
     if peak:
         reading.users = int(peak.group(1))
         words.take(peak, f"{reading.users:,} concurrent users (of the people named, those at once)")

@@ -2,6 +2,8 @@
 no sizing fact (so 'ignored' lists only the words that might have mattered)."""
 from __future__ import annotations
 
+import re
+
 NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "single": 1, "two": 2, "dual": 2, "pair": 2, "couple": 2, "three": 3, "four": 4,
                 "quad": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "ten": 10, "twelve": 12, "sixteen": 16,
                 "thirty-two": 32, "sixty-four": 64}
@@ -80,3 +82,25 @@ moe active params parameters experts kv cache hour hourly second sec single
 minimum min cloud per layers heads architecture specs spec
 gonna wanna gotta what's whats way it's that's there's i'd we'd don't doesn't can't won't isn't
 """.split())
+
+# ---- how a sentence stands to the question: asking, telling, or reporting what others did or what was before
+QUESTION_START = re.compile(r"(?:how|what|what's|whats|which|will|would|can|could|is|are|does|do|should|any|where|why|when"
+                            r"|please|estimate|calculate|tell me|give me|help me|quote me)\b")
+REPORTS = (r"(?:say|said|says|saying|claims?|claimed|swears|swore|told|reckons|thinks|got|gets|ran|runs|did|does|oom'd|asked"
+           r"|posted|reported|mentioned|recommends|recommended|found|showed|wrote|lists|keeps)")  # a quoted price is data
+HEARSAY = re.compile(  # a report of what someone else did or said, or of an old setup; a possessive alone is no report
+    rf"\b(?:(?:someone|somebody|some guy|a guy|guy|friend|buddy|colleague|coworker|people|others|he|she|they|rep|vendor"
+    rf"|post|pr|site|table|framework|page|paper|docs?)(?:'s)?(?: \w+){{0,3}}? {REPORTS}"
+    r"|guy on|blog|article|thread|reddit|discord|readme|faq|reportedly|apparently|i read|i've read|i have read|i saw"
+    r"|saw (?:someone|a|people)|one site|another (?:post|guy|site|one says)|(?:blog|launch|reddit|forum) post"
+    r"|my old|old (?:box|rig|card|gpu|setup)|used to|back in|last year|previously|previous|last time"
+    r"|too slow|too small|cramped|useless|outgrown|write-?up|announcement)\b")
+REFERS_BACK = (r"\b(?:holds?|legit|claim\w*)\b|\b(?:rent|buy|get|use|run) (?:them|those)\b|\b(?:does|did|will) (?:it|that|this) really\b"
+               r"|\b(?:between|of) (?:them|the two|both)\b|\bboth of them\b"
+               r"|\b(?:rent|buy|get|use|run) (?:one|that one)\b(?! \w*\d)"  # 'rent one', not 'the 104b one'
+               r"|\b(?:is|was|are|were) (?:that|this|it|he|she|they) (?:(?:really|actually|even) )?"
+               r"(?:true|right|real|so|correct|legit|accurate|realistic"
+               r"|possible|for real)\b|\bdoes (?:that|this|it) (?:still )?(?:hold|work|apply|check out)\b"
+               r"|\bthat (?:true|right|real|claim\w*)\b")
+AT_ONCE = (r"(?:(?:are |being |will |would |may |might )?(?:hitting|using|use|uses|hit|online|active|at once|at the same time"
+           r"|simultaneous\w*|concurrent\w*|in (?:the )?same time)\b)")
