@@ -22,6 +22,7 @@ from .journeys import (
     bought_count,
     estimate_engine,
     has_subject,
+    model_window,
     named_gpus,
     serving_engine,
 )
@@ -68,10 +69,8 @@ def context_words(reading: Reading, journey: str, catalog: Catalog) -> tuple[str
     if engine == "llama_cpp":
         return f"{number(LLAMA_CPP_CONTEXT)} tokens", f"{number(LLAMA_CPP_CONTEXT)} tokens (llama.cpp's -c default)"
     if engine in ("vllm", "sglang") and reading.model:
-        try:
-            window = number(catalog.find_model(reading.model).max_position_embeddings)
-        except SizingError:
-            window = "the model's"
+        found = model_window(catalog, reading.model)
+        window = number(found) if found is not None else "the model's"
         return f"{window} tokens (its window)", f"the model's whole window, {window} tokens ({engine}'s default)"
     seq_len = number(default_of(VramRequest, "seq_len"))
     return f"{seq_len} tokens", f"{seq_len} tokens"
