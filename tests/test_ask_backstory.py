@@ -133,6 +133,20 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
     ("Sold my 4060 Ti 16GB and grabbed a used 3090 Ti. What's the biggest model I can load at q4_k_m with 16k context?",
      "biggest_model", {"gpus": [["rtx-3090-ti", 1]]}, set()),
     ("whats inside mistral small 3.1 24b: layers, kv heads, max context?", "model_card", {}, set()),
+    # asides in brackets, dismissals, spending rates and epochs told apart from the question
+    ("picked up a used l40s from a lab sale (they also had a100 40gb cards but those went to another group). on the l40s, "
+     "with vllm and awq weights, what's the biggest model i can serve at 16k?", "biggest_model", {"gpus": [["l40s", 1]]},
+     set()),
+    ("our old cluster of 16x v100 32gb is way too old. before we pick new gpus: how much memory does a full finetune of "
+     "olmo 2 7b in bf16 with zero-3 need?", "estimate", {"sharding": "zero3"}, {"gpus"}),
+    ("we spend about $4k a month on the api. what's the cheapest way to run qwen3 30b a3b ourselves?", "cheapest_method",
+     {}, {"hours"}),
+    ("we rent 8 h100s for a year, what does that cost on demand (not spot)?", "cloud_cost",
+     {"hours": 8760.0, "pricing": "on_demand"}, {"years"}),
+    ("buy vs rent two l40s if we'd use them 24/7 for a year?", "rent_or_buy", {"years": 1.0, "utilization": 1.0}, set()),
+    ("how long would a lora of mistral 7b take on one a100 with ~80M tokens, 3 epochs?", "training_time",
+     {"training_tokens": 240e6}, set()),
+    ("how do the h200 and mi300x compare on memory, bandwidth and fp8 tflops?", "compare", {}, {"weights_dtype"}),
 ]
 
 
@@ -219,6 +233,12 @@ def test_a_context_as_long_as_the_window_holds_the_prompt_and_the_answer(catalog
     answer = ask("how fast is llama 3.1 8b on an h100 with vllm at 128k context?", catalog)
     assert "could not answer" not in answer.answer and "130,816 prompt + 256 output tokens" in answer.answer
     assert answer.calls[0].arguments["prompt_tokens"] == 130816
+
+
+def test_a_size_in_a_follow_up_names_the_sibling_of_the_model_asked_about(catalog):
+    first = ask("what's the architecture of qwen3 30b a3b, how many experts are active?", catalog)
+    assert ask("and the 235b one?", catalog, first).reading["model"] == "Qwen/Qwen3-235B-A22B"
+    assert "params_billions" in ask("what about a 14b model?", catalog, first).reading  # any model of that size
 
 
 def test_a_speed_answer_reads_as_the_prompt_it_assumed(catalog):

@@ -7,11 +7,12 @@ import re
 from typing import Any
 
 from gpusizer.catalog import Catalog, SizingError
-from gpusizer.tools.figures import gib
+from gpusizer.tools.figures import gib, number
+from gpusizer.tools.pricing import HOURS_PER_YEAR
 
 from . import journeys as j
 from .answers import AskAnswer, ToolCall
-from .reading import Reading, Span, facts, read_question, set_aside_told
+from .reading import Reading, Span, facts, read_question, set_aside_told, sibling_of
 from .wording import defaults_used, interpretation, not_understood_text
 
 EXAMPLES = [
@@ -74,6 +75,19 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
         merged.ignored = [w for w in merged.ignored if w not in count.group(0).split()]
         merged.spans = [*merged.spans, Span(count.group(0), f"{merged.gpus[0][1]} of the GPU asked about before")]
     return merged
+
+
+def sibling_follow_up(follow: Reading, new_text: str, model_id: str, catalog: Catalog) -> Reading:
+    """'and the 235b one?' after a question about qwen3 30b a3b: the size names that family's sibling, when the catalog
+    holds it, not a generic model of that size."""
+    if follow.models or follow.params_billions is None or follow.unknown_models:
+        return follow
+    size = next((span for span in follow.spans if span.meaning == f"a {follow.params_billions:g}B-parameter model"), None)
+    sibling = sibling_of(catalog, model_id, f"{follow.params_billions:g}")
+    if sibling is None or size is None or re.search(r"\b(?:models?|dense|moe|params?|parameters)\b", new_text):
+        return follow  # 'what about a 13b model?': any model of that size
+    size.meaning = f"model {sibling} (the {follow.params_billions:g}B sibling of {model_id})"
+    return dataclasses.replace(follow, models=[sibling], model_at=[follow.params_at], params_billions=None)
 
 
 def choose(reading: Reading) -> j.Journey | None:
@@ -180,10 +194,13 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
     reading = read_question(question[:2000], catalog)
     follow = follow_up_of(previous._reading, reading) if previous is not None and previous._reading is not None else None
     if follow is not None:
-        reading = follow
+        sized = previous._reading.models if previous is not None and previous._reading is not None else []
+        reading = follow if not sized else sibling_follow_up(follow, reading.text, sized[0], catalog)
     elif reading.asking:  # 'which gpu should I buy?' after a story of the cards one had: those are not the candidates
         asking = " ".join(reading.asked[a:b] for a, b in reading.asking)
-        candidates = (re.search(r"\b(vs\.?|versus|between|or)\b", reading.text) or re.search(
+        own = "".join(" " if any(a <= i < b for a, b in reading.aside) else c for i, c in enumerate(reading.text))
+        candidates = (re.search(r"\b(vs\.?|versus|between|or(?! how| so\b| not\b| more\b| less\b| rent| buy| cloud| something))\b",
+                                own) or re.search(
             r"\bwhich one\b|\bwhich of\b|\bbetter\b", asking)) and len(reading.gpus) > 1  # 'A or B: which one is better?'
         set_aside_told(reading, gpus=re.search(j.WHICH_GPU, asking) is not None and not candidates,  # 'torn between A and B
                        subject=re.search(ASKS_FOR_A_MODEL, asking) is not None)
@@ -202,6 +219,11 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
         if told is not None:
             told.meaning = "a batch the question tells of, not asks for (the largest is asked)"
         reading.batch_size = None
+    if journey is not None and journey.name == "cloud_cost" and reading.hours is None and reading.years is not None:
+        reading.hours, reading.years = reading.years * HOURS_PER_YEAR, None  # 'rent 8 h100s for a year': the rental's length
+        told = next((s for s in reading.spans if re.fullmatch(r"[\d.]+ years?", s.meaning)), None)
+        if told is not None:
+            told.meaning = f"{number(reading.hours)} hours"
     if journey is not None and journey.name in ("gpu_card", "cloud_cost", "rent_or_buy", "compare") and not j.has_subject(reading) \
             and reading.weights_dtype:  # 'trainium2: memory and bf16 TFLOPS?': a precision with no model to apply it to
         reading.notes.append(f"'{reading.weights_dtype}' names a precision, but there is no model to apply it to")

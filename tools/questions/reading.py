@@ -235,10 +235,21 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
     clauses = (r"(?<=[.!?;])\s+|,\s+(?=(?:but|so|whereas|while|though|although|yet)\b)"  # 'a P40 on ebay, but I've read ...'
                r"|,\s+(?=(?:would|will|can|could|does|do|is|are|should|what|how|which)\b[^,]*\?)"  # '..., would the 70b fit?'
                r"|(?<=:)\s+(?=(?:what|how|which|will|would|can|could|is|are|does|do|should)\b)")  # 'before I blame X: what ...'
-    sentences = [s for s in re.split(clauses, question.strip()) if s]
-    marked = any("?" in s for s in sentences)
-    asks = [("?" in s) if marked else bool(v.QUESTION_START.match(s.lower().lstrip("\"'(* "))) for s in sentences]
-    reports = [not a and v.HEARSAY.search(s.lower()) is not None for s, a in zip(sentences, asks, strict=True)]
+    whole = [s for s in re.split(clauses, question.strip()) if re.search(r"\w", s)]
+    marked = any("?" in s for s in whole)
+    whole_asks = [("?" in s) if marked else bool(v.QUESTION_START.match(s.lower().lstrip("\"'(* "))) for s in whole]
+    for n in range(len(whole) - 2, -1, -1):  # 'On the A6000, using vLLM, what's the biggest model?': one ask
+        if whole_asks[n + 1] and not whole_asks[n] and not re.search(r"[.!?;]\s*$", whole[n]) and v.LEAD_IN.match(whole[n].lower()):
+            whole_asks[n] = True
+    sentences, asks, reports = [], [], []
+    for sentence, ask_here in zip(whole, whole_asks, strict=True):
+        told = not ask_here and v.HEARSAY.search(sentence.lower()) is not None
+        for piece in re.split(r"(\([^()]*\))", sentence):  # '(my old 3090 went to my kid)': an aside of its own
+            if re.search(r"\w", piece):
+                aside_of_its_own = piece.startswith("(") and "?" not in piece and v.HEARSAY.search(piece.lower()) is not None
+                sentences.append(piece)
+                asks.append(not aside_of_its_own and (ask_here or piece.startswith("(") and "?" in piece))
+                reports.append(told or aside_of_its_own if not asks[-1] else False)
     asking: list[tuple[int, int]] = []
     aside: list[tuple[int, int]] = []
     at = 0
@@ -361,6 +372,20 @@ def size_then_family(tokens: list[str]) -> bool:
             and all(re.fullmatch(r"\d+(?:\.\d+)?", t) for t in tokens[2:]))
 
 
+def sibling_of(catalog: Catalog, model_id: str, size: str) -> str | None:
+    """The catalog's model of the same family as `model_id` at `size` billions ('qwen3-30b-a3b' at 235 is
+    Qwen3-235B-A22B: the name up to the size, when the whole name with the size changed is not held), or None."""
+    name = model_id.split("/")[-1].lower()
+    at = re.search(r"\d+(?:\.\d+)?b", name)
+    if at is None or at.group(0) == f"{size}b":
+        return None
+    for sibling in (name[:at.start()] + f"{size}b" + name[at.end():], name[:at.start()] + f"{size}b"):
+        found = catalog.name_in_text(sibling)
+        if found is not None and found.kind == "model":
+            return found.item_id
+    return None
+
+
 def read_sibling_sizes(words: Words, reading: Reading, catalog: Catalog) -> None:
     """'80+ tok/s for gpt-oss 20b ... what would the 120b give?': a bare size after a model is that model's sibling of
     that size, when the catalog holds one; where the question asks of it, it is the subject."""
@@ -369,15 +394,13 @@ def read_sibling_sizes(words: Words, reading: Reading, catalog: Catalog) -> None
     size = words.search(r"(?<![\w.$])(?:the |a |an )?(\d+(?:\.\d+)?)b\b(?! ?(?:tokens?|params?|parameters|dense|moe|model))")
     if size is None or words.index_at(size.start(1)) < reading.model_at[0]:  # 'the 120b' after 'gpt-oss 20b', not before
         return
-    name = reading.models[0].split("/")[-1].lower()
-    sibling = re.sub(r"\d+(?:\.\d+)?b", f"{size.group(1)}b", name, count=1)
-    found = catalog.name_in_text(sibling) if sibling != name else None
-    if found is None or found.kind != "model" or found.item_id in reading.models:
+    found = sibling_of(catalog, reading.models[0], size.group(1))
+    if found is None or found in reading.models:
         return
     at = words.index_at(size.start(1))
-    words.take(size, f"model {found.item_id} (the {size.group(1)}B sibling of {reading.models[0]})")
+    words.take(size, f"model {found} (the {size.group(1)}B sibling of {reading.models[0]})")
     first = words.tier_at(at) > words.tier_at(reading.model_at[0])
-    reading.models = [found.item_id, *reading.models] if first else [*reading.models, found.item_id]
+    reading.models = [found, *reading.models] if first else [*reading.models, found]
     reading.model_at = [at, *reading.model_at] if first else [*reading.model_at, at]
 
 
@@ -472,7 +495,7 @@ def read_negations(words: Words, reading: Reading) -> None:
     """'plain LoRA (not qlora)', 'without vllm', 'no gradient checkpointing': what is ruled out is read, not used."""
     for found in words.finditer(NEGATION + r"(q[ -]?lora|lora|fp8|fp16|bf16|int4|int8|4[ -]?bit|8[ -]?bit|awq|gptq|gguf|vllm|ollama"
                                 r"|llama\.cpp|sglang|deepspeed|zero[ -]?\d|fsdp|gradient checkpointing|checkpointing|quantization"
-                                r"|training|fine[ -]?tuning|finetuning)\b"):
+                                r"|training|fine[ -]?tuning|finetuning|spot|on[ -]demand|interruptible|preemptible)\b"):
         words.take(found, f"ruled out: {found.group(1)}")
         if "checkpointing" in found.group(1):
             reading.gradient_checkpointing = False
@@ -498,6 +521,8 @@ def read_formats(words: Words, reading: Reading) -> None:
     if kv:
         reading.kv_cache_dtype = v.KV_FORMATS[kv.group(1)]
         words.take(kv, f"KV cache in {reading.kv_cache_dtype}")
+    for rate in words.finditer(v.COMPUTE_PRECISION):  # 'memory, bandwidth and bf16 compute': a card's figure, not the weights
+        words.take(rate, f"the card's {rate.group(1)} compute figure (not a weights format)")
     for pattern, dtype in v.WEIGHT_FORMATS:
         found = words.search(pattern) if dtype else None
         if found:
@@ -793,10 +818,13 @@ def read_token_counts(words: Words, reading: Reading) -> None:
     if corpus and v.TOKEN_SCALE[corpus.group(2)] >= 1e6:
         reading.training_tokens = float(corpus.group(1)) * v.TOKEN_SCALE[corpus.group(2)]
         words.take(corpus, f"{reading.training_tokens:.3g} training tokens")
-        epochs = words.search(r"\b(\d+(?:\.\d+)?) epochs? (?:over|of|on|through)\b")
-        if epochs and epochs.end() <= corpus.start() <= epochs.end() + 12:  # '3 epochs over 60M tokens': 180M tokens trained
-            reading.training_tokens *= float(epochs.group(1))
-            words.take(epochs, f"{epochs.group(1)} epochs ({reading.training_tokens:.3g} tokens in all)")
+        # '3 epochs over 60M tokens', '~50M tokens, 2 epochs', '40M tokens ... for 2 epochs': the data times the passes
+        epochs = words.search(r"(?<![\w.])(\d+(?:\.\d+)?|one|two|three|four|five) (?:full )?epochs?\b")
+        in_all = re.match(r" ?(?:in )?(?:total|in all|overall|all told|after)\b", words.text[corpus.end():])
+        if epochs and not in_all:
+            passes = float(epochs.group(1)) if epochs.group(1)[0].isdigit() else float(v.NUMBER_WORDS[epochs.group(1)])
+            reading.training_tokens *= passes
+            words.take(epochs, f"{epochs.group(1)} epoch{'s' if passes != 1 else ''} ({reading.training_tokens:.3g} tokens in all)")
     rows = None if corpus else words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k|m)? (?:samples|examples|rows|conversations|documents"
                                             r"|docs|sequences|pairs) (?:of|at|with) (?:about |around |roughly )?(\d+(?:\.\d+)?) ?(k)?"
                                             r" tokens?(?: each)?\b")
@@ -966,11 +994,14 @@ def read_durations(words: Words, reading: Reading) -> None:
     commitment = words.search(r"(\d+) ?(?:month|year)s? (?:reservation|commitment|contract|commit|reserved)\b")
     if commitment:
         words.take(commitment, "a commitment term (not the length of a job)")
-    years = words.search(r"(\d+(?:\.\d+)?|one|two|three|four|five) ?(?:years?|yrs?)\b")
+    for spend in words.finditer(v.SPEND_RATE):  # 'we pay about $4k a month for the API': a rate of spending, no duration
+        words.take(spend, "a spend per period (not a length of time)")
+    years = words.search(r"(\d+(?:\.\d+)?|one|two|three|four|five|(?<=for )an?|(?<=over )an?|(?<=within )an?"
+                         r"|(?<=across )an?) ?(?:years?|yrs?)\b")
     if years:
         value = years.group(1)
         reading.years = float(value) if value[0].isdigit() else float(v.NUMBER_WORDS[value])
-        words.take(years, f"{reading.years:g} years")
+        words.take(years, f"{reading.years:g} year{'s' if reading.years != 1 else ''}")
     units = "|".join(sorted((u for u in v.DURATION_HOURS if u != "year"), key=len, reverse=True))
     count_words = "|".join(w for w in v.NUMBER_WORDS if w not in ("dual", "pair", "couple", "single", "quad"))
     measured = (r"(?<!running )(?<!estimated )(?<!estimated like )(?<!took )(?<!took about )(?<!takes )(?<!eta )"

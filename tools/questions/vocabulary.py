@@ -35,6 +35,10 @@ RECIPES = {"unsloth": "unsloth", "trl": "trl", "sfttrainer": "trl", "torchtune":
 SHARDING = [(r"\bzero[ -]?(?:stage[ -]?)?([123])\b|\bzero([123])\b|\bdeepspeed (?:zero )?stage[ -]?([123])\b", "zero"),
             (r"\bfsdp\b", "fsdp")]
 DURATION_HOURS = {"hour": 1.0, "hr": 1.0, "h": 1.0, "day": 24.0, "week": 168.0, "month": 730.0, "year": 8760.0}  # as the tools price a year
+SPEND_RATE = (r"(?:\$ ?\d[\d,.]*|\d[\d,.]* ?(?:usd|dollars|bucks|eur|euros))(?: ?k\b)? ?(?:a|an|per|each|every|/) ?"
+              r"(?:day|week|month|mo|year|yr)\b")  # '$4k a month' is what is paid, not how long
+COMPUTE_PRECISION = (r"\b(bf16|fp16|fp8|fp4|fp32|tf32|int8)(?: dense)? (?:compute|tflops|flops|tops|math|tensor(?: core)? "
+                     r"(?:throughput|performance))\b")  # the figure a datasheet quotes for a precision
 TOKEN_SCALE = {"t": 1e12, "trillion": 1e12, "b": 1e9, "bn": 1e9, "billion": 1e9, "m": 1e6, "million": 1e6, "k": 1e3}
 
 # Names of accelerators people ask about that the catalog does not hold; each is read as 'a GPU we do not know'.
@@ -42,7 +46,7 @@ UNKNOWN_GPU_PATTERNS = [
     r"\b(?:apple )?m[1-4] ?(?:pro|max|ultra)?\b(?= ?(?:mac|chip|with|\d|$))", r"\bmac ?(?:book(?: pro| air)?|studio|mini|pro)?\b",
     r"\bapple silicon\b", r"\bmac ?(?:book(?: pro| air)?|studio|mini|pro) m[1-4](?: pro| max| ultra)?\b",
     r"(?<!\$)\b(?:rtx |gtx )?(?:[1-5]0[5-9]0|20[6-8]0|1[06][5-8]0)(?: ?ti| ?super)?\b(?! ?(?:b\b|tokens|users|hours|h\b|days|\$))",
-    r"\b(?:radeon )?(?:rx )?[5-9][0-9]00 ?xtx?\b",
+    r"\b(?:amd )?(?:radeon )?(?:rx )?[5-9][0-9]00 ?xtx?\b",
     r"\b(?:nvidia )?(?:a2|a16|a30|a40|a800|h20|h800|l20|b100|mi50|mi100|mi210|mi250|w7900|w6800|rtx ?a[245]000|rtx ?[345]000)\b",
     r"\brtx ?(?:pro ?)?[2-6]\d00(?: ada| blackwell)?\b(?! ?(?:tokens|users|hours))",
     r"\b(?:intel )?arc ?[ab][3-7][0-9]0\b", r"\btesla [pkm]\d{2,3}\b",
@@ -87,14 +91,21 @@ gonna wanna gotta what's whats way it's that's there's i'd we'd don't doesn't ca
 QUESTION_START = re.compile(r"(?:how|what|what's|whats|which|will|would|can|could|is|are|does|do|should|any|where|why|when"
                             r"|please|estimate|calculate|tell me|give me|help me|quote me)\b")
 REPORTS = (r"(?:say|said|says|saying|claims?|claimed|swears|swore|told|reckons|thinks|got|gets|ran|runs|did|does|oom'd|asked"
-           r"|posted|reported|mentioned|recommends|recommended|found|showed|wrote|lists|keeps)")  # a quoted price is data
+           r"|posted|reported|mentioned|recommends|recommended|found|showed|shows|wrote|lists|listed|keeps|couldn't"
+           r"|could not)")  # a quoted price is data
 HEARSAY = re.compile(  # a report of what someone else did or said, or of an old setup; a possessive alone is no report
-    rf"\b(?:(?:someone|somebody|some guy|a guy|guy|friend|buddy|colleague|coworker|people|others|he|she|they|rep|vendor"
+    rf"\b(?:(?:someone|somebody|some guy|a guy|guy|(?:a|one|another|some) person|friend|buddy|colleague|coworker|people"
+    rf"|others|he|she|they|rep|vendor|marketplace|listing|provider|ad"
     rf"|post|pr|site|table|framework|page|paper|docs?)(?:'s)?(?: \w+){{0,3}}? {REPORTS}"
     r"|guy on|blog|article|thread|reddit|discord|readme|faq|reportedly|apparently|i read|i've read|i have read|i saw"
     r"|saw (?:someone|a|people)|one site|another (?:post|guy|site|one says)|(?:blog|launch|reddit|forum) post"
     r"|my old|old (?:box|rig|card|gpu|setup)|used to|back in|last year|previously|previous|last time"
-    r"|too slow|too small|cramped|useless|outgrown|write-?up|announcement)\b")
+    r"|too slow|too small|too old|cramped|useless|outgrown|write-?up|announcement"
+    r"|before that|i was on|we were on|i had|we had|was (?:gonna|going to) (?:get|buy)|is now in|stays in|lent|borrowed"
+    r"|sold|won't cut it|no better|(?:being |been |is |are |was )?retired|retiring|goes (?:back|to)|(?:is|are) taken|taken by"
+    r"|spoken for|(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelevant|not asking|not what (?:i'm|im|i am|we're) after"
+    r"|neither of which|(?:is|that's|that one's) settled|not relevant|regrets)\b")
+LEAD_IN = re.compile(r"\s*(?:on|with|using|for|at|in|if|assuming|given|across|under|via|at|over|from) ")  # a phrase, not a clause
 REFERS_BACK = (r"\b(?:holds?|legit|claim\w*)\b|\b(?:rent|buy|get|use|run) (?:them|those)\b|\b(?:does|did|will) (?:it|that|this) really\b"
                r"|\b(?:between|of) (?:them|the two|both)\b|\bboth of them\b"
                r"|\b(?:rent|buy|get|use|run) (?:one|that one)\b(?! \w*\d)"  # 'rent one', not 'the 104b one'

@@ -134,7 +134,7 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
                 else ", ".join(f"{n} × {g}" for (g, _), n in zip(reading.gpus, counts, strict=True)))
         extra = {"cloud_cost": f", {number(reading.hours or ASSUMED_HOURS)} h",
                  "rent_or_buy": (f", utilization {percent(reading.utilization)}" if reading.utilization is not None else "")
-                 + (f", {number(reading.years)} years" if reading.years else "")}
+                 + (f", {number(reading.years)} year{'s' if reading.years != 1 else ''}" if reading.years else "")}
         return f"I read this as: {journey.replace('_', ' ')}: {gpus}{extra.get(journey, '')}"
     subject = subject_words(reading)
     workload = reading.workload or default_of(VramRequest, "workload")
