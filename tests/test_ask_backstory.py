@@ -147,6 +147,24 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
     ("how long would a lora of mistral 7b take on one a100 with ~80M tokens, 3 epochs?", "training_time",
      {"training_tokens": 240e6}, set()),
     ("how do the h200 and mi300x compare on memory, bandwidth and fp8 tflops?", "compare", {}, {"weights_dtype"}),
+    # the setup moved to, the one asked about by place, and what the asker says to ignore
+    ("today our chatbot runs mistral 7b on a single a10g with ollama. the plan is to move it to qwen2.5 32b on l40s cards "
+     "via vllm for about 40 concurrent users. how many l40s?", "serving",
+     {"model": "Qwen/Qwen2.5-32B", "engine": "vllm", "users": 40}, set()),
+    ("at work we have 4x a100 for vllm, and at home i have a 3090 (bought used). at home, with llama.cpp, how fast would "
+     "qwen3 14b q4_k_m run?", "speed", {"gpus": [["rtx-3090", 1]], "engine": "llama_cpp"}, set()),
+    ("my current rig is a 3090. the two i'm torn between are the l40s and the rtx 6000 ada, how do they compare for "
+     "llama 3.3 70b at 4-bit?", "compare", {"gpus": [["l40s", 1], ["rtx-6000-ada", 1]]}, set()),
+    ("lora on llama 3.1 8b on my 4090 since the lab a100 is booked this week. whats the biggest batch at 2k before it "
+     "ooms?", "limits", {"gpus": [["rtx-4090", 1]]}, set()),
+    ("we have some t4s and an l4 around but I'm not asking which to use yet. how much vram does a qlora of qwen3 8b need "
+     "at 4k?", "estimate", {}, {"gpus"}),
+    ("our rep sent a quote at $2.40/hr for h100s but that's for the other team, ignore it. what would 8 h200s cost for "
+     "two weeks?", "cloud_cost", {"gpus": [["h200-sxm", 8]], "hours": 336.0}, {"rent_usd_per_gpu_hour"}),
+    ("how much vram does qwen3 14b need for a lora in bf16? and how long would 2 epochs over 20M tokens take on one h100?",
+     "estimate", {"training_tokens": 40e6}, set()),
+    ("will mistral nemo run on my 4060 ti 16gb at q8_0 in ollama? and what's the longest context it could take?", "fit",
+     {}, set()),
 ]
 
 

@@ -560,6 +560,7 @@ COST_ASK = (r"\b(bill|invoice|cost\w*|price\w*|cheapest|how much (?:would|will|d
             r"|run (?:me|us))\b"
             r"|\btotal\s*$")
 FIT_ASK = (r"\b(fits?|enough|oom\w*|hold|can (?:i|we|it|you) (?:run|load|serve|host)|will (?:it|this) (?:run|load)"
+           r"|(?:will|would|can|could|does) (?:·[·\s]*|that|they) (?:run|load)"
            r"|(?:sit|stay|live|load)s? (?:entirely |fully |completely |all )?(?:in|on))\b")
 TIME_ASK = r"\bhow long\b|\bhow many (?:gpu[- ]?)?(?:hours|days)\b|\bwall[- ]?clock\b|\btime\b"
 ESTIMATE_ASK = (r"\b(how (?:much|many) (?:vram|memory|gpu memory|gigs?|gb|gib)|(?:rough(?:ly)?|ballpark|approx\w*) (?:gigs?|gb|gib) of"
@@ -604,7 +605,8 @@ def asks_speed_first(reading: Reading) -> bool:
 def asks_limit(reading: Reading) -> bool:
     """'Longest context', 'largest batch', 'how many requests can it juggle': a limit not already given in the
     question ('can it hold a 128K max context' gives the context: that is a fit question)."""
-    matches = list(re.finditer(LIMIT, reading.asked))
+    matches = [m for m in re.finditer(LIMIT, reading.asked)  # 'how long would 2 epochs take' asks the run's time
+               if not (m.group(0) == "how long" and reading.training_tokens is not None)]
     asked = [m for m in matches if any(a <= m.start() < b for a, b in reading.asking)]
     if not matches or not first(reading, LIMIT, FIT_ASK):
         return False
@@ -705,7 +707,8 @@ JOURNEYS = [
     Journey("cheapest_method", lambda r: has_subject(r) and first(r, CHEAPEST_WAY, SPEED, FIT_ASK),
             answer_cheapest_method, ("cost", "fit", "serving")),
     Journey("serving", asks_serving, answer_serving, ("serving", "speed", "cost", "fit")),
-    Journey("training_time", lambda r: has_subject(r) and not first(r, WHICH_GPU, TIME_ASK) and (
+    Journey("training_time", lambda r: has_subject(r) and not first(r, WHICH_GPU, TIME_ASK) and not first(r, ESTIMATE_ASK, TIME_ASK)
+            and (
         r.training_tokens is not None or r.workload == "training" and said(
             r, r"tokens? (?:per|a|/) ?(?:day|hour)|tokens/day|throughput of training")), answer_training_time,
             ("time", "cost", "speed")),

@@ -234,16 +234,23 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
     Nothing when every sentence is of one kind or they cannot be placed."""
     clauses = (r"(?<=[.!?;])\s+|,\s+(?=(?:but|so|whereas|while|though|although|yet)\b)"  # 'a P40 on ebay, but I've read ...'
                r"|,\s+(?=(?:would|will|can|could|does|do|is|are|should|what|how|which)\b[^,]*\?)"  # '..., would the 70b fit?'
-               r"|(?<=:)\s+(?=(?:what|how|which|will|would|can|could|is|are|does|do|should)\b)")  # 'before I blame X: what ...'
+               r"|(?<=:)\s+(?=(?:what|how|which|will|would|can|could|is|are|does|do|should)\b)"  # 'before I blame X: what ...'
+               r"|\s+(?=(?:but|so|since|because|as) (?:i|i'm|im|i've|we|we're|we've|the|my|our|it|it's|that|thats|that's|they"
+               r"|he|she|now|then|this)\b)")  # '... on my 4090 since the team A6000 is taken'
     whole = [s for s in re.split(clauses, question.strip()) if re.search(r"\w", s)]
     marked = any("?" in s for s in whole)
-    whole_asks = [("?" in s) if marked else bool(v.QUESTION_START.match(s.lower().lstrip("\"'(* "))) for s in whole]
+    whole_asks = [("?" in s) if marked else bool(v.QUESTION_START.match(s.lower().lstrip("\"'(* ")) or v.ASKS_UNMARKED.search(s.lower()))
+                  for s in whole]
     for n in range(len(whole) - 2, -1, -1):  # 'On the A6000, using vLLM, what's the biggest model?': one ask
-        if whole_asks[n + 1] and not whole_asks[n] and not re.search(r"[.!?;]\s*$", whole[n]) and v.LEAD_IN.match(whole[n].lower()):
-            whole_asks[n] = True
+        joined = whole_asks[n + 1] and not whole_asks[n] and not re.search(r"[.!?;]\s*$", whole[n])
+        if joined and (v.LEAD_IN.match(whole[n].lower()) or v.ASKS_OF_THE_CLAUSE_BEFORE.match(whole[n + 1].lower())):
+            whole_asks[n] = True  # '..., how do they compare?': the clause before names what is asked about
     sentences, asks, reports = [], [], []
-    for sentence, ask_here in zip(whole, whole_asks, strict=True):
-        told = not ask_here and v.HEARSAY.search(sentence.lower()) is not None
+    for n, (sentence, ask_here) in enumerate(zip(whole, whole_asks, strict=True)):
+        own = re.sub(r"\([^()]*\)", " ", sentence).lower()
+        dismissed_next = (n + 1 < len(whole) and not re.search(r"[.!?;]\s*$", sentence)  # '... at $2.10/hr but ignore it'
+                          and v.DISMISSED.search(re.sub(r"\([^()]*\)", " ", whole[n + 1]).lower()) is not None)
+        told = not ask_here and (v.HEARSAY.search(own) is not None or dismissed_next)
         for piece in re.split(r"(\([^()]*\))", sentence):  # '(my old 3090 went to my kid)': an aside of its own
             if re.search(r"\w", piece):
                 aside_of_its_own = piece.startswith("(") and "?" not in piece and v.HEARSAY.search(piece.lower()) is not None
@@ -612,9 +619,12 @@ def read_stack(words: Words, reading: Reading) -> None:
     chosen = words.search_all_tiers(r"\b(?:moving|switching|migrating|going|move|switch|migrate|moved|switched) to ("
                                     + "|".join(re.escape(n) for n in sorted(v.ENGINES, key=len, reverse=True)) + r")(?![\w])")
     for name in sorted(v.ENGINES, key=len, reverse=True):
-        found = words.search_all_tiers(rf"(?<![\w.]){re.escape(name)}(?![\w])")
+        # an engine in a report counts where the report is the engine's own ('the ollama PR says ...'), not someone's run
+        found = (words.search(rf"(?<![\w.]){re.escape(name)}(?![\w])")
+                 or words.search_all_tiers(rf"(?<![\w.]){re.escape(name)}(?= (?:[\w-]+ )?" + v.ENGINE_SOURCES + ")"))
         if found:
-            found_at.append((v.ENGINES[name], words.tier(found.start())))
+            moved = re.search(v.MOVING_TO, words.text[:found.start()]) is not None  # 'runs ollama now; moving to X via vllm'
+            found_at.append((v.ENGINES[name], words.tier(found.start()) + moved))
             words.take(found, f"engine {v.ENGINES[name]}")
     if chosen:  # 'tried ollama ... moving to sglang': the engine moved to
         found_at = [(v.ENGINES[chosen.group(1)], 3)]
@@ -742,6 +752,30 @@ def set_aside_told(reading: Reading, gpus: bool = False, subject: bool = False) 
         reading.models, reading.model_at, reading.params_billions, reading.unknown_models = [], [], None, []
 
 
+def place_of(words: Words, index: int) -> str | None:
+    """The place a GPU is said to be ('at home I have a 3090', 'a 4x A100 box at work'), from the words near it."""
+    before = " ".join(words.words[max(0, index - 8):index]).split(" , ")[-1]
+    after = " ".join(words.words[index:index + 5]).split(" , ")[0]
+    found = list(re.finditer(v.PLACES, before)) or list(re.finditer(v.PLACES, after))
+    return found[-1].group(1) if found else None
+
+
+def set_aside_other_places(words: Words, reading: Reading) -> None:
+    """'At work we have 4x A100, at home a 3090. At home, how fast...?': the GPUs at the place asked about."""
+    asking = " ".join(words.text[a:b] for a, b in words.asking)
+    asked = re.search(v.PLACES, asking)
+    if asked is None or len(reading.gpus) < 2:
+        return
+    places = [place_of(words, a) for a in reading.gpu_at]
+    keep = [p == asked.group(1) for p in places]
+    if any(keep) and not all(keep):
+        for at, (gpu_id, _), kept in zip(reading.gpu_at, reading.gpus, keep, strict=True):
+            if not kept:
+                words.told_aside(at, f"GPU {gpu_id}, at another place than the one asked about")
+        reading.gpus = [g for g, k in zip(reading.gpus, keep, strict=True) if k]
+        reading.gpu_at = [a for a, k in zip(reading.gpu_at, keep, strict=True) if k]
+
+
 def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     """'My old box had a 5080 ... does gpt-oss fit across the two 3090s?': when the sentence that asks names GPUs, those
     named only in sentences that tell are background; a model named where the question asks comes first."""
@@ -754,15 +788,28 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
                 words.told_aside(at, f"GPU {gpu_id}, the setup being left")
         kept = [(a, g) for a, g in zip(reading.gpu_at, reading.gpus, strict=True) if a in moved_to]
         reading.gpu_at, reading.gpus = [a for a, _ in kept], [g for _, g in kept]
+    moved_model = [a for a in reading.model_at if re.search(v.MOVING_TO.pattern + r"(?: \w+)?$",
+                                                             " ".join(words.words[max(0, a - 4):a]))]
+    if moved_model and len(moved_model) < len(reading.model_at):  # 'runs mixtral today; the plan is to move it to llama 3.3 70b'
+        for at, model in zip(reading.model_at, reading.models, strict=True):
+            if at not in moved_model:
+                words.told_aside(at, f"model {model}, the one being left")
+        kept_models = [(a, m) for a, m in zip(reading.model_at, reading.models, strict=True) if a in moved_model]
+        reading.model_at, reading.models = [a for a, _ in kept_models], [m for _, m in kept_models]
     if not words.asking and not words.aside:
         return
+    set_aside_other_places(words, reading)
     tiers = [words.tier_at(a) for a in reading.gpu_at]
     unknown_tiers = [words.tier_at(a) for a in reading.unknown_gpu_at]
     theirs = not words.reports_count  # 'a friend's 2 A100s ... how much VRAM for mine?'
     top = max(tiers + unknown_tiers, default=1)
     comparing = re.search(r"\b(?:vs\.?|versus|compar\w*|stack up|against|(?:faster|slower|better|worse|cheaper) than|worth it)\b",
                           words.text) is not None  # 'h200 vs h100 for X. is the h200 worth it?'
-    asked = [(t == max(tiers, default=1) or comparing and t > 0) and (t > 0 or not theirs) for t in tiers]
+    # 'torn between A and B, how do they compare?': the two asked about are the candidates, not the rig one has
+    comparing = comparing and sum(t == max(tiers, default=1) for t in tiers) < 2
+    open_hardware = v.HARDWARE_OPEN.search(words.text) is not None  # 'no hardware picked yet': the GPUs told are not asked
+    asked = [(t == max(tiers, default=1) or comparing and t > 0) and (t > 0 or not theirs) and (t > 1 or not open_hardware)
+             for t in tiers]
     unknown_asked = [t > 0 or not (theirs or top > 0) for t in unknown_tiers]  # an outside GPU yields only to others' stories
     for at, name, keep in zip(reading.unknown_gpu_at, reading.unknown_gpus, unknown_asked, strict=True):
         if not keep:
