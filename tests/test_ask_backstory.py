@@ -165,6 +165,24 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      "estimate", {"training_tokens": 40e6}, set()),
     ("will mistral nemo run on my 4060 ti 16gb at q8_0 in ollama? and what's the longest context it could take?", "fit",
      {}, set()),
+    ("finally retired my 2080 ti and got a 4090 (24gb). can i run qwen3 32b at q4_k_m with 16k context in ollama?", "fit",
+     {"gpus": [["rtx-4090", 1]]}, set()),
+    ("our current cluster is 64x a100 40gb, but the run happens on the new 128x h200 cluster. how long to pretrain a 1b "
+     "model on 500b tokens on the new cluster?", "training_time", {"gpus": [["h200-sxm", 128]]}, set()),
+    ("my pc only has a 3070, but the lab lets me use a box with four l40s cards. if i load llama 3.3 70b q4_k_m onto "
+     "those 4 cards with llama.cpp, how fast will it go?", "speed", {"gpus": [["l40s", 4]]}, set()),
+    ("got my four 3090s for ~$700 each. serving qwen2.5 72b awq with vllm at 8k per chat, how many people can use it at "
+     "once?", "limits", {"gpus": [["rtx-3090", 4]]}, {"purchase_usd_per_gpu"}),
+    ("fine-tuning qwen3 8b on ~30k customer support chats, about 20M tokens: cheapest way, full, lora or qlora?",
+     "cheapest_method", {}, {"seq_len"}),
+    ("we're serving qwen3 14b on one h100 with vllm. if each request can go to 16k tokens, how many can run concurrently?",
+     "limits", {}, set()),
+    ("for the last two years our lab got by on two 3090s. we now have $20k of grant money. which gpu should we buy to lora "
+     "llama 3.1 8b?", "which_gpu", {}, {"years", "purchase_usd_per_gpu"}),
+    ("I don't have H100s, only a single L40S. how much context can gpt-oss-20b take on it with vllm?", "limits",
+     {"gpus": [["l40s", 1]]}, set()),
+    ("Right now the demo runs llama 3.1 8b on a 4090. For production we want llama 3.3 70b in fp8 on h100s with vllm for "
+     "50 concurrent users. how many h100s?", "serving", {"model": "meta-llama/Llama-3.3-70B-Instruct"}, set()),
 ]
 
 
@@ -257,6 +275,11 @@ def test_a_size_in_a_follow_up_names_the_sibling_of_the_model_asked_about(catalo
     first = ask("what's the architecture of qwen3 30b a3b, how many experts are active?", catalog)
     assert ask("and the 235b one?", catalog, first).reading["model"] == "Qwen/Qwen3-235B-A22B"
     assert "params_billions" in ask("what about a 14b model?", catalog, first).reading  # any model of that size
+
+
+def test_a_training_run_on_one_consumer_card_is_one_card_not_a_node(catalog):
+    answer = ask("how long would a qlora of llama 3.1 8b on ~40M tokens take on my 4090?", catalog)
+    assert answer.calls[0].arguments["gpu_count"] == 1 and "1 × rtx-4090" in answer.interpretation
 
 
 def test_a_speed_answer_reads_as_the_prompt_it_assumed(catalog):

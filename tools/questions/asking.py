@@ -30,7 +30,7 @@ EXAMPLES = [
 ]
 FOLLOW_UP_OPENING = (r"^(?:(?:ok(?:ay)?|fine|alright|cool|great|hmm|right|so) ,? ?)?(?:and|what about|how about|same|now|then"
                      r"|ok(?:ay)?|also|with|at|on|in|using|instead|what if|if|but|try|or|drop|raise|make it|switch|swap|stretch)\b")
-POINTS_BACK = r"\binstead\b|\b(?:it|that|this one|the same|them|those)\b"
+POINTS_BACK = r"\binstead\b|\b(?:it|that|this one|the same|them|those)\b|\b(?:for|with|on) this\b"
 BARE_COUNT = (r"\b(\d+|two|three|four|eight|a pair|a couple) (?:of (?:them|those|these)|cards|gpus)\b"
               r"|\b(both)\b(?: of them| cards| gpus)?|\ba (second|third|fourth) (?:one|card|gpu)\b")
 COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "eight": 8, "a pair": 2, "a couple": 2, "both": 2, "second": 2, "third": 3,

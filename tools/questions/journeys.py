@@ -342,10 +342,11 @@ def answer_speed(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> s
 def answer_training_time(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     gpus = named_gpus(reading)
     gpu, count = gpus[0] if gpus else (TRAINING_GPU, TRAINING_GPUS)
+    count = count or sold_in(catalog, gpu, TRAINING_GPUS)  # 'on my 4090' is one card; 'on H100s' a node
     rate_only = reading.training_tokens is None  # 'how many tokens per day': the rate, from a billion-token run
     result = call(calls, catalog, training_time, model=reading.model, training_tokens=reading.training_tokens or 1e9,
                   params_billions=None if reading.model else reading.params_billions, gpu=gpu,
-                  gpu_count=count or TRAINING_GPUS, pricing=reading.pricing or "on_demand",
+                  gpu_count=count, pricing=reading.pricing or "on_demand",
                   method=reading.method if reading.method_said else None,
                   gradient_checkpointing=reading.gradient_checkpointing or None)
     cost = (f", about {usd(result.usd_total)} at {usd(result.usd_per_gpu_hour)}/GPU-h ({result.provider})"
@@ -460,9 +461,12 @@ def bought_count(reading: Reading, catalog: Catalog) -> int:
     if not named:  # a memory size or a GPU outside the catalog: as many as said
         return (reading.gpus[0][1] if reading.gpus else None) or 1
     gpu_id, count = named[0]
-    if count:
-        return count
-    return 1 if catalog.find_gpu(gpu_id).form_factor.startswith("PCIe") else int(default_of(RentVsBuyRequest, "gpu_count"))
+    return count or sold_in(catalog, gpu_id, int(default_of(RentVsBuyRequest, "gpu_count")))
+
+
+def sold_in(catalog: Catalog, gpu_id: str, server: int) -> int:
+    """How many of a GPU come together when no count is said: one PCIe card, else a server of SXM or OAM modules."""
+    return 1 if catalog.find_gpu(gpu_id).form_factor.startswith("PCIe") else server
 
 
 def answer_rent_or_buy(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
@@ -563,13 +567,14 @@ FIT_ASK = (r"\b(fits?|enough|oom\w*|hold|can (?:i|we|it|you) (?:run|load|serve|h
            r"|(?:will|would|can|could|does) (?:·[·\s]*|that|they) (?:run|load)"
            r"|(?:sit|stay|live|load)s? (?:entirely |fully |completely |all )?(?:in|on))\b")
 TIME_ASK = r"\bhow long\b|\bhow many (?:gpu[- ]?)?(?:hours|days)\b|\bwall[- ]?clock\b|\btime\b"
-ESTIMATE_ASK = (r"\b(how (?:much|many) (?:vram|memory|gpu memory|gigs?|gb|gib)|(?:rough(?:ly)?|ballpark|approx\w*) (?:gigs?|gb|gib) of"
-                r"|total (?:vram|memory)|(?:gpu )?memory for|vram for"
+ESTIMATE_ASK = (r"\b(how (?:much|many) (?:total )?(?:vram|memory|gpu memory|gigs?|gb|gib)"
+                r"|(?:rough(?:ly)?|ballpark|approx\w*) (?:gigs?|gb|gib) of"
+                r"|total (?:gpu )?(?:vram|memory)|(?:gpu )?memory for|vram for"
                 r"|memory (?:footprint|requirements?|needed"
                 r"|usage|budget)|vram (?:needed|required|requirements?|usage|bill|budget)|ballpark gib|peak (?:vram|memory))\b")
 LIMIT = (r"\b(longest|max(?:imum)?|largest|biggest|most|highest|ceiling|upper bound|concurrency|more room|how (?:long|big|far|high"
          r"|much context)"
-         r"|(?:how )?many (?:\S+ ){0,3}(?:users?|requests|concurrent|parallel|people|sequences|seqs|streams|slots|sessions|chats"
+         r"|(?:how )?many (?:\S+ ){0,3}(?:users?|requests|concurrent\w*|parallel|people|sequences|seqs|streams|slots|sessions|chats"
          r"|conversations|clients|customers))\b")
 BATCH_WORDS = r"batch|users?\b|requests|concurren|parallel|sequences|seqs|slots|sessions|people|streams|chats|conversations|clients"
 WHICH_GPU = (r"\b(which|what|best|recomm\w*|reccom\w*|recom\w*|cheapest|choose|pick|should (?:i|we) (?:get|buy))\b"

@@ -235,8 +235,10 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
     clauses = (r"(?<=[.!?;])\s+|,\s+(?=(?:but|so|whereas|while|though|although|yet)\b)"  # 'a P40 on ebay, but I've read ...'
                r"|,\s+(?=(?:would|will|can|could|does|do|is|are|should|what|how|which)\b[^,]*\?)"  # '..., would the 70b fit?'
                r"|(?<=:)\s+(?=(?:what|how|which|will|would|can|could|is|are|does|do|should)\b)"  # 'before I blame X: what ...'
+               r"|(?<=:)\s+(?=(?:on|with|for|using|at|in)\b[^.?!:]*\?)"  # 'forget the mac: on the 3090 box, what ...?'
                r"|\s+(?=(?:but|so|since|because|as) (?:i|i'm|im|i've|we|we're|we've|the|my|our|it|it's|that|thats|that's|they"
-               r"|he|she|now|then|this)\b)")  # '... on my 4090 since the team A6000 is taken'
+               r"|he|she|now|then|this)\b)"  # '... on my 4090 since the team A6000 is taken'
+               r"|\s+(?=and (?:got|bought|picked up|grabbed|now (?:i|we))\b)")  # 'retired my 1080 Ti and got a 5090'
     whole = [s for s in re.split(clauses, question.strip()) if re.search(r"\w", s)]
     marked = any("?" in s for s in whole)
     whole_asks = [("?" in s) if marked else bool(v.QUESTION_START.match(s.lower().lstrip("\"'(* ")) or v.ASKS_UNMARKED.search(s.lower()))
@@ -248,6 +250,8 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
     sentences, asks, reports = [], [], []
     for n, (sentence, ask_here) in enumerate(zip(whole, whole_asks, strict=True)):
         own = re.sub(r"\([^()]*\)", " ", sentence).lower()
+        brackets = re.findall(r"\(((?:that|this|which|those|these|it)\b[^()]*)\)", sentence.lower())  # '(that's the old setup)'
+        own += "".join(f" {b}" for b in brackets if v.HEARSAY.search(b))
         dismissed_next = (n + 1 < len(whole) and not re.search(r"[.!?;]\s*$", sentence)  # '... at $2.10/hr but ignore it'
                           and v.DISMISSED.search(re.sub(r"\([^()]*\)", " ", whole[n + 1]).lower()) is not None)
         told = not ask_here and (v.HEARSAY.search(own) is not None or dismissed_next)
@@ -338,7 +342,7 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
                     reading.how_many_gpus = True
                     words.take_words(start - 2, start - 1, "how many GPUs")
                 count = count_before(words, start)
-                node = node_after(words, start + size)
+                node = node_after(words, start + size, not catalog.gpu_by_id[found.item_id].form_factor.startswith("PCIe"))
                 count = count or node
                 gpus.append((start, (found.item_id, count)))
     first_at = {item: at for at, item in sorted(models, reverse=True)}
@@ -483,10 +487,11 @@ def count_before(words: Words, start: int) -> int | None:
     return None
 
 
-def node_after(words: Words, after: int) -> int | None:
-    """'an h100 node', 'one 8xh100 node': a node written after the GPU holds eight of them."""
+def node_after(words: Words, after: int, modules: bool) -> int | None:
+    """'an h100 node', 'one 8xh100 node': a node written after the GPU holds eight of them ('the 3090 box' is a PC)."""
     tokens = words.words
-    if after < len(tokens) and not words.used[after] and re.fullmatch(r"nodes?|servers?|box", tokens[after]):
+    if after < len(tokens) and not words.used[after] and re.fullmatch(r"nodes?|servers?|box" if modules else r"nodes?",
+                                                                       tokens[after]):
         words.take_words(after, after, f"a node of {v.GPUS_PER_NODE} GPUs")
         return v.GPUS_PER_NODE
     return None
@@ -494,6 +499,7 @@ def node_after(words: Words, after: int) -> int | None:
 
 # ---- formats, workload, engine and recipe
 NEGATION = (r"\b(?:not|no|without|instead of|rather than|except|swap(?:ped|ping)?(?: out)?|replac(?:e|ed|ing)|ditch(?:ed|ing)?"
+            r"|(?:don't|dont|do not|doesn't) have(?: any)?"
             r"|sell(?:ing)?|sold|upgrad(?:e|ed|ing) from|switch(?:ed|ing)? from|moving from|(?:don't|dont|do not) (?:want|use|need))"
             r"(?: a| an| the| my| our| using| with)? ")
 
@@ -753,21 +759,35 @@ def set_aside_told(reading: Reading, gpus: bool = False, subject: bool = False) 
 
 
 def place_of(words: Words, index: int) -> str | None:
-    """The place a GPU is said to be ('at home I have a 3090', 'a 4x A100 box at work'), from the words near it."""
+    """The place a GPU is said to be ('at home I have a 3090', 'a 4x A100 box at work', 'the new 256x H200 cluster'),
+    from the words near it; 'new' and 'old' stand for the setups coming and going."""
     before = " ".join(words.words[max(0, index - 8):index]).split(" , ")[-1]
     after = " ".join(words.words[index:index + 5]).split(" , ")[0]
     found = list(re.finditer(v.PLACES, before)) or list(re.finditer(v.PLACES, after))
-    return found[-1].group(1) if found else None
+    if found:
+        return age_or_place(found[-1].group(1))
+    age = list(re.finditer(v.AGE, " ".join(words.words[max(0, index - 4):index])))
+    return age_or_place(age[-1].group(1)) if age else None
+
+
+def age_or_place(words: str) -> str:
+    first = words.split()[0]
+    return "new" if first == "new" else "old" if first in ("old", "current", "existing", "today's") else words
 
 
 def set_aside_other_places(words: Words, reading: Reading) -> None:
     """'At work we have 4x A100, at home a 3090. At home, how fast...?': the GPUs at the place asked about."""
     asking = " ".join(words.text[a:b] for a, b in words.asking)
-    asked = re.search(v.PLACES, asking)
-    if asked is None or len(reading.gpus) < 2:
+    asked, counted = re.search(v.PLACES, asking), re.search(v.COUNTED_BACK, asking)
+    if len(reading.gpus) < 2:
         return
-    places = [place_of(words, a) for a in reading.gpu_at]
-    keep = [p == asked.group(1) for p in places]
+    if asked is not None:
+        keep = [place_of(words, a) == age_or_place(asked.group(1)) for a in reading.gpu_at]
+    elif counted is not None:  # 'onto those 4 cards'
+        count = int(counted.group(1)) if counted.group(1).isdigit() else v.NUMBER_WORDS[counted.group(1)]
+        keep = [c == count for _, c in reading.gpus]
+    else:
+        return
     if any(keep) and not all(keep):
         for at, (gpu_id, _), kept in zip(reading.gpu_at, reading.gpus, keep, strict=True):
             if not kept:
@@ -779,8 +799,7 @@ def set_aside_other_places(words: Words, reading: Reading) -> None:
 def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     """'My old box had a 5080 ... does gpt-oss fit across the two 3090s?': when the sentence that asks names GPUs, those
     named only in sentences that tell are background; a model named where the question asks comes first."""
-    moved_to = [a for a in reading.gpu_at if re.search(r"\b(?:move|moving|switch|switching|upgrade|upgrading|migrate|migrating|go|going)"
-                                                        r" to(?: \w+)?$", " ".join(words.words[max(0, a - 3):a]))
+    moved_to = [a for a in reading.gpu_at if re.search(v.MOVING_TO.pattern + r"(?: \w+)?$", " ".join(words.words[max(0, a - 3):a]))
                 or re.match(r"(?:\S+ ){0,2}instead\b", " ".join(words.words[a + 1:a + 4]))]
     if moved_to and len(moved_to) < len(reading.gpu_at):  # 'two replicas on 4x A100 ... if we move to H200s': the H200s
         for at, (gpu_id, _) in zip(reading.gpu_at, reading.gpus, strict=True):
@@ -788,7 +807,7 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
                 words.told_aside(at, f"GPU {gpu_id}, the setup being left")
         kept = [(a, g) for a, g in zip(reading.gpu_at, reading.gpus, strict=True) if a in moved_to]
         reading.gpu_at, reading.gpus = [a for a, _ in kept], [g for _, g in kept]
-    moved_model = [a for a in reading.model_at if re.search(v.MOVING_TO.pattern + r"(?: \w+)?$",
+    moved_model = [a for a in reading.model_at if re.search(v.MOVING_TO.pattern + r"(?: \w+){0,2}$",
                                                              " ".join(words.words[max(0, a - 4):a]))]
     if moved_model and len(moved_model) < len(reading.model_at):  # 'runs mixtral today; the plan is to move it to llama 3.3 70b'
         for at, model in zip(reading.model_at, reading.models, strict=True):
@@ -898,9 +917,12 @@ def kilo(value: str, k: str | None) -> int:
     return int(number * 1024) if k else int(number)
 
 
-NOT_CONTEXT_NOUNS = (r"(?! ?(?:[a-z]+ )?(?:usd|\$|dollars?|euros?|eur|rubles?|roubles?|yen|yuan|rmb|rupees?|pounds?|gbp|won"
+NOT_CONTEXT_NOUNS = (r"(?! ?(?:(?!per |a |an |each |every |in |of )[a-z]+ )?"
+                     r"(?:usd|\$|dollars?|euros?|eur|rubles?|roubles?|yen|yuan|rmb|rupees?|pounds?|gbp|won"
                      r"|examples?|samples?|sentences?|records?|pairs?|questions?|rows?"
-                     r"|docs?|documents?|conversations?|steps?|images?"
+                     r"|docs?|documents?|conversations?|steps?|images?|chats?|tickets?|messages?|emails?|files?|queries"
+                     r"|transcripts?|articles?|posts?|threads?|reviews?"
+                     r"|(?!per |a |an |each |every |in |of )[a-z]+ [a-z]+ (?:chats?|tickets?|conversations?|examples?)"
                      r"|words?|lines?|pages?|stars|downloads|(?:concurrent |active )?(?:users?|requests?|sessions?|people|customers)"
                      r"|a month|/month|per month|/mo\b|tok\w*/s|tokens? (?:per|a) s\w*|t/s))")
 
@@ -981,6 +1003,13 @@ def read_batch(words: Words, reading: Reading) -> None:
 
 
 def read_money(words: Words, reading: Reading) -> None:
+    budget = words.search(r"\$ ?\d[\d,.]* ?k? (?:of |in )?(?:grant money|grant|budget|funding)\b"
+                          r"|\bbudget (?:of|is|around|about) \$ ?\d[\d,.]* ?k?\b")
+    if budget:  # '$15k of grant money': what there is to spend, not what one GPU costs
+        words.take(budget, "a budget (not a price per GPU)")
+    for paid in words.finditer(r"\b(?:paid|(?:got|bought)(?: \S+){0,4}? for) (?:about |around "
+                               r"|roughly |only |like )?\$ ?\d[\d,.]* ?k?(?: each| apiece| a pop)?"):
+        words.take(paid, "what was paid for hardware already owned (not a price to weigh)")
     # vLLM's flag, not a rent-or-buy utilization
     budget = words.search(r"\bgpu[_ -]memory[_ -]utili[sz]ation(?: of| =| at| is)? (0?\.\d+|1(?:\.0)?)\b")
     if budget:
@@ -1043,7 +1072,11 @@ def read_durations(words: Words, reading: Reading) -> None:
         words.take(commitment, "a commitment term (not the length of a job)")
     for spend in words.finditer(v.SPEND_RATE):  # 'we pay about $4k a month for the API': a rate of spending, no duration
         words.take(spend, "a spend per period (not a length of time)")
-    years = words.search(r"(\d+(?:\.\d+)?|one|two|three|four|five|(?<=for )an?|(?<=over )an?|(?<=within )an?"
+    past = words.search(r"\b(?:for |over |in |during )?the (?:last|past|previous) (?:\d+|two|three|four|five|few|couple of)"
+                        r" (?:years?|yrs?)\b")  # 'for the last two years we got by with two 3090s': the past, no horizon
+    if past:
+        words.take(past, "a time told of (not a horizon)")
+    years = words.search(r"(?<!n't )(?<!not )(\d+(?:\.\d+)?|one|two|three|four|five|(?<=for )an?|(?<=over )an?|(?<=within )an?"
                          r"|(?<=across )an?) ?(?:years?|yrs?)\b")
     if years:
         value = years.group(1)

@@ -94,7 +94,10 @@ REPORTS = (r"(?:say|said|says|saying|claims?|claimed|swears|swore|told|reckons|t
            r"|posted|reported|mentioned|recommends|recommended|found|showed|shows|wrote|lists|listed|keeps|couldn't"
            r"|could not)")  # a quoted price is data
 DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelevant|not asking|not what (?:i'm|im|i am|we're) after"
-             r"|neither of which|(?:is|that's|that one's|thats) settled|not relevant|not the question|not my question)\b")
+             r"|neither of which|(?:is|that's|that one's|thats) settled|not relevant|not the question|not my question"
+             r"|forget (?:about )?(?:the|my|our) \w+|(?:is|are) (?:obviously |clearly )?out\b|not an option|out of scope"
+             r"|leave (?:it|them|that) out|decommission\w*"
+             r"|(?:is|are) reserved for (?:training|inference|another|other|the other|a different))\b")
 DISMISSED = re.compile(DISMISSAL)  # said of the clause before: '... a quote at $2.10/hr, but that's for another team, ignore it'
 HEARSAY = re.compile(  # a report of what someone else did or said, or of an old setup; a possessive alone is no report
     rf"\b(?:(?:someone|somebody|some guy|a guy|guy|(?:a|one|another|some) person|friend|buddy|colleague|coworker|people"
@@ -106,12 +109,16 @@ HEARSAY = re.compile(  # a report of what someone else did or said, or of an old
     r"|too slow|too small|too old|cramped|useless|outgrown|write-?up|announcement"
     r"|before that|i was on|we were on|i had|we had|was (?:gonna|going to) (?:get|buy)|is now in|stays in|lent|borrowed"
     r"|sold|won't cut it|no better|(?:being |been |is |are |was )?retired|retiring|goes (?:back|to)|(?:is|are) taken|taken by"
-    r"|spoken for|booked|regrets)\b" + rf"|{DISMISSAL}")
+    r"|spoken for|booked|regrets|ago|last (?:summer|winter|spring|fall|autumn|month|week)|our old|gave up|kept oom\w*"
+    r"|(?:the |another |other |search |research |infra |platform )team (?:\w+ )?(?:runs|ran|says|said|claims|got|gets|uses|used)"
+    r"|^\s*(?:saw|read|heard) (?:in|on|that|somewhere|\w+'s)\b)\b" + rf"|{DISMISSAL}")
 ASKS_UNMARKED = re.compile(r"\b(?:(?:i |we )?(?:just )?(?:want|need|would like|'d like) (?:a|an|the|to know|to find out)"
                            r"|i'm curious|im curious|curious (?:about|whether|if|how|what)|wondering|tell me|let me know)\b")
-MOVING_TO = re.compile(r"\b(?:move|moving|moved|switch|switching|migrate|migrating|upgrade|upgrading|go|going|transition\w*)"
-                       r"(?: (?:it|them|this|that|everything|over|the \w+))? to\b|\breplac\w* (?:it|them) with\b")
+MOVING_TO = re.compile(r"\b(?:move|moves|moving|moved|switch|switching|migrate|migrating|upgrade|upgrading|go|going"
+                       r"|transition\w*)(?: (?:it|them|this|that|everything|over|the \w+))? to\b|\breplac\w* (?:it|them) with\b"
+                       r"|\bfor (?:production|prod|launch)\b")
 HARDWARE_OPEN = re.compile(r"\bnot asking (?:which|what|whether|if|about (?:the )?(?:gpus?|cards?|hardware))"
+                           r"|\b(?:don't|do not) know (?:yet )?(?:what|which) (?:hardware|gpus?|cards?)|\bonly need the memory"
                            r"|\bno (?:hardware|gpus?|cards?) (?:picked|chosen|decided)"
                            r"|\b(?:hardware|gpus?|allocation|cards?) (?:isn't|is not|aren't|are not|not) (?:picked|chosen|decided)"
                            r"|\bbefore (?:i|we) (?:pick|choose|request|decide on|buy|order) (?:any |the |new )?(?:gpus|hardware|cards)\b")
@@ -119,8 +126,10 @@ ENGINE_SOURCES = r"(?:pr|prs|issues?|docs|readme|repo|github|changelog|release n
 
 ASKS_OF_THE_CLAUSE_BEFORE = re.compile(r"\s*(?:how|what|which|would|will|can|could|do|does|is|are)\b[^.?!]*"
                                        r"\b(?:they|them|those|these|both|the two|either|each)\b")
-PLACES = (r"\b(?:at|in|on|for) (?:the |my |our |a )?(home|work|office|lab|job|laptop|desktop|workstation|new (?:box|server"
-          r"|cluster|machine|rig|node|card|cards|gpus?)|old (?:box|server|cluster|machine|rig|node|card|cards|gpus?))\b")
+PLACES = (r"\b(?:at|in|on|for) (?:the |my |our |a )?(home|work|office|lab|job|laptop|desktop|workstation|(?:new|old|current"
+          r"|existing) (?:box|server|cluster|machine|rig|node|card|cards|gpus?|setup|hardware))\b")
+AGE = r"\b(new|old|current|existing|today's)\b"  # 'the new 256x H200 cluster', 'our current 128x A100 40GB'
+COUNTED_BACK = r"\b(?:those|these|the|all|its|my|our) (\d+|two|three|four|eight) (?:new )?(?:cards|gpus)\b"  # 'onto those 4 cards'
 LEAD_IN = re.compile(r"\s*(?:on|with|using|for|at|in|if|assuming|given|across|under|via|at|over|from) ")  # a phrase, not a clause
 REFERS_BACK = (r"\b(?:holds?|legit|claim\w*)\b|\b(?:rent|buy|get|use|run) (?:them|those)\b|\b(?:does|did|will) (?:it|that|this) really\b"
                r"|\b(?:between|of) (?:them|the two|both)\b|\bboth of them\b"

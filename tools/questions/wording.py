@@ -25,6 +25,7 @@ from .journeys import (
     model_window,
     named_gpus,
     serving_engine,
+    sold_in,
 )
 from .reading import Reading
 
@@ -112,7 +113,8 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
                 f"{number(reading.output_tokens or default_of(PlanServingRequest, 'output_tokens'))} output tokens{target}{where}")
     if journey == "training_time":
         subject = subject_words(reading)
-        gpus = ", ".join(f"{c or TRAINING_GPUS} × {g}" for g, c in reading.gpus)
+        gpus = ", ".join(f"{c or sold_in(catalog, g, TRAINING_GPUS) if not g.endswith('GB') else c or 1} × {g}"
+                         for g, c in reading.gpus)
         amount = f"on {token_count(reading.training_tokens)} tokens" if reading.training_tokens else "(tokens per day)"
         how = f" ({reading.method})" if reading.method_said and reading.method else ""
         return f"I read this as: train {subject}{how} {amount}" + (f" on {gpus}" if gpus else "") + (
