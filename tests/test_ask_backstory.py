@@ -183,6 +183,20 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      {"gpus": [["l40s", 1]]}, set()),
     ("Right now the demo runs llama 3.1 8b on a 4090. For production we want llama 3.3 70b in fp8 on h100s with vllm for "
      "50 concurrent users. how many h100s?", "serving", {"model": "meta-llama/Llama-3.3-70B-Instruct"}, set()),
+    ("vram needed for command-r-plus in 8-bit?", "estimate", {"unknown_model": "command-r-plus"}, set()),
+    ("I run mixtral 8x7b on two 3090s. now I'm curious about mistral large 2, just want a rough vram figure at q4_k_m.",
+     "estimate", {"unknown_model": "mistral large 2"}, {"model"}),
+    ("my buddy says he runs qwen3 32b q8_0 on a single 5090 with no offload. I have a 4090. is that possible on his card?",
+     "fit", {"gpus": [["rtx-5090", 1]]}, set()),
+    ("I've got an M2 Max MacBook and a used 3090 in my linux box. forget the mac: on the 3090, what's the biggest model I "
+     "can run at q4_k_m?", "biggest_model", {"gpus": [["rtx-3090", 1]]}, {"unknown_gpu"}),
+    ("we want to adapt llama 3.1 8b to our docs, about 30M tokens, one epoch. a friend did a full FT once. what's the "
+     "cheapest way to do it?", "cheapest_method", {"workload": "training"}, set()),
+    ("max micro-batch for a full finetune of qwen3 4b on one h100 at 4096 seq len with grad ckpt?", "limits", {}, set()),
+    ("a vendor deck says gpt-oss-120b needs two h100s and I don't buy it. does it fit on our one h100 nvl with vllm?",
+     "fit", {"gpus": [["h100-nvl", 1]]}, set()),
+    ("which gpu should i get so qwen3 32b q6_k with 16k context sits fully in vram? was eyeing a 4090 but prices are "
+     "wild", "which_gpu", {}, {"gpus"}),
 ]
 
 

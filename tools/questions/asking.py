@@ -219,6 +219,8 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
         if told is not None:
             told.meaning = "a batch the question tells of, not asks for (the largest is asked)"
         reading.batch_size = None
+    if journey is not None and journey.name == "cheapest_method" and reading.workload is None and reading.training_tokens:
+        reading.workload = "training"  # 'adapt X to our docs, 40M tokens, one epoch: the cheapest way?' trains
     if journey is not None and journey.name == "cloud_cost" and reading.hours is None and reading.years is not None:
         reading.hours, reading.years = reading.years * HOURS_PER_YEAR, None  # 'rent 8 h100s for a year': the rental's length
         told = next((s for s in reading.spans if re.fullmatch(r"[\d.]+ years?", s.meaning)), None)

@@ -370,7 +370,7 @@ def answer_cheapest_method(reading: Reading, catalog: Catalog, calls: list[ToolC
                if training else [("as released", {}), ("8-bit weights", {"weights_dtype": "int8"}),
                                  ("4-bit weights", {"weights_dtype": "int4"})])
     if training and not leaves_method_open(reading):  # 'we LoRA-tune ... cheapest way': the GPUs for that method
-        options = [o for o in options if o[1]["method"] == reading.method]
+        options = [o for o in options if o[1]["method"] == reading.method] or options
     rows = []
     for label, change in options:
         result = call(calls, catalog, tools.estimate_vram, **{**workload_arguments(reading), **change})
@@ -569,7 +569,7 @@ FIT_ASK = (r"\b(fits?|enough|oom\w*|hold|can (?:i|we|it|you) (?:run|load|serve|h
 TIME_ASK = r"\bhow long\b|\bhow many (?:gpu[- ]?)?(?:hours|days)\b|\bwall[- ]?clock\b|\btime\b"
 ESTIMATE_ASK = (r"\b(how (?:much|many) (?:total )?(?:vram|memory|gpu memory|gigs?|gb|gib)"
                 r"|(?:rough(?:ly)?|ballpark|approx\w*) (?:gigs?|gb|gib) of"
-                r"|total (?:gpu )?(?:vram|memory)|(?:gpu )?memory for|vram for"
+                r"|total (?:gpu )?(?:vram|memory)|(?:gpu )?memory for|vram for|(?:vram|memory) (?:figure|number|estimate)"
                 r"|memory (?:footprint|requirements?|needed"
                 r"|usage|budget)|vram (?:needed|required|requirements?|usage|bill|budget)|ballpark gib|peak (?:vram|memory))\b")
 LIMIT = (r"\b(longest|max(?:imum)?|largest|biggest|most|highest|ceiling|upper bound|concurrency|more room|how (?:long|big|far|high"
@@ -637,7 +637,7 @@ def limit_is_batch(phrase: str, after: str) -> bool:
     if re.search(BATCH_WORDS, phrase):
         return True
     for word in after.split()[:4]:
-        if re.match(BATCH_WORDS, word):
+        if re.match(r"(?:micro[-_]?)?(?:" + BATCH_WORDS + ")", word):
             return True
         if re.match(r"context|ctx|seq|sequence|length|len|window|tokens?\b", word):
             return False
@@ -724,7 +724,9 @@ JOURNEYS = [
     Journey("cloud_cost", asks_job_cost, answer_cloud, ("cost",)),
     Journey("speed", lambda r: has_subject(r) and asks_speed_first(r), answer_speed, ("speed",)),
     Journey("limits", lambda r: bool(r.gpus) and has_subject(r) and asks_limit(r), answer_limits, ("fit", "limits")),
-    Journey("fit", lambda r: bool(r.gpus) and has_subject(r) and not first(r, ESTIMATE_ASK, FIT_ASK), answer_fit, ("fit",)),
+    Journey("fit", lambda r: bool(r.gpus) and has_subject(r) and not first(r, ESTIMATE_ASK, FIT_ASK)
+            and not (said(r, FIT_ASK) and first(r, WHICH_GPU, FIT_ASK)),  # 'which gpu should i get so it sits in vram?'
+            answer_fit, ("fit",)),
     Journey("which_gpu", lambda r: has_subject(r) and first(r, WHICH_GPU, ESTIMATE_ASK), answer_which_gpu, ("fit", "cost", "which_gpu")),
     Journey("model_card", lambda r: bool(r.models) and said(r, r"\b(what is|what's|tell me about|describe|explain|structure|architecture"
             r"|specs?|moe|context length|vocab\w*|hidden size|config"

@@ -239,9 +239,10 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
                r"|\s+(?=(?:but|so|since|because|as) (?:i|i'm|im|i've|we|we're|we've|the|my|our|it|it's|that|thats|that's|they"
                r"|he|she|now|then|this)\b)"  # '... on my 4090 since the team A6000 is taken'
                r"|\s+(?=and (?:got|bought|picked up|grabbed|now (?:i|we))\b)")  # 'retired my 1080 Ti and got a 5090'
-    whole = [s for s in re.split(clauses, question.strip()) if re.search(r"\w", s)]
+    whole = [s for s in re.split(clauses, question.strip(), flags=re.IGNORECASE) if re.search(r"\w", s)]
     marked = any("?" in s for s in whole)
-    whole_asks = [("?" in s) if marked else bool(v.QUESTION_START.match(s.lower().lstrip("\"'(* ")) or v.ASKS_UNMARKED.search(s.lower()))
+    whole_asks = [("?" in s or bool(v.ASKS_WITHOUT_MARK.match(s.lower().lstrip("\"'(* ")))) if marked  # 'What would I get: X, Y.'
+                  else bool(v.QUESTION_START.match(s.lower().lstrip("\"'(* ")) or v.ASKS_UNMARKED.search(s.lower()))
                   for s in whole]
     for n in range(len(whole) - 2, -1, -1):  # 'On the A6000, using vLLM, what's the biggest model?': one ask
         joined = whole_asks[n + 1] and not whole_asks[n] and not re.search(r"[.!?;]\s*$", whole[n])
@@ -252,8 +253,11 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
         own = re.sub(r"\([^()]*\)", " ", sentence).lower()
         brackets = re.findall(r"\(((?:that|this|which|those|these|it)\b[^()]*)\)", sentence.lower())  # '(that's the old setup)'
         own += "".join(f" {b}" for b in brackets if v.HEARSAY.search(b))
+        own += "".join(f" {b}" for b in re.findall(r"\(([^()]*)\)", sentence.lower())  # '(not asking about that price)'
+                       if v.DISMISSED.search(b) and re.search(v.REFERRING, b))
         dismissed_next = (n + 1 < len(whole) and not re.search(r"[.!?;]\s*$", sentence)  # '... at $2.10/hr but ignore it'
-                          and v.DISMISSED.search(re.sub(r"\([^()]*\)", " ", whole[n + 1]).lower()) is not None)
+                          and v.DISMISSED.search(re.sub(r"\([^()]*\)", " ", whole[n + 1]).lower()) is not None
+                          and re.search(v.REFERRING, whole[n + 1].lower()) is not None)
         told = not ask_here and (v.HEARSAY.search(own) is not None or dismissed_next)
         for piece in re.split(r"(\([^()]*\))", sentence):  # '(my old 3090 went to my kid)': an aside of its own
             if re.search(r"\w", piece):
@@ -506,6 +510,8 @@ NEGATION = (r"\b(?:not|no|without|instead of|rather than|except|swap(?:ped|ping)
 
 def read_negations(words: Words, reading: Reading) -> None:
     """'plain LoRA (not qlora)', 'without vllm', 'no gradient checkpointing': what is ruled out is read, not used."""
+    for doubt in words.finditer(r"\b(?:don't|dont|do not|doesn't|didn't|not sure i) buy (?:it|that|this|the claim|them)\b"):
+        words.take(doubt, "disbelief (not a purchase)")
     for found in words.finditer(NEGATION + r"(q[ -]?lora|lora|fp8|fp16|bf16|int4|int8|4[ -]?bit|8[ -]?bit|awq|gptq|gguf|vllm|ollama"
                                 r"|llama\.cpp|sglang|deepspeed|zero[ -]?\d|fsdp|gradient checkpointing|checkpointing|quantization"
                                 r"|training|fine[ -]?tuning|finetuning|spot|on[ -]demand|interruptible|preemptible)\b"):
@@ -742,7 +748,9 @@ def set_aside_told(reading: Reading, gpus: bool = False, subject: bool = False) 
         for span in reading.spans:
             if span.at == index:
                 span.meaning = meaning
-    if gpus and (reading.gpus or reading.unknown_gpus) and not any(asks(a) for a in reading.gpu_at + reading.unknown_gpu_at):
+    named_where_asked = any(asks(s.at) for s in reading.spans if s.at >= 0 and (s.meaning.startswith("GPU ")
+                                                                              or s.meaning == "the GPU named (again)"))
+    if gpus and (reading.gpus or reading.unknown_gpus) and not named_where_asked:
         for index, (gpu_id, _) in zip(reading.gpu_at, reading.gpus, strict=True):
             aside(index, f"GPU {gpu_id}, told about, not asked about")
         for index, name in zip(reading.unknown_gpu_at, reading.unknown_gpus, strict=True):
@@ -775,6 +783,24 @@ def age_or_place(words: str) -> str:
     return "new" if first == "new" else "old" if first in ("old", "current", "existing", "today's") else words
 
 
+def set_aside_dismissed_names(words: Words, reading: Reading) -> None:
+    """'Forget the Mac for now: on the 3090 box...': a GPU the question says to leave out."""
+    for dismissed in re.finditer(v.LEAVE_OUT, words.text):
+        word = dismissed.group(1)
+        keep = [not any(w.startswith(word) for w in words.words[a:a + 3]) for a in reading.gpu_at]
+        for at, (gpu_id, _), kept in zip(reading.gpu_at, reading.gpus, keep, strict=True):
+            if not kept:
+                words.told_aside(at, f"GPU {gpu_id}, left out as the question says")
+        reading.gpus = [g for g, k in zip(reading.gpus, keep, strict=True) if k]
+        reading.gpu_at = [a for a, k in zip(reading.gpu_at, keep, strict=True) if k]
+        unknown_keep = [not any(w.startswith(word) for w in name.split()) for name in reading.unknown_gpus]
+        for at, name, kept in zip(reading.unknown_gpu_at, reading.unknown_gpus, unknown_keep, strict=True):
+            if not kept:
+                words.told_aside(at, f"GPU '{name}', left out as the question says")
+        reading.unknown_gpus = [n for n, k in zip(reading.unknown_gpus, unknown_keep, strict=True) if k]
+        reading.unknown_gpu_at = [a for a, k in zip(reading.unknown_gpu_at, unknown_keep, strict=True) if k]
+
+
 def set_aside_other_places(words: Words, reading: Reading) -> None:
     """'At work we have 4x A100, at home a 3090. At home, how fast...?': the GPUs at the place asked about."""
     asking = " ".join(words.text[a:b] for a, b in words.asking)
@@ -794,6 +820,9 @@ def set_aside_other_places(words: Words, reading: Reading) -> None:
                 words.told_aside(at, f"GPU {gpu_id}, at another place than the one asked about")
         reading.gpus = [g for g, k in zip(reading.gpus, keep, strict=True) if k]
         reading.gpu_at = [a for a, k in zip(reading.gpu_at, keep, strict=True) if k]
+        for at, name in zip(reading.unknown_gpu_at, reading.unknown_gpus, strict=True):
+            words.told_aside(at, f"GPU '{name}', not the one asked about")
+        reading.unknown_gpus, reading.unknown_gpu_at = [], []
 
 
 def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
@@ -818,7 +847,11 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     if not words.asking and not words.aside:
         return
     set_aside_other_places(words, reading)
+    set_aside_dismissed_names(words, reading)
     tiers = [words.tier_at(a) for a in reading.gpu_at]
+    asking = " ".join(words.text[a:b] for a, b in words.asking)
+    if re.search(r"\b(?:his|her|their) (?:card|gpu|rig|setup|box|machine|build)s?\b", asking) and 0 in tiers:
+        tiers = [2 if t == 0 else t for t in tiers]  # 'a friend runs it on a 5090 ... is that possible on his card?'
     unknown_tiers = [words.tier_at(a) for a in reading.unknown_gpu_at]
     theirs = not words.reports_count  # 'a friend's 2 A100s ... how much VRAM for mine?'
     top = max(tiers + unknown_tiers, default=1)
@@ -961,6 +994,10 @@ def read_traffic(words: Words, reading: Reading) -> None:
         headcount = words.search(r"(?<![\w.$])\d+ (?:users?|people|devs?|developers?|engineers?|employees|staff|members|students)\b")
         if headcount:
             words.take(headcount, "the people in all (the concurrent ones are counted)")
+    team = words.search(rf"\b(?:{v.ORGANISATIONS}) (?:about |around |~ ?)?(\d+) (?:people|persons|staff|employees|devs"
+                        r"|engineers|researchers)\b")  # 'small startup (3 people), we fine-tune...': who works there
+    if team:
+        words.take(team, f"an organisation of {team.group(1)} (its size, not concurrent users)")
     rate = words.search(r"(\d+(?:\.\d+)?) ?(?:rps|qps|req/s|requests? ?(?:per|/|a) ?(?:s\b|sec\w*|second)|queries (?:per|a) second)")
     if rate:
         reading.requests_per_s = float(rate.group(1))
@@ -968,22 +1005,25 @@ def read_traffic(words: Words, reading: Reading) -> None:
     at_once = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent|parallel|simultaneous|active) (?:users?|requests"
                            r"|sessions|streams|people|chats|connections|clients)\b")  # of '400 devs, 60 concurrent sessions'
     users = at_once or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent |parallel |simultaneous |active |internal "
-                                    r"|daily |paying |beta |external |total )?(?!person (?:lab|team|startup|company|shop|firm"
-                                    r"|agency|consultancy|group)\b)"
+                                    r"|daily |paying |beta |external |total )?(?!person (?:" + v.ORGANISATIONS + r")\b)"
                          r"(?:users?|requests|sessions|streams|people|ppl|persons?|customers|employees|clients|seqs|sequences|devs?"
                          r"|developers?|engineers?|agents|seats?|members|students|analysts?|researchers?|staff|teammates"
                          r"|colleagues)\b(?: at the same time| at once| concurrently| simultaneously)?"
                          r"|(\d+) (?:concurrent|parallel|simultaneous)\b|\b(a single|single|one|1) (?:user|person|stream|request)\b"
                          r"|\b(?:just|only) (?:for )?(me|myself)\b"
                          r"|\bteam of (\d+)\b")
-    if users and not peak:
+    headcount_only = users and rate and not at_once and not re.search(r"concurrent|parallel|simultaneous|active|at once|same time",
+                                                                      users.group(0))
+    if users and headcount_only:  # '~600 staff ... 5 requests per second': the rate is the load, the staff its source
+        words.take(users, "people in all (the load is the request rate)")
+    elif users and not peak:
         value = users.group(1) or users.group(3) or users.group(6) or "1"  # 4, 5: one user ('a single user', 'just for me')
         reading.users = int(float(value) * (1000 if users.group(2) else 1))
         words.take(users, f"{reading.users:,} concurrent users")
     rate_words = r"(\d+(?:\.\d+)?)\+? ?(?:tok(?:en)?s? ?(?:/|per|a) ?s(?:ec\w*)?|t/s|tps)\b"
     observed = r"(?<!seeing )(?<!getting )(?<!get )(?<!got )(?<!only )(?<!currently )(?<!see )(?<!gives )(?<!give )"
     speed = (words.search(r"(?:each (?:wanting|needing|getting|at)|at least|min(?:imum)?|target(?:ing)?(?: to| of)?|>=?|no less than"
-                          r"|keep(?:ing)?|above|over) " + rate_words)
+                          r"|keep(?:ing)?|above|over) (?:maybe |about |around |roughly |like )?" + rate_words)
              or words.search(observed + rate_words + r"(?: per user| each| for each user| per stream| per person| for every user"
                              r"| per reply| per response| per request)"))  # '~12 tok/s per stream, we're seeing' is no target
     if speed:
@@ -1078,6 +1118,9 @@ def read_durations(words: Words, reading: Reading) -> None:
         words.take(past, "a time told of (not a horizon)")
     years = words.search(r"(?<!n't )(?<!not )(\d+(?:\.\d+)?|one|two|three|four|five|(?<=for )an?|(?<=over )an?|(?<=within )an?"
                          r"|(?<=across )an?) ?(?:years?|yrs?)\b")
+    if years and re.search(r"(?:n't|\bnot)(?: \S+){0,2} ?$", words.text[:years.start()]):  # 'won't have them for a year'
+        words.take(years, "a time it will not be (not a horizon)")
+        years = None
     if years:
         value = years.group(1)
         reading.years = float(value) if value[0].isdigit() else float(v.NUMBER_WORDS[value])
@@ -1108,6 +1151,16 @@ def read_durations(words: Words, reading: Reading) -> None:
 def read_model_size(words: Words, reading: Reading) -> None:
     """'a 13B model' is a generic dense model of that size; 'codellama 34b' (not in the catalog) is too, named as unknown.
     A size where the question asks outranks a model only told of ('running nemo for months ... want 32b models now')."""
+    families = "|".join(re.escape(f) for f in v.MODEL_FAMILIES)
+    unsized = rf"\b(?:{families})(?:[-. ](?:{v.MODEL_LINES}))*[-. ]?(?:\d[\w.]*|plus|\+)(?:-[a-z0-9.]+)*\b"
+    named = words.search(unsized)  # 'Mistral Large 2', 'command-r-plus': a model the catalog does not hold
+    if named and reading.models and words.tier(named.start()) > max(words.tier_at(a) for a in reading.model_at) \
+            and not re.search(r"(?<![\w.$])\d+(?:\.\d+)? ?b\b", named.group(0)):  # asked of, over a model only told of
+        for at, model in zip(reading.model_at, reading.models, strict=True):
+            words.told_aside(at, f"model {model}, told about, not asked about")
+        reading.models, reading.model_at = [], []
+        reading.unknown_models.append(words.take(named, "a model not in the catalog (no size given)"))
+        return
     if reading.models:
         asked = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?b (?:models?|llms?)\b")
         wanted = asked is not None and re.search(r"\b(?:want|wanting|need|needing|plan|planning|looking|hoping|like) to "
@@ -1140,13 +1193,18 @@ def read_model_size(words: Words, reading: Reading) -> None:
         looks_named = any(FAMILY.match(w) or re.search(r"[\d+]", w) for w in name)  # 'pretrain a tiny 0.5b' names none
         if looks_named and any(w not in v.MODEL_WORDS and w not in v.STOP_WORDS for w in name):
             unknown = " ".join(name) + f" {size.group(2)}{size.group(3)}"
+            version = re.match(r" (v\d(?:\.\d)?)\b", words.text[size.end():])  # 'nemotron nano 9b v2'
+            if version:
+                unknown += version.group(0)
+                size_end = size.end() + len(version.group(0))
+            else:
+                size_end = size.end()
             reading.unknown_models.append(unknown)
-            words.take_range(start, size.end(), f"model '{unknown}' (not in the catalog): sized as a generic "
+            words.take_range(start, size_end, f"model '{unknown}' (not in the catalog): sized as a generic "
                              f"{reading.params_billions:g}B dense model")
         else:
             words.take_range(start, size.end(), f"a {reading.params_billions:g}B-parameter model")
-    families = "|".join(re.escape(f) for f in v.MODEL_FAMILIES)
-    named = words.search(rf"\b(?:{families})[-. ]?\d[\w.]*(?:-[a-z0-9.]+)*\b") if not reading.params_billions else None
+    named = words.search(unsized) if not reading.params_billions else None
     if named and not reading.unknown_models:  # 'phi-3.5-moe': a model the catalog does not hold, with no size to go on
         reading.unknown_models.append(words.take(named, "a model not in the catalog (no size given)"))
     other = words.search(r"\b(?!(?:price|perf\w*|cost|tok\w*|usd|watts?|dollars?|input|output|read|write|and|or)/)"

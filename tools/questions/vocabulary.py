@@ -60,6 +60,8 @@ MODEL_FAMILIES = ("llama", "codellama", "qwen", "qwq", "mistral", "mixtral", "ge
                   "grok", "jamba", "exaone", "smollm", "hermes", "vicuna", "zephyr", "solar", "aya", "bloom", "opt", "gpt-j",
                   "gpt-neox", "pythia", "stablelm", "orca", "wizardlm", "openchat", "tinyllama", "mpt", "llava", "pixtral")
 
+MODEL_LINES = "large|small|medium|mini|nano|nemo|tiny|coder|r|plus|max|pro|flash|lite|turbo"  # 'Mistral Large 2', 'command-r-plus'
+
 # Words before a size that describe it rather than name a model ('a dense 70b', 'my 7b')
 MODEL_WORDS = frozenset("dense moe base instruct chat coder code small tiny mini gpt-2 gpt2 style llama-style sized".split())
 
@@ -97,7 +99,8 @@ DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelev
              r"|neither of which|(?:is|that's|that one's|thats) settled|not relevant|not the question|not my question"
              r"|forget (?:about )?(?:the|my|our) \w+|(?:is|are) (?:obviously |clearly )?out\b|not an option|out of scope"
              r"|leave (?:it|them|that) out|decommission\w*"
-             r"|(?:is|are) reserved for (?:training|inference|another|other|the other|a different))\b")
+             r"|(?:is|are) reserved for (?:training|inference|another|other|the other|a different)"
+             r"|(?:has|have) (?:it|them) booked|(?:is|are) booked)\b")
 DISMISSED = re.compile(DISMISSAL)  # said of the clause before: '... a quote at $2.10/hr, but that's for another team, ignore it'
 HEARSAY = re.compile(  # a report of what someone else did or said, or of an old setup; a possessive alone is no report
     rf"\b(?:(?:someone|somebody|some guy|a guy|guy|(?:a|one|another|some) person|friend|buddy|colleague|coworker|people"
@@ -112,6 +115,7 @@ HEARSAY = re.compile(  # a report of what someone else did or said, or of an old
     r"|spoken for|booked|regrets|ago|last (?:summer|winter|spring|fall|autumn|month|week)|our old|gave up|kept oom\w*"
     r"|(?:the |another |other |search |research |infra |platform )team (?:\w+ )?(?:runs|ran|says|said|claims|got|gets|uses|used)"
     r"|^\s*(?:saw|read|heard) (?:in|on|that|somewhere|\w+'s)\b)\b" + rf"|{DISMISSAL}")
+ASKS_WITHOUT_MARK = re.compile(r"(?:what|what's|whats|how|which|will|would|can|could|should)\b(?! i did| we did| i do| we do)")
 ASKS_UNMARKED = re.compile(r"\b(?:(?:i |we )?(?:just )?(?:want|need|would like|'d like) (?:a|an|the|to know|to find out)"
                            r"|i'm curious|im curious|curious (?:about|whether|if|how|what)|wondering|tell me|let me know)\b")
 MOVING_TO = re.compile(r"\b(?:move|moves|moving|moved|switch|switching|migrate|migrating|upgrade|upgrading|go|going"
@@ -130,6 +134,10 @@ PLACES = (r"\b(?:at|in|on|for) (?:the |my |our |a )?(home|work|office|lab|job|la
           r"|existing) (?:box|server|cluster|machine|rig|node|card|cards|gpus?|setup|hardware))\b")
 AGE = r"\b(new|old|current|existing|today's)\b"  # 'the new 256x H200 cluster', 'our current 128x A100 40GB'
 COUNTED_BACK = r"\b(?:those|these|the|all|its|my|our) (\d+|two|three|four|eight) (?:new )?(?:cards|gpus)\b"  # 'onto those 4 cards'
+ORGANISATIONS = (r"lab|team|startup|company|shop|firm|agency|consultancy|group|insurer|org|organi[sz]ation|business|nonprofit"
+                 r"|university|department|hospital|bank|school|household|family|studio")
+LEAVE_OUT = r"\b(?:forget|ignore|disregard|leave out|excluding|not counting) (?:about )?(?:the |my |our )?([a-z0-9]+)\b"
+REFERRING = r"\b(?:that|it|those|these|them)\b|\bthis\b(?! (?:week|month|year|quarter|time|weekend|morning|afternoon))"
 LEAD_IN = re.compile(r"\s*(?:on|with|using|for|at|in|if|assuming|given|across|under|via|at|over|from) ")  # a phrase, not a clause
 REFERS_BACK = (r"\b(?:holds?|legit|claim\w*)\b|\b(?:rent|buy|get|use|run) (?:them|those)\b|\b(?:does|did|will) (?:it|that|this) really\b"
                r"|\b(?:between|of) (?:them|the two|both)\b|\bboth of them\b"
