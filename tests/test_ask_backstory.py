@@ -197,6 +197,19 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      "fit", {"gpus": [["h100-nvl", 1]]}, set()),
     ("which gpu should i get so qwen3 32b q6_k with 16k context sits fully in vram? was eyeing a 4090 but prices are "
      "wild", "which_gpu", {}, {"gpus"}),
+    ("what's the total memory of llama 3.1 70b in fp8 at 32k context, one sequence at a time?", "estimate",
+     {"batch_size": 1}, set()),
+    ("rolling out a coding assistant to ~400 engineers; peak is 50 people hitting it at the same moment. how many h100s "
+     "for qwen2.5 coder 32b on vllm?", "serving", {"users": 50}, set()),
+    ("our on-prem cluster is booked solid until next month. what would 4x a100 80gb for 36 hours cost on spot?",
+     "cloud_cost", {"hours": 36.0}, set()),
+    ("users see ~25 tok/s each with 16 concurrent sessions on our a10g. what per-user tok/s should mistral nemo awq on "
+     "vllm deliver?", "speed", {}, {"tokens_per_s_per_user"}),
+    ("h100 vs h200 vs b200 for llama 3.1 405b in fp8, which is the most cost-effective to serve on?", "compare", {}, set()),
+    ("support bot on gpt-oss-20b, about 12 requests/sec, replies average ~300 tokens. our rep quoted l4 node pools. how "
+     "many l4s?", "serving", {"output_tokens": 300, "gpus": [["l4", 1]]}, {"seq_len"}),
+    ("how does one mi300x stack up against one h200 for llama 3.1 70b? mostly whether it fits and the tokens/sec",
+     "compare", {}, set()),
 ]
 
 
@@ -294,6 +307,17 @@ def test_a_size_in_a_follow_up_names_the_sibling_of_the_model_asked_about(catalo
 def test_a_training_run_on_one_consumer_card_is_one_card_not_a_node(catalog):
     answer = ask("how long would a qlora of llama 3.1 8b on ~40M tokens take on my 4090?", catalog)
     assert answer.calls[0].arguments["gpu_count"] == 1 and "1 × rtx-4090" in answer.interpretation
+
+
+def test_a_follow_up_sets_the_kv_cache_precision(catalog):
+    first = ask("what's the max context for llama 3.1 8b in fp16 on a 4090?", catalog)
+    assert ask("what if the kv cache is fp8", catalog, first).reading["kv_cache_dtype"] == "fp8"
+
+
+def test_a_follow_up_that_compares_keeps_the_gpu_asked_about_before(catalog):
+    first = ask("gpt-oss-20b tok/s on a 5090?", catalog)
+    answer = ask("how's that compare to a 4090 tho", catalog, first)
+    assert answer.journey == "compare" and answer.reading["gpus"] == [["rtx-5090", 1], ["rtx-4090", 1]]
 
 
 def test_a_speed_answer_reads_as_the_prompt_it_assumed(catalog):

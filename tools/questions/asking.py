@@ -65,6 +65,8 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     if new.gpus and new.gpus[0][1] is None and previous.gpus and (previous.gpus[0][1] or 1) > 1 and (
             re.search(r"\bsame\b", new.text) or re.search(r"\b[a-z]*\d+[a-z]*s\b", new.asked)):  # 'the same on h200s'
         merged.gpus = [(new.gpus[0][0], previous.gpus[0][1]), *new.gpus[1:]]
+    if new.gpus and previous.gpus and re.search(r"\b(?:compare\w*|vs\.?|versus|against|stack up)\b", new.text):
+        merged.gpus = [*previous.gpus, *(g for g in new.gpus if g[0] not in {p for p, _ in previous.gpus})]  # 'how's that compare to X'
     limit = re.search(j.LIMIT, new.asked)
     if limit and new.seq_len is None and not j.limit_is_batch(limit.group(0), new.asked[limit.end():]):
         merged.seq_len = None  # 'what's the longest it will train at, then?': the length is now the question

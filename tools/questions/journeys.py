@@ -46,6 +46,11 @@ def said(reading: Reading, pattern: str) -> bool:
     return re.search(pattern, reading.asked) is not None
 
 
+def said_outside_asides(reading: Reading, pattern: str) -> bool:
+    """Said where the question asks or tells, not only in a report or an aside ('our on-prem cluster is booked')."""
+    return any(not any(a <= m.start() < b for a, b in reading.aside) for m in re.finditer(pattern, reading.asked))
+
+
 def has_subject(reading: Reading) -> bool:
     return bool(reading.models) or reading.params_billions is not None
 
@@ -683,7 +688,7 @@ def asks_rent_or_buy(reading: Reading) -> bool:
         return False
     framed = (said(reading, r"\b(rent\w*|cloud|leas\w*|break[ -]?even|capex|on[ -]?prem\w*)\b") or reading.years is not None
               or reading.utilization is not None)
-    bought = (said(reading, r"\b(buy\w*|purchas\w*|owning|capex|on[ -]?prem\w*)\b|\b(?:versus|vs\.?|or)[ -]own\b")
+    bought = (said_outside_asides(reading, r"\b(buy\w*|purchas\w*|owning|capex|on[ -]?prem\w*)\b|\b(?:versus|vs\.?|or)[ -]own\b")
               or reading.purchase_usd_per_gpu is not None)
     buy, versus = re.search(BUY, reading.asked), re.search(r"\b(vs|versus|compare|between)\b", reading.asked)
     comparing = len(reading.gpus) >= 2 and versus is not None and (buy is None or versus.start() < buy.start())
@@ -709,7 +714,8 @@ OTHER_ASKS = (FIT_ASK, ESTIMATE_ASK, SPEED, LIMIT, WHICH_GPU, COST_ASK, r"\b(?:r
 JOURNEYS = [
     Journey("model_card", lambda r: bool(r.models) and first(r, CARD_FIRST, *OTHER_ASKS), answer_model_card,
             ("card",)),  # 'what is GLM-4.5-Air architecturally, and would it fit on 2x H100?': the card, then the fit
-    Journey("cheapest_method", lambda r: has_subject(r) and first(r, CHEAPEST_WAY, SPEED, FIT_ASK),
+    Journey("cheapest_method", lambda r: has_subject(r) and first(r, CHEAPEST_WAY, SPEED, FIT_ASK)
+            and not (compared_count(r) >= 2 and said(r, r"\b(vs\.?|versus|compare\w*|between)\b")),  # 'h100 vs h200: most cost-effective?'
             answer_cheapest_method, ("cost", "fit", "serving")),
     Journey("serving", asks_serving, answer_serving, ("serving", "speed", "cost", "fit")),
     Journey("training_time", lambda r: has_subject(r) and not first(r, WHICH_GPU, TIME_ASK) and not first(r, ESTIMATE_ASK, TIME_ASK)
@@ -719,7 +725,7 @@ JOURNEYS = [
             ("time", "cost", "speed")),
     Journey("rent_or_buy", asks_rent_or_buy, answer_rent_or_buy, ("buy", "cost")),
     Journey("compare", lambda r: compared_count(r) >= 2 and not first(r, ABSOLUTE_SPEED, r"\b(vs|versus|compare|between|or|which one"
-                                                                                      r"|which is|better|worse)\b")
+                                                                                      r"|which is|better|worse|stack up|against)\b")
             and not said(r, r"\bfit\b"), answer_compare, ("compare", "speed", "cost", "fit", "which_gpu")),
     Journey("cloud_cost", asks_job_cost, answer_cloud, ("cost",)),
     Journey("speed", lambda r: has_subject(r) and asks_speed_first(r), answer_speed, ("speed",)),

@@ -104,6 +104,7 @@ class Words:
         self.spans: list[Span] = []
         self.asking: list[tuple[int, int]] = []  # where the sentences that ask are, when others only tell
         self.aside: list[tuple[int, int]] = []  # where sentences report what others did or what was before
+        self.left: list[tuple[int, int]] = []  # of those, what the asker had, left or leaves out: never read
         self.reports_count = True  # what those sentences say counts: no sentence asks, or the asking one refers back to them
         self.named_again: dict[int, int] = {}  # a name's first word -> the tier of a later mention of the same thing
         self.gpu_words: set[int] = set()  # where GPU names were read (a memory size next to one is that GPU's)
@@ -127,7 +128,7 @@ class Words:
         then in those that report others ('a friend ran it at 52k')."""
         masked = self.masked()
         found = [(n, m) for n, p in enumerate(patterns) for m in re.finditer(p, masked)
-                 if self.reports_count or self.tier(m.start()) > 0]
+                 if self.reports_count and not any(a <= m.start() < b for a, b in self.left) or self.tier(m.start()) > 0]
         best = min(found, key=lambda nm: (-self.tier(nm[1].start()), nm[0], nm[1].start()), default=None)
         return best[1] if best else None
 
@@ -228,10 +229,11 @@ def normalize(question: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]:
     """Where in the normalised `text` the sentences that ask are, and those that only report what others did or what
     was before ('a friend ran it on 2 A100s', 'my old box had a 5080'): the first decide, the second yield to the rest.
-    Nothing when every sentence is of one kind or they cannot be placed."""
+    Nothing when every sentence is of one kind or they cannot be placed. The third list: the asides that tell of what
+    the asker had, left or leaves out ('my old 3090', 'booked until Q3', 'ignore it'), never read even when reports are."""
     clauses = (r"(?<=[.!?;])\s+|,\s+(?=(?:but|so|whereas|while|though|although|yet)\b)"  # 'a P40 on ebay, but I've read ...'
                r"|,\s+(?=(?:would|will|can|could|does|do|is|are|should|what|how|which)\b[^,]*\?)"  # '..., would the 70b fit?'
                r"|(?<=:)\s+(?=(?:what|how|which|will|would|can|could|is|are|does|do|should)\b)"  # 'before I blame X: what ...'
@@ -248,7 +250,7 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
         joined = whole_asks[n + 1] and not whole_asks[n] and not re.search(r"[.!?;]\s*$", whole[n])
         if joined and (v.LEAD_IN.match(whole[n].lower()) or v.ASKS_OF_THE_CLAUSE_BEFORE.match(whole[n + 1].lower())):
             whole_asks[n] = True  # '..., how do they compare?': the clause before names what is asked about
-    sentences, asks, reports = [], [], []
+    sentences, asks, reports, lefts = [], [], [], []
     for n, (sentence, ask_here) in enumerate(zip(whole, whole_asks, strict=True)):
         own = re.sub(r"\([^()]*\)", " ", sentence).lower()
         brackets = re.findall(r"\(((?:that|this|which|those|these|it)\b[^()]*)\)", sentence.lower())  # '(that's the old setup)'
@@ -259,33 +261,38 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
                           and v.DISMISSED.search(re.sub(r"\([^()]*\)", " ", whole[n + 1]).lower()) is not None
                           and re.search(v.REFERRING, whole[n + 1].lower()) is not None)
         told = not ask_here and (v.HEARSAY.search(own) is not None or dismissed_next)
+        left = told and (dismissed_next or v.LEFT.search(own) is not None and v.REPORTED.search(own) is None)
         for piece in re.split(r"(\([^()]*\))", sentence):  # '(my old 3090 went to my kid)': an aside of its own
             if re.search(r"\w", piece):
                 aside_of_its_own = piece.startswith("(") and "?" not in piece and v.HEARSAY.search(piece.lower()) is not None
                 sentences.append(piece)
                 asks.append(not aside_of_its_own and (ask_here or piece.startswith("(") and "?" in piece))
                 reports.append(told or aside_of_its_own if not asks[-1] else False)
+                lefts.append(reports[-1] and (left if not aside_of_its_own else v.REPORTED.search(piece.lower()) is None))
     asking: list[tuple[int, int]] = []
     aside: list[tuple[int, int]] = []
+    gone: list[tuple[int, int]] = []
     at = 0
-    for sentence, ask_here, report in zip(sentences, asks, reports, strict=True):
+    for sentence, ask_here, report, left_behind in zip(sentences, asks, reports, lefts, strict=True):
         piece = normalize(sentence)
         start = text.find(piece, at) if piece else -1
         if start < 0 and piece:  # normalising a piece alone can differ at its edges ('+16%.'): place it by its first words
             start = text.find(" ".join(piece.split()[:4]), at)
             piece = text[start:start + len(piece)] if start >= 0 else piece
         if start < 0:
-            return [], []
+            return [], [], []
         (asking if ask_here else aside if report else []).append((start, start + len(piece)))
+        if left_behind:
+            gone.append((start, start + len(piece)))
         at = start + len(piece)
-    return ([] if all(asks) or not any(asks) else asking), ([] if all(reports) else aside)
+    return ([] if all(asks) or not any(asks) else asking), ([] if all(reports) else aside), ([] if all(reports) else gone)
 
 
 def read_question(question: str, catalog: Catalog) -> Reading:
     reading = Reading(text=normalize(question))
-    reading.asking, reading.aside = sentence_tiers(question, reading.text)
+    reading.asking, reading.aside, left = sentence_tiers(question, reading.text)
     words = Words(reading.text)
-    words.asking, words.aside = reading.asking, reading.aside
+    words.asking, words.aside, words.left = reading.asking, reading.aside, left
     find_names(words, catalog, reading)
     read_sibling_sizes(words, reading, catalog)
     reading.asked = words.masked()
@@ -494,8 +501,7 @@ def count_before(words: Words, start: int) -> int | None:
 def node_after(words: Words, after: int, modules: bool) -> int | None:
     """'an h100 node', 'one 8xh100 node': a node written after the GPU holds eight of them ('the 3090 box' is a PC)."""
     tokens = words.words
-    if after < len(tokens) and not words.used[after] and re.fullmatch(r"nodes?|servers?|box" if modules else r"nodes?",
-                                                                       tokens[after]):
+    if modules and after < len(tokens) and not words.used[after] and re.fullmatch(r"nodes?|servers?|box", tokens[after]):
         words.take_words(after, after, f"a node of {v.GPUS_PER_NODE} GPUs")
         return v.GPUS_PER_NODE
     return None
@@ -533,7 +539,7 @@ def read_optimizer(words: Words, reading: Reading) -> None:
 def read_formats(words: Words, reading: Reading) -> None:
     kv_words = "|".join(re.escape(k) for k in sorted(v.KV_FORMATS, key=len, reverse=True))
     kv = (words.search(rf"\b({kv_words}) (?:quantized |quantised )?kv(?:[ -]?cache)?\b")
-          or words.search(rf"\bkv(?:[ -]?cache)?(?: quantized| quantised| type| dtype| quant\w*)?(?: (?:is |was )?set)?"
+          or words.search(rf"\bkv(?:[ -]?cache)?(?: quantized| quantised| type| dtype| quant\w*)?(?: (?:is |was )?set| is| was| being)?"
                           rf"(?: in| at| of| as| to| =)? ({kv_words})\b")
           or words.search(rf"\bcache(?: quantized| quantised)? (?:at|to|in|as) ({kv_words})\b")
           or words.search(rf"\b({kv_words}) (?:on|for) (?:the )?(?:kv(?:[ -]?cache)?|cache)\b"))  # 'go q4_0 on the kv'
@@ -936,7 +942,7 @@ def read_token_counts(words: Words, reading: Reading) -> None:
            or words.search(r"\b(?:generat\w*|output\w*|respon\w*|answers? of) (?:about |around |up to )?(\d+(?:\.\d+)?) ?(k)? tokens?\b")
            or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:out|of output|output)\b")
            or words.search(r"\b(?:repl(?:y|ies)|responses?|answers?|completions?|outputs?)(?: of| about| around| are| is| ~"
-                           r"| roughly| usually| typically)* (\d+(?:\.\d+)?) ?(k)?\b")
+                           r"| roughly| usually| typically| average| averaging| avg| run)* (\d+(?:\.\d+)?) ?(k)?\b")
            or words.search(r"\b(?:gets?|getting|receives?|returns?|sends?) (?:about |around |roughly )?(\d+(?:\.\d+)?) ?(k)?"
                            r"(?: tokens?)? back\b"))  # 'sends 8k of prompt and gets 2k back'
     if out:
@@ -987,7 +993,9 @@ def read_context(words: Words, reading: Reading) -> None:
 def read_traffic(words: Words, reading: Reading) -> None:
     """'1000 concurrent users', '20 requests per second', '50 rps', '30 tokens/s per user'; of '200 devs, 60 of them
     hitting it at once' the 60 are the concurrent users."""
-    peak = words.search(r"\b(\d+) of (?:them|those|these|us) (?:\w+ ){0,2}?" + v.AT_ONCE)
+    peak = (words.search(r"\b(\d+) of (?:them|those|these|us) (?:\w+ ){0,2}?" + v.AT_ONCE)
+            or words.search(r"\b(\d+) (?:people|users|devs?|developers|engineers|employees|staff) (?:\w+ ){0,3}?"
+                            r"(?:at the same (?:time|moment)|at once|simultaneously|concurrently)\b"))
     if peak:
         reading.users = int(peak.group(1))
         words.take(peak, f"{reading.users:,} concurrent users (of the people named, those at once)")
@@ -1020,7 +1028,7 @@ def read_traffic(words: Words, reading: Reading) -> None:
         value = users.group(1) or users.group(3) or users.group(6) or "1"  # 4, 5: one user ('a single user', 'just for me')
         reading.users = int(float(value) * (1000 if users.group(2) else 1))
         words.take(users, f"{reading.users:,} concurrent users")
-    rate_words = r"(\d+(?:\.\d+)?)\+? ?(?:tok(?:en)?s? ?(?:/|per|a) ?s(?:ec\w*)?|t/s|tps)\b"
+    rate_words = r"(?<![\d.])(\d+(?:\.\d+)?)\+? ?(?:tok(?:en)?s? ?(?:/|per|a) ?s(?:ec\w*)?|t/s|tps)\b"
     observed = r"(?<!seeing )(?<!getting )(?<!get )(?<!got )(?<!only )(?<!currently )(?<!see )(?<!gives )(?<!give )"
     speed = (words.search(r"(?:each (?:wanting|needing|getting|at)|at least|min(?:imum)?|target(?:ing)?(?: to| of)?|>=?|no less than"
                           r"|keep(?:ing)?|above|over) (?:maybe |about |around |roughly |like )?" + rate_words)
@@ -1034,10 +1042,11 @@ def read_traffic(words: Words, reading: Reading) -> None:
 def read_batch(words: Words, reading: Reading) -> None:
     batch = words.search(r"(?:micro[ _-]?|per[ _-]device[ _-]?(?:train[ _-])?)?(?:batch(?:[ _-]?size)?|bs)(?: of| =| is)? "
                          r"(\d+|one|two|four|eight|sixteen)\b|(\d+) batch(?: size)?\b"
-                         r"|(\d+) (?:sequences|prompts) (?:at once|together|in parallel|concurrently|in a batch)")
+                         r"|(\d+) (?:sequences|prompts) (?:at once|together|in parallel|concurrently|in a batch)"
+                         r"|\b(one|1|a single) (?:sequence|request|prompt) at a time\b")
     if batch:
         value = next(g for g in batch.groups() if g)
-        reading.batch_size = int(value) if value.isdigit() else v.NUMBER_WORDS[value]
+        reading.batch_size = int(value) if value.isdigit() else v.NUMBER_WORDS.get(value, 1)  # 'a single'
         reading.batch_told = bool(words.asking) and words.tier(batch.start()) < 2
         words.take(batch, f"batch {reading.batch_size}")
 
@@ -1128,7 +1137,8 @@ def read_durations(words: Words, reading: Reading) -> None:
     units = "|".join(sorted((u for u in v.DURATION_HOURS if u != "year"), key=len, reverse=True))
     count_words = "|".join(w for w in v.NUMBER_WORDS if w not in ("dual", "pair", "couple", "single", "quad"))
     measured = (r"(?<!running )(?<!estimated )(?<!estimated like )(?<!took )(?<!took about )(?<!takes )(?<!eta )"
-                r"(?<!already )")  # a time told, not a rental
+                r"(?<!already )(?<!took almost )(?<!took nearly )(?<!took over )(?<!took around )"
+                r"(?<!took roughly )")  # a time told, not a rental
     found = words.search(r"(?<!under )(?<!within )(?<!than )(?<!inside )(?<!after )(?<!past )(?<!last )" + measured +
                          rf"\b(\d+(?:\.\d+)?|{count_words}) ?(?:whole |full |entire |gpu[ -]?|node[ -]?)?({units})s?\b(?!/| ago\b)")
     if found:

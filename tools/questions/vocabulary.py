@@ -93,28 +93,36 @@ gonna wanna gotta what's whats way it's that's there's i'd we'd don't doesn't ca
 QUESTION_START = re.compile(r"(?:how|what|what's|whats|which|will|would|can|could|is|are|does|do|should|any|where|why|when"
                             r"|please|estimate|calculate|tell me|give me|help me|quote me)\b")
 REPORTS = (r"(?:say|said|says|saying|claims?|claimed|swears|swore|told|reckons|thinks|got|gets|ran|runs|did|does|oom'd|asked"
-           r"|posted|reported|mentioned|recommends|recommended|found|showed|shows|wrote|lists|listed|keeps|couldn't"
+           r"|posted|reported|mentioned|recommends|recommended|found|showed|shows|wrote|lists|listed|keeps|couldn't|floated"
            r"|could not)")  # a quoted price is data
 DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelevant|not asking|not what (?:i'm|im|i am|we're) after"
              r"|neither of which|(?:is|that's|that one's|thats) settled|not relevant|not the question|not my question"
              r"|forget (?:about )?(?:the|my|our) \w+|(?:is|are) (?:obviously |clearly )?out\b|not an option|out of scope"
-             r"|leave (?:it|them|that) out|decommission\w*"
+             r"|leave (?:it|them|that) out|decommission\w*|(?:a )?separate (?:conversation|question|topic|discussion)"
+             r"|(?:a )?different (?:model|card|gpu|setup|situation)|totally different"
              r"|(?:is|are) reserved for (?:training|inference|another|other|the other|a different)"
              r"|(?:has|have) (?:it|them) booked|(?:is|are) booked)\b")
 DISMISSED = re.compile(DISMISSAL)  # said of the clause before: '... a quote at $2.10/hr, but that's for another team, ignore it'
-HEARSAY = re.compile(  # a report of what someone else did or said, or of an old setup; a possessive alone is no report
+# what the asker had, left or cannot use: never an input, even where the question refers back to what others said
+LEFT_BEHIND = (r"\b(?:my old|old (?:box|rig|card|gpu|setup)|our old|used to|back in|last year|previously|previous|last time|earlier"
+               r"|too slow|too small|too old|cramped|useless|outgrown|before that|i was on|we were on|i had|we had"
+               r"|was (?:gonna|going to) (?:get|buy)|is now in|stays in|lent|borrowed|sold|won't cut it|no better"
+               r"|(?:being |been |is |are |was )?retired|retiring|goes (?:back|to)|(?:is|are) taken|taken by|spoken for|booked"
+               r"|regrets|ago|last (?:summer|winter|spring|fall|autumn|month|week)|gave up|kept oom\w*|anymore|no longer"
+               r"|prototyp\w* on)\b"
+               + rf"|{DISMISSAL}")
+LEFT = re.compile(LEFT_BEHIND)
+REPORTED = re.compile(  # a report of what someone else did or said; a possessive alone is no report
     rf"\b(?:(?:someone|somebody|some guy|a guy|guy|(?:a|one|another|some) person|friend|buddy|colleague|coworker|people"
-    rf"|others|he|she|they|rep|vendor|marketplace|listing|provider|ad"
+    rf"|others|he|she|they|rep|vendor|marketplace|listing|provider|ad|peer"
     rf"|post|pr|site|table|framework|page|paper|docs?)(?:'s)?(?: \w+){{0,3}}? {REPORTS}"
     r"|guy on|blog|article|thread|reddit|discord|readme|faq|reportedly|apparently|i read|i've read|i have read|i saw"
-    r"|saw (?:someone|a|people)|one site|another (?:post|guy|site|one says)|(?:blog|launch|reddit|forum) post"
-    r"|my old|old (?:box|rig|card|gpu|setup)|used to|back in|last year|previously|previous|last time"
-    r"|too slow|too small|too old|cramped|useless|outgrown|write-?up|announcement"
-    r"|before that|i was on|we were on|i had|we had|was (?:gonna|going to) (?:get|buy)|is now in|stays in|lent|borrowed"
-    r"|sold|won't cut it|no better|(?:being |been |is |are |was )?retired|retiring|goes (?:back|to)|(?:is|are) taken|taken by"
-    r"|spoken for|booked|regrets|ago|last (?:summer|winter|spring|fall|autumn|month|week)|our old|gave up|kept oom\w*"
-    r"|(?:the |another |other |search |research |infra |platform )team (?:\w+ )?(?:runs|ran|says|said|claims|got|gets|uses|used)"
-    r"|^\s*(?:saw|read|heard) (?:in|on|that|somewhere|\w+'s)\b)\b" + rf"|{DISMISSAL}")
+    r"|saw (?:someone|a|people)|one site|another (?:post|guy|site|one says)|(?:blog|launch|reddit|forum) post|write-?up"
+    r"|announcement"
+    r"|(?:the |another |other |search |research |infra |platform )team(?:'s)? (?:\w+ )?(?:runs|ran|says|said|claims|got|gets|uses"
+    r"|used|is)"
+    r"|^\s*(?:saw|read|heard) (?:in|on|that|somewhere|\w+'s)\b)\b")
+HEARSAY = re.compile(rf"{REPORTED.pattern}|{LEFT_BEHIND}")  # what others said, or what the asker had or leaves out
 ASKS_WITHOUT_MARK = re.compile(r"(?:what|what's|whats|how|which|will|would|can|could|should)\b(?! i did| we did| i do| we do)")
 ASKS_UNMARKED = re.compile(r"\b(?:(?:i |we )?(?:just )?(?:want|need|would like|'d like) (?:a|an|the|to know|to find out)"
                            r"|i'm curious|im curious|curious (?:about|whether|if|how|what)|wondering|tell me|let me know)\b")
