@@ -158,3 +158,12 @@ def test_an_ask_card_for_a_llama_cpp_run_partly_in_system_ram_says_partly(catalo
     whole = ask("can I run qwen2.5 7b on one 4090 with llama.cpp at 32k", catalog)
     assert key_figures(partly.calls[0]).endswith("· fits partly (layers in system RAM)")
     assert key_figures(whole.calls[0]).endswith("· fits")
+    assert partly.answer.startswith("Partly") and whole.answer.startswith("Yes")  # the answer and the card agree
+
+
+def test_ask_json_lists_what_it_set_aside(catalog):
+    from gpusizer.tools.questions import ask
+
+    answer = ask("my old box had a 5080. now i have two 3090s: will gpt-oss-120b fit across the two 3090s in vllm?", catalog)
+    assert answer.set_aside == ["GPU rtx-5080, told about, not asked about"]
+    assert "Set aside (named, but not what I read you as asking about): GPU rtx-5080" in answer.interpretation

@@ -2,8 +2,8 @@
 
 Used by `gpusizer ask` and the TUI's Ask tab; imports neither Textual nor MCP.
 """
-from .answers import AskAnswer, ToolCall
+from .answers import AskAnswer, ToolCall, partly_in_system_ram
 from .asking import EXAMPLES, ask
 from .reading import Reading, facts, read_question
 
-__all__ = ["EXAMPLES", "AskAnswer", "Reading", "ToolCall", "ask", "facts", "read_question"]
+__all__ = ["EXAMPLES", "AskAnswer", "Reading", "ToolCall", "ask", "facts", "partly_in_system_ram", "read_question"]

@@ -1,7 +1,7 @@
 """What Ask returns: the answer, how the question was read, what it ignored and assumed, and each tool call made."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field, PrivateAttr
@@ -25,12 +25,21 @@ class AskAnswer(BaseModel):
     reading: dict[str, Any] = Field(default={}, description="what the question was read as, field by field")
     read: list[str] = Field(default=[], description="each span of the question and what it was read as")
     ignored: list[str] = Field(default=[], description="content words no reading used")
+    set_aside: list[str] = Field(default=[], description="GPUs and models named but not what the question was read as "
+                                                         "asking about (told of, left, dismissed), each with why")
     defaults_used: list[str] = Field(default=[], description="what the answer assumed because the question did not say")
     answered: list[str] = Field(default=[], description="what the answer covers: fit, speed, cost, buy, which_gpu...")
     not_answered: list[str] = Field(default=[], description="parts of the question this answer does not cover")
     follow_up: bool = Field(default=False, description="read as a change to the previous question")
     calls: list[ToolCall] = []
     _reading: Any = PrivateAttr(default=None)  # the Reading, for follow-up questions
+
+
+def partly_in_system_ram(serving: Mapping[str, Any] | None) -> bool:
+    """Whether llama.cpp left layers in system RAM: a partial fit. Their KV cache stays there with them, so host KV
+    bytes say it (host weight bytes do not: llama.cpp keeps the token-embedding table in system RAM on any fit). One
+    rule for the Ask answer ('Partly: ...') and the TUI card ('fits partly')."""
+    return bool(serving) and ((serving or {}).get("host_kv_bytes") or 0) > 0
 
 
 Result = TypeVar("Result", bound=BaseModel)

@@ -232,8 +232,10 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
             and reading.weights_dtype:  # 'trainium2: memory and bf16 TFLOPS?': a precision with no model to apply it to
         reading.notes.append(f"'{reading.weights_dtype}' names a precision, but there is no model to apply it to")
         reading.weights_dtype, reading.other_weights = None, []
+    set_aside = list(dict.fromkeys(s.meaning if s.set_aside else f"'{s.words}' ({s.meaning})" for s in reading.spans
+                                   if s.set_aside or s.meaning.startswith("ruled out")))
     base: dict[str, Any] = {"question": question, "reading": facts(reading), "ignored": reading.ignored, "follow_up": follow is not None,
-            "read": [f"'{s.words}': {s.meaning}" for s in reading.spans]}
+            "read": [f"'{s.words}': {s.meaning}" for s in reading.spans], "set_aside": set_aside}
     if journey is None:
         answer = AskAnswer(understood=False, interpretation="not understood", answer=not_understood_text(reading, EXAMPLES),
                            **base)
@@ -299,6 +301,8 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
     text = interpretation(reading, journey.name, catalog)
     if follow is not None:
         text = "Follow-up of the previous question. " + text
+    if set_aside:  # a misplaced subject shows here, beside the reading, not only in the words it ignored
+        text += "\nSet aside (named, but not what I read you as asking about): " + "; ".join(set_aside) + "."
     if defaults:
         text += "\nAssumed (not in your question): " + "; ".join(defaults) + "."
     if reading.ignored:

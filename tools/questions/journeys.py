@@ -25,7 +25,7 @@ from gpusizer.tools.training_time import training_time
 from gpusizer.tools.validation import default_of
 from gpusizer.tools.vram_models import GpuCheck, VramRequest
 
-from .answers import ToolCall, call
+from .answers import ToolCall, call, partly_in_system_ram
 from .reading import Reading
 
 ASSUMED_HOURS = 1.0  # cloud_cost needs a duration; a question without one is priced per hour, and says so
@@ -143,9 +143,9 @@ def answer_fit(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str
     check = checked(result)
     label = f"{count or 1} × {check.name}"
     served = result.serving
-    if check.fits and served is not None and served.engine == "llama_cpp":
+    if check.fits and served is not None and served.engine == "llama_cpp" and partly_in_system_ram(served.model_dump()):
         layers = offloadable_layers(catalog.find_model(result.model)) if reading.model else None
-        if layers and served.n_gpu_layers is not None and served.n_gpu_layers < layers:
+        if layers and served.n_gpu_layers is not None:
             needed = next((f.gpus_needed for f in result.fits if f.gpu_id == gpu_id), None)
             whole = f"{needed} × {gpu_id}" if needed else "a larger GPU"
             return (f"Partly: llama.cpp puts {served.n_gpu_layers} of {layers} layers on {label} ({gib(check.per_gpu_bytes)}); "

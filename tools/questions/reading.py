@@ -23,6 +23,7 @@ class Span:
     words: str    # as the question wrote them (normalised)
     meaning: str  # what they were read as
     at: int = -1  # the index of its first word
+    set_aside: bool = False  # a GPU or model named but not taken as what is asked about (told of, left, dismissed)
 
 
 @dataclass
@@ -171,7 +172,7 @@ class Words:
         """A span read in a sentence that only tells, set aside for what the asking sentence names."""
         for span in self.spans:
             if span.at == index:
-                span.meaning = meaning
+                span.meaning, span.set_aside = meaning, True
 
     def unused_content(self) -> list[str]:
         return [w for w, u in zip(self.words, self.used, strict=True)
@@ -753,7 +754,7 @@ def set_aside_told(reading: Reading, gpus: bool = False, subject: bool = False) 
     def aside(index: int, meaning: str) -> None:
         for span in reading.spans:
             if span.at == index:
-                span.meaning = meaning
+                span.meaning, span.set_aside = meaning, True
     named_where_asked = any(asks(s.at) for s in reading.spans if s.at >= 0 and (s.meaning.startswith("GPU ")
                                                                               or s.meaning == "the GPU named (again)"))
     if gpus and (reading.gpus or reading.unknown_gpus) and not named_where_asked:

@@ -15,7 +15,7 @@ from textual.widgets import Collapsible, Input, Static
 
 from gpusizer.catalog import Catalog
 from gpusizer.tools.figures import gib, usd
-from gpusizer.tools.questions import AskAnswer, ToolCall, ask
+from gpusizer.tools.questions import AskAnswer, ToolCall, ask, partly_in_system_ram
 
 from ..form_input import FormInput
 from ..safe_text import esc
@@ -33,7 +33,7 @@ def key_figures(call: ToolCall) -> str:
     result = call.result or {}
     if call.tool == "estimate_vram":
         check = result.get("gpu_check") or {}
-        partly = check.get("fits") and ((result.get("serving") or {}).get("host_kv_bytes") or 0) > 0  # llama.cpp layers on the CPU
+        partly = check.get("fits") and partly_in_system_ram(result.get("serving"))  # llama.cpp layers in system RAM
         fits = "" if not check else (" · fits partly (layers in system RAM)" if partly else " · fits" if check.get("fits")
                                      else " · does not fit")
         return f"{gib(result.get('total_bytes'))} per GPU{fits}"
