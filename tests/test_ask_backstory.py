@@ -210,6 +210,20 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      "many l4s?", "serving", {"output_tokens": 300, "gpus": [["l4", 1]]}, {"seq_len"}),
     ("how does one mi300x stack up against one h200 for llama 3.1 70b? mostly whether it fits and the tokens/sec",
      "compare", {}, set()),
+    ("the search team runs mistral 7b on a10gs and says they get ~60 concurrent sessions per card. our box is 2x l40s "
+     "with gemma 3 27b on vllm: at 16k per chat, how many concurrent users can we hold?", "limits", {}, {"users"}),
+    ("buy two 8-GPU H100 servers at about $31k per GPU or rent at $2.40/hr, 8 hours a day over 3 years?", "rent_or_buy",
+     {"gpus": [["h100-sxm", 16]]}, set()),
+    ("the only free card in our on-prem rack is an h100 pcie. would llama 4 scout in 4-bit fit on it with 32k context in "
+     "vllm?", "fit", {"gpus": [["h100-pcie", 1]]}, set()),
+    ("which gpu would i need to self-host llama 3.1 70b at int4 with 16k context, and what would that cost per month "
+     "if it's up 24/7?", "which_gpu", {}, {"utilization"}),
+    ("what gpu(s) would i need to run command r+ at 4bit", "which_gpu", {"unknown_model": "command r+"}, set()),
+    ("realistic decode tok/s for r1 in fp8 on 8x h200 with vllm?", "speed", {"model": "deepseek-ai/DeepSeek-V3"}, set()),
+    ("last month's invoice has 4x a100 80gb on spot for two weeks straight. what should that have cost?", "cloud_cost",
+     {"hours": 336.0, "pricing": "spot"}, set()),
+    ("my bot chokes as soon as more than 3 people ask at once. moving to vllm on l4s for 40 concurrent users with qwen3 "
+     "8b, how many l4s?", "serving", {"users": 40}, set()),
 ]
 
 
@@ -318,6 +332,19 @@ def test_a_follow_up_that_compares_keeps_the_gpu_asked_about_before(catalog):
     first = ask("gpt-oss-20b tok/s on a 5090?", catalog)
     answer = ask("how's that compare to a 4090 tho", catalog, first)
     assert answer.journey == "compare" and answer.reading["gpus"] == [["rtx-5090", 1], ["rtx-4090", 1]]
+
+
+def test_a_follow_up_asking_how_many_then_keeps_the_limit(catalog):
+    first = ask("vllm on one l40s serving mistral 7b in bf16, requests at most 4k tokens. how many concurrent sequences "
+                "before the kv cache runs out?", catalog)
+    answer = ask("same thing but with the kv cache in fp8, how many then?", catalog, first)
+    assert answer.journey == "limits" and answer.reading["kv_cache_dtype"] == "fp8"
+
+
+def test_a_follow_up_pointing_at_that_card_keeps_the_question(catalog):
+    first = ask("does gpt-oss-120b fit on a single h100 with the full 128k context in vllm?", catalog)
+    answer = ask("right, so what's the longest max-model-len I can realistically set on that one card then?", catalog, first)
+    assert answer.follow_up and answer.journey == "limits" and answer.reading["gpus"] == [["h100-sxm", 1]]
 
 
 def test_a_speed_answer_reads_as_the_prompt_it_assumed(catalog):

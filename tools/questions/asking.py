@@ -31,6 +31,7 @@ EXAMPLES = [
 FOLLOW_UP_OPENING = (r"^(?:(?:ok(?:ay)?|fine|alright|cool|great|hmm|right|so) ,? ?)?(?:and|what about|how about|same|now|then"
                      r"|ok(?:ay)?|also|with|at|on|in|using|instead|what if|if|but|try|or|drop|raise|make it|switch|swap|stretch)\b")
 POINTS_BACK = r"\binstead\b|\b(?:it|that|this one|the same|them|those)\b|\b(?:for|with|on) this\b"
+STRONG_POINTER = r"\b(?:that|this|the same) (?:one )?(?:card|gpu|box|setup|node|machine|model|config)\b"  # 'on that one card'
 BARE_COUNT = (r"\b(\d+|two|three|four|eight|a pair|a couple) (?:of (?:them|those|these)|cards|gpus)\b"
               r"|\b(both)\b(?: of them| cards| gpus)?|\ba (second|third|fourth) (?:one|card|gpu)\b")
 COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "eight": 8, "a pair": 2, "a couple": 2, "both": 2, "second": 2, "third": 3,
@@ -42,7 +43,8 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     """The previous reading with what the new question changes, when the new question reads as a follow-up: it opens
     with 'and', 'what about', 'same but'..., or it is short and points back ('will it fit on a 4090?')."""
     opens = re.match(FOLLOW_UP_OPENING, new.text)
-    points_back = re.search(POINTS_BACK, new.text) and len(new.text.split()) <= 12 and not new.models
+    points_back = (re.search(POINTS_BACK, new.text) and len(new.text.split()) <= 14 and not new.models
+                   or re.search(STRONG_POINTER, new.text) and not new.models and not new.gpus)
     short_change = (len(new.text.split()) <= 8 and not new.models and new.params_billions is None and bool(previous.models)
                     and (new.gpus or new.weights_dtype or new.seq_len or new.users or new.engine or new.tokens_per_s_per_user
                          or new.kv_cache_dtype or new.hours or new.years or new.utilization or new.pricing or new.batch_size))
@@ -65,7 +67,7 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     if new.gpus and new.gpus[0][1] is None and previous.gpus and (previous.gpus[0][1] or 1) > 1 and (
             re.search(r"\bsame\b", new.text) or re.search(r"\b[a-z]*\d+[a-z]*s\b", new.asked)):  # 'the same on h200s'
         merged.gpus = [(new.gpus[0][0], previous.gpus[0][1]), *new.gpus[1:]]
-    if new.gpus and previous.gpus and re.search(r"\b(?:compare\w*|vs\.?|versus|against|stack up)\b", new.text):
+    if len(new.gpus) == 1 and previous.gpus and re.search(r"\b(?:compare\w*|vs\.?|versus|against|stack up)\b", new.text):
         merged.gpus = [*previous.gpus, *(g for g in new.gpus if g[0] not in {p for p, _ in previous.gpus})]  # 'how's that compare to X'
     limit = re.search(j.LIMIT, new.asked)
     if limit and new.seq_len is None and not j.limit_is_batch(limit.group(0), new.asked[limit.end():]):
@@ -221,6 +223,12 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
         if told is not None:
             told.meaning = "a batch the question tells of, not asks for (the largest is asked)"
         reading.batch_size = None
+    if journey is not None and journey.name not in ("rent_or_buy", "cloud_cost") and reading.utilization is not None \
+            and not re.search(j.BUY, reading.asked):  # 'up 24/7' of a GPU pick: no rent-or-buy weighs a share of the time
+        for span in reading.spans:
+            if span.meaning.startswith("utilization"):
+                span.meaning = f"{span.meaning} (not used: nothing here weighs owning against renting)"
+        reading.utilization = None
     if journey is not None and journey.name == "cheapest_method" and reading.workload is None and reading.training_tokens:
         reading.workload = "training"  # 'adapt X to our docs, 40M tokens, one epoch: the cheapest way?' trains
     if journey is not None and journey.name == "cloud_cost" and reading.hours is None and reading.years is not None:

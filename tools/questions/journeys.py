@@ -577,7 +577,7 @@ ESTIMATE_ASK = (r"\b(how (?:much|many) (?:total )?(?:vram|memory|gpu memory|gigs
                 r"|total (?:gpu )?(?:vram|memory)|(?:gpu )?memory for|vram for|(?:vram|memory) (?:figure|number|estimate)"
                 r"|memory (?:footprint|requirements?|needed"
                 r"|usage|budget)|vram (?:needed|required|requirements?|usage|bill|budget)|ballpark gib|peak (?:vram|memory))\b")
-LIMIT = (r"\b(longest|max(?:imum)?|largest|biggest|most|highest|ceiling|upper bound|concurrency|more room|how (?:long|big|far|high"
+LIMIT = (r"\b(longest|max(?:imum)?|largest|biggest|(?<!at )most|highest|ceiling|upper bound|concurrency|more room|how (?:long|big|far|high"
          r"|much context)"
          r"|(?:how )?many (?:\S+ ){0,3}(?:users?|requests|concurrent\w*|parallel|people|sequences|seqs|streams|slots|sessions|chats"
          r"|conversations|clients|customers))\b")
@@ -683,8 +683,13 @@ def compared_count(reading: Reading) -> int:
 
 def asks_rent_or_buy(reading: Reading) -> bool:
     """Owning against renting: a buy word with a rent/cloud/own framing or a horizon, or a purchase price set against
-    a rent ('$2,000 vs renting at $0.69/hr'); 'which is the better buy' between two cards is a comparison."""
+    a rent ('$2,000 vs renting at $0.69/hr'); 'which is the better buy' between two cards is a comparison; 'the only
+    free card in our on-prem rack ... would it fit?' asks the fit."""
     if not named_gpus(reading):
+        return False
+    asking = " ".join(reading.asked[a:b] for a, b in reading.asking)
+    if asking and not re.search(BUY + "|" + RENT_OR_OWN + r"|(?:pay|paid)", asking) and re.search(
+            "|".join((FIT_ASK, LIMIT, SPEED, ESTIMATE_ASK)), asking):
         return False
     framed = (said(reading, r"\b(rent\w*|cloud|leas\w*|break[ -]?even|capex|on[ -]?prem\w*)\b") or reading.years is not None
               or reading.utilization is not None)

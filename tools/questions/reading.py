@@ -345,7 +345,7 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
                 again = count_before(words, start)  # 'we're on p5 ... if I need 8 H100s': the count said here
                 family = catalog.gpu_by_id[found.item_id].family
                 same = next((n for n, (_, (g, c)) in enumerate(gpus) if catalog.gpu_by_id[g].family == family and c is None), None)
-                if again and same is not None:
+                if again and same is not None and words.tier_at(start) > 0:  # not a count from someone else's claim
                     gpus[same] = (gpus[same][0], (gpus[same][1][0], again))
             else:
                 words.take_words(start, start + size - 1, f"GPU {found.item_id}")
@@ -459,6 +459,11 @@ def count_before(words: Words, start: int) -> int | None:
     """'8 x h100', '2 h100s', 'two a100s', 'a pair of 4090s', 'a node of h100s', '2 nodes of 8 x h100'."""
     tokens, index = words.words, start - 1
     nodes = None
+    if index >= 2 and re.fullmatch(r"gpus?", tokens[index]) and tokens[index - 1].isdigit() and tokens[index - 2].isdigit() \
+            and not any(words.used[index - 2:index + 1]):  # 'two 8-GPU H100 servers' (normalised '2 8 gpus h100')
+        many, per = int(tokens[index - 2]), int(tokens[index - 1])
+        words.take_words(index - 2, start - 1, f"{many} servers of {per} GPUs")
+        return many * per
     if index >= 1 and tokens[index] == "of" and re.fullmatch(r"nodes?|servers?|boxes|box|machines?", tokens[index - 1]):
         nodes_at, index = index - 1, index - 2
         nodes = 1
@@ -939,7 +944,8 @@ def read_token_counts(words: Words, reading: Reading) -> None:
         length = kilo(rows.group(3), rows.group(4))
         reading.training_tokens, reading.seq_len = count * length, length
         words.take(rows, f"{reading.training_tokens:.3g} training tokens ({count:g} sequences of {length:,} tokens)")
-    out = (words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:output|generated|new|completion|response) tokens?\b")
+    out = (words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:output|generated|new|completion|response) tokens?\b"
+                        r"|(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?[ -]tokens? (?:repl(?:y|ies)|responses?|answers?|outputs?|completions?)\b")
            or words.search(r"\b(?:generat\w*|output\w*|respon\w*|answers? of) (?:about |around |up to )?(\d+(?:\.\d+)?) ?(k)? tokens?\b")
            or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:out|of output|output)\b")
            or words.search(r"\b(?:repl(?:y|ies)|responses?|answers?|completions?|outputs?)(?: of| about| around| are| is| ~"
@@ -947,7 +953,8 @@ def read_token_counts(words: Words, reading: Reading) -> None:
            or words.search(r"\b(?:gets?|getting|receives?|returns?|sends?) (?:about |around |roughly )?(\d+(?:\.\d+)?) ?(k)?"
                            r"(?: tokens?)? back\b"))  # 'sends 8k of prompt and gets 2k back'
     if out:
-        reading.output_tokens = kilo(out.group(1), out.group(2))
+        value, k = (out.group(1), out.group(2)) if out.group(1) else (out.group(3), out.group(4))
+        reading.output_tokens = kilo(value, k)
         words.take(out, f"{reading.output_tokens} output tokens")
 
 
@@ -995,8 +1002,8 @@ def read_traffic(words: Words, reading: Reading) -> None:
     """'1000 concurrent users', '20 requests per second', '50 rps', '30 tokens/s per user'; of '200 devs, 60 of them
     hitting it at once' the 60 are the concurrent users."""
     peak = (words.search(r"\b(\d+) of (?:them|those|these|us) (?:\w+ ){0,2}?" + v.AT_ONCE)
-            or words.search(r"\b(\d+) (?:people|users|devs?|developers|engineers|employees|staff) (?:\w+ ){0,3}?"
-                            r"(?:at the same (?:time|moment)|at once|simultaneously|concurrently)\b"))
+            or words.search(r"(?<!than )(?<!over )(?<!above )\b(\d+) (?:people|users|devs?|developers|engineers|employees|staff)"
+                            r" (?:\w+ ){0,3}?(?:at the same (?:time|moment)|at once|simultaneously|concurrently)\b"))
     if peak:
         reading.users = int(peak.group(1))
         words.take(peak, f"{reading.users:,} concurrent users (of the people named, those at once)")
@@ -1163,7 +1170,7 @@ def read_model_size(words: Words, reading: Reading) -> None:
     """'a 13B model' is a generic dense model of that size; 'codellama 34b' (not in the catalog) is too, named as unknown.
     A size where the question asks outranks a model only told of ('running nemo for months ... want 32b models now')."""
     families = "|".join(re.escape(f) for f in v.MODEL_FAMILIES)
-    unsized = rf"\b(?:{families})(?:[-. ](?:{v.MODEL_LINES}))*[-. ]?(?:\d[\w.]*|plus|\+)(?:-[a-z0-9.]+)*\b"
+    unsized = rf"\b(?:{families})(?:[-. ](?:{v.MODEL_LINES}))*[-. ]?(?:\d[\w.]*|plus|\+)(?:-[a-z0-9.]+)*(?![\w+])"
     named = words.search(unsized)  # 'Mistral Large 2', 'command-r-plus': a model the catalog does not hold
     if named and reading.models and words.tier(named.start()) > max(words.tier_at(a) for a in reading.model_at) \
             and not re.search(r"(?<![\w.$])\d+(?:\.\d+)? ?b\b", named.group(0)):  # asked of, over a model only told of

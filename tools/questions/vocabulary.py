@@ -108,7 +108,7 @@ LEFT_BEHIND = (r"\b(?:my old|old (?:box|rig|card|gpu|setup)|our old|used to|back
                r"|too slow|too small|too old|cramped|useless|outgrown|before that|i was on|we were on|i had|we had"
                r"|was (?:gonna|going to) (?:get|buy)|is now in|stays in|lent|borrowed|sold|won't cut it|no better"
                r"|(?:being |been |is |are |was )?retired|retiring|goes (?:back|to)|(?:is|are) taken|taken by|spoken for|booked"
-               r"|regrets|ago|last (?:summer|winter|spring|fall|autumn|month|week)|gave up|kept oom\w*|anymore|no longer"
+               r"|regrets|gave up|kept oom\w*|anymore|no longer"
                r"|prototyp\w* on)\b"
                + rf"|{DISMISSAL}")
 LEFT = re.compile(LEFT_BEHIND)
@@ -121,7 +121,8 @@ REPORTED = re.compile(  # a report of what someone else did or said; a possessiv
     r"|announcement"
     r"|(?:the |another |other |search |research |infra |platform )team(?:'s)? (?:\w+ )?(?:runs|ran|says|said|claims|got|gets|uses"
     r"|used|is)"
-    r"|^\s*(?:saw|read|heard) (?:in|on|that|somewhere|\w+'s)\b)\b")
+    r"|^\s*(?:saw|read|heard) (?:in|on|that|somewhere|\w+'s)\b"
+    r"|ago|last (?:summer|winter|spring|fall|autumn|month|week))\b")  # the past: it counts where the question refers back
 HEARSAY = re.compile(rf"{REPORTED.pattern}|{LEFT_BEHIND}")  # what others said, or what the asker had or leaves out
 ASKS_WITHOUT_MARK = re.compile(r"(?:what|what's|whats|how|which|will|would|can|could|should)\b(?! i did| we did| i do| we do)")
 ASKS_UNMARKED = re.compile(r"\b(?:(?:i |we )?(?:just )?(?:want|need|would like|'d like) (?:a|an|the|to know|to find out)"
@@ -147,7 +148,8 @@ ORGANISATIONS = (r"lab|team|startup|company|shop|firm|agency|consultancy|group|i
 LEAVE_OUT = r"\b(?:forget|ignore|disregard|leave out|excluding|not counting) (?:about )?(?:the |my |our )?([a-z0-9]+)\b"
 REFERRING = r"\b(?:that|it|those|these|them)\b|\bthis\b(?! (?:week|month|year|quarter|time|weekend|morning|afternoon))"
 LEAD_IN = re.compile(r"\s*(?:on|with|using|for|at|in|if|assuming|given|across|under|via|at|over|from) ")  # a phrase, not a clause
-REFERS_BACK = (r"\b(?:holds?|legit|claim\w*)\b|\b(?:rent|buy|get|use|run) (?:them|those)\b|\b(?:does|did|will) (?:it|that|this) really\b"
+REFERS_BACK = (r"\b(?:legit|claim\w*)\b|\bholds? (?:up|true)\b|\b(?:should|would|could) (?:that|it|this|they) have\b"
+               r"|\b(?:rent|buy|get|use|run) (?:them|those)\b|\b(?:does|did|will) (?:it|that|this) really\b"
                r"|\b(?:between|of) (?:them|the two|both)\b|\bboth of them\b"
                r"|\b(?:rent|buy|get|use|run) (?:one|that one)\b(?! \w*\d)"  # 'rent one', not 'the 104b one'
                r"|\b(?:is|was|are|were) (?:that|this|it|he|she|they) (?:(?:really|actually|even) )?"
