@@ -224,6 +224,22 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      {"hours": 336.0, "pricing": "spot"}, set()),
     ("my bot chokes as soon as more than 3 people ask at once. moving to vllm on l4s for 40 concurrent users with qwen3 "
      "8b, how many l4s?", "serving", {"users": 40}, set()),
+    ("lab box has one rtx pro 6000 blackwell (96gb) - we sold the two 3090s it replaced. longest context for gpt-oss-120b "
+     "in llama.cpp with a q8_0 kv cache?", "limits", {"gpus": [["rtx-pro-6000-blackwell", 1]]}, set()),
+    ("our infra team is split between gaudi 3 and mi325x for an on-prem llama 4 maverick cluster. can you compare the two?",
+     "compare", {"gpus": [["gaudi3", 1], ["mi325x", 1]]}, set()),
+    ("what would renting 8x a100 80gb for 100 hours cost? also, if we'd keep them busy 8 hours a day, does buying make "
+     "sense over 3 years?", "cloud_cost", {"hours": 100.0}, set()),
+    ("our aws rep claims an awq quant of qwen2.5 32b runs fine on one l40s with vllm at 16k. we run mistral 7b on a10gs "
+     "today. is that actually true?", "fit", {"gpus": [["l40s", 1]]}, set()),
+    ("1M chat samples averaging about 500 tokens each, LoRA on qwen3 14b for 2 epochs on one h100. how long?",
+     "training_time", {"training_tokens": 1e9}, {"seq_len"}),
+    ("picked up two tesla p40s (24gb each). what's the biggest model I can load across both p40s at q4_k_m in ollama?",
+     "biggest_model", {"unknown_gpu": "tesla p40", "gpus": [["24GB", 2]]}, set()),
+    ("ollama plan: llama 3.3 70b q4_k_m with num_ctx 16384 on two 3090s. does all of that sit inside the 48gb, or will "
+     "it shove layers onto the cpu?", "fit", {}, set()),
+    ("we had deepseek r1 on h100s with sglang; management approved moving us to h200s. still sglang, still fp8. how many "
+     "h200s for 100 concurrent users?", "serving", {"engine": "sglang"}, set()),
 ]
 
 
@@ -350,3 +366,12 @@ def test_a_follow_up_pointing_at_that_card_keeps_the_question(catalog):
 def test_a_speed_answer_reads_as_the_prompt_it_assumed(catalog):
     answer = ask("how fast is llama 3.1 8b q4_k_m on a 3090 with llama.cpp?", catalog)
     assert "1,024-token prompts" in answer.interpretation and "prompt: 1,024 tokens" in " ".join(answer.defaults_used)
+
+
+def test_the_question_readers_hold_no_control_characters():
+    """A stray backspace in a pattern (an escape typed once too few) silently never matches."""
+    from pathlib import Path
+
+    import gpusizer.tools.questions as questions
+    for source in Path(questions.__file__).parent.glob("*.py"):
+        assert not re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", source.read_text()), source.name

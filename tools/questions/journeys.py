@@ -570,7 +570,7 @@ COST_ASK = (r"\b(bill|invoice|cost\w*|price\w*|cheapest|how much (?:would|will|d
             r"|\btotal\s*$")
 FIT_ASK = (r"\b(fits?|enough|oom\w*|hold|can (?:i|we|it|you) (?:run|load|serve|host)|will (?:it|this) (?:run|load)"
            r"|(?:will|would|can|could|does) (?:·[·\s]*|that|they) (?:run|load)"
-           r"|(?:sit|stay|live|load)s? (?:entirely |fully |completely |all )?(?:in|on))\b")
+           r"|(?:sit|stay|live|load)s? (?:entirely |fully |completely |all |actually )?(?:in|on|inside|within))\b")
 TIME_ASK = r"\bhow long\b|\bhow many (?:gpu[- ]?)?(?:hours|days)\b|\bwall[- ]?clock\b|\btime\b"
 ESTIMATE_ASK = (r"\b(how (?:much|many) (?:total )?(?:vram|memory|gpu memory|gigs?|gb|gib)"
                 r"|(?:rough(?:ly)?|ballpark|approx\w*) (?:gigs?|gb|gib) of"
@@ -688,12 +688,17 @@ def asks_rent_or_buy(reading: Reading) -> bool:
     if not named_gpus(reading):
         return False
     asking = " ".join(reading.asked[a:b] for a, b in reading.asking)
-    if asking and not re.search(BUY + "|" + RENT_OR_OWN + r"|(?:pay|paid)", asking) and re.search(
+    if asking and not re.search(BUY + "|" + RENT_OR_OWN + r"|\b(?:pay|paid)\b", asking) and re.search(
             "|".join((FIT_ASK, LIMIT, SPEED, ESTIMATE_ASK)), asking):
         return False
-    framed = (said(reading, r"\b(rent\w*|cloud|leas\w*|break[ -]?even|capex|on[ -]?prem\w*)\b") or reading.years is not None
-              or reading.utilization is not None)
-    bought = (said_outside_asides(reading, r"\b(buy\w*|purchas\w*|owning|capex|on[ -]?prem\w*)\b|\b(?:versus|vs\.?|or)[ -]own\b")
+    cost, buy_word = re.search(COST_ASK, reading.asked), re.search(BUY, reading.asked)
+    if reading.hours is not None and cost and buy_word and cost.start() < buy_word.start() \
+            and re.search(r"\balso\b|\bseparately\b", reading.asked[cost.end():buy_word.start()]):
+        return False  # 'what would renting 8x A100 for 100 hours cost? also, would buying make sense?': the bill first
+    framed_by_rent = said(reading, r"\b(rent\w*|cloud|leas\w*|break[ -]?even|capex)\b")
+    framed = framed_by_rent or reading.years is not None or reading.utilization is not None
+    on_prem = r"|on[ -]?prem\w*" if framed_by_rent else ""  # 'an on-prem cluster for Maverick' alone weighs nothing
+    bought = (said_outside_asides(reading, rf"\b(buy\w*|purchas\w*|owning|capex{on_prem})\b|\b(?:versus|vs\.?|or)[ -]own\b")
               or reading.purchase_usd_per_gpu is not None)
     buy, versus = re.search(BUY, reading.asked), re.search(r"\b(vs|versus|compare|between)\b", reading.asked)
     comparing = len(reading.gpus) >= 2 and versus is not None and (buy is None or versus.start() < buy.start())

@@ -239,7 +239,9 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
                r"|,\s+(?=(?:would|will|can|could|does|do|is|are|should|what|how|which)\b[^,]*\?)"  # '..., would the 70b fit?'
                r"|(?<=:)\s+(?=(?:what|how|which|will|would|can|could|is|are|does|do|should)\b)"  # 'before I blame X: what ...'
                r"|(?<=:)\s+(?=(?:on|with|for|using|at|in)\b[^.?!:]*\?)"  # 'forget the mac: on the 3090 box, what ...?'
-               r"|\s+(?=(?:but|so|since|because|as) (?:i|i'm|im|i've|we|we're|we've|the|my|our|it|it's|that|thats|that's|they"
+               r"|\s+-+\s+(?=(?:we|i|it|they|the|but|so)\b)"  # '... (96GB) - we sold the two 3090s it replaced'
+               r"|\s+(?=(?:but|so|since|because|as) (?:i|i'm|im|i've|i'd|i'll|we|we're|we've|we'd|we'll|the|my|our|it|it's|that"
+               r"|thats|that's|they"
                r"|he|she|now|then|this)\b)"  # '... on my 4090 since the team A6000 is taken'
                r"|\s+(?=and (?:got|bought|picked up|grabbed|now (?:i|we))\b)")  # 'retired my 1080 Ti and got a 5090'
     whole = [s for s in re.split(clauses, question.strip(), flags=re.IGNORECASE) if re.search(r"\w", s)]
@@ -862,8 +864,9 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     set_aside_dismissed_names(words, reading)
     tiers = [words.tier_at(a) for a in reading.gpu_at]
     asking = " ".join(words.text[a:b] for a, b in words.asking)
-    if re.search(r"\b(?:his|her|their) (?:card|gpu|rig|setup|box|machine|build)s?\b", asking) and 0 in tiers:
-        tiers = [2 if t == 0 else t for t in tiers]  # 'a friend runs it on a 5090 ... is that possible on his card?'
+    if (re.search(r"\b(?:his|her|their) (?:card|gpu|rig|setup|box|machine|build)s?\b", asking) or v.CHECKS_A_CLAIM.search(asking)) \
+            and 0 in tiers:  # 'a friend runs it on a 5090 ... is that possible on his card?', 'the rep claims X: is that true?'
+        tiers = [2 if t == 0 else t for t in tiers]
     unknown_tiers = [words.tier_at(a) for a in reading.unknown_gpu_at]
     theirs = not words.reports_count  # 'a friend's 2 A100s ... how much VRAM for mine?'
     top = max(tiers + unknown_tiers, default=1)
@@ -904,7 +907,7 @@ def read_unknown_gpus(words: Words, reading: Reading) -> None:
             merged.append([start, end])
     text = words.masked()
     for start, end in merged:
-        name = text[start:end].strip()
+        name = re.sub(r"(\d)s$", r"\1", text[start:end].strip())  # 'two Tesla P40s': a P40
         before = " ".join(words.words[max(0, words.index_at(start) - 3):words.index_at(start)])
         if re.search(NEGATION.rstrip() + "$", before):  # 'swapped my 3070 for a 7900 xtx': the 3070 is gone
             words.take_range(start, end, f"ruled out: '{name}'")
@@ -913,7 +916,7 @@ def read_unknown_gpus(words: Words, reading: Reading) -> None:
         first = words.index_at(start)
         words.unknown_gpu_words.update(range(first, words.index_at(end - 1) + 1))
         words.unknown_count = words.unknown_count or count_before(words, first)
-        if name in reading.unknown_gpus:  # the same GPU named again
+        if any(name == n or n.endswith(" " + name) for n in reading.unknown_gpus):  # the same GPU named again ('both P40s')
             continue
         reading.unknown_gpus.append(name)
         reading.unknown_gpu_at.append(first)
@@ -929,21 +932,20 @@ def read_token_counts(words: Words, reading: Reading) -> None:
     if corpus and v.TOKEN_SCALE[corpus.group(2)] >= 1e6:
         reading.training_tokens = float(corpus.group(1)) * v.TOKEN_SCALE[corpus.group(2)]
         words.take(corpus, f"{reading.training_tokens:.3g} training tokens")
-        # '3 epochs over 60M tokens', '~50M tokens, 2 epochs', '40M tokens ... for 2 epochs': the data times the passes
-        epochs = words.search(r"(?<![\w.])(\d+(?:\.\d+)?|one|two|three|four|five) (?:full )?epochs?\b")
-        in_all = re.match(r" ?(?:in )?(?:total|in all|overall|all told|after)\b", words.text[corpus.end():])
-        if epochs and not in_all:
-            passes = float(epochs.group(1)) if epochs.group(1)[0].isdigit() else float(v.NUMBER_WORDS[epochs.group(1)])
-            reading.training_tokens *= passes
-            words.take(epochs, f"{epochs.group(1)} epoch{'s' if passes != 1 else ''} ({reading.training_tokens:.3g} tokens in all)")
+        if not re.match(r" ?(?:in )?(?:total|in all|overall|all told|after)\b", words.text[corpus.end():]):
+            read_epochs(words, reading)
     rows = None if corpus else words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k|m)? (?:samples|examples|rows|conversations|documents"
-                                            r"|docs|sequences|pairs) (?:of|at|with) (?:about |around |roughly )?(\d+(?:\.\d+)?) ?(k)?"
+                                            r"|docs|sequences|pairs|chat samples|chats) ,? ?(?:of|at|with|averaging|averaging about|avg)"
+                                            r" (?:about |around |roughly )?(\d+(?:\.\d+)?) ?(k)?"
                                             r" tokens?(?: each)?\b")
     if rows:  # '20k samples of ~1k tokens each': the data is their product; each is a sequence of that length
         count = float(rows.group(1)) * {"k": 1e3, "m": 1e6}.get(rows.group(2) or "", 1)
         length = kilo(rows.group(3), rows.group(4))
-        reading.training_tokens, reading.seq_len = count * length, length
+        reading.training_tokens = count * length
+        if not re.search(r"\bav(?:era)?g", rows.group(0)):  # an average length is no sequence length
+            reading.seq_len = length
         words.take(rows, f"{reading.training_tokens:.3g} training tokens ({count:g} sequences of {length:,} tokens)")
+        read_epochs(words, reading)
     out = (words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:output|generated|new|completion|response) tokens?\b"
                         r"|(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?[ -]tokens? (?:repl(?:y|ies)|responses?|answers?|outputs?|completions?)\b")
            or words.search(r"\b(?:generat\w*|output\w*|respon\w*|answers? of) (?:about |around |up to )?(\d+(?:\.\d+)?) ?(k)? tokens?\b")
@@ -956,6 +958,15 @@ def read_token_counts(words: Words, reading: Reading) -> None:
         value, k = (out.group(1), out.group(2)) if out.group(1) else (out.group(3), out.group(4))
         reading.output_tokens = kilo(value, k)
         words.take(out, f"{reading.output_tokens} output tokens")
+
+
+def read_epochs(words: Words, reading: Reading) -> None:
+    """'3 epochs over 60M tokens', '~50M tokens, 2 epochs', '40M tokens ... for 2 epochs': the data times the passes."""
+    epochs = words.search(r"(?<![\w.])(\d+(?:\.\d+)?|one|two|three|four|five) (?:full )?epochs?\b")
+    if epochs and reading.training_tokens is not None:
+        passes = float(epochs.group(1)) if epochs.group(1)[0].isdigit() else float(v.NUMBER_WORDS[epochs.group(1)])
+        reading.training_tokens *= passes
+        words.take(epochs, f"{epochs.group(1)} epoch{'s' if passes != 1 else ''} ({reading.training_tokens:.3g} tokens in all)")
 
 
 def kilo(value: str, k: str | None) -> int:
@@ -1038,7 +1049,8 @@ def read_traffic(words: Words, reading: Reading) -> None:
         words.take(users, f"{reading.users:,} concurrent users")
     rate_words = r"(?<![\d.])(\d+(?:\.\d+)?)\+? ?(?:tok(?:en)?s? ?(?:/|per|a) ?s(?:ec\w*)?|t/s|tps)\b"
     observed = r"(?<!seeing )(?<!getting )(?<!get )(?<!got )(?<!only )(?<!currently )(?<!see )(?<!gives )(?<!give )"
-    speed = (words.search(r"(?:each (?:wanting|needing|getting|at)|at least|min(?:imum)?|target(?:ing)?(?: to| of)?|>=?|no less than"
+    speed = (words.search(r"(?:each (?:wanting|needing|getting|at)|(?:each|every) (?:user|person|stream|client) (?:to )?(?:see|get)s?"
+                          r"|at least|min(?:imum)?|target(?:ing)?(?: to| of)?|>=?|no less than"
                           r"|keep(?:ing)?|above|over) (?:maybe |about |around |roughly |like )?" + rate_words)
              or words.search(observed + rate_words + r"(?: per user| each| for each user| per stream| per person| for every user"
                              r"| per reply| per response| per request)"))  # '~12 tok/s per stream, we're seeing' is no target
@@ -1061,7 +1073,7 @@ def read_batch(words: Words, reading: Reading) -> None:
 
 def read_money(words: Words, reading: Reading) -> None:
     budget = words.search(r"\$ ?\d[\d,.]* ?k? (?:of |in )?(?:grant money|grant|budget|funding)\b"
-                          r"|\bbudget (?:of|is|around|about) \$ ?\d[\d,.]* ?k?\b")
+                          r"|\b(?:budget|grant|funding)\w* (?:of |is |around |about |~ ?)?\$ ?\d[\d,.]* ?k?\b")
     if budget:  # '$15k of grant money': what there is to spend, not what one GPU costs
         words.take(budget, "a budget (not a price per GPU)")
     for paid in words.finditer(r"\b(?:paid|(?:got|bought)(?: \S+){0,4}? for) (?:about |around "
@@ -1097,6 +1109,7 @@ def read_money(words: Words, reading: Reading) -> None:
             reading.utilization = next((v for k, v in share.items() if steady.group(0).startswith(k)), 1.0)
             words.take(steady, f"utilization {reading.utilization:.0%}")
     purchase = words.search(r"\$ ?(\d+(?:\.\d+)?) ?(k)?\b ?(?:each|per gpu(?![ -]?h)|a gpu|a card|per card|apiece|to buy|purchase|a pop"
+                            r"|for (?:the|a|one) (?:card|gpu)\b"
                             r"|per (?!h(?:ou)?r|month|year|day|week|token|million|gpu)[a-z0-9]+\b(?![ -]?h(?:ou)?r))")
     buying = re.search(r"\b(?:buy\w*|purchas\w*|own\w*|pric\w*|cost\w*|pay|paid|msrp|retail|capex)\b", words.text)
     purchase = purchase or buying and words.search(r"(?<![\w.$/])(\d+(?:\.\d+)?) ?(k) (?:each|apiece|per card|per gpu(?![ -]?h)"

@@ -49,8 +49,8 @@ UNKNOWN_GPU_PATTERNS = [
     r"\b(?:amd )?(?:radeon )?(?:rx )?[5-9][0-9]00 ?xtx?\b",
     r"\b(?:nvidia )?(?:a2|a16|a30|a40|a800|h20|h800|l20|b100|mi50|mi100|mi210|mi250|w7900|w6800|rtx ?a[245]000|rtx ?[345]000)\b",
     r"\brtx ?(?:pro ?)?[2-6]\d00(?: ada| blackwell)?\b(?! ?(?:tokens|users|hours))",
-    r"\b(?:intel )?arc ?[ab][3-7][0-9]0\b", r"\btesla [pkm]\d{2,3}\b",
-    r"\b[pk](?:40|80|100)\b", r"\btitan(?: rtx| v| xp)?\b", r"\bjetson(?: \w+)?\b", r"\bstrix halo\b", r"\bdgx spark\b",
+    r"\b(?:intel )?arc ?[ab][3-7][0-9]0\b", r"\btesla [pkm]\d{2,3}s?\b",
+    r"\b[pk](?:40|80|100)s?\b", r"\btitan(?: rtx| v| xp)?\b", r"\bjetson(?: \w+)?\b", r"\bstrix halo\b", r"\bdgx spark\b",
     r"\b(?:amd )?ryzen ai(?: max\+?)?(?: pro)?(?: \d{3})?\b", r"\bradeon (?:ai )?pro ?[rw]?\d{4}\b", r"\bgaudi ?1\b",
 ]
 
@@ -101,35 +101,37 @@ DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelev
              r"|leave (?:it|them|that) out|decommission\w*|(?:a )?separate (?:conversation|question|topic|discussion)"
              r"|(?:a )?different (?:model|card|gpu|setup|situation)|totally different"
              r"|(?:is|are) reserved for (?:training|inference|another|other|the other|a different)"
-             r"|(?:has|have) (?:it|them) booked|(?:is|are) booked)\b")
+             r"|(?:has|have) (?:it|them) booked|(?:is|are) booked|(?:please )?(?:don't|do not) use (?:it|that|this|them)"
+             r"|(?:can't|cannot|can not) hold anything)\b")
 DISMISSED = re.compile(DISMISSAL)  # said of the clause before: '... a quote at $2.10/hr, but that's for another team, ignore it'
 # what the asker had, left or cannot use: never an input, even where the question refers back to what others said
-LEFT_BEHIND = (r"\b(?:my old|old (?:box|rig|card|gpu|setup)|our old|used to|back in|last year|previously|previous|last time|earlier"
+LEFT_BEHIND = (r"\b(?:my old|old (?:box|rig|card|gpu|setup)|our old|\w+'s old|used to|back in|last year|previously|previous"
+               r"|last time|earlier"
                r"|too slow|too small|too old|cramped|useless|outgrown|before that|i was on|we were on|i had|we had"
                r"|was (?:gonna|going to) (?:get|buy)|is now in|stays in|lent|borrowed|sold|won't cut it|no better"
                r"|(?:being |been |is |are |was )?retired|retiring|goes (?:back|to)|(?:is|are) taken|taken by|spoken for|booked"
-               r"|regrets|gave up|kept oom\w*|anymore|no longer"
+               r"|regrets|gave up|kept oom\w*|anymore|no longer|before this"
                r"|prototyp\w* on)\b"
                + rf"|{DISMISSAL}")
 LEFT = re.compile(LEFT_BEHIND)
 REPORTED = re.compile(  # a report of what someone else did or said; a possessive alone is no report
     rf"\b(?:(?:someone|somebody|some guy|a guy|guy|(?:a|one|another|some) person|friend|buddy|colleague|coworker|people"
-    rf"|others|he|she|they|rep|vendor|marketplace|listing|provider|ad|peer"
+    rf"|others|he|she|they|rep|vendor|marketplace|listing|provider|ad|peer|consultant|contractor|advisor|cfo|ceo|cto|boss"
     rf"|post|pr|site|table|framework|page|paper|docs?)(?:'s)?(?: \w+){{0,3}}? {REPORTS}"
     r"|guy on|blog|article|thread|reddit|discord|readme|faq|reportedly|apparently|i read|i've read|i have read|i saw"
     r"|saw (?:someone|a|people)|one site|another (?:post|guy|site|one says)|(?:blog|launch|reddit|forum) post|write-?up"
     r"|announcement"
     r"|(?:the |another |other |search |research |infra |platform )team(?:'s)? (?:\w+ )?(?:runs|ran|says|said|claims|got|gets|uses"
-    r"|used|is)"
+    r"|used)"
     r"|^\s*(?:saw|read|heard) (?:in|on|that|somewhere|\w+'s)\b"
     r"|ago|last (?:summer|winter|spring|fall|autumn|month|week))\b")  # the past: it counts where the question refers back
 HEARSAY = re.compile(rf"{REPORTED.pattern}|{LEFT_BEHIND}")  # what others said, or what the asker had or leaves out
 ASKS_WITHOUT_MARK = re.compile(r"(?:what|what's|whats|how|which|will|would|can|could|should)\b(?! i did| we did| i do| we do)")
 ASKS_UNMARKED = re.compile(r"\b(?:(?:i |we )?(?:just )?(?:want|need|would like|'d like) (?:a|an|the|to know|to find out)"
                            r"|i'm curious|im curious|curious (?:about|whether|if|how|what)|wondering|tell me|let me know)\b")
-MOVING_TO = re.compile(r"\b(?:move|moves|moving|moved|switch|switching|migrate|migrating|upgrade|upgrading|go|going"
-                       r"|transition\w*)(?: (?:it|them|this|that|everything|over|the \w+))? to\b|\breplac\w* (?:it|them) with\b"
-                       r"|\bfor (?:production|prod|launch)\b")
+MOVING_TO = re.compile(r"\b(?:move|moves|moving|moved|switch|switched|switching|migrate|migrating|upgrade|upgrading|go|going"
+                       r"|transition\w*)(?: (?:it|them|this|that|everything|over|us|me|the \w+))? to\b|\breplac\w* (?:it|them) with\b"
+                       r"|\bfor (?:production|prod|launch)\b|\bnow wants?\b")
 HARDWARE_OPEN = re.compile(r"\bnot asking (?:which|what|whether|if|about (?:the )?(?:gpus?|cards?|hardware))"
                            r"|\b(?:don't|do not) know (?:yet )?(?:what|which) (?:hardware|gpus?|cards?)|\bonly need the memory"
                            r"|\bno (?:hardware|gpus?|cards?) (?:picked|chosen|decided)"
@@ -147,6 +149,8 @@ ORGANISATIONS = (r"lab|team|startup|company|shop|firm|agency|consultancy|group|i
                  r"|university|department|hospital|bank|school|household|family|studio")
 LEAVE_OUT = r"\b(?:forget|ignore|disregard|leave out|excluding|not counting) (?:about )?(?:the |my |our )?([a-z0-9]+)\b"
 REFERRING = r"\b(?:that|it|those|these|them)\b|\bthis\b(?! (?:week|month|year|quarter|time|weekend|morning|afternoon))"
+CHECKS_A_CLAIM = re.compile(r"\b(?:is|was) (?:that|this|it|the claim|he|she|they) (?:(?:really|actually|even) )?(?:true|right|correct"
+                            r"|accurate|legit)\b|\bdoes (?:that|the claim) (?:still )?hold\b")  # the report is the question
 LEAD_IN = re.compile(r"\s*(?:on|with|using|for|at|in|if|assuming|given|across|under|via|at|over|from) ")  # a phrase, not a clause
 REFERS_BACK = (r"\b(?:legit|claim\w*)\b|\bholds? (?:up|true)\b|\b(?:should|would|could) (?:that|it|this|they) have\b"
                r"|\b(?:rent|buy|get|use|run) (?:them|those)\b|\b(?:does|did|will) (?:it|that|this) really\b"
