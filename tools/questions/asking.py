@@ -73,6 +73,9 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     limit = re.search(j.LIMIT, new.asked)
     if limit and new.seq_len is None and not j.limit_is_batch(limit.group(0), new.asked[limit.end():]):
         merged.seq_len = None  # 'what's the longest it will train at, then?': the length is now the question
+    pointer = re.search(STRONG_POINTER, new.text)
+    if pointer and not new.spans:  # 'on that one card then?': what it points at is the reading before
+        merged.spans = [Span(pointer.group(0), "what the previous question asked about")]
     count = re.search(BARE_COUNT, new.text)
     if count and not new.gpus and merged.gpus:
         value = count.group(1) or count.group(2) or count.group(3)
@@ -129,6 +132,7 @@ APPLE_NOTE = ("On Apple silicon the GPU may use about 2/3 to 3/4 of unified memo
 
 ASKS_FOR_A_MODEL = (r"\b(?:biggest|largest|best|most big)(?: \w+){0,2} (?:models?|llms?)\b"
                     r"|\bwhat (?:models?|llms?) (?:can|could|will|would)\b")
+MODEL_CARD_ASK = r"\b(?:architecture|how many (?:experts|layers|heads)|active param\w*)\b"
 TRAINING_TIME_ASK = r"\bhow long (?:will|would|does|did|to|is)\b|\bhow many (?:gpu[- ]?)?hours\b|\bwall[- ]?clock\b"
 
 
@@ -148,13 +152,13 @@ def parts_asked(text: str, covered: tuple[str, ...], training: bool = False, gpu
     if "time" in covered or found:  # 'how long' asks the run's duration, which the journey answers, not the longest context
         text = re.sub(r"\bhow long\b", "", text)
     found += [name for name, pattern in asks.items() if name not in covered and re.search(pattern, text)]
-    if "fit" not in covered and (gpus and re.search(j.FIT_ASK, text) or "card" in covered and re.search(j.ESTIMATE_ASK, text)):
-        found.append("fit")  # '... also, is one of them enough to run it?', or a model card that asks its memory
+    if "fit" not in covered and (gpus and re.search(j.FIT_ASK, text) or re.search(j.ESTIMATE_ASK, text)):
+        found.append("fit")  # '... also, is one of them enough to run it?', '... how long? also, how much memory per GPU?'
     if "compare" not in covered and gpus > 1 and re.search(r"\b(compare\w*|vs\.?|versus|against|stack up|(?:faster|slower|better"
                                                         r"|worse|cheaper) than)\b", text):
         found = [f for f in found if f != "speed"] + ["compare"]  # '... and is it faster than an h100?': the comparison
-    if "card" not in covered and re.search(r"\b(specs?|memory bandwidth|bus width|tdp)\b", text):
-        found.append("card")  # '... and what is the 7900 xtx's memory bandwidth on paper?'
+    if "card" not in covered and re.search(r"\b(specs?|memory bandwidth|bus width|tdp)\b|" + MODEL_CARD_ASK, text):
+        found.append("card")  # '... and what is the 7900 xtx's memory bandwidth on paper?', '... also, its architecture?'
     renting = "cost" in covered or re.search(j.RENT_OR_OWN, text)  # a rental bill asked: 'or just buy them?' is rent-or-own
     if "buy" not in covered and re.search(j.BUY, text) and renting:  # 'the better buy' of two cards is no rent-or-own
         found.append("buy")
@@ -166,6 +170,8 @@ def answer_part(part: str, reading: Reading, catalog: Catalog, calls: list[ToolC
     gpus = j.named_gpus(reading)
     if part == "compare" and len(j.named_gpus(reading)) > 1:
         return "Compared: " + j.answer_compare(reading, catalog, calls)
+    if part == "card" and reading.models and re.search(MODEL_CARD_ASK, reading.asked):  # '... also, Scout's architecture?'
+        return "Model: " + j.answer_model_card(reading, catalog, calls)
     if part == "card" and j.named_gpus(reading) and not reading.unknown_gpus:
         return "Card: " + j.answer_gpu_card(reading, catalog, calls)
     if part == "fit" and j.has_subject(reading):  # '... and would it fit on 2x H100?' or '... how much vram?' after a card

@@ -1224,7 +1224,7 @@ def read_model_size(words: Words, reading: Reading) -> None:
         looks_named = any(FAMILY.match(w) or re.search(r"[\d+]", w) for w in name)  # 'pretrain a tiny 0.5b' names none
         if looks_named and any(w not in v.MODEL_WORDS and w not in v.STOP_WORDS for w in name):
             unknown = " ".join(name) + f" {size.group(2)}{size.group(3)}"
-            version = re.match(r" (v\d(?:\.\d)?)\b", words.text[size.end():])  # 'nemotron nano 9b v2'
+            version = re.match(r"[ -](v\d(?:\.\d)?|a\d+(?:\.\d+)?b)\b", words.text[size.end():])  # '9b v2', '80b-a3b'
             if version:
                 unknown += version.group(0)
                 size_end = size.end() + len(version.group(0))
