@@ -240,6 +240,22 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      "it shove layers onto the cpu?", "fit", {}, set()),
     ("we had deepseek r1 on h100s with sglang; management approved moving us to h200s. still sglang, still fp8. how many "
      "h200s for 100 concurrent users?", "serving", {"engine": "sglang"}, set()),
+    ("capacity sheet for our team's Q3 asks: lora of mistral small 3.1 24b in bf16 at 8k, micro batch 2. memory needed?",
+     "estimate", {"weights_dtype": "bf16"}, {"engine"}),
+    ("we have one 8x h200 node booked through end of quarter. with vllm and fp8 weights, what's the longest context for "
+     "kimi k2 on that node?", "limits", {"gpus": [["h200-sxm", 8]]}, set()),
+    ("our amd rep keeps bringing up the mi325x. what are its actual specs, memory and bandwidth?", "gpu_card",
+     {"gpus": [["mi325x", 1]]}, set()),
+    ("continued pretraining of qwen3 14b on 40B tokens on 32 h100s (the b200 partition belongs to another team, so don't "
+     "count that). how many days?", "training_time", {"gpus": [["h100-sxm", 32]]}, set()),
+    ("I know Q4 is a bit too big for 24GB, so I'm going with q3_k_m. how fast will mixtral 8x7b run on my 3090 in "
+     "llama.cpp?", "speed", {"weights_dtype": "q3_k_m"}, set()),
+    ("a tool on qwen2.5 32b awq used by ~25 underwriters at once. what gpu should we spec for it?", "which_gpu",
+     {"users": 25}, set()),
+    ("one of the vendors keeps pushing falcon 180b. how much memory does it need in int8?", "estimate",
+     {"unknown_model": "falcon 180b"}, set()),
+    ("we're moving off the old tgi setup (4x a100 40gb, fine at 4k ctx) onto vllm on 2x h100: does llama 3.1 70b in fp8 "
+     "fit with max sequence length 20000?", "fit", {"seq_len": 20000}, set()),
 ]
 
 
@@ -361,6 +377,19 @@ def test_a_follow_up_pointing_at_that_card_keeps_the_question(catalog):
     first = ask("does gpt-oss-120b fit on a single h100 with the full 128k context in vllm?", catalog)
     answer = ask("right, so what's the longest max-model-len I can realistically set on that one card then?", catalog, first)
     assert answer.follow_up and answer.journey == "limits" and answer.reading["gpus"] == [["h100-sxm", 1]]
+
+
+def test_a_follow_up_with_everything_else_the_same_keeps_the_plan(catalog):
+    first = ask("serve llama 3.3 70b to about 60 simultaneous sessions with vllm: how many h100s?", catalog)
+    answer = ask("client came back, peak is more like 120 sessions, everything else the same. how many H100s then?",
+                 catalog, first)
+    assert answer.follow_up and answer.journey == "serving" and answer.reading["model"] == "meta-llama/Llama-3.3-70B-Instruct"
+
+
+def test_a_follow_up_adding_a_gpu_to_a_comparison_keeps_the_others(catalog):
+    first = ask("L40S vs A100 80GB PCIe for serving qwen2.5-72b awq - which one gives more for the money?", catalog)
+    answer = ask("throw the H100 NVL into that comparison too", catalog, first)
+    assert answer.journey == "compare" and [g for g, _ in answer.reading["gpus"]] == ["l40s", "a100-80gb-pcie", "h100-nvl"]
 
 
 def test_a_speed_answer_reads_as_the_prompt_it_assumed(catalog):

@@ -32,7 +32,8 @@ FOLLOW_UP_OPENING = (r"^(?:(?:ok(?:ay)?|fine|alright|cool|great|hmm|right|so) ,?
                      r"|ok(?:ay)?|also|with|at|on|in|using|instead|what if|if|but|try|or|drop|raise|make it|switch|swap|stretch)\b")
 POINTS_BACK = r"\binstead\b|\b(?:it|that|this one|the same|them|those)\b|\b(?:for|with|on) this\b"
 STRONG_POINTER = (r"\b(?:that|this|the same) (?:one )?(?:card|gpu|box|setup|node|machine|model|config)\b"  # 'on that one card'
-                  r"|\bsame (?:model|load|traffic|users|setup|config|workload|math|question)\b")  # 'same model, same 50 users'
+                  r"|\bsame (?:model|load|traffic|users|setup|config|workload|math|question)\b"  # 'same model, same 50 users'
+                  r"|\b(?:everything|all) else (?:is |stays )?(?:the )?same\b")  # 'peak is 120 now, everything else the same'
 BARE_COUNT = (r"\b(\d+|two|three|four|eight|a pair|a couple) (?:of (?:them|those|these)|cards|gpus)\b"
               r"|\b(both)\b(?: of them| cards| gpus)?|\ba (second|third|fourth) (?:one|card|gpu)\b")
 COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "eight": 8, "a pair": 2, "a couple": 2, "both": 2, "second": 2, "third": 3,
@@ -68,7 +69,7 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     if new.gpus and new.gpus[0][1] is None and previous.gpus and (previous.gpus[0][1] or 1) > 1 and (
             re.search(r"\bsame\b", new.text) or re.search(r"\b[a-z]*\d+[a-z]*s\b", new.asked)):  # 'the same on h200s'
         merged.gpus = [(new.gpus[0][0], previous.gpus[0][1]), *new.gpus[1:]]
-    if len(new.gpus) == 1 and previous.gpus and re.search(r"\b(?:compare\w*|vs\.?|versus|against|stack up)\b", new.text):
+    if len(new.gpus) == 1 and previous.gpus and re.search(r"\b(?:compar\w*|vs\.?|versus|against|stack up)\b", new.text):
         merged.gpus = [*previous.gpus, *(g for g in new.gpus if g[0] not in {p for p, _ in previous.gpus})]  # 'how's that compare to X'
     limit = re.search(j.LIMIT, new.asked)
     if limit and new.seq_len is None and not j.limit_is_batch(limit.group(0), new.asked[limit.end():]):
@@ -140,7 +141,7 @@ def asks_anything(question: str) -> bool:
     """Whether a question says what it asks (fit, speed, a limit, memory, a GPU, cost, buying, a comparison, a card)."""
     text = question.lower()
     return any(re.search(p, text) for p in (j.FIT_ASK, j.SPEED, j.LIMIT, j.ESTIMATE_ASK, j.WHICH_GPU, j.COST_ASK, j.BUY,
-                                            j.CHEAPEST_WAY, r"\b(vs\.?|versus|compare\w*|how long|what is|what's an?|specs?)\b"))
+                                            j.CHEAPEST_WAY, r"\b(vs\.?|versus|compar\w*|how long|what is|what's an?|specs?)\b"))
 
 
 def parts_asked(text: str, covered: tuple[str, ...], training: bool = False, gpus: int = 0) -> list[str]:

@@ -187,7 +187,9 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\b(?:tpu[ -]?)?v(5e|5p|6e)-(\d+)\b", r"tpu v\1 \2 chips"),  # TPU slices: v5e-8
     (r"\b(q4|q8|fp8|int8|8[ -]?bit|4[ -]?bit) cache\b",  # TabbyAPI's 'Q4 cache' is the KV cache
      lambda m: "kv cache " + {"q4": "q4_0", "q8": "q8_0"}.get(m.group(1), m.group(1))),
-    (r"\bq([234568])\b(?![_.])", lambda m: GGUF_SHORT[m.group(1)]),
+    (r"(?<!through )(?<!until )(?<!till )(?<!by )(?<!in )(?<!for )(?<!next )(?<!this )(?<!last )(?<!'s )(?<!our )(?<!end of )"
+     r"\bq([234568])\b(?![_.])(?! (?:asks|planning|plan|budget|roadmap|goals?|okrs?|review|deadline|launch|\d{4}))",
+     lambda m: GGUF_SHORT[m.group(1)]),  # 'q4' the usual file; 'through Q3', 'our Q3 asks' a quarter
     (r"(?:^|\s)-c (\d+)\b", r" context \1"), (r"(?:^|\s)-ngl (\d+)\b", r" llama.cpp n_gpu_layers \1"),
     (r"--quantization[ =](\w+)", r"\1"), (r"--?gpu[-_]memory[-_]utili[sz]ation[ =]", "gpu_memory_utilization "),
     (r"\b(\d+)-gpus?\b", r"\1 gpus"), (r"\b(\d+(?:\.\d+)?[kmbt]?)-tokens?\b", r"\1 tokens"),
@@ -244,6 +246,7 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
                r"|thats|that's|they"
                r"|he|she|now|then|this)\b)"  # '... on my 4090 since the team A6000 is taken'
                r"|\s+(?=and (?:got|bought|picked up|grabbed|now (?:i|we))\b)")  # 'retired my 1080 Ti and got a 5090'
+    clauses = rf"(?:{clauses})(?![^()]*\))"  # not inside brackets: '(the b200s are another team's, so don't count them)'
     whole = [s for s in re.split(clauses, question.strip(), flags=re.IGNORECASE) if re.search(r"\w", s)]
     marked = any("?" in s for s in whole)
     whole_asks = [("?" in s or bool(v.ASKS_WITHOUT_MARK.match(s.lower().lstrip("\"'(* ")))) if marked  # 'What would I get: X, Y.'
@@ -253,13 +256,17 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
         joined = whole_asks[n + 1] and not whole_asks[n] and not re.search(r"[.!?;]\s*$", whole[n])
         if joined and (v.LEAD_IN.match(whole[n].lower()) or v.ASKS_OF_THE_CLAUSE_BEFORE.match(whole[n + 1].lower())):
             whole_asks[n] = True  # '..., how do they compare?': the clause before names what is asked about
-    sentences, asks, reports, lefts = [], [], [], []
+    sentences: list[str] = []
+    asks: list[bool] = []
+    reports: list[bool] = []
+    lefts: list[bool] = []
     for n, (sentence, ask_here) in enumerate(zip(whole, whole_asks, strict=True)):
         own = re.sub(r"\([^()]*\)", " ", sentence).lower()
         brackets = re.findall(r"\(((?:that|this|which|those|these|it)\b[^()]*)\)", sentence.lower())  # '(that's the old setup)'
         own += "".join(f" {b}" for b in brackets if v.HEARSAY.search(b))
         own += "".join(f" {b}" for b in re.findall(r"\(([^()]*)\)", sentence.lower())  # '(not asking about that price)'
-                       if v.DISMISSED.search(b) and re.search(v.REFERRING, b))
+                       if v.DISMISSED.search(b) and re.search(v.REFERRING, b)
+                       and not re.match(r"\s*(?:the|a|an|our|my|their|his|her)\b", b))  # '(the b200s are theirs...)' is its own
         dismissed_next = (n + 1 < len(whole) and not re.search(r"[.!?;]\s*$", sentence)  # '... at $2.10/hr but ignore it'
                           and v.DISMISSED.search(re.sub(r"\([^()]*\)", " ", whole[n + 1]).lower()) is not None
                           and re.search(v.REFERRING, whole[n + 1].lower()) is not None)
@@ -267,7 +274,9 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
         left = told and (dismissed_next or v.LEFT.search(own) is not None and v.REPORTED.search(own) is None)
         for piece in re.split(r"(\([^()]*\))", sentence):  # '(my old 3090 went to my kid)': an aside of its own
             if re.search(r"\w", piece):
-                aside_of_its_own = piece.startswith("(") and "?" not in piece and v.HEARSAY.search(piece.lower()) is not None
+                after_old = bool(sentences) and re.search(r"\bold(?: [\w-]+){0,2}\s*$", sentences[-1].lower()) is not None
+                aside_of_its_own = piece.startswith("(") and "?" not in piece and (v.HEARSAY.search(piece.lower()) is not None
+                                                                                  or after_old)  # 'the old TGI setup (4x A100...)'
                 sentences.append(piece)
                 asks.append(not aside_of_its_own and (ask_here or piece.startswith("(") and "?" in piece))
                 reports.append(told or aside_of_its_own if not asks[-1] else False)
@@ -869,6 +878,8 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
         tiers = [2 if t == 0 else t for t in tiers]
     unknown_tiers = [words.tier_at(a) for a in reading.unknown_gpu_at]
     theirs = not words.reports_count  # 'a friend's 2 A100s ... how much VRAM for mine?'
+    if tiers and max(tiers) == 0 and not (reading.models or reading.params_billions is not None or reading.unknown_models):
+        theirs = False  # 'our rep keeps bringing up the MI325X. what are its specs?': the only thing named is asked about
     top = max(tiers + unknown_tiers, default=1)
     comparing = re.search(r"\b(?:vs\.?|versus|compar\w*|stack up|against|(?:faster|slower|better|worse|cheaper) than|worth it)\b",
                           words.text) is not None  # 'h200 vs h100 for X. is the h200 worth it?'
@@ -1030,7 +1041,9 @@ def read_traffic(words: Words, reading: Reading) -> None:
         reading.requests_per_s = float(rate.group(1))
         words.take(rate, f"{reading.requests_per_s:g} requests per second")
     at_once = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent|parallel|simultaneous|active) (?:users?|requests"
-                           r"|sessions|streams|people|chats|connections|clients)\b")  # of '400 devs, 60 concurrent sessions'
+                           r"|sessions|streams|people|chats|connections|clients)\b"  # of '400 devs, 60 concurrent sessions'
+                           r"|(?<![\w.$])(\d+) ?(k)? (?!tokens|gpus|cards|models|layers|experts|requests)[a-z]+s"
+                           r" (?:at once|at the same time|simultaneously|concurrently)\b")  # '~25 underwriters at once'
     users = at_once or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent |parallel |simultaneous |active |internal "
                                     r"|daily |paying |beta |external |total )?(?!person (?:" + v.ORGANISATIONS + r")\b)"
                          r"(?:users?|requests|sessions|streams|people|ppl|persons?|customers|employees|clients|seqs|sequences|devs?"
@@ -1221,6 +1234,10 @@ def read_model_size(words: Words, reading: Reading) -> None:
         reading.params_at = words.index_at(start)  # where its span begins
         while name and name[-1] in v.STOP_WORDS:  # 'command r+ (the 104b one)': 'the' is no part of the name
             name.pop()
+        family_at = next((n for n, w in enumerate(name) if FAMILY.match(w)), 0)
+        for dropped in name[:family_at]:  # 'keeps pushing falcon 180b': the name starts at its family
+            start += len(dropped) + 1
+        name = name[family_at:]
         looks_named = any(FAMILY.match(w) or re.search(r"[\d+]", w) for w in name)  # 'pretrain a tiny 0.5b' names none
         if looks_named and any(w not in v.MODEL_WORDS and w not in v.STOP_WORDS for w in name):
             unknown = " ".join(name) + f" {size.group(2)}{size.group(3)}"

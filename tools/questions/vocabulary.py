@@ -102,14 +102,15 @@ DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelev
              r"|(?:a )?different (?:model|card|gpu|setup|situation)|totally different"
              r"|(?:is|are) reserved for (?:training|inference|another|other|the other|a different)"
              r"|(?:has|have) (?:it|them) booked|(?:is|are) booked|(?:please )?(?:don't|do not) use (?:it|that|this|them)"
-             r"|(?:can't|cannot|can not) hold anything)\b")
+             r"|(?:can't|cannot|can not) hold anything|(?:don't|do not) count (?:it|that|them|those)"
+             r"|belongs? to (?:another|a different|the other|other)|too big|too large)\b")
 DISMISSED = re.compile(DISMISSAL)  # said of the clause before: '... a quote at $2.10/hr, but that's for another team, ignore it'
 # what the asker had, left or cannot use: never an input, even where the question refers back to what others said
 LEFT_BEHIND = (r"\b(?:my old|old (?:box|rig|card|gpu|setup)|our old|\w+'s old|used to|back in|last year|previously|previous"
                r"|last time|earlier"
                r"|too slow|too small|too old|cramped|useless|outgrown|before that|i was on|we were on|i had|we had"
                r"|was (?:gonna|going to) (?:get|buy)|is now in|stays in|lent|borrowed|sold|won't cut it|no better"
-               r"|(?:being |been |is |are |was )?retired|retiring|goes (?:back|to)|(?:is|are) taken|taken by|spoken for|booked"
+               r"|(?:being |been |is |are |was )?retired|retiring|goes (?:back|to)|(?:is|are) taken|taken by|spoken for"
                r"|regrets|gave up|kept oom\w*|anymore|no longer|before this"
                r"|prototyp\w* on)\b"
                + rf"|{DISMISSAL}")
