@@ -256,6 +256,19 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      {"unknown_model": "falcon 180b"}, set()),
     ("we're moving off the old tgi setup (4x a100 40gb, fine at 4k ctx) onto vllm on 2x h100: does llama 3.1 70b in fp8 "
      "fit with max sequence length 20000?", "fit", {"seq_len": 20000}, set()),
+    ("someone on discord said 2 h100s are enough for any 70b. how many h100s do we need to serve llama 3.3 70b in fp8 to "
+     "5 people at 128k?", "serving", {"gpus": [["h100-sxm", 1]]}, set()),
+    ("llama 3.2 3b on one t4 with vllm in fp16: if every request is capped at 4k tokens, how many can run at the same "
+     "time?", "limits", {}, set()),
+    ("our lab node is 8x a100 40gb. full fine-tune of olmo 2 13b with fsdp at 4096 tokens: what's the biggest per-gpu "
+     "micro-batch?", "limits", {"gpus": [["a100-40gb-sxm", 8]]}, set()),
+    ("sre here: a ticket wants mixtral 8x7b on one of our single-l40s nodes. does it fit with awq?", "fit",
+     {"gpus": [["l40s", 1]]}, set()),
+    ("our lab only has v100s (4x v100 sxm2 32gb in one box; the a100 partition is booked solid until summer). full "
+     "finetune of llama 2 7b with zero-3 in fp16: does it fit on all 4 cards?", "fit",
+     {"gpus": [["v100-32gb-sxm2", 4]]}, set()),
+    ("our h100 allocation got pushed to Q3 (ignore the h100s). how many mi300x for llama 4 scout at 12 requests/sec "
+     "with vllm?", "serving", {}, {"weights_dtype"}),
 ]
 
 

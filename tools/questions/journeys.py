@@ -580,10 +580,12 @@ ESTIMATE_ASK = (r"\b(how (?:much|many) (?:total )?(?:vram|memory|gpu memory|gigs
 LIMIT = (r"\b(longest|max(?:imum)?|largest|biggest|(?<!at )most|highest|ceiling|upper bound|concurrency|more room|how (?:long|big|far|high"
          r"|much context)"
          r"|(?:how )?many (?:\S+ ){0,3}(?:users?|requests|concurrent\w*|parallel|people|sequences|seqs|streams|slots|sessions|chats"
+         r"|at the same time|at once|simultaneously"
          r"|conversations|clients|customers))\b")
-BATCH_WORDS = r"batch|users?\b|requests|concurren|parallel|sequences|seqs|slots|sessions|people|streams|chats|conversations|clients"
+BATCH_WORDS = (r"batch|users?\b|requests|concurren|parallel|sequences|seqs|slots|sessions|people|streams|chats|conversations|clients"
+               r"|same time|at once|simultaneous")
 WHICH_GPU = (r"\b(which|what|best|recomm\w*|reccom\w*|recom\w*|cheapest|choose|pick|should (?:i|we) (?:get|buy))\b"
-             r"(?:\W+[\w']+){0,4}?\W+(gpus?|hardware|cards?|accelerators?|instances?|setup)\b"
+             r"(?:\W+[\w']+){0,4}?\W+(?<!per-)(?<!per )(gpus?|hardware|cards?|accelerators?|instances?|setup)\b"
              r"|\b(gpu|card|hardware) (recomm\w*|reccom\w*|recom\w*|suggestions?|advice|pick)"
              r"|\b(?:cards?|gpus?)\b[^.?!]{0,60}\bwhich one\b")  # '... stay on consumer cards - which one?'
 BIGGEST = (r"\b(biggest|largest|most big|best)(?: \w+){0,2} (models?|llms?|thing|one)\b|\b(what|which)(?: \w+){0,2} (models?|llms?)\b"
@@ -692,6 +694,8 @@ def asks_rent_or_buy(reading: Reading) -> bool:
     if asking and not re.search(BUY + "|" + RENT_OR_OWN + r"|\b(?:pay|paid)\b", asking) and re.search(
             "|".join((FIT_ASK, LIMIT, SPEED, ESTIMATE_ASK)), asking):
         return False
+    if reading.hours is not None and reading.purchase_usd_per_gpu is None and not re.search(BUY, reading.asked):
+        return False  # 'pricing for 16 B200s for two weeks' beside 'our on-prem workstations': a rental
     cost, buy_word = re.search(COST_ASK, reading.asked), re.search(BUY, reading.asked)
     if reading.hours is not None and cost and buy_word and cost.start() < buy_word.start() \
             and re.search(r"\balso\b|\bseparately\b", reading.asked[cost.end():buy_word.start()]):

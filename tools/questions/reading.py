@@ -185,9 +185,11 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\bllama(\d)_(\d)/(\d+)b_(\w+)", r"llama \1.\2 \3b \4"),  # torchtune config names: llama3_2/1B_full
     (r"\b([a-z][\w.-]*):(\d+(?:\.\d+)?b)\b", r"\1 \2"),  # ollama tags: gpt-oss:20b, qwen3:14b
     (r"\b(?:tpu[ -]?)?v(5e|5p|6e)-(\d+)\b", r"tpu v\1 \2 chips"),  # TPU slices: v5e-8
-    (r"\b(q4|q8|fp8|int8|8[ -]?bit|4[ -]?bit) cache\b",  # TabbyAPI's 'Q4 cache' is the KV cache
+    (r"\b(q4_0|q8_0|q4|q8|fp8|int8|8[ -]?bit|4[ -]?bit) cache\b",  # TabbyAPI's 'Q4 cache' is the KV cache
      lambda m: "kv cache " + {"q4": "q4_0", "q8": "q8_0"}.get(m.group(1), m.group(1))),
+    (r"\bsingle-(?=[a-z]+\d)", "single "),  # 'our single-L40S nodes'
     (r"(?<!through )(?<!until )(?<!till )(?<!by )(?<!in )(?<!for )(?<!next )(?<!this )(?<!last )(?<!'s )(?<!our )(?<!end of )"
+     r"(?<!pushed to )(?<!moved to )(?<!delayed to )(?<!slipped to )"
      r"\bq([234568])\b(?![_.])(?! (?:asks|planning|plan|budget|roadmap|goals?|okrs?|review|deadline|launch|\d{4}))",
      lambda m: GGUF_SHORT[m.group(1)]),  # 'q4' the usual file; 'through Q3', 'our Q3 asks' a quarter
     (r"(?:^|\s)-c (\d+)\b", r" context \1"), (r"(?:^|\s)-ngl (\d+)\b", r" llama.cpp n_gpu_layers \1"),
@@ -246,7 +248,7 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
                r"|thats|that's|they"
                r"|he|she|now|then|this)\b)"  # '... on my 4090 since the team A6000 is taken'
                r"|\s+(?=and (?:got|bought|picked up|grabbed|now (?:i|we))\b)")  # 'retired my 1080 Ti and got a 5090'
-    clauses = rf"(?:{clauses})(?![^()]*\))"  # not inside brackets: '(the b200s are another team's, so don't count them)'
+    clauses = rf"(?<=;)\s+|(?:{clauses})(?![^()]*\))"  # not inside brackets, but at ';': '(4x V100 here; the A100s are booked)'
     whole = [s for s in re.split(clauses, question.strip(), flags=re.IGNORECASE) if re.search(r"\w", s)]
     marked = any("?" in s for s in whole)
     whole_asks = [("?" in s or bool(v.ASKS_WITHOUT_MARK.match(s.lower().lstrip("\"'(* ")))) if marked  # 'What would I get: X, Y.'
@@ -358,6 +360,10 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
                 same = next((n for n, (_, (g, c)) in enumerate(gpus) if catalog.gpu_by_id[g].family == family and c is None), None)
                 if again and same is not None and words.tier_at(start) > 0:  # not a count from someone else's claim
                     gpus[same] = (gpus[same][0], (gpus[same][1][0], again))
+                if start >= 2 and tokens[start - 2:start] == ["how", "many"] and not words.used[start - 2]:
+                    reading.how_many_gpus = True  # 'someone said 2 H100s are enough ... how many H100s?': the count is asked
+                    words.take_words(start - 2, start - 1, "how many GPUs")
+                    gpus = [(a, (g, None)) if catalog.gpu_by_id[g].family == family else (a, (g, c)) for a, (g, c) in gpus]
             else:
                 words.take_words(start, start + size - 1, f"GPU {found.item_id}")
                 words.gpu_words.update(range(start, start + size))
@@ -378,9 +384,11 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
             kept.append((at, item))
             continue
         higher = words.tier_at(at) > words.tier_at(kept[same][0])
+        reported = higher and words.tier_at(kept[same][0]) == 0  # 'someone said 2 H100s are enough. how many H100s?'
         if higher:  # named again where the question asks: asked of, with the count said there
             words.named_again[kept[same][0]] = words.tier_at(at)
-        kept[same] = (kept[same][0], item if item[1] is not None and (kept[same][1][1] is None or higher) else kept[same][1])
+        kept[same] = (kept[same][0], item if reported or item[1] is not None and (kept[same][1][1] is None or higher)
+                      else kept[same][1])
     reading.gpus, reading.gpu_at = [item for _, item in kept], [at for at, _ in kept]
     parallel = words.search(r"\btensor[ -]parallel(?:ism)?(?: of| =| size)? (\d)\b|\btp ?=? ?(\d)\b")
     if parallel:
@@ -875,7 +883,8 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     asking = " ".join(words.text[a:b] for a, b in words.asking)
     if (re.search(r"\b(?:his|her|their) (?:card|gpu|rig|setup|box|machine|build)s?\b", asking) or v.CHECKS_A_CLAIM.search(asking)) \
             and 0 in tiers:  # 'a friend runs it on a 5090 ... is that possible on his card?', 'the rep claims X: is that true?'
-        tiers = [2 if t == 0 else t for t in tiers]
+        tiers = [2 if t == 0 and not any(a <= words.starts[i] < b for a, b in words.left) else t
+                 for t, i in zip(tiers, reading.gpu_at, strict=True)]
     unknown_tiers = [words.tier_at(a) for a in reading.unknown_gpu_at]
     theirs = not words.reports_count  # 'a friend's 2 A100s ... how much VRAM for mine?'
     if tiers and max(tiers) == 0 and not (reading.models or reading.params_billions is not None or reading.unknown_models):

@@ -111,13 +111,14 @@ LEFT_BEHIND = (r"\b(?:my old|old (?:box|rig|card|gpu|setup)|our old|\w+'s old|us
                r"|too slow|too small|too old|cramped|useless|outgrown|before that|i was on|we were on|i had|we had"
                r"|was (?:gonna|going to) (?:get|buy)|is now in|stays in|lent|borrowed|sold|won't cut it|no better"
                r"|(?:being |been |is |are |was )?retired|retiring|goes (?:back|to)|(?:is|are) taken|taken by|spoken for"
-               r"|regrets|gave up|kept oom\w*|anymore|no longer|before this"
+               r"|regrets|gave up|kept oom\w*|anymore|no longer|before this|paperweights?|obsolete|(?:i|we) (?:first )?tried"
                r"|prototyp\w* on)\b"
                + rf"|{DISMISSAL}")
 LEFT = re.compile(LEFT_BEHIND)
 REPORTED = re.compile(  # a report of what someone else did or said; a possessive alone is no report
     rf"\b(?:(?:someone|somebody|some guy|a guy|guy|(?:a|one|another|some) person|friend|buddy|colleague|coworker|people"
     rf"|others|he|she|they|rep|vendor|marketplace|listing|provider|ad|peer|consultant|contractor|advisor|cfo|ceo|cto|boss"
+    rf"|another|integrator|reseller|supplier"
     rf"|post|pr|site|table|framework|page|paper|docs?)(?:'s)?(?: \w+){{0,3}}? {REPORTS}"
     r"|guy on|blog|article|thread|reddit|discord|readme|faq|reportedly|apparently|i read|i've read|i have read|i saw"
     r"|saw (?:someone|a|people)|one site|another (?:post|guy|site|one says)|(?:blog|launch|reddit|forum) post|write-?up"
@@ -150,14 +151,15 @@ ORGANISATIONS = (r"lab|team|startup|company|shop|firm|agency|consultancy|group|i
                  r"|university|department|hospital|bank|school|household|family|studio")
 LEAVE_OUT = r"\b(?:forget|ignore|disregard|leave out|excluding|not counting) (?:about )?(?:the |my |our )?([a-z0-9]+)\b"
 REFERRING = r"\b(?:that|it|those|these|them)\b|\bthis\b(?! (?:week|month|year|quarter|time|weekend|morning|afternoon))"
-CHECKS_A_CLAIM = re.compile(r"\b(?:is|was) (?:that|this|it|the claim|he|she|they) (?:(?:really|actually|even) )?(?:true|right|correct"
+CHECKS_A_CLAIM = re.compile(r"\b(?:is|was) (?:that|this|it|the claim|he|she|they) (?:(?:really|actually|even|about|roughly) )?"
+                            r"(?:true|right|correct"
                             r"|accurate|legit)\b|\bdoes (?:that|the claim) (?:still )?hold\b")  # the report is the question
 LEAD_IN = re.compile(r"\s*(?:on|with|using|for|at|in|if|assuming|given|across|under|via|at|over|from) ")  # a phrase, not a clause
 REFERS_BACK = (r"\b(?:legit|claim\w*)\b|\bholds? (?:up|true)\b|\b(?:should|would|could) (?:that|it|this|they) have\b"
                r"|\b(?:rent|buy|get|use|run) (?:them|those)\b|\b(?:does|did|will) (?:it|that|this) really\b"
                r"|\b(?:between|of) (?:them|the two|both)\b|\bboth of them\b"
                r"|\b(?:rent|buy|get|use|run) (?:one|that one)\b(?! \w*\d)"  # 'rent one', not 'the 104b one'
-               r"|\b(?:is|was|are|were) (?:that|this|it|he|she|they) (?:(?:really|actually|even) )?"
+               r"|\b(?:is|was|are|were) (?:that|this|it|he|she|they) (?:(?:really|actually|even|about|roughly) )?"
                r"(?:true|right|real|so|correct|legit|accurate|realistic"
                r"|possible|for real)\b|\bdoes (?:that|this|it) (?:still )?(?:hold|work|apply|check out)\b"
                r"|\bthat (?:true|right|real|claim\w*)\b")
