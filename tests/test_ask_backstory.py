@@ -417,3 +417,11 @@ def test_the_question_readers_hold_no_control_characters():
     import gpusizer.tools.questions as questions
     for source in Path(questions.__file__).parent.glob("*.py"):
         assert not re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", source.read_text()), source.name
+
+
+def test_a_troubleshooting_question_is_not_answered_as_a_sizing_one(catalog):
+    answer = ask("after updating ollama on my 3090 box, open webui can't talk to it anymore: connection refused on "
+                 "localhost. do I need to set OLLAMA_HOST?", catalog)
+    assert not answer.understood and answer.reading == {} and "troubleshooting" in answer.answer
+    sizing = ask("my 4090 crashes when I load llama 3.1 70b q4_k_m in ollama. will it even fit?", catalog)
+    assert sizing.journey == "fit" and sizing.reading["gpus"] == [["rtx-4090", 1]]

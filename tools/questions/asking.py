@@ -11,6 +11,7 @@ from gpusizer.tools.figures import gib, number
 from gpusizer.tools.pricing import HOURS_PER_YEAR
 
 from . import journeys as j
+from . import vocabulary as v
 from .answers import AskAnswer, ToolCall
 from .reading import Reading, Span, facts, read_question, set_aside_told, sibling_of
 from .wording import defaults_used, interpretation, not_understood_text
@@ -217,6 +218,9 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
         set_aside_told(reading, gpus=re.search(j.WHICH_GPU, asking) is not None and not candidates,  # 'torn between A and B
                        subject=re.search(ASKS_FOR_A_MODEL, asking) is not None)
     journey = choose(reading)
+    troubleshooting = follow is None and re.search(v.TROUBLESHOOTING, reading.text) and not asks_anything(question)
+    if troubleshooting:  # 'Open WebUI can't talk to ollama since the update: set OLLAMA_HOST?': no sizing asked
+        journey = None
     if follow is not None and previous is not None and previous.journey in j.JOURNEY_BY_NAME and not asks_anything(question):
         kept = j.JOURNEY_BY_NAME[previous.journey]  # 'and a 4090?' after a price question asks the price again
         journey = kept if kept.applies(reading) or kept.name in ("cloud_cost", "rent_or_buy", "gpu_card", "limits") and reading.gpus \
@@ -253,8 +257,13 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
     base: dict[str, Any] = {"question": question, "reading": facts(reading), "ignored": reading.ignored, "follow_up": follow is not None,
             "read": [f"'{s.words}': {s.meaning}" for s in reading.spans], "set_aside": set_aside}
     if journey is None:
-        answer = AskAnswer(understood=False, interpretation="not understood", answer=not_understood_text(reading, EXAMPLES),
-                           **base)
+        text = not_understood_text(reading, EXAMPLES)
+        if troubleshooting:
+            text = ("This reads as a setup or troubleshooting question (an error, a crash, a service that stopped); "
+                    "gpusizer answers sizing ones: memory, fit, speed, GPUs, cost. Examples:\n"
+                    + "\n".join(f"  • {e}" for e in EXAMPLES))
+        base["reading"] = {}  # nothing was answered: no field of it is a reading of what was asked
+        answer = AskAnswer(understood=False, interpretation="not understood", answer=text, **base)
         answer._reading = reading
         return answer
     calls: list[ToolCall] = []

@@ -154,6 +154,9 @@ REFERRING = r"\b(?:that|it|those|these|them)\b|\bthis\b(?! (?:week|month|year|qu
 CHECKS_A_CLAIM = re.compile(r"\b(?:is|was) (?:that|this|it|the claim|he|she|they) (?:(?:really|actually|even|about|roughly) )?"
                             r"(?:true|right|correct"
                             r"|accurate|legit)\b|\bdoes (?:that|the claim) (?:still )?hold\b")  # the report is the question
+TROUBLESHOOTING = (r"\b(?:can't talk to|cannot talk to|connection refused|won't start|keeps? (?:dying|crashing)|crash(?:es|ed|ing)?"
+                   r"|exit status|error code|driver update|after updating|roll (?:it )?back|reboot\w*|systemctl|ollama_host"
+                   r"|localhost|throwing \d{3}s?|stopped using my gpu|fans? (?:get|gets|are) (?:really )?loud)\b")
 LEAD_IN = re.compile(r"\s*(?:on|with|using|for|at|in|if|assuming|given|across|under|via|at|over|from) ")  # a phrase, not a clause
 REFERS_BACK = (r"\b(?:legit|claim\w*)\b|\bholds? (?:up|true)\b|\b(?:should|would|could) (?:that|it|this|they) have\b"
                r"|\b(?:rent|buy|get|use|run) (?:them|those)\b|\b(?:does|did|will) (?:it|that|this) really\b"
