@@ -269,6 +269,19 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      {"gpus": [["v100-32gb-sxm2", 4]]}, set()),
     ("our h100 allocation got pushed to Q3 (ignore the h100s). how many mi300x for llama 4 scout at 12 requests/sec "
      "with vllm?", "serving", {}, {"weights_dtype"}),
+    ("how do the mi300x and h100 compare per card for llama 3.1 70b? also, does the 70b fit on a single mi300x?",
+     "compare", {}, set()),
+    ("a partner firm we work with runs 32b models on a pair of 4090s. what's the largest model we could run on our single "
+     "rtx pro 6000 blackwell at 4-bit with 16k context?", "biggest_model", {"gpus": [["rtx-pro-6000-blackwell", 1]]},
+     set()),
+    ("we're moving off the old t4 fleet onto l40s nodes. will mixtral 8x7b awq fit on 2x l40s with vllm at 32k?", "fit",
+     {"gpus": [["l40s", 2]]}, set()),
+    ("I'm torn between moving to h100 sxm or jumping straight to b200 for lora on llama 3.1 8b. how do those two stack "
+     "up?", "compare", {"gpus": [["h100-sxm", 1], ["b200", 1]]}, set()),
+    ("about 10 clinicians using it at the same time, gemma 3 27b at 8k. what gpu should we buy?", "which_gpu",
+     {"users": 10}, set()),
+    ("a vendor pitched us a full fine-tune on 8x h100 for $12k. what's the cheapest way to adapt qwen3 8b on 25M tokens?",
+     "cheapest_method", {}, {"gpus"}),
 ]
 
 

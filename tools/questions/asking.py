@@ -29,13 +29,13 @@ EXAMPLES = [
     "how long to train a 7b model on 1T tokens with 64 h100s?",
     "how many GPUs to serve llama 3.1 70b to 500 concurrent users with vllm?",
 ]
-FOLLOW_UP_OPENING = (r"^(?:(?:ok(?:ay)?|fine|alright|cool|great|hmm|right|so) ,? ?)?(?:and|what about|how about|same|now|then"
+FOLLOW_UP_OPENING = (r"^(?:(?:ok(?:ay)?|fine|alright|cool|great|hmm|right|so) ,? ?)?(?:and|what about|how about|same|now|then|follow[- ]?up"
                      r"|ok(?:ay)?|also|with|at|on|in|using|instead|what if|if|but|try|or|drop|raise|make it|switch|swap|stretch)\b")
 POINTS_BACK = r"\binstead\b|\b(?:it|that|this one|the same|them|those)\b|\b(?:for|with|on) this\b"
 STRONG_POINTER = (r"\b(?:that|this|the same) (?:one )?(?:card|gpu|box|setup|node|machine|model|config)\b"  # 'on that one card'
                   r"|\bsame (?:model|load|traffic|users|setup|config|workload|math|question)\b"  # 'same model, same 50 users'
                   r"|\b(?:everything|all) else (?:is |stays )?(?:the )?same\b")  # 'peak is 120 now, everything else the same'
-BARE_COUNT = (r"\b(\d+|two|three|four|eight|a pair|a couple) (?:of (?:them|those|these)|cards|gpus)\b"
+BARE_COUNT = (r"\b(\d+|two|three|four|eight|a pair|a couple) (?:of (?:them|those|these)|of the(?: [\w-]+)? (?:cards|gpus)|cards|gpus)\b"
               r"|\b(both)\b(?: of them| cards| gpus)?|\ba (second|third|fourth) (?:one|card|gpu)\b")
 COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "eight": 8, "a pair": 2, "a couple": 2, "both": 2, "second": 2, "third": 3,
                "fourth": 4}
@@ -47,7 +47,7 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     with 'and', 'what about', 'same but'..., or it is short and points back ('will it fit on a 4090?')."""
     opens = re.match(FOLLOW_UP_OPENING, new.text)
     points_back = (re.search(POINTS_BACK, new.text) and len(new.text.split()) <= 14 and not new.models
-                   or re.search(STRONG_POINTER, new.text) and not new.models)
+                   or re.search(STRONG_POINTER, new.text) and not (new.models and new.gpus))
     short_change = (len(new.text.split()) <= 8 and not new.models and new.params_billions is None and bool(previous.models)
                     and (new.gpus or new.weights_dtype or new.seq_len or new.users or new.engine or new.tokens_per_s_per_user
                          or new.kv_cache_dtype or new.hours or new.years or new.utilization or new.pricing or new.batch_size))

@@ -579,7 +579,7 @@ ESTIMATE_ASK = (r"\b(how (?:much|many) (?:total )?(?:vram|memory|gpu memory|gigs
                 r"|usage|budget)|vram (?:needed|required|requirements?|usage|bill|budget)|ballpark gib|peak (?:vram|memory))\b")
 LIMIT = (r"\b(longest|max(?:imum)?|largest|biggest|(?<!at )most|highest|ceiling|upper bound|concurrency|more room|how (?:long|big|far|high"
          r"|much context)"
-         r"|(?:how )?many (?:\S+ ){0,3}(?:users?|requests|concurrent\w*|parallel|people|sequences|seqs|streams|slots|sessions|chats"
+         r"|(?:how )?many (?:\S+ ){0,5}?(?:users?|requests|concurrent\w*|parallel|people|sequences|seqs|streams|slots|sessions|chats"
          r"|at the same time|at once|simultaneously"
          r"|conversations|clients|customers))\b")
 BATCH_WORDS = (r"batch|users?\b|requests|concurren|parallel|sequences|seqs|slots|sessions|people|streams|chats|conversations|clients"
@@ -721,7 +721,8 @@ def asks_job_cost(reading: Reading) -> bool:
     return reading.hours is not None and said(reading, COST_ASK) and not first(reading, ESTIMATE_ASK, COST_ASK)
 
 
-CARD_FIRST = (r"\bwhat(?: is|'s|s| exactly is) (?:the )?·|\bwhat(?:'s|s| is) inside\b|\btell me about ·|\barchitectur\w*"
+CARD_FIRST = (r"\bwhat(?: is|'s|s| exactly is) (?:the )?·|\bwhat(?:'s|s| is) inside\b|\btell me about ·"
+              r"|\barchitectur\w*(?! (?:proposal|review|diagram|doc\w*|decision))"
               r"|\bactive param\w*|\bhow many (?:layers|experts|heads)\b|\bis (?:it|·[·\s]*) (?:an? )?moe\b"
               r"|\b(?:layers|kv heads|hidden size|vocab\w*)\b")  # · : a model's name, masked
 OTHER_ASKS = (FIT_ASK, ESTIMATE_ASK, SPEED, LIMIT, WHICH_GPU, COST_ASK, r"\b(?:run|serve|train\w*|fine[ -]?tun\w*)\b")
@@ -741,7 +742,8 @@ JOURNEYS = [
     Journey("rent_or_buy", asks_rent_or_buy, answer_rent_or_buy, ("buy", "cost")),
     Journey("compare", lambda r: compared_count(r) >= 2 and not first(r, ABSOLUTE_SPEED, r"\b(vs|versus|compare|between|or|which one"
                                                                                       r"|which is|better|worse|stack up|against)\b")
-            and not said(r, r"\bfit\b"), answer_compare, ("compare", "speed", "cost", "fit", "which_gpu")),
+            and not first(r, r"\bfits?\b", r"\b(vs|versus|compar\w*|between|stack up|against)\b"),  # '... also, does it fit?'
+            answer_compare, ("compare", "speed", "cost", "fit", "which_gpu")),
     Journey("cloud_cost", asks_job_cost, answer_cloud, ("cost",)),
     Journey("speed", lambda r: has_subject(r) and asks_speed_first(r), answer_speed, ("speed",)),
     Journey("limits", lambda r: bool(r.gpus) and has_subject(r) and asks_limit(r), answer_limits, ("fit", "limits")),

@@ -272,7 +272,9 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
         dismissed_next = (n + 1 < len(whole) and not re.search(r"[.!?;]\s*$", sentence)  # '... at $2.10/hr but ignore it'
                           and v.DISMISSED.search(re.sub(r"\([^()]*\)", " ", whole[n + 1]).lower()) is not None
                           and re.search(v.REFERRING, whole[n + 1].lower()) is not None)
-        told = not ask_here and (v.HEARSAY.search(own) is not None or dismissed_next)
+        moving = v.MOVING_TO.search(own) is not None  # 'moving off the old setup onto 2x H100': the move itself is told
+        told = not ask_here and (v.REPORTED.search(own) is not None or v.LEFT.search(own) is not None and not moving
+                                 or dismissed_next)
         left = told and (dismissed_next or v.LEFT.search(own) is not None and v.REPORTED.search(own) is None)
         for piece in re.split(r"(\([^()]*\))", sentence):  # '(my old 3090 went to my kid)': an aside of its own
             if re.search(r"\w", piece):
@@ -859,8 +861,10 @@ def set_aside_other_places(words: Words, reading: Reading) -> None:
 def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     """'My old box had a 5080 ... does gpt-oss fit across the two 3090s?': when the sentence that asks names GPUs, those
     named only in sentences that tell are background; a model named where the question asks comes first."""
-    moved_to = [a for a in reading.gpu_at if re.search(v.MOVING_TO.pattern + r"(?: \w+)?$", " ".join(words.words[max(0, a - 3):a]))
-                or re.match(r"(?:\S+ ){0,2}instead\b", " ".join(words.words[a + 1:a + 4]))]
+    torn = re.search(r"\b(?:between|torn|either|vs\.?|versus)\b", words.text)  # 'torn between moving to H100 or B200'
+    moved_to = [] if torn else [
+        a for a in reading.gpu_at if re.search(v.MOVING_TO.pattern + r"(?: \w+)?$", " ".join(words.words[max(0, a - 3):a]))
+        or re.match(r"(?:\S+ ){0,2}instead\b", " ".join(words.words[a + 1:a + 4]))]
     if moved_to and len(moved_to) < len(reading.gpu_at):  # 'two replicas on 4x A100 ... if we move to H200s': the H200s
         for at, (gpu_id, _) in zip(reading.gpu_at, reading.gpus, strict=True):
             if at not in moved_to:
@@ -955,7 +959,8 @@ def read_token_counts(words: Words, reading: Reading) -> None:
         if not re.match(r" ?(?:in )?(?:total|in all|overall|all told|after)\b", words.text[corpus.end():]):
             read_epochs(words, reading)
     rows = None if corpus else words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k|m)? (?:samples|examples|rows|conversations|documents"
-                                            r"|docs|sequences|pairs|chat samples|chats) ,? ?(?:of|at|with|averaging|averaging about|avg)"
+                                            r"|docs|sequences|pairs|chat samples|chats|chat examples|tickets|resolved tickets)"
+                                            r" ,? ?(?:of|at|with|averaging|averaging about|averaging maybe|avg)"
                                             r" (?:about |around |roughly )?(\d+(?:\.\d+)?) ?(k)?"
                                             r" tokens?(?: each)?\b")
     if rows:  # '20k samples of ~1k tokens each': the data is their product; each is a sequence of that length
@@ -971,7 +976,7 @@ def read_token_counts(words: Words, reading: Reading) -> None:
            or words.search(r"\b(?:generat\w*|output\w*|respon\w*|answers? of) (?:about |around |up to )?(\d+(?:\.\d+)?) ?(k)? tokens?\b")
            or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:out|of output|output)\b")
            or words.search(r"\b(?:repl(?:y|ies)|responses?|answers?|completions?|outputs?)(?: of| about| around| are| is| ~"
-                           r"| roughly| usually| typically| average| averaging| avg| run)* (\d+(?:\.\d+)?) ?(k)?\b")
+                           r"| roughly| usually| typically| average| averaging| avg| run| short| brief| ,)* (\d+(?:\.\d+)?) ?(k)?\b")
            or words.search(r"\b(?:gets?|getting|receives?|returns?|sends?) (?:about |around |roughly )?(\d+(?:\.\d+)?) ?(k)?"
                            r"(?: tokens?)? back\b"))  # 'sends 8k of prompt and gets 2k back'
     if out:
@@ -1051,7 +1056,7 @@ def read_traffic(words: Words, reading: Reading) -> None:
         words.take(rate, f"{reading.requests_per_s:g} requests per second")
     at_once = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent|parallel|simultaneous|active) (?:users?|requests"
                            r"|sessions|streams|people|chats|connections|clients)\b"  # of '400 devs, 60 concurrent sessions'
-                           r"|(?<![\w.$])(\d+) ?(k)? (?!tokens|gpus|cards|models|layers|experts|requests)[a-z]+s"
+                           r"|(?<![\w.$])(\d+) ?(k)? (?!tokens|gpus|cards|models|layers|experts|requests)[a-z]+s(?: \w+){0,3}?"
                            r" (?:at once|at the same time|simultaneously|concurrently)\b")  # '~25 underwriters at once'
     users = at_once or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent |parallel |simultaneous |active |internal "
                                     r"|daily |paying |beta |external |total )?(?!person (?:" + v.ORGANISATIONS + r")\b)"

@@ -94,6 +94,7 @@ QUESTION_START = re.compile(r"(?:how|what|what's|whats|which|will|would|can|coul
                             r"|please|estimate|calculate|tell me|give me|help me|quote me)\b")
 REPORTS = (r"(?:say|said|says|saying|claims?|claimed|swears|swore|told|reckons|thinks|got|gets|ran|runs|did|does|oom'd|asked"
            r"|posted|reported|mentioned|recommends|recommended|found|showed|shows|wrote|lists|listed|keeps|couldn't|floated"
+           r"|pitched|proposed|suggested|offered"
            r"|could not)")  # a quoted price is data
 DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelevant|not asking|not what (?:i'm|im|i am|we're) after"
              r"|neither of which|(?:is|that's|that one's|thats) settled|not relevant|not the question|not my question"
@@ -103,10 +104,12 @@ DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelev
              r"|(?:is|are) reserved for (?:training|inference|another|other|the other|a different)"
              r"|(?:has|have) (?:it|them) booked|(?:is|are) booked|(?:please )?(?:don't|do not) use (?:it|that|this|them)"
              r"|(?:can't|cannot|can not) hold anything|(?:don't|do not) count (?:it|that|them|those)"
+             r"|(?:leave|set) (?:that|it|them|this) aside|wrong fit"
              r"|belongs? to (?:another|a different|the other|other)|too big|too large)\b")
 DISMISSED = re.compile(DISMISSAL)  # said of the clause before: '... a quote at $2.10/hr, but that's for another team, ignore it'
 # what the asker had, left or cannot use: never an input, even where the question refers back to what others said
-LEFT_BEHIND = (r"\b(?:my old|old (?:box|rig|card|gpu|setup)|our old|\w+'s old|used to|back in|last year|previously|previous"
+LEFT_BEHIND = (r"\b(?:my old|old (?:[\w-]+ ){0,2}(?:box|rig|card|gpu|setup|fleet|cluster|servers?|nodes?|machines?|workstations?|cards"
+               r"|gpus)|our old|reassigned|repurposed|\w+'s old|used to|back in|last year|previously|previous"
                r"|last time|earlier"
                r"|too slow|too small|too old|cramped|useless|outgrown|before that|i was on|we were on|i had|we had"
                r"|was (?:gonna|going to) (?:get|buy)|is now in|stays in|lent|borrowed|sold|won't cut it|no better"
@@ -118,7 +121,7 @@ LEFT = re.compile(LEFT_BEHIND)
 REPORTED = re.compile(  # a report of what someone else did or said; a possessive alone is no report
     rf"\b(?:(?:someone|somebody|some guy|a guy|guy|(?:a|one|another|some) person|friend|buddy|colleague|coworker|people"
     rf"|others|he|she|they|rep|vendor|marketplace|listing|provider|ad|peer|consultant|contractor|advisor|cfo|ceo|cto|boss"
-    rf"|another|integrator|reseller|supplier"
+    rf"|another|integrator|reseller|supplier|firm|partner"
     rf"|post|pr|site|table|framework|page|paper|docs?)(?:'s)?(?: \w+){{0,3}}? {REPORTS}"
     r"|guy on|blog|article|thread|reddit|discord|readme|faq|reportedly|apparently|i read|i've read|i have read|i saw"
     r"|saw (?:someone|a|people)|one site|another (?:post|guy|site|one says)|(?:blog|launch|reddit|forum) post|write-?up"
@@ -132,7 +135,8 @@ ASKS_WITHOUT_MARK = re.compile(r"(?:what|what's|whats|how|which|will|would|can|c
 ASKS_UNMARKED = re.compile(r"\b(?:(?:i |we )?(?:just )?(?:want|need|would like|'d like) (?:a|an|the|to know|to find out)"
                            r"|i'm curious|im curious|curious (?:about|whether|if|how|what)|wondering|tell me|let me know)\b")
 MOVING_TO = re.compile(r"\b(?:move|moves|moving|moved|switch|switched|switching|migrate|migrating|upgrade|upgrading|go|going"
-                       r"|transition\w*)(?: (?:it|them|this|that|everything|over|us|me|the \w+))? to\b|\breplac\w* (?:it|them) with\b"
+                       r"|transition\w*)(?: (?:it|them|this|that|everything|over|up|us|me|the \w+))? to\b|\breplac\w* (?:it|them) with\b"
+                       r"|\bonto\b"
                        r"|\bfor (?:production|prod|launch)\b|\bnow wants?\b")
 HARDWARE_OPEN = re.compile(r"\bnot asking (?:which|what|whether|if|about (?:the )?(?:gpus?|cards?|hardware))"
                            r"|\b(?:don't|do not) know (?:yet )?(?:what|which) (?:hardware|gpus?|cards?)|\bonly need the memory"
