@@ -75,9 +75,9 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     limit = re.search(j.LIMIT, new.asked)
     if limit and new.seq_len is None and not j.limit_is_batch(limit.group(0), new.asked[limit.end():]):
         merged.seq_len = None  # 'what's the longest it will train at, then?': the length is now the question
-    pointer = re.search(STRONG_POINTER, new.text)
-    if pointer and not new.spans:  # 'on that one card then?': what it points at is the reading before
-        merged.spans = [Span(pointer.group(0), "what the previous question asked about")]
+    pointer = re.search(STRONG_POINTER + r"|\b(?:all )?(?:that|it|them|those)\b", new.text)
+    if not new.spans:  # 'on that one card then?', 'the cheapest card that'd hold all that?': the reading before
+        merged.spans = [Span(pointer.group(0) if pointer else new.text, "what the previous question asked about")]
     count = re.search(BARE_COUNT, new.text)
     if count and not new.gpus and merged.gpus:
         value = count.group(1) or count.group(2) or count.group(3)
