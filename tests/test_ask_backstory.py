@@ -438,3 +438,8 @@ def test_a_troubleshooting_question_is_not_answered_as_a_sizing_one(catalog):
     assert not answer.understood and answer.reading == {} and "troubleshooting" in answer.answer
     sizing = ask("my 4090 crashes when I load llama 3.1 70b q4_k_m in ollama. will it even fit?", catalog)
     assert sizing.journey == "fit" and sizing.reading["gpus"] == [["rtx-4090", 1]]
+
+
+def test_ignore_with_no_gpu_name_after_it_leaves_the_gpus_alone(catalog):
+    answer = ask("ignore a few typos. will llama 3.1 70b in fp8 fit on an a100 80gb with vllm?", catalog)
+    assert answer.journey == "fit" and answer.reading["gpus"] == [["a100-80gb-sxm", 1]]

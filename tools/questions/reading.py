@@ -816,22 +816,34 @@ def age_or_place(words: str) -> str:
     return "new" if first == "new" else "old" if first in ("old", "current", "existing", "today's") else words
 
 
+def keep_gpus(words: Words, reading: Reading, keep: list[bool], why: str) -> None:
+    """Keep the catalog GPUs marked so; each other one is set aside, its span saying why."""
+    for at, (gpu_id, _), kept in zip(reading.gpu_at, reading.gpus, keep, strict=True):
+        if not kept:
+            words.told_aside(at, f"GPU {gpu_id}, {why}")
+    reading.gpus = [g for g, k in zip(reading.gpus, keep, strict=True) if k]
+    reading.gpu_at = [a for a, k in zip(reading.gpu_at, keep, strict=True) if k]
+
+
+def keep_unknown_gpus(words: Words, reading: Reading, keep: list[bool], why: str) -> None:
+    """As keep_gpus, for the GPUs outside the catalog."""
+    for at, name, kept in zip(reading.unknown_gpu_at, reading.unknown_gpus, keep, strict=True):
+        if not kept:
+            words.told_aside(at, f"GPU '{name}', {why}")
+    reading.unknown_gpus = [n for n, k in zip(reading.unknown_gpus, keep, strict=True) if k]
+    reading.unknown_gpu_at = [a for a, k in zip(reading.unknown_gpu_at, keep, strict=True) if k]
+
+
 def set_aside_dismissed_names(words: Words, reading: Reading) -> None:
     """'Forget the Mac for now: on the 3090 box...': a GPU the question says to leave out."""
     for dismissed in re.finditer(v.LEAVE_OUT, words.text):
         word = dismissed.group(1)
-        keep = [not any(w.startswith(word) for w in words.words[a:a + 3]) for a in reading.gpu_at]
-        for at, (gpu_id, _), kept in zip(reading.gpu_at, reading.gpus, keep, strict=True):
-            if not kept:
-                words.told_aside(at, f"GPU {gpu_id}, left out as the question says")
-        reading.gpus = [g for g, k in zip(reading.gpus, keep, strict=True) if k]
-        reading.gpu_at = [a for a, k in zip(reading.gpu_at, keep, strict=True) if k]
-        unknown_keep = [not any(w.startswith(word) for w in name.split()) for name in reading.unknown_gpus]
-        for at, name, kept in zip(reading.unknown_gpu_at, reading.unknown_gpus, unknown_keep, strict=True):
-            if not kept:
-                words.told_aside(at, f"GPU '{name}', left out as the question says")
-        reading.unknown_gpus = [n for n, k in zip(reading.unknown_gpus, unknown_keep, strict=True) if k]
-        reading.unknown_gpu_at = [a for a, k in zip(reading.unknown_gpu_at, unknown_keep, strict=True) if k]
+        if len(word) < 2 or word in v.STOP_WORDS:  # 'ignore it', 'ignore a few things': no GPU's name
+            continue
+        keep_gpus(words, reading, [not any(w.startswith(word) for w in words.words[a:a + 3]) for a in reading.gpu_at],
+                  "left out as the question says")
+        keep_unknown_gpus(words, reading, [not any(w.startswith(word) for w in name.split()) for name in reading.unknown_gpus],
+                          "left out as the question says")
 
 
 def set_aside_other_places(words: Words, reading: Reading) -> None:
@@ -848,14 +860,8 @@ def set_aside_other_places(words: Words, reading: Reading) -> None:
     else:
         return
     if any(keep) and not all(keep):
-        for at, (gpu_id, _), kept in zip(reading.gpu_at, reading.gpus, keep, strict=True):
-            if not kept:
-                words.told_aside(at, f"GPU {gpu_id}, at another place than the one asked about")
-        reading.gpus = [g for g, k in zip(reading.gpus, keep, strict=True) if k]
-        reading.gpu_at = [a for a, k in zip(reading.gpu_at, keep, strict=True) if k]
-        for at, name in zip(reading.unknown_gpu_at, reading.unknown_gpus, strict=True):
-            words.told_aside(at, f"GPU '{name}', not the one asked about")
-        reading.unknown_gpus, reading.unknown_gpu_at = [], []
+        keep_gpus(words, reading, keep, "at another place than the one asked about")
+        keep_unknown_gpus(words, reading, [False] * len(reading.unknown_gpus), "not the one asked about")
 
 
 def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
@@ -866,11 +872,7 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
         a for a in reading.gpu_at if re.search(v.MOVING_TO.pattern + r"(?: \w+)?$", " ".join(words.words[max(0, a - 3):a]))
         or re.match(r"(?:\S+ ){0,2}instead\b", " ".join(words.words[a + 1:a + 4]))]
     if moved_to and len(moved_to) < len(reading.gpu_at):  # 'two replicas on 4x A100 ... if we move to H200s': the H200s
-        for at, (gpu_id, _) in zip(reading.gpu_at, reading.gpus, strict=True):
-            if at not in moved_to:
-                words.told_aside(at, f"GPU {gpu_id}, the setup being left")
-        kept = [(a, g) for a, g in zip(reading.gpu_at, reading.gpus, strict=True) if a in moved_to]
-        reading.gpu_at, reading.gpus = [a for a, _ in kept], [g for _, g in kept]
+        keep_gpus(words, reading, [a in moved_to for a in reading.gpu_at], "the setup being left")
     moved_model = [a for a in reading.model_at if re.search(v.MOVING_TO.pattern + r"(?: \w+){0,2}$",
                                                              " ".join(words.words[max(0, a - 4):a]))]
     if moved_model and len(moved_model) < len(reading.model_at):  # 'runs mixtral today; the plan is to move it to llama 3.3 70b'
@@ -902,17 +904,8 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     asked = [(t == max(tiers, default=1) or comparing and t > 0) and (t > 0 or not theirs) and (t > 1 or not open_hardware)
              for t in tiers]
     unknown_asked = [t > 0 or not (theirs or top > 0) for t in unknown_tiers]  # an outside GPU yields only to others' stories
-    for at, name, keep in zip(reading.unknown_gpu_at, reading.unknown_gpus, unknown_asked, strict=True):
-        if not keep:
-            words.told_aside(at, f"GPU '{name}', told about, not asked about")
-    reading.unknown_gpus = [n for n, keep in zip(reading.unknown_gpus, unknown_asked, strict=True) if keep]
-    reading.unknown_gpu_at = [a for a, keep in zip(reading.unknown_gpu_at, unknown_asked, strict=True) if keep]
-    if not all(asked):
-        for at, (gpu_id, _), keep in zip(reading.gpu_at, reading.gpus, asked, strict=True):
-            if not keep:
-                words.told_aside(at, f"GPU {gpu_id}, told about, not asked about")
-        reading.gpus = [g for g, keep in zip(reading.gpus, asked, strict=True) if keep]
-        reading.gpu_at = [a for a, keep in zip(reading.gpu_at, asked, strict=True) if keep]
+    keep_unknown_gpus(words, reading, unknown_asked, "told about, not asked about")
+    keep_gpus(words, reading, asked, "told about, not asked about")
     if len(reading.models) > 1:
         order = sorted(range(len(reading.models)), key=lambda n: (-words.tier_at(reading.model_at[n]), reading.model_at[n]))
         reading.models = [reading.models[n] for n in order]
