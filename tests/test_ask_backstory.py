@@ -432,6 +432,12 @@ def test_the_question_readers_hold_no_control_characters():
         assert not re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", source.read_text()), source.name
 
 
+def test_the_place_asked_about_is_read_not_ignored(catalog):
+    answer = ask("at work we have 4x a100, and at home a 3090. at home, how fast would qwen3 14b q4_k_m run in llama.cpp?",
+                 catalog)
+    assert answer.reading["gpus"] == [["rtx-3090", 1]] and "home" not in answer.ignored
+
+
 def test_a_troubleshooting_question_is_not_answered_as_a_sizing_one(catalog):
     answer = ask("after updating ollama on my 3090 box, open webui can't talk to it anymore: connection refused on "
                  "localhost. do I need to set OLLAMA_HOST?", catalog)

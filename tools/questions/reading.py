@@ -860,6 +860,9 @@ def set_aside_other_places(words: Words, reading: Reading) -> None:
     else:
         return
     if any(keep) and not all(keep):
+        if asked is not None:
+            for place in words.finditer(v.PLACES):  # 'at home' is read: where each GPU is, and which is asked about
+                words.take(place, f"a place ({age_or_place(place.group(1))})")
         keep_gpus(words, reading, keep, "at another place than the one asked about")
         keep_unknown_gpus(words, reading, [False] * len(reading.unknown_gpus), "not the one asked about")
 
