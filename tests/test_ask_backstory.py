@@ -282,6 +282,25 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      {"users": 10}, set()),
     ("a vendor pitched us a full fine-tune on 8x h100 for $12k. what's the cheapest way to adapt qwen3 8b on 25M tokens?",
      "cheapest_method", {}, {"gpus"}),
+    # a named colleague's claim is a report; when the asker got their hardware is no past setup
+    ("Priya says her team ran qwen2.5 32b on one H100 at fp8. We have an L40S. Will qwen2.5 32b at q4_k_m fit on it?",
+     "fit", {"gpus": [["l40s", 1]]}, set()),
+    ("Hardware is 2x L40S in a server the lab bought two years ago. Will mistral small 3.1 in bf16 fit at 8k context?",
+     "fit", {"gpus": [["l40s", 2]]}, set()),
+    ("We have an H100 NVL on loan. How many concurrent chats at 8k each fit on the H100 for qwen2.5 14b with vllm?",
+     "limits", {"gpus": [["h100-nvl", 1]], "seq_len": 8192}, {"purchase_usd_per_gpu"}),
+    ("i'm on a 3060 12gb now, saw a 5080 on sale and am thinking of pulling the trigger. how fast would qwen3 14b q4_k_m "
+     "run on it?", "speed", {"gpus": [["rtx-5080", 1]]}, set()),
+    ("our 4-person data team runs everything on a pair of a6000s. how do the l40s and the h100 pcie compare for gemma 2 "
+     "27b?", "compare", {"gpus": [["l40s", 1], ["h100-pcie", 1]]}, {"users"}),
+    ("how many B200s to full fine-tune llama 3.1 70b with fsdp? we tried 4 nodes of A100s and ran out of memory",
+     "which_gpu", {"gpus": [["b200", 1]]}, set()),
+    ("what exactly is the mi300x, memory and bandwidth? also would llama 3.1 405b at fp8 fit on 4 of them?", "gpu_card",
+     {"gpus": [["mi300x", 4]]}, set()),
+    ("will qwen3 32b q4_k_m OOM on my 4090 at 8k? also how long would a LoRA pass over 30M tokens take on it?", "fit", {},
+     set()),
+    ("buying 2 rtx 6000 ada vs renting: we'd use them 30 hours a week over the next year and a half", "rent_or_buy",
+     {"years": 1.5}, set()),
 ]
 
 
@@ -449,3 +468,15 @@ def test_a_troubleshooting_question_is_not_answered_as_a_sizing_one(catalog):
 def test_ignore_with_no_gpu_name_after_it_leaves_the_gpus_alone(catalog):
     answer = ask("ignore a few typos. will llama 3.1 70b in fp8 fit on an a100 80gb with vllm?", catalog)
     assert answer.journey == "fit" and answer.reading["gpus"] == [["a100-80gb-sxm", 1]]
+
+
+def test_how_many_of_a_named_gpu_leads_with_that_gpus_count(catalog):
+    answer = ask("how many H100s do I need to serve llama 3.1 405b in fp8? just one copy, no users to speak of", catalog)
+    assert answer.journey == "which_gpu" and re.search(r"On h100-sxm: \d+ GPU\(s\)", answer.answer)
+
+
+def test_a_gpus_card_asked_first_answers_the_card_and_the_fit(catalog):
+    answer = ask("what's an L40S exactly? and could one of them run llama 3.1 8b in bf16?", catalog)
+    assert answer.journey == "gpu_card" and "fit" in answer.answered
+    priced = ask("what's an L40S going for per hour these days?", catalog)
+    assert priced.journey == "cloud_cost"

@@ -179,11 +179,23 @@ def answer_which_gpu(reading: Reading, catalog: Catalog, calls: list[ToolCall]) 
     lines = [f"{c.gpus_needed} × {c.gpu_id}: {usd(c.usd_per_hour)}/h on {c.provider}" for c in ranked if c.usd_per_hour][:5]
     unpriced = [f"{c.gpus_needed} × {c.gpu_id}" for c in ranked if not c.usd_per_hour][:4]
     within = f" within your {usd(budget)}/h" if budget is not None else ""
-    text = (f"It needs {gib(result.total_bytes)} on a single GPU. Cheapest ways to run it{within} (on-demand): "
-            + "; ".join(lines or ["none priced"]))
+    text = (f"It needs {gib(result.total_bytes)} on a single GPU. {named_gpu_count(reading, result.fits)}"
+            f"Cheapest ways to run it{within} (on-demand): " + "; ".join(lines or ["none priced"]))
     if unpriced:
         text += f". Also fits (no cloud price in the catalog): {', '.join(unpriced)}"
     return text + "."
+
+
+def named_gpu_count(reading: Reading, fits: list[tools.GpuFit]) -> str:
+    """'How many H100s for X?': the count on the GPU asked about comes first, before the catalog's cheapest ways."""
+    if not reading.how_many_gpus or not reading.gpus or reading.gpus[0][0].endswith("GB"):
+        return ""
+    gpu_id = reading.gpus[0][0]
+    fit = next((f for f in fits if f.gpu_id == gpu_id), None)
+    if fit is None:
+        return f"On {gpu_id}: it does not fit on up to {fitting.MAX_GPUS} of them. "
+    price = f" ({usd(fit.usd_per_hour)}/h on {fit.provider})" if fit.usd_per_hour else ""
+    return f"On {gpu_id}: {fit.gpus_needed} GPU(s){price}. "
 
 
 ASKED_BATCH = r"batch|users|requests|concurren|parallel|simultaneous"
@@ -552,7 +564,8 @@ def answer_model_card(reading: Reading, catalog: Catalog, calls: list[ToolCall])
 
 # ---- which journey: first match wins
 # ---- which journey: what each ask sounds like; of two asks the first said is the question, the other a second part
-ABSOLUTE_SPEED = (r"how fast|\bspeed\b|\beval (?:rate|speed)\b|tok(?:en)?s?/s|tokens? (?:per|a|/) ?s(?:ec\w*)?\b|\bt/s\b"
+ABSOLUTE_SPEED = (r"how fast|\bspeed\b|\blatency\b|\btime (?:per|to first) (?:response|reply|answer|token)\b|\bttft\b"
+                  r"|\beval (?:rate|speed)\b|tok(?:en)?s?/s|tokens? (?:per|a|/) ?s(?:ec\w*)?\b|\bt/s\b"
                   r"|\btps\b|throughput|how quick|generation rate")
 SPEED = ABSOLUTE_SPEED + r"|\b(?:quicker|faster|slower|snappier)\b"  # 'how much faster is the B200' compares, given two GPUs
 SERVING = (r"\b(serv\w*|host\w*|deploy\w*|handle|how many (gpus?|cards?|replicas?|h100s?|a100s?|machines?|nodes?|instances?)"
@@ -565,10 +578,11 @@ CHEAPEST_WAY = (r"\b(?:cheapest|most cheap|most economical|least costly) (?:way|
                 r"|instance)\b|·)).*\b(?:fine[ -]?tun|train|run|serv)")
 BUY = r"\b(buy\w*|purchas\w*|own(ing)?|capex|on[ -]?prem\w*)\b"
 RENT_OR_OWN = r"\b(rent\w*|cloud|leas\w*|own(ing)?|on[ -]?prem\w*|capex|break[ -]?even)\b"
-COST_ASK = (r"\b(bill|invoice|cost\w*|price\w*|cheapest|how much (?:would|will|does|to|is)|spend|pay|come to|(?:set|run) (?:me|us) back"
+COST_ASK = (r"\b(bill|invoice|cost\w*|price\w*|cheapest|how much (?:would|will|does|to|is|for)|spend|pay|come to|(?:set|run) (?:me|us) back"
             r"|run (?:me|us))\b"
             r"|\btotal\s*$")
 FIT_ASK = (r"\b(fits?|enough|oom\w*|hold|can (?:i|we|it|you) (?:run|load|serve|host)|will (?:it|this) (?:run|load)"
+           r"|(?:can|could|would|will) (?:one|one of (?:them|those|these)|a single one|either|both) (?:run|load|handle)"
            r"|(?:will|would|can|could|does) (?:·[·\s]*|that|they) (?:run|load)"
            r"|(?:sit|stay|live|load)s? (?:entirely |fully |completely |all |actually )?(?:in|on|inside|within))\b")
 TIME_ASK = r"\bhow long\b|\bhow many (?:gpu[- ]?)?(?:hours|days)\b|\bwall[- ]?clock\b|\btime\b"
@@ -718,23 +732,50 @@ def asks_job_cost(reading: Reading) -> bool:
         cost = r"\b(cheap\w*|cost\w*|price\w*|rent\w*|pay|spend|bill\w*|rate|going for|go for|per hour|an hour|hourly)\b|/ ?hr\b"
         card = r"\b(specs?|tdp|bandwidth|how much (?:memory|vram))\b"  # 'what is a Gaudi 3: memory, bandwidth, TDP?'
         return (said(reading, cost) or reading.hours is not None) and not first(reading, card, cost)
-    return reading.hours is not None and said(reading, COST_ASK) and not first(reading, ESTIMATE_ASK, COST_ASK)
+    return reading.hours is not None and said(reading, COST_ASK) and not any(first(reading, ask, COST_ASK) for ask in (
+        ESTIMATE_ASK, FIT_ASK, LIMIT, ABSOLUTE_SPEED))  # 'how many users at once on that a10g? also what does it cost?'
 
 
-CARD_FIRST = (r"\bwhat(?: is|'s|s| exactly is) (?:the )?·|\bwhat(?:'s|s| is) inside\b|\btell me about ·"
+CARD_OF_A_NAME = (r"\bwhat(?: is|'s|s| exactly is) (?:the |an? )?(·)(?=·*+(?: ·+)*+(?: |$)(?!(?:going|go|on|for|cost\w*|per|rent\w*"
+                  r"|pric\w*|gonna|running|at|with|in|to|vs|versus|or|and)\b))|\btell me about (·)")  # · : a name, masked;
+# 'what's an L40S exactly?' asks its card, 'what's an L40S going for?' its price
+CARD_FIRST = (r"\bwhat(?:'s|s| is) inside\b"
               r"|\barchitectur\w*(?! (?:proposal|review|diagram|doc\w*|decision))"
               r"|\bactive param\w*|\bhow many (?:layers|experts|heads)\b|\bis (?:it|·[·\s]*) (?:an? )?moe\b"
               r"|\b(?:layers|kv heads|hidden size|vocab\w*)\b")  # · : a model's name, masked
+def asks_what_is(reading: Reading, named_at: list[int]) -> str | None:
+    """'What is <name>' where the name is one of those named at `named_at`, as a pattern for `first`; else None."""
+    def word_at(position: int) -> int:
+        return reading.asked.count(" ", 0, position)
+    found = any(word_at(m.start(m.lastindex or 0)) in named_at for m in re.finditer(CARD_OF_A_NAME, reading.asked))
+    return CARD_OF_A_NAME if found else None
+
+
+def card_words(reading: Reading) -> str:
+    """What asks for a model's card: 'what is <name>' only where the name is a model's ('what exactly is the H100 NVL?'
+    asks for a GPU's card)."""
+    of_a_model = asks_what_is(reading, reading.model_at)
+    return f"{of_a_model}|{CARD_FIRST}" if of_a_model else CARD_FIRST
+
+
+def asks_gpu_card_first(reading: Reading) -> bool:
+    """'What exactly is the H100 NVL? ... also would llama 70b fit on one?': the card first, then the rest."""
+    of_a_gpu = asks_what_is(reading, reading.gpu_at)
+    return bool(named_gpus(reading)) and of_a_gpu is not None and first(reading, of_a_gpu, *OTHER_ASKS)
+
+
 OTHER_ASKS = (FIT_ASK, ESTIMATE_ASK, SPEED, LIMIT, WHICH_GPU, COST_ASK, r"\b(?:run|serve|train\w*|fine[ -]?tun\w*)\b")
 
 JOURNEYS = [
-    Journey("model_card", lambda r: bool(r.models) and first(r, CARD_FIRST, *OTHER_ASKS), answer_model_card,
+    Journey("model_card", lambda r: bool(r.models) and first(r, card_words(r), *OTHER_ASKS), answer_model_card,
             ("card",)),  # 'what is GLM-4.5-Air architecturally, and would it fit on 2x H100?': the card, then the fit
+    Journey("gpu_card", asks_gpu_card_first, answer_gpu_card, ("card",)),
     Journey("cheapest_method", lambda r: has_subject(r) and first(r, CHEAPEST_WAY, SPEED, FIT_ASK)
             and not (compared_count(r) >= 2 and said(r, r"\b(vs\.?|versus|compare\w*|between)\b")),  # 'h100 vs h200: most cost-effective?'
             answer_cheapest_method, ("cost", "fit", "serving")),
     Journey("serving", asks_serving, answer_serving, ("serving", "speed", "cost", "fit")),
     Journey("training_time", lambda r: has_subject(r) and not first(r, WHICH_GPU, TIME_ASK) and not first(r, ESTIMATE_ASK, TIME_ASK)
+            and not (bool(r.gpus) and first(r, FIT_ASK, TIME_ASK))  # 'is that gonna OOM? also how long would a pass take?'
             and (
         r.training_tokens is not None or r.workload == "training" and said(
             r, r"tokens? (?:per|a|/) ?(?:day|hour)|tokens/day|throughput of training")), answer_training_time,
@@ -748,13 +789,16 @@ JOURNEYS = [
     Journey("speed", lambda r: has_subject(r) and asks_speed_first(r), answer_speed, ("speed",)),
     Journey("limits", lambda r: bool(r.gpus) and has_subject(r) and asks_limit(r), answer_limits, ("fit", "limits")),
     Journey("fit", lambda r: bool(r.gpus) and has_subject(r) and not first(r, ESTIMATE_ASK, FIT_ASK)
-            and not (said(r, FIT_ASK) and first(r, WHICH_GPU, FIT_ASK)),  # 'which gpu should i get so it sits in vram?'
+            and not (said(r, FIT_ASK) and first(r, WHICH_GPU, FIT_ASK))  # 'which gpu should i get so it sits in vram?'
+            and not (r.how_many_gpus and not first(r, FIT_ASK, r"\bhow many\b")),  # 'how many H100s for a full fine-tune?'
             answer_fit, ("fit",)),
-    Journey("which_gpu", lambda r: has_subject(r) and first(r, WHICH_GPU, ESTIMATE_ASK), answer_which_gpu, ("fit", "cost", "which_gpu")),
+    Journey("which_gpu", lambda r: has_subject(r) and (first(r, WHICH_GPU, ESTIMATE_ASK) or r.how_many_gpus), answer_which_gpu,
+            ("fit", "cost", "which_gpu")),
     Journey("model_card", lambda r: bool(r.models) and said(r, r"\b(what is|what's|tell me about|describe|explain|structure|architecture"
             r"|specs?|moe|context length|vocab\w*|hidden size|config"
             r"|active param\w*|how many (layers|experts|params|parameters|heads))\b")
-            and not said(r, r"\b(vram|memory|fit|need|cheap\w*|cost\w*|run|serve|train\w*|fine[ -]?tun\w*)\b"), answer_model_card,
+            and not said(r, r"\b(vram|memory|fit|need|cheap\w*|cost\w*|run|serve|train\w*|fine[ -]?tun\w*)\b|" + ESTIMATE_ASK),
+            answer_model_card,
             ("card",)),
     Journey("estimate", has_subject, answer_estimate, ("fit",)),
     Journey("biggest_model", lambda r: bool(r.gpus) and not has_subject(r) and said(r, BIGGEST), answer_biggest_model, ("fit", "limits")),

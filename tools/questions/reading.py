@@ -240,14 +240,17 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
     Nothing when every sentence is of one kind or they cannot be placed. The third list: the asides that tell of what
     the asker had, left or leaves out ('my old 3090', 'booked until Q3', 'ignore it'), never read even when reports are."""
     clauses = (r"(?<=[.!?;])\s+|,\s+(?=(?:but|so|whereas|while|though|although|yet)\b)"  # 'a P40 on ebay, but I've read ...'
-               r"|,\s+(?=(?:would|will|can|could|does|do|is|are|should|what|how|which)\b[^,]*\?)"  # '..., would the 70b fit?'
+               r"|,\s+(?=(?:would|will|can|could|does|do|is|are|should|what|how|which)\b(?:[^,.!?]|\.(?=\w))*\?)"
+               # '..., would the 70b fit?'
                r"|(?<=:)\s+(?=(?:what|how|which|will|would|can|could|is|are|does|do|should)\b)"  # 'before I blame X: what ...'
                r"|(?<=:)\s+(?=(?:on|with|for|using|at|in)\b[^.?!:]*\?)"  # 'forget the mac: on the 3090 box, what ...?'
                r"|\s+-+\s+(?=(?:we|i|it|they|the|but|so)\b)"  # '... (96GB) - we sold the two 3090s it replaced'
                r"|\s+(?=(?:but|so|since|because|as) (?:i|i'm|im|i've|i'd|i'll|we|we're|we've|we'd|we'll|the|my|our|it|it's|that"
                r"|thats|that's|they"
                r"|he|she|now|then|this)\b)"  # '... on my 4090 since the team A6000 is taken'
-               r"|\s+(?=and (?:got|bought|picked up|grabbed|now (?:i|we))\b)")  # 'retired my 1080 Ti and got a 5090'
+               r"|\s+(?=and (?:got|bought|picked up|grabbed|now (?:i|we))\b)"  # 'retired my 1080 Ti and got a 5090'
+               r"|,\s+(?=and (?:someone|somebody|a (?:friend|colleague|coworker|guy)|my (?:friend|buddy|colleague|boss)"
+               r"|people)\b)")  # "..., and someone on our Slack insists": a report of its own
     clauses = rf"(?<=;)\s+|(?:{clauses})(?![^()]*\))"  # not inside brackets, but at ';': '(4x V100 here; the A100s are booked)'
     whole = [s for s in re.split(clauses, question.strip(), flags=re.IGNORECASE) if re.search(r"\w", s)]
     marked = any("?" in s for s in whole)
@@ -263,7 +266,7 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
     reports: list[bool] = []
     lefts: list[bool] = []
     for n, (sentence, ask_here) in enumerate(zip(whole, whole_asks, strict=True)):
-        own = re.sub(r"\([^()]*\)", " ", sentence).lower()
+        own = without_acquisition_times(re.sub(r"\([^()]*\)", " ", sentence).lower())
         brackets = re.findall(r"\(((?:that|this|which|those|these|it)\b[^()]*)\)", sentence.lower())  # '(that's the old setup)'
         own += "".join(f" {b}" for b in brackets if v.HEARSAY.search(b))
         own += "".join(f" {b}" for b in re.findall(r"\(([^()]*)\)", sentence.lower())  # '(not asking about that price)'
@@ -273,9 +276,10 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
                           and v.DISMISSED.search(re.sub(r"\([^()]*\)", " ", whole[n + 1]).lower()) is not None
                           and re.search(v.REFERRING, whole[n + 1].lower()) is not None)
         moving = v.MOVING_TO.search(own) is not None  # 'moving off the old setup onto 2x H100': the move itself is told
-        told = not ask_here and (v.REPORTED.search(own) is not None or v.LEFT.search(own) is not None and not moving
-                                 or dismissed_next)
-        left = told and (dismissed_next or v.LEFT.search(own) is not None and v.REPORTED.search(own) is None)
+        reported = (v.REPORTED.search(own) is not None or v.NAMED_SAYS.search(re.sub(r"\([^()]*\)", " ", sentence)) is not None) \
+            and re.search(v.BUYING_PLAN, own) is None  # 'saw a 5070 Ti on sale and am thinking of pulling the trigger'
+        told = not ask_here and (reported or v.LEFT.search(own) is not None and not moving or dismissed_next)
+        left = told and (dismissed_next or v.LEFT.search(own) is not None and not reported)
         for piece in re.split(r"(\([^()]*\))", sentence):  # '(my old 3090 went to my kid)': an aside of its own
             if re.search(r"\w", piece):
                 after_old = bool(sentences) and re.search(r"\bold(?: [\w-]+){0,2}\s*$", sentences[-1].lower()) is not None
@@ -302,6 +306,12 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
             gone.append((start, start + len(piece)))
         at = start + len(piece)
     return ([] if all(asks) or not any(asks) else asking), ([] if all(reports) else aside), ([] if all(reports) else gone)
+
+
+def without_acquisition_times(clause: str) -> str:
+    """'2x A100 in a workstation the lab bought last year': when the asker got what they describe is no past setup. Only
+    where the purchase qualifies something named before it; 'I got a 3090 last year, now ...' still tells of the past."""
+    return re.sub(v.ACQUIRED_WHEN, lambda m: " " if len(clause[:m.start()].split()) >= 3 else m.group(0), clause)
 
 
 def read_question(question: str, catalog: Catalog) -> Reading:
@@ -354,9 +364,14 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
                 words.take_words(start, start + size - 1, f"model {found.item_id}")
                 models.append((start, found.item_id))
             elif same_family_again(catalog, found.item_id, [g for _, (g, _) in gpus], " ".join(tokens[start:start + size])) \
-                    and words.tier_at(start) <= max(words.tier_at(a) for a, (g, _) in gpus  # unless asked of here, told before
-                                                    if catalog.gpu_by_id[g].family == catalog.gpu_by_id[found.item_id].family):
+                    and (words.tier_at(start) <= max(words.tier_at(a) for a, (g, _) in gpus  # unless asked of here, told before
+                                                     if catalog.gpu_by_id[g].family == catalog.gpu_by_id[found.item_id].family)
+                         or start > 0 and tokens[start - 1] in ("the", "that", "this", "those", "these")):  # 'on the H100'
                 words.take_words(start, start + size - 1, "the GPU named (again)")
+                for a, (g, _) in gpus:  # asked of again here: the part named before is what is asked about
+                    if catalog.gpu_by_id[g].family == catalog.gpu_by_id[found.item_id].family \
+                            and words.tier_at(start) > words.tier_at(a):
+                        words.named_again[a] = words.tier_at(start)
                 again = count_before(words, start)  # 'we're on p5 ... if I need 8 H100s': the count said here
                 family = catalog.gpu_by_id[found.item_id].family
                 same = next((n for n, (_, (g, c)) in enumerate(gpus) if catalog.gpu_by_id[g].family == family and c is None), None)
@@ -377,6 +392,9 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
                 count = count or node
                 gpus.append((start, (found.item_id, count)))
     first_at = {item: at for at, item in sorted(models, reverse=True)}
+    for mention, model in models:  # named again where the question asks ('Dmitri ran llama 70b ... will llama 70b fit?')
+        if mention != first_at[model] and words.tier_at(mention) > words.tier_at(first_at[model]):
+            words.named_again[first_at[model]] = words.tier_at(mention)
     reading.models = list(dict.fromkeys(item for _, item in sorted(models)))
     reading.model_at = [first_at[m] for m in reading.models]
     kept: list[tuple[int, tuple[str, int | None]]] = []
@@ -518,6 +536,9 @@ def count_before(words: Words, start: int) -> int | None:
     if word in ordinal and index >= 1 and tokens[index - 1] in ("a", "the"):  # 'squeeze a third 3060 in': three of them
         words.take_words(index - 1, start - 1, f"{ordinal[word]} GPU(s) (the {word})")
         return ordinal[word]
+    if word == "both" and re.search(r"\ds$", tokens[start]):  # 'across both 3090s' (not 'both H100 and A100')
+        words.take_words(index, start - 1, "2 GPU(s) (both)")
+        return 2
     if word in v.NUMBER_WORDS and word not in ("a", "an"):
         first = index - 1 if index >= 1 and tokens[index - 1] in ("a", "an") else index
         words.take_words(first, start - 1, f"{v.NUMBER_WORDS[word]} GPU(s)")
@@ -867,13 +888,24 @@ def set_aside_other_places(words: Words, reading: Reading) -> None:
         keep_unknown_gpus(words, reading, [False] * len(reading.unknown_gpus), "not the one asked about")
 
 
+def bought_after(words: Words, reading: Reading, at: int) -> bool:
+    """'a 5070 Ti on sale for $749 and am thinking of pulling the trigger': the GPU the asker plans to buy, said after it
+    (within a dozen words, no other GPU between)."""
+    plan = re.search(v.BUYING_PLAN, " ".join(words.words[at + 1:at + 15]))
+    if plan is None:
+        return False
+    plan_at = at + 1 + " ".join(words.words[at + 1:at + 15])[:plan.start()].count(" ")
+    return not any(at < other < plan_at for other in reading.gpu_at)
+
+
 def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     """'My old box had a 5080 ... does gpt-oss fit across the two 3090s?': when the sentence that asks names GPUs, those
     named only in sentences that tell are background; a model named where the question asks comes first."""
     torn = re.search(r"\b(?:between|torn|either|vs\.?|versus)\b", words.text)  # 'torn between moving to H100 or B200'
     moved_to = [] if torn else [
-        a for a in reading.gpu_at if re.search(v.MOVING_TO.pattern + r"(?: \w+)?$", " ".join(words.words[max(0, a - 3):a]))
-        or re.match(r"(?:\S+ ){0,2}instead\b", " ".join(words.words[a + 1:a + 4]))]
+        a for a in reading.gpu_at if re.search(v.MOVING_TO.pattern + r"(?: \w+)?$", " ".join(words.words[max(0, a - 4):a]))
+        or re.match(r"(?:\S+ ){0,2}instead\b", " ".join(words.words[a + 1:a + 4]))
+        or bought_after(words, reading, a)]
     if moved_to and len(moved_to) < len(reading.gpu_at):  # 'two replicas on 4x A100 ... if we move to H200s': the H200s
         keep_gpus(words, reading, [a in moved_to for a in reading.gpu_at], "the setup being left")
     moved_model = [a for a in reading.model_at if re.search(v.MOVING_TO.pattern + r"(?: \w+){0,2}$",
@@ -1003,7 +1035,7 @@ NOT_CONTEXT_NOUNS = (r"(?! ?(?:(?!per |a |an |each |every |in |of )[a-z]+ )?"
                      r"|transcripts?|articles?|posts?|threads?|reviews?"
                      r"|(?!per |a |an |each |every |in |of )[a-z]+ [a-z]+ (?:chats?|tickets?|conversations?|examples?)"
                      r"|words?|lines?|pages?|stars|downloads|(?:concurrent |active )?(?:users?|requests?|sessions?|people|customers)"
-                     r"|a month|/month|per month|/mo\b|tok\w*/s|tokens? (?:per|a) s\w*|t/s))")
+                     r"|a month|/month|per month|/mo\b|tok\w*/s|tokens? (?:per|a) s\w*|t/s|or best offer|obo\b))")
 
 
 def money_without_model(words: Words, reading: Reading) -> bool:
@@ -1014,6 +1046,7 @@ def money_without_model(words: Words, reading: Reading) -> bool:
 
 def read_context(words: Words, reading: Reading) -> None:
     patterns = [r"(?:(?<=concurrent )|(?<=parallel ))(\d+) ?(k)[ -]?(?:tokens? )?(?=requests|prompts|sequences|chats)",
+                r"\b(?:sequences|requests|chats|prompts|sessions) (?:\S+ ){0,8}?(?:at|of|with) (\d+) ?(k)(?: tokens?)? each\b",
                 r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:context|ctx|context window|sequence\b|seq\b(?: len)?"
                 r"|prompts?\b|input\b)(?: lengths?| window| size)?|(?<![\w.$])(\d+(?:\.\d+)?) ?(k)(?: tokens?)? in\b",
                 r"(?:context|ctx|sequence|seq|prompt|input|max(?:imum)?[ _-]?(?=len))s?(?:[ _-]?(?:length|len|window|size))?"
@@ -1021,7 +1054,8 @@ def read_context(words: Words, reading: Reading) -> None:
                 r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?[ -]tokens?\b(?! ?(?:/|per|a|each) ?(?:s\b|sec|second))"
                 r"(?! (?:each|per user|out|of output))"]
     if not money_without_model(words, reading):
-        patterns.append(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)\b" + NOT_CONTEXT_NOUNS)
+        patterns.append(r"(?<!wants )(?<!asking )(?<!asks )(?<!costs )(?<!cost )(?<!paid )(?<!selling for )(?<!sells for )"
+                        r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)\b" + NOT_CONTEXT_NOUNS)  # 'someone wants 9k for it': a price
     found = words.search_first(*patterns)
     if found:
         number = next(g for g in found.groups() if g and g[0].isdigit())  # the alternatives number their groups apart
@@ -1042,8 +1076,11 @@ def read_traffic(words: Words, reading: Reading) -> None:
         headcount = words.search(r"(?<![\w.$])\d+ (?:users?|people|devs?|developers?|engineers?|employees|staff|members|students)\b")
         if headcount:
             words.take(headcount, "the people in all (the concurrent ones are counted)")
-    team = words.search(rf"\b(?:{v.ORGANISATIONS}) (?:about |around |~ ?)?(\d+) (?:people|persons|staff|employees|devs"
-                        r"|engineers|researchers)\b")  # 'small startup (3 people), we fine-tune...': who works there
+    served = re.search(r"\b(?:serv\w*|host\w*|deploy\w*|chat ?bots?|chat tool|assistant|for (?:a|our|the|my) [\w-]+ (?:[\w-]+ )?"
+                       rf"(?:{v.ORGANISATIONS}))\b", words.text)
+    apart = "(?:, )?" if served else "(?:, )?(?:of )?"  # 'legal-tech startup, 6 people': who asks; 'serve it to a team of 15': users
+    team = words.search(rf"\b(?:{v.ORGANISATIONS}) {apart}(?:about |around |~ ?)?(\d+) (?:people|persons|staff|employees|devs"
+                        r"|engineers|researchers)\b(?! (?:at peak|at once|at the same time|concurrently|simultaneously))")
     if team:
         words.take(team, f"an organisation of {team.group(1)} (its size, not concurrent users)")
     rate = words.search(r"(\d+(?:\.\d+)?) ?(?:rps|qps|req/s|requests? ?(?:per|/|a) ?(?:s\b|sec\w*|second)|queries (?:per|a) second)")
@@ -1054,8 +1091,10 @@ def read_traffic(words: Words, reading: Reading) -> None:
                            r"|sessions|streams|people|chats|connections|clients)\b"  # of '400 devs, 60 concurrent sessions'
                            r"|(?<![\w.$])(\d+) ?(k)? (?!tokens|gpus|cards|models|layers|experts|requests)[a-z]+s(?: \w+){0,3}?"
                            r" (?:at once|at the same time|simultaneously|concurrently)\b")  # '~25 underwriters at once'
+    staff = (r"(?:" + v.ORGANISATIONS + r")\b" if served  # 'serve it to our 10-person QA team': the team are the users
+             else r"(?:[\w-]+ ){0,2}(?:" + v.ORGANISATIONS + r")\b")  # 'our 3-person ML team runs ...': who asks
     users = at_once or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent |parallel |simultaneous |active |internal "
-                                    r"|daily |paying |beta |external |total )?(?!person (?:" + v.ORGANISATIONS + r")\b)"
+                                    r"|daily |paying |beta |external |total )?(?!person " + staff + r")"
                          r"(?:users?|requests|sessions|streams|people|ppl|persons?|customers|employees|clients|seqs|sequences|devs?"
                          r"|developers?|engineers?|agents|seats?|members|students|analysts?|researchers?|staff|teammates"
                          r"|colleagues)\b(?: at the same time| at once| concurrently| simultaneously)?"
@@ -1135,8 +1174,10 @@ def read_money(words: Words, reading: Reading) -> None:
                             r"|for (?:the|a|one) (?:card|gpu)\b"
                             r"|per (?!h(?:ou)?r|month|year|day|week|token|million|gpu)[a-z0-9]+\b(?![ -]?h(?:ou)?r))")
     buying = re.search(r"\b(?:buy\w*|purchas\w*|own\w*|pric\w*|cost\w*|pay|paid|msrp|retail|capex)\b", words.text)
-    purchase = purchase or buying and words.search(r"(?<![\w.$/])(\d+(?:\.\d+)?) ?(k) (?:each|apiece|per card|per gpu(?![ -]?h)"
-                                                    r"|a card|a pop)\b")  # 'buy 4 at ~8.5k each'; '8k each' of chats is context
+    each = buying and words.search(r"(?<![\w.$/])(\d+(?:\.\d+)?) ?(k) (?:each|apiece|per card|per gpu(?![ -]?h)|a card|a pop)\b")
+    of_requests = each and re.search(r"\b(?:sequences|requests|chats|prompts|sessions|users|conversations)\b",
+                                     words.text[max(0, each.start() - 80):each.start()])
+    purchase = purchase or (None if of_requests else each)  # 'buy 4 at ~8.5k each'; 'sequences ... at 4k each' are contexts
     if purchase:
         reading.purchase_usd_per_gpu = float(purchase.group(1)) * (1000 if purchase.group(2) else 1)
         words.take(purchase, f"purchase ${reading.purchase_usd_per_gpu:,.0f} per GPU")
@@ -1170,13 +1211,17 @@ def read_durations(words: Words, reading: Reading) -> None:
     if past:
         words.take(past, "a time told of (not a horizon)")
     years = words.search(r"(?<!n't )(?<!not )(\d+(?:\.\d+)?|one|two|three|four|five|(?<=for )an?|(?<=over )an?|(?<=within )an?"
-                         r"|(?<=across )an?) ?(?:years?|yrs?)\b")
+                         r"|(?<=across )an?|(?<=next )an?|(?<=the next )(?=year)) ?(?:years?|yrs?)\b")
     if years and re.search(r"(?:n't|\bnot)(?: \S+){0,2} ?$", words.text[:years.start()]):  # 'won't have them for a year'
         words.take(years, "a time it will not be (not a horizon)")
         years = None
     if years:
-        value = years.group(1)
+        value = years.group(1) or "1"  # 'the next year'
         reading.years = float(value) if value[0].isdigit() else float(v.NUMBER_WORDS[value])
+        half = re.match(r" and a half\b", words.masked()[years.end():])  # 'over the next year and a half'
+        if half:
+            reading.years += 0.5
+            words.take_range(years.end(), years.end() + half.end(), "half a year more")
         words.take(years, f"{reading.years:g} year{'s' if reading.years != 1 else ''}")
     units = "|".join(sorted((u for u in v.DURATION_HOURS if u != "year"), key=len, reverse=True))
     count_words = "|".join(w for w in v.NUMBER_WORDS if w not in ("dual", "pair", "couple", "single", "quad"))

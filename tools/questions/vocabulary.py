@@ -92,9 +92,10 @@ gonna wanna gotta what's whats way it's that's there's i'd we'd don't doesn't ca
 # ---- how a sentence stands to the question: asking, telling, or reporting what others did or what was before
 QUESTION_START = re.compile(r"(?:how|what|what's|whats|which|will|would|can|could|is|are|does|do|should|any|where|why|when"
                             r"|please|estimate|calculate|tell me|give me|help me|quote me)\b")
-REPORTS = (r"(?:say|said|says|saying|claims?|claimed|swears|swore|told|reckons|thinks|got|gets|ran|runs|did|does|oom'd|asked"
+REPORTS = (r"(?:say|said|says|saying|claims?|claimed|swears|swore|insists|insisted|told|reckons|thinks|got|gets|ran|runs|did"
+           r"|does|oom'd|asked"
            r"|posted|reported|mentioned|recommends|recommended|found|showed|shows|wrote|lists|listed|keeps|couldn't|floated"
-           r"|pitched|proposed|suggested|offered"
+           r"|pitched|proposed|suggested|offered|listing"
            r"|could not)")  # a quoted price is data
 DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelevant|not asking|not what (?:i'm|im|i am|we're) after"
              r"|neither of which|(?:is|that's|that one's|thats) settled|not relevant|not the question|not my question"
@@ -102,22 +103,28 @@ DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelev
              r"|leave (?:it|them|that) out|decommission\w*|(?:a )?separate (?:conversation|question|topic|discussion)"
              r"|(?:a )?different (?:model|card|gpu|setup|situation)|totally different"
              r"|(?:is|are) reserved for (?:training|inference|another|other|the other|a different)"
-             r"|(?:has|have) (?:it|them) booked|(?:is|are) booked|(?:please )?(?:don't|do not) use (?:it|that|this|them)"
+             r"|(?:has|have) (?:it|them) booked|(?:is|are) (?:\w+ ){0,2}booked"
+             r"|(?!which\b)[\w-]+(?:'s| is| are|'re) (?:\w+ )?(?:useless|no use)|(?:please )?(?:don't|do not) use (?:it|that|this|them)"
              r"|(?:can't|cannot|can not) hold anything|(?:don't|do not) count (?:it|that|them|those)"
-             r"|(?:leave|set) (?:that|it|them|this) aside|wrong fit"
+             r"|(?:leave|set) (?:that|it|them|this) aside|wrong fit|not what (?:we|i)(?:'d| would| will)? (?:actually )?(?:pay|spend)"
              r"|belongs? to (?:another|a different|the other|other)|too big|too large)\b")
 DISMISSED = re.compile(DISMISSAL)  # said of the clause before: '... a quote at $2.10/hr, but that's for another team, ignore it'
 # what the asker had, left or cannot use: never an input, even where the question refers back to what others said
 LEFT_BEHIND = (r"\b(?:my old|old (?:[\w-]+ ){0,2}(?:box|rig|card|gpu|setup|fleet|cluster|servers?|nodes?|machines?|workstations?|cards"
                r"|gpus)|our old|reassigned|repurposed|\w+'s old|used to|back in|last year|previously|previous"
-               r"|last time|earlier"
-               r"|too slow|too small|too old|cramped|useless|outgrown|before that|i was on|we were on|i had|we had"
+               r"|last time|earlier|(?:our|my|the) (?:last|previous) (?:run|job|attempt|experiment|training run|project)"
+               r"|too slow|too small|too old|cramped|outgrown|before that|i was on|we were on|i had|we had"
                r"|was (?:gonna|going to) (?:get|buy)|is now in|stays in|lent|borrowed|sold|won't cut it|no better"
                r"|(?:being |been |is |are |was )?retired|retiring|goes (?:back|to)|(?:is|are) taken|taken by|spoken for"
                r"|regrets|gave up|kept oom\w*|anymore|no longer|before this|paperweights?|obsolete|(?:i|we) (?:first )?tried"
                r"|prototyp\w* on)\b"
                + rf"|{DISMISSAL}")
 LEFT = re.compile(LEFT_BEHIND)
+# when the asker got what they have ('the box we bought last year', 'got them 2 years ago'): still theirs, not left behind
+ACQUIRED_WHEN = re.compile(r"\b(?:i|we|i've|we've|lab|company|university|department|org|school|employer|office|which|that|were|was)"
+                           r" (?:just )?(?:bought|got|purchased|acquired|built|leased|picked up|installed|received)(?: [\w'-]+){0,4}? "
+                           r"(?:last (?:year|month|week|summer|winter|spring|fall|autumn|quarter)|(?:a|an|one|two|\d+) (?:few )?"
+                           r"(?:years?|months?|weeks?) ago|back in \w+|in (?:19|20)\d\d)\b")
 REPORTED = re.compile(  # a report of what someone else did or said; a possessive alone is no report
     rf"\b(?:(?:someone|somebody|some guy|a guy|guy|(?:a|one|another|some) person|friend|buddy|colleague|coworker|people"
     rf"|others|he|she|they|rep|vendor|marketplace|listing|provider|ad|peer|consultant|contractor|advisor|cfo|ceo|cto|boss"
@@ -130,13 +137,20 @@ REPORTED = re.compile(  # a report of what someone else did or said; a possessiv
     r"|used)"
     r"|^\s*(?:saw|read|heard) (?:in|on|that|somewhere|\w+'s)\b"
     r"|ago|last (?:summer|winter|spring|fall|autumn|month|week))\b")  # the past: it counts where the question refers back
+NAMED_SAYS = re.compile(r"(?<!on )(?<!in )(?<!our )(?<!the )(?<!my )(?<!at )\b[A-Z][a-z]+(?:'s)? (?:\w+ ){0,2}?"
+                        r"(?:says|said|swears|swore|claims|claimed|reckons|insists|insisted|told"
+                        r"|mentioned|reported|thinks)\b|\b(?:per|according to) [A-Z][a-z]+\b")  # 'Dmitri says', 'per Sam' (case kept)
 HEARSAY = re.compile(rf"{REPORTED.pattern}|{LEFT_BEHIND}")  # what others said, or what the asker had or leaves out
 ASKS_WITHOUT_MARK = re.compile(r"(?:what|what's|whats|how|which|will|would|can|could|should)\b(?! i did| we did| i do| we do)")
 ASKS_UNMARKED = re.compile(r"\b(?:(?:i |we )?(?:just )?(?:want|need|would like|'d like) (?:a|an|the|to know|to find out)"
                            r"|i'm curious|im curious|curious (?:about|whether|if|how|what)|wondering|tell me|let me know)\b")
+BUYING_PLAN = (r"(?<!was )(?<!were )\b(?:thinking (?:of|about)|considering|planning (?:on|to)|plan to|going to|about to|gonna"
+               r"|want to|might|leaning"
+               r" towards) (?:buy\w*|get\w*|grab\w*|order\w*|pull\w* the trigger|pick\w* (?:it |one )?up)\b"
+               r"|\bpull(?:ing)? the trigger\b")  # the asker's own plan to buy: what the question is about, not a report
 MOVING_TO = re.compile(r"\b(?:move|moves|moving|moved|switch|switched|switching|migrate|migrating|upgrade|upgrading|go|going"
                        r"|transition\w*)(?: (?:it|them|this|that|everything|over|up|us|me|the \w+))? to\b|\breplac\w* (?:it|them) with\b"
-                       r"|\bonto\b"
+                       r"|\bonto\b|" + BUYING_PLAN +
                        r"|\bfor (?:production|prod|launch)\b|\bnow wants?\b")
 HARDWARE_OPEN = re.compile(r"\bnot asking (?:which|what|whether|if|about (?:the )?(?:gpus?|cards?|hardware))"
                            r"|\b(?:don't|do not) know (?:yet )?(?:what|which) (?:hardware|gpus?|cards?)|\bonly need the memory"
@@ -153,7 +167,7 @@ AGE = r"\b(new|old|current|existing|today's)\b"  # 'the new 256x H200 cluster', 
 COUNTED_BACK = r"\b(?:those|these|the|all|its|my|our) (\d+|two|three|four|eight) (?:new )?(?:cards|gpus)\b"  # 'onto those 4 cards'
 ORGANISATIONS = (r"lab|team|startup|company|shop|firm|agency|consultancy|group|insurer|org|organi[sz]ation|business|nonprofit"
                  r"|university|department|hospital|bank|school|household|family|studio")
-LEAVE_OUT = r"\b(?:forget|ignore|disregard|leave out|excluding|not counting) (?:about )?(?:the |my |our )?([a-z0-9]+)\b"
+LEAVE_OUT = r"\b(?:forget|ignore|disregard|leave out|excluding|not counting|not asking about) (?:about )?(?:the |my |our )?([a-z0-9]+)\b"
 REFERRING = r"\b(?:that|it|those|these|them)\b|\bthis\b(?! (?:week|month|year|quarter|time|weekend|morning|afternoon))"
 CHECKS_A_CLAIM = re.compile(r"\b(?:is|was) (?:that|this|it|the claim|he|she|they) (?:(?:really|actually|even|about|roughly) )?"
                             r"(?:true|right|correct"
