@@ -215,7 +215,8 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
         candidates = (re.search(r"\b(vs\.?|versus|between|or(?! how| so\b| not\b| more\b| less\b| rent| buy| cloud| something))\b",
                                 own) or re.search(
             r"\bwhich one\b|\bwhich of\b|\bbetter\b", asking)) and len(reading.gpus) > 1  # 'A or B: which one is better?'
-        set_aside_told(reading, gpus=re.search(j.WHICH_GPU, asking) is not None and not candidates,  # 'torn between A and B
+        asks_for_hardware = re.search(j.WHICH_GPU + "|" + j.CHEAPEST_WAY, asking) is not None  # 'the cheapest way to fine-tune it?'
+        set_aside_told(reading, gpus=asks_for_hardware and not candidates,  # 'torn between A and B
                        subject=re.search(ASKS_FOR_A_MODEL, asking) is not None)
     journey = choose(reading)
     troubleshooting = follow is None and re.search(v.TROUBLESHOOTING, reading.text) and not asks_anything(question)

@@ -345,6 +345,7 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
     """Longest spans first: 'llama 3.1 70b' before '70b', 'rtx 4090' before '4090'; then back in question order."""
     models: list[tuple[int, str]] = []
     gpus: list[tuple[int, tuple[str, int | None]]] = []
+    how_many_at: set[int] = set()
     tokens = words.words
     for size in range(min(MAX_SPAN_WORDS, len(tokens)), 0, -1):
         for start in range(len(tokens) - size + 1):
@@ -384,9 +385,12 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
             else:
                 words.take_words(start, start + size - 1, f"GPU {found.item_id}")
                 words.gpu_words.update(range(start, start + size))
-                if start >= 2 and tokens[start - 2:start] in (["how", "many"], ["number", "of"]):
+                asked_count = re.search(r"\b(?:how many|number of)(?: (?:of )?(?:those|these|the|them))?$",
+                                        " ".join(tokens[max(0, start - 4):start]))
+                if asked_count and not words.used[start - 1]:
                     reading.how_many_gpus = True
-                    words.take_words(start - 2, start - 1, "how many GPUs")
+                    how_many_at.add(start)  # 'today 2x 4 A100s ... how many A100s in total?': the count is asked, not told
+                    words.take_words(start - len(asked_count.group(0).split()), start - 1, "how many GPUs")
                 count = count_before(words, start)
                 node = node_after(words, start + size, not catalog.gpu_by_id[found.item_id].form_factor.startswith("PCIe"))
                 count = count or node
@@ -409,12 +413,14 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
             words.named_again[kept[same][0]] = words.tier_at(at)
         kept[same] = (kept[same][0], item if reported or item[1] is not None and (kept[same][1][1] is None or higher)
                       else kept[same][1])
+        if at in how_many_at:
+            kept[same] = (kept[same][0], (item[0], None))
     reading.gpus, reading.gpu_at = [item for _, item in kept], [at for at, _ in kept]
     parallel = words.search(r"\btensor[ -]parallel(?:ism)?(?: of| =| size)? (\d)\b|\btp ?=? ?(\d)\b")
     if parallel:
         degree = int(parallel.group(1) or parallel.group(2))
         words.take(parallel, f"tensor parallel {degree}")
-        if reading.gpus and reading.gpus[0][1] is None and degree > 1:
+        if reading.gpus and reading.gpus[0][1] is None and degree > 1 and not reading.how_many_gpus:  # 'at TP4 ... how many?'
             reading.gpus[0] = (reading.gpus[0][0], degree)
     known = {p.provider for p in catalog.providers}
     names = {name: name for name in known} | {alias: target for alias, target in v.PROVIDER_ALIASES.items() if target in known}

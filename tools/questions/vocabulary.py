@@ -117,7 +117,7 @@ LEFT_BEHIND = (r"\b(?:my old|old (?:[\w-]+ ){0,2}(?:box|rig|card|gpu|setup|fleet
                r"|was (?:gonna|going to) (?:get|buy)|is now in|stays in|lent|borrowed|sold|won't cut it|no better"
                r"|(?:being |been |is |are |was )?retired|retiring|goes (?:back|to)|(?:is|are) taken|taken by|spoken for"
                r"|regrets|gave up|kept oom\w*|anymore|no longer|before this|paperweights?|obsolete|(?:i|we) (?:first )?tried"
-               r"|prototyp\w* on)\b"
+               r"|prototyp\w* on|up until|until recently)\b"
                + rf"|{DISMISSAL}")
 LEFT = re.compile(LEFT_BEHIND)
 # when the asker got what they have ('the box we bought last year', 'got them 2 years ago'): still theirs, not left behind
