@@ -301,6 +301,26 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      set()),
     ("buying 2 rtx 6000 ada vs renting: we'd use them 30 hours a week over the next year and a half", "rent_or_buy",
      {"years": 1.5}, set()),
+    # code pasted in a message is a piece of its own; config keys read as the words they stand for
+    ("on one 4090: `vllm serve Qwen/Qwen2.5-14B-Instruct-AWQ --max-model-len 16384 --kv-cache-dtype fp8` last month on a "
+     "3060 it OOMed. how many 16k sequences can the 4090 hold at once?", "limits",
+     {"engine": "vllm", "weights_dtype": "awq", "kv_cache_dtype": "fp8", "gpus": [["rtx-4090", 1]]}, set()),
+    ("my notebook: ```FastLanguageModel.from_pretrained('unsloth/llama-3.1-8b', max_seq_length = 4096, load_in_4bit = True)"
+     " per_device_train_batch_size = 4``` will this fit on a 16GB card?", "fit",
+     {"method": "qlora", "batch_size": 4, "seq_len": 4096, "gpus": [["16GB", 1]]}, {"weights_dtype"}),
+    ("What's the largest per_device_train_batch_size for a LoRA of qwen2.5 7b on an L4 at max_seq_length=4096?", "limits",
+     {"method": "lora"}, {"batch_size"}),
+    # a quoted e-mail, a plan, a move from one card to another, a price set aside
+    ("> On Mon, Ravi wrote: > on the old V100s we got batch 4 at 2k  The V100s are gone. What's the biggest batch for a "
+     "LoRA of llama 3.1 8b at 4k on one H100?", "limits", {"gpus": [["h100-sxm", 1]]}, {"batch_size"}),
+    ("a benchmark had the MI300X ahead, but that was on Mixtral. We want to run qwen2.5 72b in fp8. MI300X vs H200: how do "
+     "they compare for that?", "compare", {"model": "Qwen/Qwen2.5-72B"}, set()),
+    ("Upgraded from a single RTX A6000 (which ran llama 3 70b q4 at 15 tok/s) to 2x RTX 6000 Ada. Now on vLLM with AWQ: "
+     "what's the biggest model I can serve on the pair?", "biggest_model", {"gpus": [["rtx-6000-ada", 2]]}, set()),
+    ("quotes came in at $8,900 per L40S and $8,500 per RTX PRO 6000. Leaving price aside, how do the two compare for "
+     "LoRA on gemma 3 12b?", "compare", {}, {"purchase_usd_per_gpu"}),
+    ("About 40 people on the team, but maybe 15 are using it at the same time. How many L4s to serve phi-4 with vllm?",
+     "serving", {"users": 15}, set()),
 ]
 
 

@@ -599,7 +599,8 @@ LIMIT = (r"\b(longest|max(?:imum)?|largest|biggest|(?<!at )most|highest|ceiling|
 BATCH_WORDS = (r"batch|users?\b|requests|concurren|parallel|sequences|seqs|slots|sessions|people|streams|chats|conversations|clients"
                r"|same time|at once|simultaneous")
 WHICH_GPU = (r"\b(which|what|best|recomm\w*|reccom\w*|recom\w*|cheapest|choose|pick|should (?:i|we) (?:get|buy))\b"
-             r"(?:\W+[\w']+){0,4}?\W+(?<!per-)(?<!per )(gpus?|hardware|cards?|accelerators?|instances?|setup)\b"
+             r"(?:\W+[\w']+){0,4}?\W+(?<!per-)(?<!per )(?<!same )(?<!those )(?<!these )(gpus?|hardware|cards?|accelerators?"
+             r"|instances?|setup)\b"
              r"|\b(gpu|card|hardware) (recomm\w*|reccom\w*|recom\w*|suggestions?|advice|pick)"
              r"|\b(?:cards?|gpus?)\b[^.?!]{0,60}\bwhich one\b")  # '... stay on consumer cards - which one?'
 BIGGEST = (r"\b(biggest|largest|most big|best)(?: \w+){0,2} (models?|llms?|thing|one)\b|\b(what|which)(?: \w+){0,2} (models?|llms?)\b"
@@ -658,7 +659,7 @@ def limit_is_batch(phrase: str, after: str) -> bool:
     """What the limit is of: the phrase's own noun ('how many requests'), else the first noun after it."""
     if re.search(BATCH_WORDS, phrase):
         return True
-    for word in after.split()[:4]:
+    for word in after.split()[:7]:  # "how big can i make the per-device batch"
         if re.match(r"(?:micro[-_]?)?(?:" + BATCH_WORDS + ")", word):
             return True
         if re.match(r"context|ctx|seq|sequence|length|len|window|tokens?\b", word):
@@ -710,7 +711,10 @@ def asks_rent_or_buy(reading: Reading) -> bool:
         return False
     if reading.hours is not None and reading.purchase_usd_per_gpu is None and not re.search(BUY, reading.asked):
         return False  # 'pricing for 16 B200s for two weeks' beside 'our on-prem workstations': a rental
-    cost, buy_word = re.search(COST_ASK, reading.asked), re.search(BUY, reading.asked)
+    def where_asked(pattern: str) -> re.Match[str] | None:  # 'on-prem fleet' in the backstory is no buy word
+        return next((m for m in re.finditer(pattern, reading.asked)
+                     if not reading.asking or any(a <= m.start() < b for a, b in reading.asking)), None)
+    cost, buy_word = where_asked(COST_ASK), where_asked(BUY)
     if reading.hours is not None and cost and buy_word and cost.start() < buy_word.start() \
             and re.search(r"\balso\b|\bseparately\b", reading.asked[cost.end():buy_word.start()]):
         return False  # 'what would renting 8x A100 for 100 hours cost? also, would buying make sense?': the bill first

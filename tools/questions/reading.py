@@ -205,7 +205,16 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\bds[ -]?(v3|v2|r1)\b", r"deepseek \1"),
     (r"\bollama_kv_cache_type ?= ?", "ollama kv cache "), (r"--?kv[-_]cache[-_]dtype[ =]", "kv cache "),
     (r"--?cache[-_]type[-_][kv][ =]", "kv cache "), (r"--?max[-_]model[-_]len[ =]", "context "),
-    (r"\b(?:max[-_]model[-_]len|cutoff_len|max_seq_length|max_seq_len|model_max_length|num_ctx|n_ctx|ctx[-_]size)\b ?=? ?",
+    (r"\blora_(?:r|alpha|dropout|rank) ?[=:] ?[\d.]+", " "),  # a LoRA rank is no size, context or batch
+    (r"\bload_in_4bit ?[=:] ?true\b", "4-bit"), (r"\bload_in_8bit ?[=:] ?true\b", "8-bit"),  # config files and notebooks
+    (r"\b(?:use_)?gradient_checkpointing ?[=:] ?(?:true|'unsloth'|\"unsloth\"|unsloth)", "gradient checkpointing"),
+    (r"\badapter ?: ?(q?lora)\b", r"\1"), (r"\bbf16 ?[=:] ?true\b", "bf16"), (r"\bfp16 ?[=:] ?true\b", "fp16"),
+    (r"\bfsdp ?:(?= ?-)", "fsdp "), (r"\b(?:per_device_train_|micro_)batch_size ?[=:] ?(\d+)", r"training batch size \1"),
+    (r"\b(?:per_device_(?:eval_)?)?batch_size ?[=:] ?(\d+)", r"batch size \1"),
+    (r"\bper_device_train_batch_size\b", "per device training batch size"), (r"\bmicro_batch_size\b", "micro batch size"),
+    (r"\bgradient_accumulation_steps\b", "gradient accumulation steps"),
+    (r"\b(?:max[-_]model[-_]len|cutoff_len|max_seq_length|max_seq_len|model_max_length|num_ctx|n_ctx|ctx[-_]size|sequence_len)\b"
+     r" ?[=:]? ?",
      "context "),
     (r"--?(?:tensor[-_]parallel[-_]size|tp)[ =](\d)", r"tensor parallel \1"),
     (r"\b(\d+k?)-(context|token|tokens|ctx|dev|devs|person|people|user|users|seat|seats|hours?|days?|weeks?|months?|years?)\b",
@@ -218,7 +227,7 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
 
 
 def normalize(question: str) -> str:
-    text = question.lower().replace("×", "x").replace("–", "-").replace("’", "'").replace("~", " ")
+    text = question.lower().replace("×", "x").replace("–", "-").replace("’", "'").replace("~", " ").replace("`", " ")
     text = re.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 30,000 -> 30000
     text = re.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 1,000,000 needs a second pass
     text = digits_for_number_words(text)
@@ -239,12 +248,14 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
     was before ('a friend ran it on 2 A100s', 'my old box had a 5080'): the first decide, the second yield to the rest.
     Nothing when every sentence is of one kind or they cannot be placed. The third list: the asides that tell of what
     the asker had, left or leaves out ('my old 3090', 'booked until Q3', 'ignore it'), never read even when reports are."""
-    clauses = (r"(?<=[.!?;])\s+|,\s+(?=(?:but|so|whereas|while|though|although|yet)\b)"  # 'a P40 on ebay, but I've read ...'
+    # code ('`vllm serve ...`', '```yaml ...```') is a piece of its own
+    clauses = (r"(?<=[.!?;])\s+|\s*`+\s*|,\s+(?=(?:but|so|whereas|while|though|although|yet)\b)"  # 'a P40 on ebay, but I've read ...'
                r"|,\s+(?=(?:would|will|can|could|does|do|is|are|should|what|how|which)\b(?:[^,.!?]|\.(?=\w))*\?)"
                # '..., would the 70b fit?'
                r"|(?<=:)\s+(?=(?:what|how|which|will|would|can|could|is|are|does|do|should)\b)"  # 'before I blame X: what ...'
                r"|(?<=:)\s+(?=(?:on|with|for|using|at|in)\b[^.?!:]*\?)"  # 'forget the mac: on the 3090 box, what ...?'
-               r"|\s+-+\s+(?=(?:we|i|it|they|the|but|so)\b)"  # '... (96GB) - we sold the two 3090s it replaced'
+               # '... (96GB) - we sold the two 3090s it replaced'
+               r"|\s+-+\s+(?=(?:we|i|it|they|the|but|so|my|our|his|her|their|someone|a friend)\b)"
                r"|\s+(?=(?:but|so|since|because|as) (?:i|i'm|im|i've|i'd|i'll|we|we're|we've|we'd|we'll|the|my|our|it|it's|that"
                r"|thats|that's|they"
                r"|he|she|now|then|this)\b)"  # '... on my 4090 since the team A6000 is taken'
@@ -275,6 +286,8 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
         dismissed_next = (n + 1 < len(whole) and not re.search(r"[.!?;]\s*$", sentence)  # '... at $2.10/hr but ignore it'
                           and v.DISMISSED.search(re.sub(r"\([^()]*\)", " ", whole[n + 1]).lower()) is not None
                           and re.search(v.REFERRING, whole[n + 1].lower()) is not None)
+        if not ask_here and v.INTENT.match(own) and v.REPORTED.search(own) is None:
+            ask_here = marked  # 'We want to run llama 3.1 405b in fp8.': the asker's plan is what the question is about
         moving = v.MOVING_TO.search(own) is not None  # 'moving off the old setup onto 2x H100': the move itself is told
         reported = (v.REPORTED.search(own) is not None or v.NAMED_SAYS.search(re.sub(r"\([^()]*\)", " ", sentence)) is not None) \
             and re.search(v.BUYING_PLAN, own) is None  # 'saw a 5070 Ti on sale and am thinking of pulling the trigger'
@@ -283,8 +296,9 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
         for piece in re.split(r"(\([^()]*\))", sentence):  # '(my old 3090 went to my kid)': an aside of its own
             if re.search(r"\w", piece):
                 after_old = bool(sentences) and re.search(r"\bold(?: [\w-]+){0,2}\s*$", sentences[-1].lower()) is not None
-                aside_of_its_own = piece.startswith("(") and "?" not in piece and (v.HEARSAY.search(piece.lower()) is not None
-                                                                                  or after_old)  # 'the old TGI setup (4x A100...)'
+                aside_of_its_own = piece.startswith("(") and "?" not in piece and (
+                    v.HEARSAY.search(piece.lower()) is not None or after_old  # 'the old TGI setup (4x A100...)'
+                    or re.match(r"\((?:which|that|it) (?:ran|did|got|gave|managed|was|had|used to)\b", piece.lower()) is not None)
                 sentences.append(piece)
                 asks.append(not aside_of_its_own and (ask_here or piece.startswith("(") and "?" in piece))
                 reports.append(told or aside_of_its_own if not asks[-1] else False)
@@ -357,8 +371,8 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
                 found = found if found is not None and found.kind == "model" else None
             if found is None:
                 continue
-            before = " ".join(tokens[max(0, start - 3):start])
-            if re.search(NEGATION.rstrip() + "$", before):
+            before = " ".join(tokens[max(0, start - 5):start])  # 'not the 2xT4 option': a count between is still ruled out
+            if re.search(NEGATION.rstrip() + r"(?: (?:\d+|two|three|four|eight)(?: x)?)?$", before):
                 words.take_words(start, start + size - 1, f"ruled out: {found.item_id}")
                 continue
             if found.kind == "model":
@@ -393,6 +407,11 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
                     words.take_words(start - len(asked_count.group(0).split()), start - 1, "how many GPUs")
                 count = count_before(words, start)
                 node = node_after(words, start + size, not catalog.gpu_by_id[found.item_id].form_factor.startswith("PCIe"))
+                several = re.search(r"\b(\d+|two|three|four|eight) of (?:the|our|my|their)(?: [\w'-]+)?$",
+                                    " ".join(tokens[max(0, start - 5):start])) if node and not count else None
+                if several and node:  # 'two of the university's H100 nodes'
+                    count = node * (int(several.group(1)) if several.group(1).isdigit() else v.NUMBER_WORDS[several.group(1)])
+                    words.take_words(start - len(several.group(0).split()), start - 1, f"{count // node} nodes")
                 count = count or node
                 gpus.append((start, (found.item_id, count)))
     first_at = {item: at for at, item in sorted(models, reverse=True)}
@@ -676,6 +695,9 @@ def read_workload(words: Words, reading: Reading) -> None:
     if reading.method or train:
         reading.workload, reading.method_said = "training", reading.method is not None
         reading.method = reading.method or "full"
+    if reading.workload == "training" and reading.weights_dtype in ("int4", "nf4") and not full \
+            and reading.method in ("lora", "full"):  # 'LoRA in 4-bit', 'load_in_4bit=True' in a trainer: QLoRA's 4-bit base
+        reading.method, reading.method_said, reading.weights_dtype = "qlora", True, None
     for extra in (tune if full or qlora or lora else None, train):
         if extra and not words.used[words.index_at(extra.start())]:
             words.take(extra, "training")
@@ -894,6 +916,16 @@ def set_aside_other_places(words: Words, reading: Reading) -> None:
         keep_unknown_gpus(words, reading, [False] * len(reading.unknown_gpus), "not the one asked about")
 
 
+def changed_from_to(words: Words, reading: Reading, at: int) -> bool:
+    """'Upgraded my workstation from a single RTX A6000 (...) to 2x RTX 6000 Ada': the GPU after 'to', when another GPU
+    came after a change word's 'from'."""
+    if not re.search(r"\bto\b", " ".join(words.words[max(0, at - 3):at])):
+        return False
+    return any(re.search(r"\b(?:upgrad\w*|switch\w*|mov\w*|went|go|going|migrat\w*|swap\w*|chang\w*)\b(?: \S+){0,4} from\b"
+                         r"(?: \S+){0,3}$", " ".join(words.words[max(0, other - 10):other]))
+               for other in reading.gpu_at if other < at)
+
+
 def bought_after(words: Words, reading: Reading, at: int) -> bool:
     """'a 5070 Ti on sale for $749 and am thinking of pulling the trigger': the GPU the asker plans to buy, said after it
     (within a dozen words, no other GPU between)."""
@@ -911,7 +943,7 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     moved_to = [] if torn else [
         a for a in reading.gpu_at if re.search(v.MOVING_TO.pattern + r"(?: \w+)?$", " ".join(words.words[max(0, a - 4):a]))
         or re.match(r"(?:\S+ ){0,2}instead\b", " ".join(words.words[a + 1:a + 4]))
-        or bought_after(words, reading, a)]
+        or bought_after(words, reading, a) or changed_from_to(words, reading, a)]
     if moved_to and len(moved_to) < len(reading.gpu_at):  # 'two replicas on 4x A100 ... if we move to H200s': the H200s
         keep_gpus(words, reading, [a in moved_to for a in reading.gpu_at], "the setup being left")
     moved_model = [a for a in reading.model_at if re.search(v.MOVING_TO.pattern + r"(?: \w+){0,2}$",
@@ -937,7 +969,8 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     if tiers and max(tiers) == 0 and not (reading.models or reading.params_billions is not None or reading.unknown_models):
         theirs = False  # 'our rep keeps bringing up the MI325X. what are its specs?': the only thing named is asked about
     top = max(tiers + unknown_tiers, default=1)
-    comparing = re.search(r"\b(?:vs\.?|versus|compar\w*|stack up|against|(?:faster|slower|better|worse|cheaper) than|worth it)\b",
+    comparing = re.search(r"\b(?:(?:vs\.?|versus)(?! (?:the )?(?:cloud|rent\w*|buy\w*|on-?prem\w*|own\w*)\b)|compar\w*|stack up"
+                          r"|against|(?:faster|slower|better|worse|cheaper) than|worth it|between (?:them|the two|both))\b",
                           words.text) is not None  # 'h200 vs h100 for X. is the h200 worth it?'
     # 'torn between A and B, how do they compare?': the two asked about are the candidates, not the rig one has
     comparing = comparing and sum(t == max(tiers, default=1) for t in tiers) < 2
@@ -1057,6 +1090,7 @@ def read_context(words: Words, reading: Reading) -> None:
                 r"|prompts?\b|input\b)(?: lengths?| window| size)?|(?<![\w.$])(\d+(?:\.\d+)?) ?(k)(?: tokens?)? in\b",
                 r"(?:context|ctx|sequence|seq|prompt|input|max(?:imum)?[ _-]?(?=len))s?(?:[ _-]?(?:length|len|window|size))?"
                 r"(?: of| =| at| is| to)? (\d+(?:\.\d+)?) ?(k)?\b(?: tokens?)?",
+                r"(?<!averaging )(?<!average )(?<!avg )(?<!averages )(?<!averaged )"
                 r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?[ -]tokens?\b(?! ?(?:/|per|a|each) ?(?:s\b|sec|second))"
                 r"(?! (?:each|per user|out|of output))"]
     if not money_without_model(words, reading):
@@ -1075,7 +1109,9 @@ def read_traffic(words: Words, reading: Reading) -> None:
     hitting it at once' the 60 are the concurrent users."""
     peak = (words.search(r"\b(\d+) of (?:them|those|these|us) (?:\w+ ){0,2}?" + v.AT_ONCE)
             or words.search(r"(?<!than )(?<!over )(?<!above )\b(\d+) (?:people|users|devs?|developers|engineers|employees|staff)"
-                            r" (?:\w+ ){0,3}?(?:at the same (?:time|moment)|at once|simultaneously|concurrently)\b"))
+                            r" (?:\w+ ){0,3}?(?:at the same (?:time|moment)|at once|simultaneously|concurrently)\b")
+            or words.search(r"\b(?:maybe |about |around |only |perhaps )(\d+) (?:of (?:them|us) )?(?:are|will be|would be|might be)"
+                            r" (?:\w+ ){0,4}?(?:at the same (?:time|moment)|at once|simultaneously|concurrently)\b"))
     if peak:
         reading.users = int(peak.group(1))
         words.take(peak, f"{reading.users:,} concurrent users (of the people named, those at once)")
@@ -1095,7 +1131,8 @@ def read_traffic(words: Words, reading: Reading) -> None:
         words.take(rate, f"{reading.requests_per_s:g} requests per second")
     at_once = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent|parallel|simultaneous|active) (?:users?|requests"
                            r"|sessions|streams|people|chats|connections|clients)\b"  # of '400 devs, 60 concurrent sessions'
-                           r"|(?<![\w.$])(\d+) ?(k)? (?!tokens|gpus|cards|models|layers|experts|requests)[a-z]+s(?: \w+){0,3}?"
+                           r"|(?<!how many )(?<![\w.$])(\d+) ?(k)? (?!tokens|gpus|cards|models|layers|experts|requests)[a-z]+s"
+                           r"(?: \w+){0,3}?"
                            r" (?:at once|at the same time|simultaneously|concurrently)\b")  # '~25 underwriters at once'
     staff = (r"(?:" + v.ORGANISATIONS + r")\b" if served  # 'serve it to our 10-person QA team': the team are the users
              else r"(?:[\w-]+ ){0,2}(?:" + v.ORGANISATIONS + r")\b")  # 'our 3-person ML team runs ...': who asks
@@ -1129,7 +1166,7 @@ def read_traffic(words: Words, reading: Reading) -> None:
 
 def read_batch(words: Words, reading: Reading) -> None:
     batch = words.search(r"(?:micro[ _-]?|per[ _-]device[ _-]?(?:train[ _-])?)?(?:batch(?:[ _-]?size)?|bs)(?: of| =| is)? "
-                         r"(\d+|one|two|four|eight|sixteen)\b|(\d+) batch(?: size)?\b"
+                         r"(\d+|one|two|four|eight|sixteen)\b|(\d+) batch(?: size)?+\b(?! \d)"
                          r"|(\d+) (?:sequences|prompts) (?:at once|together|in parallel|concurrently|in a batch)"
                          r"|\b(one|1|a single) (?:sequence|request|prompt) at a time\b")
     if batch:
@@ -1176,6 +1213,9 @@ def read_money(words: Words, reading: Reading) -> None:
             share = {"half": 0.5, "a quarter": 0.25, "a third": 1 / 3, "three quarters": 0.75}
             reading.utilization = next((v for k, v in share.items() if steady.group(0).startswith(k)), 1.0)
             words.take(steady, f"utilization {reading.utilization:.0%}")
+    if re.search(v.PRICE_SET_ASIDE, words.text):  # 'leaving price aside (the quotes expire)': no price is an input
+        for set_aside in words.finditer(r"\$ ?\d[\d,.]* ?k?\b(?: (?:each|per card|per gpu|a card|apiece))?"):
+            words.take(set_aside, "a price the question sets aside")
     purchase = words.search(r"\$ ?(\d+(?:\.\d+)?) ?(k)?\b ?(?:each|per gpu(?![ -]?h)|a gpu|a card|per card|apiece|to buy|purchase|a pop"
                             r"|for (?:the|a|one) (?:card|gpu)\b"
                             r"|per (?!h(?:ou)?r|month|year|day|week|token|million|gpu)[a-z0-9]+\b(?![ -]?h(?:ou)?r))")
@@ -1217,7 +1257,8 @@ def read_durations(words: Words, reading: Reading) -> None:
     if past:
         words.take(past, "a time told of (not a horizon)")
     years = words.search(r"(?<!n't )(?<!not )(\d+(?:\.\d+)?|one|two|three|four|five|(?<=for )an?|(?<=over )an?|(?<=within )an?"
-                         r"|(?<=across )an?|(?<=next )an?|(?<=the next )(?=year)) ?(?:years?|yrs?)\b")
+                         r"|(?<=across )an?|(?<=next )an?|(?<=the next )(?=year)) ?(?:years?|yrs?)\b"
+                         r"(?! (?:\w+ )?(?:support|prosupport|warranty|service|maintenance|care)\b)")  # '3yr ProSupport' is no horizon
     if years and re.search(r"(?:n't|\bnot)(?: \S+){0,2} ?$", words.text[:years.start()]):  # 'won't have them for a year'
         words.take(years, "a time it will not be (not a horizon)")
         years = None

@@ -105,6 +105,7 @@ DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelev
              r"|(?:is|are) reserved for (?:training|inference|another|other|the other|a different)"
              r"|(?:has|have) (?:it|them) booked|(?:is|are) (?:\w+ ){0,2}booked"
              r"|(?!which\b)[\w-]+(?:'s| is| are|'re) (?:\w+ )?(?:useless|no use)|(?:please )?(?:don't|do not) use (?:it|that|this|them)"
+             r"|not to use (?:it|that|this|them)"
              r"|(?:can't|cannot|can not) hold anything|(?:don't|do not) count (?:it|that|them|those)"
              r"|(?:leave|set) (?:that|it|them|this) aside|wrong fit|not what (?:we|i)(?:'d| would| will)? (?:actually )?(?:pay|spend)"
              r"|belongs? to (?:another|a different|the other|other)|too big|too large)\b")
@@ -114,7 +115,8 @@ LEFT_BEHIND = (r"\b(?:my old|old (?:[\w-]+ ){0,2}(?:box|rig|card|gpu|setup|fleet
                r"|gpus)|our old|reassigned|repurposed|\w+'s old|used to|back in|last year|previously|previous"
                r"|last time|earlier|(?:our|my|the) (?:last|previous) (?:run|job|attempt|experiment|training run|project)"
                r"|too slow|too small|too old|cramped|outgrown|before that|i was on|we were on|i had|we had"
-               r"|was (?:gonna|going to) (?:get|buy)|is now in|stays in|lent|borrowed|sold|won't cut it|no better"
+               r"|was (?:gonna|going to) (?:get|buy)|is now in|(?:is|are) gone|(?:can't|cannot|can not) (?:do|handle|run) (?:it|that|this)"
+               r"|stays in|lent|borrowed|sold|won't cut it|no better"
                r"|(?:being |been |is |are |was )?retired|retiring|goes (?:back|to)|(?:is|are) taken|taken by|spoken for"
                r"|regrets|gave up|kept oom\w*|anymore|no longer|before this|paperweights?|obsolete|(?:i|we) (?:first )?tried"
                r"|prototyp\w* on|up until|until recently)\b"
@@ -136,20 +138,31 @@ REPORTED = re.compile(  # a report of what someone else did or said; a possessiv
     r"|(?:the |another |other |search |research |infra |platform )team(?:'s)? (?:\w+ )?(?:runs|ran|says|said|claims|got|gets|uses"
     r"|used)"
     r"|^\s*(?:saw|read|heard) (?:in|on|that|somewhere|\w+'s)\b"
-    r"|ago|last (?:summer|winter|spring|fall|autumn|month|week))\b")  # the past: it counts where the question refers back
+    r"|ago|last (?:summer|winter|spring|fall|autumn|month|week|quarter|semester|term))\b"
+    r"|^\s*>|\bwrote\s*,")  # '> On Tue, Mark wrote: ...': a quoted e-mail  # the past: it counts where the question refers back
+INTENT = re.compile(r"\s*(?:so |and |but |now |ok |okay )?(?:(?:i|we)(?:'d| would)? (?:really |actually |just )?(?:want|need|plan|intend"
+                    r"|hope|'d like|would like|am trying|are trying|'m trying|'re trying) to|(?:i|we)(?:'m| am|'re| are) "
+                    r"(?:choosing|deciding|torn) between|(?:i|we)(?:'m| am|'re| are) (?:considering|looking at|eyeing)"
+                    r"|what (?:i|we) (?:actually |really )?want\b|the (?:plan|goal|idea) is to"
+                    r"|(?:my|our) goal is|next up is)\b")  # the asker's own plan: part of what is asked about
+PRICE_SET_ASIDE = (r"\b(?:leav\w*|set\w*|put\w*) (?:the )?(?:price|prices|pricing|cost|costs|quotes?) aside\b|\b(?:ignore|ignoring"
+                   r"|disregard\w*) (?:the |that |those |these )?(?:price|prices|pricing|quotes?|cost)\b|\bgo with (?:typical |the )?"
+                   r"(?:market|street|catalog|list) pric\w*")  # 'leaving price aside (the quotes expire)': no price is read
 NAMED_SAYS = re.compile(r"(?<!on )(?<!in )(?<!our )(?<!the )(?<!my )(?<!at )\b[A-Z][a-z]+(?:'s)? (?:\w+ ){0,2}?"
                         r"(?:says|said|swears|swore|claims|claimed|reckons|insists|insisted|told"
-                        r"|mentioned|reported|thinks)\b|\b(?:per|according to) [A-Z][a-z]+\b")  # 'Dmitri says', 'per Sam' (case kept)
+                        r"|mentioned|reported|thinks|wrote)\b|\b(?:per|according to) [A-Z][a-z]+\b")  # 'Dmitri says', 'per Sam' (case kept)
 HEARSAY = re.compile(rf"{REPORTED.pattern}|{LEFT_BEHIND}")  # what others said, or what the asker had or leaves out
-ASKS_WITHOUT_MARK = re.compile(r"(?:what|what's|whats|how|which|will|would|can|could|should)\b(?! i did| we did| i do| we do)")
+ASKS_WITHOUT_MARK = re.compile(r"(?:(?:also|and|plus|btw|oh and),? )?(?:what|what's|whats|how|which|will|would|can|could|should)\b"
+                               r"(?! i did| we did| i do| we do)")
 ASKS_UNMARKED = re.compile(r"\b(?:(?:i |we )?(?:just )?(?:want|need|would like|'d like) (?:a|an|the|to know|to find out)"
                            r"|i'm curious|im curious|curious (?:about|whether|if|how|what)|wondering|tell me|let me know)\b")
 BUYING_PLAN = (r"(?<!was )(?<!were )\b(?:thinking (?:of|about)|considering|planning (?:on|to)|plan to|going to|about to|gonna"
                r"|want to|might|leaning"
                r" towards) (?:buy\w*|get\w*|grab\w*|order\w*|pull\w* the trigger|pick\w* (?:it |one )?up)\b"
                r"|\bpull(?:ing)? the trigger\b")  # the asker's own plan to buy: what the question is about, not a report
-MOVING_TO = re.compile(r"\b(?:move|moves|moving|moved|switch|switched|switching|migrate|migrating|upgrade|upgrading|go|going"
-                       r"|transition\w*)(?: (?:it|them|this|that|everything|over|up|us|me|the \w+))? to\b|\breplac\w* (?:it|them) with\b"
+MOVING_TO = re.compile(r"\b(?:move|moves|moving|moved|switch|switched|switching|swap|swapping|swapped|migrate|migrating|upgrade"
+                       r"|upgrading|go|going|transition\w*)(?: (?:it|them|this|that|everything|over|up|us|me|the \w+|\w+_\w+))? to\b"
+                       r"|\breplac\w* (?:it|them) with\b"
                        r"|\bonto\b|" + BUYING_PLAN +
                        r"|\bfor (?:production|prod|launch)\b|\bnow wants?\b")
 HARDWARE_OPEN = re.compile(r"\bnot asking (?:which|what|whether|if|about (?:the )?(?:gpus?|cards?|hardware))"
