@@ -500,3 +500,12 @@ def test_a_gpus_card_asked_first_answers_the_card_and_the_fit(catalog):
     assert answer.journey == "gpu_card" and "fit" in answer.answered
     priced = ask("what's an L40S going for per hour these days?", catalog)
     assert priced.journey == "cloud_cost"
+
+
+def test_an_input_taken_from_the_backstory_is_said_to_come_from_there(catalog):
+    answer = ask("Our lab has 4x A100 80GB in one box. A friend ran llama 70b on 2 H100s. Will qwen2.5 72b in fp8 fit on "
+                 "ours at 16k context?", catalog)
+    assert answer.from_backstory == ["'a100 80 gb' (4 × a100-80gb-sxm)"]
+    assert "From the sentences that tell (not the one that asks): 'a100 80 gb' (4 × a100-80gb-sxm)." in answer.interpretation
+    asked_alone = ask("Will qwen2.5 72b in fp8 fit on 4x A100 80GB at 16k context?", catalog)
+    assert asked_alone.from_backstory == [] and "From the sentences" not in asked_alone.interpretation

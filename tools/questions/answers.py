@@ -27,6 +27,8 @@ class AskAnswer(BaseModel):
     ignored: list[str] = Field(default=[], description="content words no reading used")
     set_aside: list[str] = Field(default=[], description="GPUs and models named but not what the question was read as "
                                                          "asking about (told of, left, dismissed), each with why")
+    from_backstory: list[str] = Field(default=[], description="inputs read from sentences that tell rather than ask (a setup, "
+                                                           "a plan), each as the words and what they were read as")
     defaults_used: list[str] = Field(default=[], description="what the answer assumed because the question did not say")
     answered: list[str] = Field(default=[], description="what the answer covers: fit, speed, cost, buy, which_gpu...")
     not_answered: list[str] = Field(default=[], description="parts of the question this answer does not cover")

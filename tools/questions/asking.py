@@ -138,6 +138,34 @@ MODEL_CARD_ASK = r"\b(?:architecture|how many (?:experts|layers|heads)|active pa
 TRAINING_TIME_ASK = r"\bhow long (?:will|would|does|did|to|is)\b|\bhow many (?:gpu[- ]?)?hours\b|\bwall[- ]?clock\b"
 
 
+INPUT_MEANINGS = re.compile(r"(?:batch \d|[\d,]+ tokens of context|engine "
+                            r"|weights in |KV cache in |[\d,.]+ hours|[\d,]+ concurrent users|[\d.]+ requests per second"
+                            r"|[\d.]+ tokens/s per user|[\d,]+ output tokens|purchase \$|rent \$|utilization|[\d.]+ years?"
+                            r"|[\d.e+]+ training tokens|a [\d.]+B-parameter model|a GPU with \d+ GB|sharding |tensor parallel)")
+
+
+def read_from_backstory(reading: Reading) -> list[str]:
+    """Inputs read outside the sentences that ask ('we have 4x A100. will X fit?': the A100s): listed beside the reading,
+    so an input taken from a story that was not the question's is visible, not silent."""
+    if not reading.asking:
+        return []
+    starts, at = [], 0
+    for word in reading.text.split(" "):
+        starts.append(at)
+        at += len(word) + 1
+    def told(index: int) -> bool:
+        return 0 <= index < len(starts) and not any(a <= starts[index] < b for a, b in reading.asking)
+    def quoted(words: str) -> str:  # 'h100 pcie —': the words, not the dash beside them
+        return "'" + " ".join(w for w in words.split() if re.search(r"\w", w)) + "'"
+    found = [f"{quoted(s.words)} ({count or 1} × {gpu})" for s in reading.spans if s.meaning.startswith("GPU ") and told(s.at)
+             for at, (gpu, count) in zip(reading.gpu_at, reading.gpus, strict=True) if at == s.at]
+    found += [f"{quoted(s.words)} ({s.meaning})" for s in reading.spans if reading.model_at and s.at == reading.model_at[0]
+              and s.meaning.startswith("model ") and told(s.at)]
+    found += [f"{quoted(s.words)} ({s.meaning})" for s in reading.spans
+              if not s.set_aside and INPUT_MEANINGS.match(s.meaning) and told(s.at)]
+    return list(dict.fromkeys(found))
+
+
 def asks_anything(question: str) -> bool:
     """Whether a question says what it asks (fit, speed, a limit, memory, a GPU, cost, buying, a comparison, a card)."""
     text = question.lower()
@@ -255,8 +283,10 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
         reading.weights_dtype, reading.other_weights = None, []
     set_aside = list(dict.fromkeys(s.meaning if s.set_aside else f"'{s.words}' ({s.meaning})" for s in reading.spans
                                    if s.set_aside or s.meaning.startswith("ruled out")))
+    backstory = read_from_backstory(reading) if follow is None else []
     base: dict[str, Any] = {"question": question, "reading": facts(reading), "ignored": reading.ignored, "follow_up": follow is not None,
-            "read": [f"'{s.words}': {s.meaning}" for s in reading.spans], "set_aside": set_aside}
+            "read": [f"'{s.words}': {s.meaning}" for s in reading.spans], "set_aside": set_aside,
+            "from_backstory": backstory}
     if journey is None:
         text = not_understood_text(reading, EXAMPLES)
         if troubleshooting:
@@ -327,6 +357,8 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
     text = interpretation(reading, journey.name, catalog)
     if follow is not None:
         text = "Follow-up of the previous question. " + text
+    if backstory:  # an input taken from the story around the question shows as such: a misread setup is visible
+        text += "\nFrom the sentences that tell (not the one that asks): " + "; ".join(backstory) + "."
     if set_aside:  # a misplaced subject shows here, beside the reading, not only in the words it ignored
         text += "\nSet aside (named, but not what I read you as asking about): " + "; ".join(set_aside) + "."
     if defaults:
