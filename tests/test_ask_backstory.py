@@ -321,6 +321,21 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      "LoRA on gemma 3 12b?", "compare", {}, {"purchase_usd_per_gpu"}),
     ("About 40 people on the team, but maybe 15 are using it at the same time. How many L4s to serve phi-4 with vllm?",
      "serving", {"users": 15}, set()),
+    # terse and second-language phrasings
+    ("My colleague say qwen2.5 72b awq not fit on our one L40S. Is true? Also how fast it would be?", "fit",
+     {"gpus": [["l40s", 1]]}, set()),
+    ("how long qlora llama 3.1 8b 80M tok on one l4?", "training_time", {"training_tokens": 8e7}, set()),
+    ("buy 2 h100 pcie or rent? busy 6h/day, 3 yrs", "rent_or_buy", {"utilization": 0.25, "years": 3.0}, set()),
+    ("Vendor quote us 29000 usd per H100 PCIe, we need 4. Runs 24/7 for 3 years. Rent or buy?", "rent_or_buy",
+     {"gpus": [["h100-pcie", 4]]}, set()),
+    ("I have access to a GH200 node, only one GPU for me. What is the largest LLM that fits on the GH200 in fp8?",
+     "biggest_model", {"gpus": [["gh200", 1]]}, set()),
+    # a launch date is no rental length; a per-token API price is no GPU price
+    ("We're launching in about five weeks. Serving llama 3.1 70b in fp8 on H100s to 300 users, nobody should see less "
+     "than 15 tokens/sec. How many H100s?", "serving", {"tokens_per_s_per_user": 15.0}, {"hours"}),
+    ("DeepSeek's own API charges $2.19 per million output tokens. We're deciding between an 8x MI300X node and an 8x H200 "
+     "node for R1 in fp8. How do those two compare?", "compare", {}, {"purchase_usd_per_gpu"}),
+    ("what does 8x h100 on spot cost for a whole quarter?", "cloud_cost", {"hours": 2190.0}, set()),
 ]
 
 

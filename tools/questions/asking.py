@@ -182,7 +182,8 @@ def parts_asked(text: str, covered: tuple[str, ...], training: bool = False, gpu
     if "time" in covered or found:  # 'how long' asks the run's duration, which the journey answers, not the longest context
         text = re.sub(r"\bhow long\b", "", text)
     found += [name for name, pattern in asks.items() if name not in covered and re.search(pattern, text)]
-    if "fit" not in covered and (gpus and re.search(j.FIT_ASK, text) or re.search(j.ESTIMATE_ASK, text)):
+    memory = j.ESTIMATE_ASK + r"|\b(?:also|and|plus),? (?:the |its |total )?(?:vram|memory|gpu memory)\b"  # '... also vram in fp8?'
+    if "fit" not in covered and (gpus and re.search(j.FIT_ASK, text) or re.search(memory, text)):
         found.append("fit")  # '... also, is one of them enough to run it?', '... how long? also, how much memory per GPU?'
     if "compare" not in covered and gpus > 1 and re.search(r"\b(compare\w*|vs\.?|versus|against|stack up|(?:faster|slower|better"
                                                         r"|worse|cheaper) than)\b", text):
@@ -264,7 +265,7 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
         if told is not None:
             told.meaning = "a batch the question tells of, not asks for (the largest is asked)"
         reading.batch_size = None
-    if journey is not None and journey.name not in ("rent_or_buy", "cloud_cost") and reading.utilization is not None \
+    if journey is not None and journey.name != "rent_or_buy" and reading.utilization is not None \
             and not re.search(j.BUY, reading.asked):  # 'up 24/7' of a GPU pick: no rent-or-buy weighs a share of the time
         for span in reading.spans:
             if span.meaning.startswith("utilization"):

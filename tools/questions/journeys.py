@@ -684,7 +684,7 @@ def asks_serving(reading: Reading) -> bool:
     target_set = reading.tokens_per_s_per_user is not None and not said(reading, r"how fast|how quick|what (?:tok|speed)")
     picks_a_gpu = (first(reading, WHICH_GPU, SERVING) and not reading.how_many_gpus  # 'which gpu to serve X to 20 users?'
                    and said(reading, r"\b(which|best|single|cheapest|recommend\w*|pick|choose)\b")
-                   and not said(reading, r"\bgpu (?:count|setup|fleet|cluster)|\bhow many\b"))
+                   and not first(reading, r"\bgpu (?:count|setup|fleet|cluster)|\bhow many\b", WHICH_GPU))
     return (bool(reading.models) and traffic and reading.workload != "training" and not per_gpu_limit and not memory_question
             and not picks_a_gpu
             and (reading.how_many_gpus or target_set or first(reading, SERVING, SPEED)))

@@ -259,7 +259,8 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
                r"|\s+(?=(?:but|so|since|because|as) (?:i|i'm|im|i've|i'd|i'll|we|we're|we've|we'd|we'll|the|my|our|it|it's|that"
                r"|thats|that's|they"
                r"|he|she|now|then|this)\b)"  # '... on my 4090 since the team A6000 is taken'
-               r"|\s+(?=and (?:got|bought|picked up|grabbed|now (?:i|we))\b)"  # 'retired my 1080 Ti and got a 5090'
+               # 'retired my 1080 Ti and got a 5090'
+               r"|\s+(?=and (?:got|bought|picked up|grabbed|(?:now|then) (?:i|we|they|wants?|needs?))\b)"
                r"|,\s+(?=and (?:someone|somebody|a (?:friend|colleague|coworker|guy)|my (?:friend|buddy|colleague|boss)"
                r"|people)\b)")  # "..., and someone on our Slack insists": a report of its own
     clauses = rf"(?<=;)\s+|(?:{clauses})(?![^()]*\))"  # not inside brackets, but at ';': '(4x V100 here; the A100s are booked)'
@@ -268,6 +269,16 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
     whole_asks = [("?" in s or bool(v.ASKS_WITHOUT_MARK.match(s.lower().lstrip("\"'(* ")))) if marked  # 'What would I get: X, Y.'
                   else bool(v.QUESTION_START.match(s.lower().lstrip("\"'(* ")) or v.ASKS_UNMARKED.search(s.lower()))
                   for s in whole]
+    for n in range(len(whole) - 1):  # 'My colleague say it not fit on ours. Is true?': the claim is what is asked
+        first = n  # the claim's sentence, all its clauses
+        while first > 0 and not re.search(r"[.!?;]\s*$", whole[first - 1]):
+            first -= 1
+        claim = any(v.REPORTED.search(c.lower()) or v.NAMED_SAYS.search(c) for c in whole[first:n + 1])
+        if claim and whole_asks[n + 1] and not whole_asks[n] and re.match(
+                r"\s*(?:is|was) (?:that |this |it |he |she )?(?:really |actually )?(?:true|right|correct|so)\b"
+                r"|\s*(?:true|right|correct)\s*\?",
+                whole[n + 1].lower()):
+            whole_asks[first:n + 1] = [True] * (n + 1 - first)
     for n in range(len(whole) - 2, -1, -1):  # 'On the A6000, using vLLM, what's the biggest model?': one ask
         joined = whole_asks[n + 1] and not whole_asks[n] and not re.search(r"[.!?;]\s*$", whole[n])
         if joined and (v.LEAD_IN.match(whole[n].lower()) or v.ASKS_OF_THE_CLAUSE_BEFORE.match(whole[n + 1].lower())):
@@ -283,9 +294,10 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
         own += "".join(f" {b}" for b in re.findall(r"\(([^()]*)\)", sentence.lower())  # '(not asking about that price)'
                        if v.DISMISSED.search(b) and re.search(v.REFERRING, b)
                        and not re.match(r"\s*(?:the|a|an|our|my|their|his|her)\b", b))  # '(the b200s are theirs...)' is its own
-        dismissed_next = (n + 1 < len(whole) and not re.search(r"[.!?;]\s*$", sentence)  # '... at $2.10/hr but ignore it'
-                          and v.DISMISSED.search(re.sub(r"\([^()]*\)", " ", whole[n + 1]).lower()) is not None
-                          and re.search(v.REFERRING, whole[n + 1].lower()) is not None)
+        dismissed_next = any(  # '... at $2.10/hr but ignore it', '... $0.20/hr but I'm sure that's off, so don't use it'
+            n + k < len(whole) and not any(re.search(r"[.!?;]\s*$", p) for p in whole[n:n + k])
+            and v.DISMISSED.search(re.sub(r"\([^()]*\)", " ", whole[n + k]).lower()) is not None
+            and re.search(v.REFERRING, whole[n + k].lower()) is not None for k in (1, 2))
         if not ask_here and v.INTENT.match(own) and v.REPORTED.search(own) is None:
             ask_here = marked  # 'We want to run llama 3.1 405b in fp8.': the asker's plan is what the question is about
         moving = v.MOVING_TO.search(own) is not None  # 'moving off the old setup onto 2x H100': the move itself is told
@@ -504,6 +516,21 @@ def read_counts_after(words: Words, reading: Reading) -> None:
         value = on_n.group(1)
         reading.gpus[0] = (reading.gpus[0][0], int(value) if value.isdigit() else v.NUMBER_WORDS[value])
         words.take(on_n, f"{reading.gpus[0][1]} of the GPU named")
+    named = [n for n, (g, _) in enumerate(reading.gpus)  # the one GPU of the asker's (not a friend's A100)
+             if not g.endswith("GB") and words.tier_at(reading.gpu_at[n]) > 0]
+    if len(named) == 1:
+        share = words.search(r"\bonly (\d+|one|two|four) (?:gpus?|cards?)\b(?! each)"
+                             r"|\b(\d+|one|a single) (?:gpu|card) (?:is )?(?:for me|for us|mine|ours)\b")  # 'only one GPU for me'
+        need = words.search(r"\b(?:we|i) (?:need|would need|'d need|will need|plan to buy|'d buy|would buy) (\d+|two|three|four|six"
+                            r"|eight|sixteen)(?: of (?:them|those|these))?\b(?! ?(?:k\b|gb|gigs?|b\b|x\b|tokens?|users|people|hours|days"
+                            r"|weeks|months|years|gpus? (?:of|for)|%|\.\d|tok\w*|t/s|tps|req\w*|rps|concurrent|per\b|each|more|ms\b|s\b"
+                            r"|sec\w*))")  # 'X per H100 PCIe, we need 8'
+        told = share or (need if reading.gpus[named[0]][1] is None else None)
+        if told:
+            value = next(g for g in told.groups() if g)
+            count = int(value) if value.isdigit() else v.NUMBER_WORDS[value]
+            reading.gpus[named[0]] = (reading.gpus[named[0]][0], count)
+            words.take(told, f"{count} of the GPU named")
     machines = words.search(r"\b(\d+) (?:vms?|nodes?|instances?|machines?|servers?|boxes) ,? ?(\d+) gpus? each\b")
     bare = machines or words.search(r"(?<![\w.$])(\d+) (?:gpus|cards|chips)\b")
     if bare and len(reading.gpus) == 1 and (reading.gpus[0][1] is None or machines):  # 'H100s ... 32 GPUs for 30 days'
@@ -1019,7 +1046,7 @@ def read_unknown_gpus(words: Words, reading: Reading) -> None:
 def read_token_counts(words: Words, reading: Reading) -> None:
     """'on 1T tokens', '20B tokens of data', 'generate 500 tokens', '300 output tokens'."""
     scale = "|".join(sorted(v.TOKEN_SCALE, key=len, reverse=True))
-    corpus = words.search(rf"(\d+(?:\.\d+)?) ?({scale}) (?:tokens?|toks)\b(?! ?(?:/|per) ?s)(?! context)")
+    corpus = words.search(rf"(\d+(?:\.\d+)?) ?({scale}) (?:tokens?|toks?)\b(?! ?(?:/|per) ?s)(?! context)")
     if corpus and v.TOKEN_SCALE[corpus.group(2)] >= 1e6:
         reading.training_tokens = float(corpus.group(1)) * v.TOKEN_SCALE[corpus.group(2)]
         words.take(corpus, f"{reading.training_tokens:.3g} training tokens")
@@ -1156,7 +1183,8 @@ def read_traffic(words: Words, reading: Reading) -> None:
     observed = r"(?<!seeing )(?<!getting )(?<!get )(?<!got )(?<!only )(?<!currently )(?<!see )(?<!gives )(?<!give )"
     speed = (words.search(r"(?:each (?:wanting|needing|getting|at)|(?:each|every) (?:user|person|stream|client) (?:to )?(?:see|get)s?"
                           r"|at least|min(?:imum)?|target(?:ing)?(?: to| of)?|>=?|no less than"
-                          r"|keep(?:ing)?|above|over) (?:maybe |about |around |roughly |like )?" + rate_words)
+                          r"|keep(?:ing)?|above|over|(?:nobody|no one|no user|none) (?:should |must |will |may )?(?:see|get)s?"
+                          r" (?:less|fewer|slower|lower) than) (?:maybe |about |around |roughly |like )?" + rate_words)
              or words.search(observed + rate_words + r"(?: per user| each| for each user| per stream| per person| for every user"
                              r"| per reply| per response| per request)"))  # '~12 tok/s per stream, we're seeing' is no target
     if speed:
@@ -1201,7 +1229,8 @@ def read_money(words: Words, reading: Reading) -> None:
         value = float(utilization.group(1))
         reading.utilization = value / 100 if "%" in utilization.group(0) else value
         words.take(utilization, f"utilization {reading.utilization:.0%}")
-    daily = None if utilization else words.search(r"(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) (?:a|per|each|every|/) ?(day|week|month|year)")
+    daily = None if utilization else words.search(r"(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) ?(?:a |per |each |every |/) ?(day|week|month"
+                                                  r"|year)")
     period = v.DURATION_HOURS[daily.group(2)] if daily else 0.0
     if daily and 0 < float(daily.group(1)) <= period:  # '8 hours a day', '500 hours a year': a share of the time
         reading.utilization = float(daily.group(1)) / period
@@ -1233,9 +1262,11 @@ def read_money(words: Words, reading: Reading) -> None:
     if rent:
         reading.rent_usd_per_gpu_hour = float(rent.group(1))
         words.take(rent, f"rent ${reading.rent_usd_per_gpu_hour:g} per GPU-hour")
-    if purchase is None and re.search(r"\b(?:buy\w*|purchas\w*|own\w*)\b|\bvs\.? (?:the )?(?:cloud|rent\w*)|\bor rent",
+    if purchase is None and re.search(r"\b(?:buy\w*|purchas\w*|(?<!'s )(?<!our )(?<!my )(?<!their )(?<!its )own\w*)\b"
+                                      r"|\bvs\.? (?:the )?(?:cloud|rent\w*)|\bor rent",
                                       words.masked()):
-        price = words.search(r"\$ ?(\d+(?:\.\d+)?)(?![\d.]) ?(k)?\b(?! ?(?:/|per|an|a) ?(?:gpu ?)?(?:h\b|hr|hour|month|mo\b|year|yr))")
+        price = words.search(r"\$ ?(\d+(?:\.\d+)?)(?![\d.]) ?(k)?\b(?! ?(?:/|per|an|a) ?(?:gpu ?)?(?:h\b|hr|hour|month|mo\b|year|yr"
+                             r"|million|m tok|1m|token))")
         if price:
             reading.purchase_usd_per_gpu = float(price.group(1)) * (1000 if price.group(2) else 1)
             words.take(price, f"purchase ${reading.purchase_usd_per_gpu:,.0f} per GPU")
@@ -1277,11 +1308,20 @@ def read_durations(words: Words, reading: Reading) -> None:
                 r"(?<!took roughly )")  # a time told, not a rental
     found = words.search(r"(?<!under )(?<!within )(?<!than )(?<!inside )(?<!after )(?<!past )(?<!last )" + measured +
                          rf"\b(\d+(?:\.\d+)?|{count_words}) ?(?:whole |full |entire |gpu[ -]?|node[ -]?)?({units})s?\b(?!/| ago\b)")
+    if found and re.search(r"\b(?:launch\w*|ship\w*|go(?:ing)? live|releas\w*|due|deadline|demo)\b(?: \S+){0,5} in (?:about |around "
+                           r"|roughly )?$", words.text[:found.start()]):
+        words.take(found, "when (not how long)")  # 'launching a copilot in about five weeks'
+        found = None
     if found:
         value = found.group(1)
         amount = float(value) if value[0].isdigit() else float(v.NUMBER_WORDS[value])
         reading.hours = amount * v.DURATION_HOURS[found.group(2)]
         words.take(found, f"{reading.hours:g} hours")
+        return
+    quarter = words.search(r"\b(?:a|one) (?:whole |full |entire )?quarter\b(?! of the time)|\b(?:the|a) (?:whole|full|entire) quarter\b")
+    if quarter:  # 'for a whole quarter' (not 'next quarter', a date)
+        reading.hours = v.HOURS_PER_QUARTER
+        words.take(quarter, f"a quarter ({reading.hours:g} hours)")
         return
     bare = words.search(r"\b(day|week|month)(?= of\b)")  # 'week of 8x b200, price?'
     if bare:

@@ -34,7 +34,8 @@ RECIPES = {"unsloth": "unsloth", "trl": "trl", "sfttrainer": "trl", "torchtune":
            "huggingface trainer": "hf_trainer"}
 SHARDING = [(r"\bzero[ -]?(?:stage[ -]?)?([123])\b|\bzero([123])\b|\bdeepspeed (?:zero )?stage[ -]?([123])\b", "zero"),
             (r"\bfsdp\b", "fsdp")]
-DURATION_HOURS = {"hour": 1.0, "hr": 1.0, "h": 1.0, "day": 24.0, "week": 168.0, "month": 730.0, "year": 8760.0}  # as the tools price a year
+DURATION_HOURS = {"hour": 1.0, "hr": 1.0, "h": 1.0, "day": 24.0, "week": 168.0, "month": 730.0, "year": 8760.0}
+HOURS_PER_QUARTER = 3 * DURATION_HOURS["month"]  # as the tools price a year
 SPEND_RATE = (r"(?:\$ ?\d[\d,.]*|\d[\d,.]* ?(?:usd|dollars|bucks|eur|euros))(?: ?k\b)? ?(?:a|an|per|each|every|/) ?"
               r"(?:day|week|month|mo|year|yr)\b")  # '$4k a month' is what is paid, not how long
 COMPUTE_PRECISION = (r"\b(bf16|fp16|fp8|fp4|fp32|tf32|int8)(?: dense)? (?:compute|tflops|flops|tops|math|tensor(?: core)? "
@@ -95,31 +96,35 @@ QUESTION_START = re.compile(r"(?:how|what|what's|whats|which|will|would|can|coul
 REPORTS = (r"(?:say|said|says|saying|claims?|claimed|swears|swore|insists|insisted|told|reckons|thinks|got|gets|ran|runs|did"
            r"|does|oom'd|asked"
            r"|posted|reported|mentioned|recommends|recommended|found|showed|shows|wrote|lists|listed|keeps|couldn't|floated"
-           r"|pitched|proposed|suggested|offered|listing"
+           r"|pitched|proposed|suggested|offered|listing|threw out"
            r"|could not)")  # a quoted price is data
 DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelevant|not asking|not what (?:i'm|im|i am|we're) after"
              r"|neither of which|(?:is|that's|that one's|thats) settled|not relevant|not the question|not my question"
              r"|forget (?:about )?(?:the|my|our) \w+|(?:is|are) (?:obviously |clearly )?out\b|not an option|out of scope"
              r"|leave (?:it|them|that) out|decommission\w*|(?:a )?separate (?:conversation|question|topic|discussion)"
-             r"|(?:a )?different (?:model|card|gpu|setup|situation)|totally different"
+             r"|(?:a )?different (?:model|card|gpu|setup|situation|hardware)|totally different"
+             r"|(?:that's|thats|it's|its|is) (?:\w+ )?(?:not realistic|unrealistic|inflated|a joke|made up)"
              r"|(?:is|are) reserved for (?:training|inference|another|other|the other|a different)"
              r"|(?:has|have) (?:it|them) booked|(?:is|are) (?:\w+ ){0,2}booked"
-             r"|(?!which\b)[\w-]+(?:'s| is| are|'re) (?:\w+ )?(?:useless|no use)|(?:please )?(?:don't|do not) use (?:it|that|this|them)"
+             r"|(?!which\b)[\w-]+(?:'s| is| are|'re) (?:\w+ )?(?:useless|no use)"
+             r"|(?:please )?(?:don't|do not) (?:want to )?use(?: (?:it|that|this|them))?"
              r"|not to use (?:it|that|this|them)"
              r"|(?:can't|cannot|can not) hold anything|(?:don't|do not) count (?:it|that|them|those)"
              r"|(?:leave|set) (?:that|it|them|this) aside|wrong fit|not what (?:we|i)(?:'d| would| will)? (?:actually )?(?:pay|spend)"
              r"|belongs? to (?:another|a different|the other|other)|too big|too large)\b")
 DISMISSED = re.compile(DISMISSAL)  # said of the clause before: '... a quote at $2.10/hr, but that's for another team, ignore it'
 # what the asker had, left or cannot use: never an input, even where the question refers back to what others said
-LEFT_BEHIND = (r"\b(?:my old|old (?:[\w-]+ ){0,2}(?:box|rig|card|gpu|setup|fleet|cluster|servers?|nodes?|machines?|workstations?|cards"
+LEFT_BEHIND = (r"\b(?:my old|(?:his|her|their) old"
+               r"|old (?:[\w-]+ ){0,2}(?:box|rig|card|gpu|setup|fleet|cluster|servers?|nodes?|machines?|workstations?|cards"
                r"|gpus)|our old|reassigned|repurposed|\w+'s old|used to|back in|last year|previously|previous"
                r"|last time|earlier|(?:our|my|the) (?:last|previous) (?:run|job|attempt|experiment|training run|project)"
                r"|too slow|too small|too old|cramped|outgrown|before that|i was on|we were on|i had|we had"
                r"|was (?:gonna|going to) (?:get|buy)|is now in|(?:is|are) gone|(?:can't|cannot|can not) (?:do|handle|run) (?:it|that|this)"
                r"|stays in|lent|borrowed|sold|won't cut it|no better"
                r"|(?:being |been |is |are |was )?retired|retiring|goes (?:back|to)|(?:is|are) taken|taken by|spoken for"
-               r"|regrets|gave up|kept oom\w*|anymore|no longer|before this|paperweights?|obsolete|(?:i|we) (?:first )?tried"
-               r"|prototyp\w* on|up until|until recently)\b"
+               r"|regrets|gave up|kept oom\w*|took (?:forever|ages)|(?:our|my) first (?:\w+ )?(?:experiment|attempt|try|test)"
+               r"|(?:it|they) (?:stays?|remains?) with|anymore|no longer|before this|paperweights?|obsolete|(?:i|we) (?:first )?tried"
+               r"|prototyp\w*(?: \w+)? on|up until|until recently)\b"
                + rf"|{DISMISSAL}")
 LEFT = re.compile(LEFT_BEHIND)
 # when the asker got what they have ('the box we bought last year', 'got them 2 years ago'): still theirs, not left behind
@@ -147,7 +152,8 @@ INTENT = re.compile(r"\s*(?:so |and |but |now |ok |okay )?(?:(?:i|we)(?:'d| woul
                     r"|(?:my|our) goal is|next up is)\b")  # the asker's own plan: part of what is asked about
 PRICE_SET_ASIDE = (r"\b(?:leav\w*|set\w*|put\w*) (?:the )?(?:price|prices|pricing|cost|costs|quotes?) aside\b|\b(?:ignore|ignoring"
                    r"|disregard\w*) (?:the |that |those |these )?(?:price|prices|pricing|quotes?|cost)\b|\bgo with (?:typical |the )?"
-                   r"(?:market|street|catalog|list) pric\w*")  # 'leaving price aside (the quotes expire)': no price is read
+                   r"(?:market|street|catalog|list) pric\w*|\b(?:normal|typical|usual|standard) market pric\w*")
+# ('leaving price aside (the quotes expire)': no price is read)
 NAMED_SAYS = re.compile(r"(?<!on )(?<!in )(?<!our )(?<!the )(?<!my )(?<!at )\b[A-Z][a-z]+(?:'s)? (?:\w+ ){0,2}?"
                         r"(?:says|said|swears|swore|claims|claimed|reckons|insists|insisted|told"
                         r"|mentioned|reported|thinks|wrote)\b|\b(?:per|according to) [A-Z][a-z]+\b")  # 'Dmitri says', 'per Sam' (case kept)
