@@ -336,6 +336,25 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
     ("DeepSeek's own API charges $2.19 per million output tokens. We're deciding between an 8x MI300X node and an 8x H200 "
      "node for R1 in fp8. How do those two compare?", "compare", {}, {"purchase_usd_per_gpu"}),
     ("what does 8x h100 on spot cost for a whole quarter?", "cloud_cost", {"hours": 2190.0}, set()),
+    # cloud instance types name their GPUs; bullets and log lines are pieces of their own
+    ("p4de.24xlarge for 100 hours on demand, how much?", "cloud_cost", {"gpus": [["a100-80gb-sxm", 8]]}, set()),
+    ("g6e.xlarge or g6.xlarge for llama 3.1 8b inference, which one's better?", "compare",
+     {"gpus": [["l40s", 1], ["l4", 1]]}, set()),
+    ("Sizing for our game:\n- target GPU: RTX 4060 Ti 16GB\n- model: Llama 3.2 3B Instruct, 4-bit\n- context per chat: 4k\n"
+     "Our old test rig has a 1080 Ti but ignore that. Does it fit on the target card?", "fit",
+     {"weights_dtype": "int4", "seq_len": 4096, "gpus": [["rtx-4060-ti-16gb", 1]]}, set()),
+    ("our server logged `Loading model weights took 15.2 GB` for llama 3.1 8b. how much memory would command-r 35b need "
+     "in bf16?", "estimate", {"unknown_model": "command-r 35b"}, {"gpus", "model"}),
+    ("how much vram does command-r need at 8 bit", "estimate", {"unknown_model": "command-r"}, set()),
+    # prices and pricing the asker rules out
+    ("Our vendor sent an H100 quote (~$31k a card) — please don't factor that in. How many GB for Qwen2.5-72B at bf16 "
+     "with 32k context?", "estimate", {}, {"purchase_usd_per_gpu", "gpus"}),
+    ("16 B200s for 10 days: what will that cost? Don't quote me spot, we can't tolerate preemption.", "cloud_cost",
+     {"pricing": "on_demand"}, set()),
+    ("rent or buy a node of 8x H200, 90% busy for four years? ignore the $3.80/hr in the old contract", "rent_or_buy",
+     {"gpus": [["h200-sxm", 8]]}, {"rent_usd_per_gpu_hour"}),
+    ("~150 clinicians at peak, each expects ≈30 tok/s. Llama 3.1 8B on H100 NVL cards — how many do we need?", "serving",
+     {"tokens_per_s_per_user": 30.0, "users": 150}, set()),
 ]
 
 
@@ -524,3 +543,15 @@ def test_an_input_taken_from_the_backstory_is_said_to_come_from_there(catalog):
     assert "From the sentences that tell (not the one that asks): 'a100 80 gb' (4 × a100-80gb-sxm)." in answer.interpretation
     asked_alone = ask("Will qwen2.5 72b in fp8 fit on 4x A100 80GB at 16k context?", catalog)
     assert asked_alone.from_backstory == [] and "From the sentences" not in asked_alone.interpretation
+
+
+def test_a_follow_up_that_asks_which_gpu_drops_the_gpu_it_had(catalog):
+    first = ask("gemma 3 27b q4_k_m on my 5090 with llama.cpp: what's the max ctx before layers spill to cpu?", catalog)
+    answer = ask("ok and if i want the full 128k ctx with the same setup, which gpu should i get instead?", catalog, first)
+    assert answer.journey == "which_gpu" and "gpus" not in answer.reading
+
+
+def test_a_follow_up_asking_how_long_keeps_the_sequence_length(catalog):
+    first = ask("planning a full fine-tune of olmo 2 13b with fsdp at 4k seq len. how much gpu memory in total?", catalog)
+    answer = ask("thanks. if we run that on 8x h100 over 20B tokens, how long does it take?", catalog, first)
+    assert answer.journey == "training_time" and answer.reading["seq_len"] == 4096

@@ -29,7 +29,8 @@ EXAMPLES = [
     "how long to train a 7b model on 1T tokens with 64 h100s?",
     "how many GPUs to serve llama 3.1 70b to 500 concurrent users with vllm?",
 ]
-FOLLOW_UP_OPENING = (r"^(?:(?:ok(?:ay)?|fine|alright|cool|great|hmm|right|so) ,? ?)?(?:and|what about|how about|same|now|then|follow[- ]?up"
+FOLLOW_UP_OPENING = (r"^(?:(?:ok(?:ay)?|fine|alright|cool|great|hmm|right|so|thanks|thank you|thx|ty|got it|perfect|nice) ,? ?)?"
+                     r"(?:and|what about|how about|same|now|then|follow[- ]?up"
                      r"|ok(?:ay)?|also|with|at|on|in|using|instead|what if|if|but|try|or|drop|raise|make it|switch|swap|stretch)\b")
 POINTS_BACK = r"\binstead\b|\b(?:it|that|this one|the same|them|those)\b|\b(?:for|with|on) this\b"
 STRONG_POINTER = (r"\b(?:that|this|the same) (?:one )?(?:card|gpu|box|setup|node|machine|model|config)\b"  # 'on that one card'
@@ -72,7 +73,12 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
         merged.gpus = [(new.gpus[0][0], previous.gpus[0][1]), *new.gpus[1:]]
     if len(new.gpus) == 1 and previous.gpus and re.search(r"\b(?:compar\w*|vs\.?|versus|against|stack up)\b", new.text):
         merged.gpus = [*previous.gpus, *(g for g in new.gpus if g[0] not in {p for p, _ in previous.gpus})]  # 'how's that compare to X'
+    picks = r"\bwhich (?:\w+ )?(?:gpus?|cards?)\b|\bwhat (?:gpus?|cards?|hardware) (?:should|would|do|to)\b"
+    if re.search(picks, new.asked) and not new.gpus:  # 'which gpu should i get instead?': the GPU is the question
+        merged.gpus, merged.gpu_at = [], []
     limit = re.search(j.LIMIT, new.asked)
+    if limit and limit.group(0) == "how long" and (new.training_tokens or merged.workload == "training"):
+        limit = None  # 'over 20B tokens, how long does it take?': the run's time, not the longest context
     if limit and new.seq_len is None and not j.limit_is_batch(limit.group(0), new.asked[limit.end():]):
         merged.seq_len = None  # 'what's the longest it will train at, then?': the length is now the question
     pointer = re.search(STRONG_POINTER + r"|\b(?:all )?(?:that|it|them|those)\b", new.text)
@@ -170,7 +176,9 @@ def asks_anything(question: str) -> bool:
     """Whether a question says what it asks (fit, speed, a limit, memory, a GPU, cost, buying, a comparison, a card)."""
     text = question.lower()
     return any(re.search(p, text) for p in (j.FIT_ASK, j.SPEED, j.LIMIT, j.ESTIMATE_ASK, j.WHICH_GPU, j.COST_ASK, j.BUY,
-                                            j.CHEAPEST_WAY, r"\b(vs\.?|versus|compar\w*|how long|what is|what's an?|specs?)\b"))
+                                            j.CHEAPEST_WAY, r"\b(vs\.?|versus|compar\w*|how long|what is|what's an?|specs?"
+                                                            r"|how many (?:of (?:those|these|them) )?[\w-]+ (?:[\w-]+ )?"
+                                                            r"(?:cards|gpus|nodes) (?:would|will|do|should) (?:we|i) need)\b"))
 
 
 def parts_asked(text: str, covered: tuple[str, ...], training: bool = False, gpus: int = 0) -> list[str]:

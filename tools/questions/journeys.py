@@ -569,6 +569,7 @@ ABSOLUTE_SPEED = (r"how fast|\bspeed\b|\blatency\b|\btime (?:per|to first) (?:re
                   r"|\btps\b|throughput|how quick|generation rate")
 SPEED = ABSOLUTE_SPEED + r"|\b(?:quicker|faster|slower|snappier)\b"  # 'how much faster is the B200' compares, given two GPUs
 SERVING = (r"\b(serv\w*|host\w*|deploy\w*|handle|how many (gpus?|cards?|replicas?|h100s?|a100s?|machines?|nodes?|instances?)"
+           r"|how many (?:do|would|will|should) (?:we|i) need"
            r"|capacity|rps|qps|(?:gpu|card|node) count|number of (?:gpus|cards|nodes))\b|\bhow many\s*$")
 CHEAPEST_WAY = (r"\b(?:cheapest|most cheap|most economical|least costly) (?:way|option|setup|route|approach|method)\b"
                 r"|\bwhich (?:is|one is|would be) (?:the )?cheapest\b"
@@ -676,7 +677,7 @@ def asks_serving(reading: Reading) -> bool:
     much VRAM to serve 5 people' a memory question, 'single user: what tok/s' a speed one."""
     traffic = (reading.users or 0) > 1 or reading.requests_per_s is not None
     per_gpu_limit = bool(reading.gpus) and said(reading, r"\b(max\w*|how many (users|requests|concurrent))\b") \
-        and not said(reading, r"how many (gpus?|cards?|replicas?|machines?|nodes?|h100s?|a100s?)")
+        and not said(reading, r"how many (gpus?|cards?|replicas?|machines?|nodes?|h100s?|a100s?)") and not reading.how_many_gpus
     memory_question = said(reading, ESTIMATE_ASK) and not reading.how_many_gpus
     owned = any(c is not None for _, c in reading.gpus) and not said(reading, r"\bhow many\b")  # 'got one H100: host X?'
     if owned and said(reading, r"\bfits?\b"):  # 'will it fit' on hardware in hand; 'is it enough for 100 people' plans

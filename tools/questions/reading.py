@@ -192,7 +192,8 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
      r"(?<!pushed to )(?<!moved to )(?<!delayed to )(?<!slipped to )"
      r"\bq([234568])\b(?![_.])(?! (?:asks|planning|plan|budget|roadmap|goals?|okrs?|review|deadline|launch|\d{4}))",
      lambda m: GGUF_SHORT[m.group(1)]),  # 'q4' the usual file; 'through Q3', 'our Q3 asks' a quarter
-    (r"(?:^|\s)-c (\d+)\b", r" context \1"), (r"(?:^|\s)-ngl (\d+)\b", r" llama.cpp n_gpu_layers \1"),
+    (r"(?:^|\s)-c (\d+)\b", r" context \1"), (r"(?:^|\s)--?(?:cache-type-k|ctk|ctv|cache-type-v) (\w+)", r" kv cache \1"),
+    (r"(?:^|\s)-ngl (\d+)\b", r" llama.cpp n_gpu_layers \1"),
     (r"--quantization[ =](\w+)", r"\1"), (r"--?gpu[-_]memory[-_]utili[sz]ation[ =]", "gpu_memory_utilization "),
     (r"\b(\d+)-gpus?\b", r"\1 gpus"), (r"\b(\d+(?:\.\d+)?[kmbt]?)-tokens?\b", r"\1 tokens"),
     (r"\b(\d+)-k\b", r"\1k"),
@@ -205,6 +206,8 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\bds[ -]?(v3|v2|r1)\b", r"deepseek \1"),
     (r"\bollama_kv_cache_type ?= ?", "ollama kv cache "), (r"--?kv[-_]cache[-_]dtype[ =]", "kv cache "),
     (r"--?cache[-_]type[-_][kv][ =]", "kv cache "), (r"--?max[-_]model[-_]len[ =]", "context "),
+    (r"\b(?:p\d\w*(?:-b200)?\.\d*xlarge|g\d\w*\.(?:\d*xlarge|metal)|a\d-[a-z]+-\d+g|g2-standard-\d+|nd96\w+)\b",
+     lambda m: instance_words(m.group(0))),  # 'a p4d.24xlarge': 8 x a100-40gb-sxm
     (r"\blora_(?:r|alpha|dropout|rank) ?[=:] ?[\d.]+", " "),  # a LoRA rank is no size, context or batch
     (r"\bload_in_4bit ?[=:] ?true\b", "4-bit"), (r"\bload_in_8bit ?[=:] ?true\b", "8-bit"),  # config files and notebooks
     (r"\b(?:use_)?gradient_checkpointing ?[=:] ?(?:true|'unsloth'|\"unsloth\"|unsloth)", "gradient checkpointing"),
@@ -226,8 +229,15 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
 ]
 
 
+def instance_words(name: str) -> str:
+    """A cloud instance type as the GPUs it holds ('p4d.24xlarge' -> '8 x a100-40gb-sxm'); unknown names stay as typed."""
+    found = v.instance_gpus(name)
+    return f"{found[1]} x {found[0]}" if found else name
+
+
 def normalize(question: str) -> str:
-    text = question.lower().replace("×", "x").replace("–", "-").replace("’", "'").replace("~", " ").replace("`", " ")
+    text = (question.lower().replace("×", "x").replace("–", "-").replace("—", " - ").replace("’", "'").replace("~", " ")
+            .replace("`", " ").replace("≈", " ").replace("•", " "))
     text = re.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 30,000 -> 30000
     text = re.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 1,000,000 needs a second pass
     text = digits_for_number_words(text)
@@ -249,13 +259,14 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
     Nothing when every sentence is of one kind or they cannot be placed. The third list: the asides that tell of what
     the asker had, left or leaves out ('my old 3090', 'booked until Q3', 'ignore it'), never read even when reports are."""
     # code ('`vllm serve ...`', '```yaml ...```') is a piece of its own
-    clauses = (r"(?<=[.!?;])\s+|\s*`+\s*|,\s+(?=(?:but|so|whereas|while|though|although|yet)\b)"  # 'a P40 on ebay, but I've read ...'
+    clauses = (r"(?<=[.!?;])\s+(?:[-*•]\s+)?|\s*`+\s*|\s*\n\s*(?:[-*•]\s+)?|\s+•\s+"
+               r"|,\s+(?=(?:but|so|whereas|while|though|although|yet)\b)"  # 'a P40 on ebay, but I've read ...'
                r"|,\s+(?=(?:would|will|can|could|does|do|is|are|should|what|how|which)\b(?:[^,.!?]|\.(?=\w))*\?)"
                # '..., would the 70b fit?'
                r"|(?<=:)\s+(?=(?:what|how|which|will|would|can|could|is|are|does|do|should)\b)"  # 'before I blame X: what ...'
                r"|(?<=:)\s+(?=(?:on|with|for|using|at|in)\b[^.?!:]*\?)"  # 'forget the mac: on the 3090 box, what ...?'
                # '... (96GB) - we sold the two 3090s it replaced'
-               r"|\s+-+\s+(?=(?:we|i|it|they|the|but|so|my|our|his|her|their|someone|a friend)\b)"
+               r"|\s+[-—]+\s+(?=(?:we|i|it|they|the|but|so|my|our|his|her|their|someone|a friend|please)\b)"
                r"|\s+(?=(?:but|so|since|because|as) (?:i|i'm|im|i've|i'd|i'll|we|we're|we've|we'd|we'll|the|my|our|it|it's|that"
                r"|thats|that's|they"
                r"|he|she|now|then|this)\b)"  # '... on my 4090 since the team A6000 is taken'
@@ -264,7 +275,8 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
                r"|,\s+(?=and (?:someone|somebody|a (?:friend|colleague|coworker|guy)|my (?:friend|buddy|colleague|boss)"
                r"|people)\b)")  # "..., and someone on our Slack insists": a report of its own
     clauses = rf"(?<=;)\s+|(?:{clauses})(?![^()]*\))"  # not inside brackets, but at ';': '(4x V100 here; the A100s are booked)'
-    whole = [s for s in re.split(clauses, question.strip(), flags=re.IGNORECASE) if re.search(r"\w", s)]
+    lines = re.sub(r"(?<=[\w)%])[ \t]*\n", ".\n", question.strip())  # a line (a bullet) ends as a sentence does
+    whole = [s for s in re.split(clauses, lines, flags=re.IGNORECASE) if re.search(r"\w", s)]
     marked = any("?" in s for s in whole)
     whole_asks = [("?" in s or bool(v.ASKS_WITHOUT_MARK.match(s.lower().lstrip("\"'(* ")))) if marked  # 'What would I get: X, Y.'
                   else bool(v.QUESTION_START.match(s.lower().lstrip("\"'(* ")) or v.ASKS_UNMARKED.search(s.lower()))
@@ -321,7 +333,9 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
     at = 0
     for sentence, ask_here, report, left_behind in zip(sentences, asks, reports, lefts, strict=True):
         piece = normalize(sentence)
-        start = text.find(piece, at) if piece else -1
+        if not piece:  # 'lora_r: 16' alone normalises to nothing: no words to place
+            continue
+        start = text.find(piece, at)
         if start < 0 and piece:  # normalising a piece alone can differ at its edges ('+16%.'): place it by its first words
             start = text.find(" ".join(piece.split()[:4]), at)
             piece = text[start:start + len(piece)] if start >= 0 else piece
@@ -419,12 +433,13 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
                     words.take_words(start - len(asked_count.group(0).split()), start - 1, "how many GPUs")
                 count = count_before(words, start)
                 node = node_after(words, start + size, not catalog.gpu_by_id[found.item_id].form_factor.startswith("PCIe"))
+                pool = node and start + size < len(tokens) and tokens[start + size] in ("nodes", "servers")  # how many not said
                 several = re.search(r"\b(\d+|two|three|four|eight) of (?:the|our|my|their)(?: [\w'-]+)?$",
                                     " ".join(tokens[max(0, start - 5):start])) if node and not count else None
                 if several and node:  # 'two of the university's H100 nodes'
                     count = node * (int(several.group(1)) if several.group(1).isdigit() else v.NUMBER_WORDS[several.group(1)])
                     words.take_words(start - len(several.group(0).split()), start - 1, f"{count // node} nodes")
-                count = count or node
+                count = count or (None if pool and not several else node)  # 'quotes for MI300X and H200 nodes'
                 gpus.append((start, (found.item_id, count)))
     first_at = {item: at for at, item in sorted(models, reverse=True)}
     for mention, model in models:  # named again where the question asks ('Dmitri ran llama 70b ... will llama 70b fit?')
@@ -610,7 +625,8 @@ def node_after(words: Words, after: int, modules: bool) -> int | None:
 # ---- formats, workload, engine and recipe
 NEGATION = (r"\b(?:not|no|without|instead of|rather than|except|swap(?:ped|ping)?(?: out)?|replac(?:e|ed|ing)|ditch(?:ed|ing)?"
             r"|(?:don't|dont|do not|doesn't) have(?: any)?"
-            r"|sell(?:ing)?|sold|upgrad(?:e|ed|ing) from|switch(?:ed|ing)? from|moving from|(?:don't|dont|do not) (?:want|use|need))"
+            r"|sell(?:ing)?|sold|upgrad(?:e|ed|ing) from|switch(?:ed|ing)? from|moving from|(?:don't|dont|do not) (?:want|use|need)"
+            r"|(?:can't|cannot|can not|won't) (?:risk|use|do|afford|tolerate)|(?:don't|dont|do not) (?:quote|give|show) (?:me|us))"
             r"(?: a| an| the| my| our| using| with)? ")
 
 
@@ -622,6 +638,8 @@ def read_negations(words: Words, reading: Reading) -> None:
                                 r"|llama\.cpp|sglang|deepspeed|zero[ -]?\d|fsdp|gradient checkpointing|checkpointing|quantization"
                                 r"|training|fine[ -]?tuning|finetuning|spot|on[ -]demand|interruptible|preemptible)\b"):
         words.take(found, f"ruled out: {found.group(1)}")
+        if found.group(1) in ("spot", "interruptible", "preemptible"):  # "don't quote me spot": on-demand it is
+            reading.pricing = "on_demand"
         if "checkpointing" in found.group(1):
             reading.gradient_checkpointing = False
 
@@ -648,16 +666,16 @@ def read_formats(words: Words, reading: Reading) -> None:
         words.take(kv, f"KV cache in {reading.kv_cache_dtype}")
     for rate in words.finditer(v.COMPUTE_PRECISION):  # 'memory, bandwidth and bf16 compute': a card's figure, not the weights
         words.take(rate, f"the card's {rate.group(1)} compute figure (not a weights format)")
-    for pattern, dtype in v.WEIGHT_FORMATS:
-        found = words.search(pattern) if dtype else None
-        if found:
-            reading.weights_dtype = found.group(found.lastindex or 0) if dtype == "gguf" else dtype
-            words.take(found, f"weights in {reading.weights_dtype}")
-            gguf = words.search(r"\bggufs?\b")
-            if gguf:
-                words.take(gguf, "a GGUF file")
-            read_other_formats(words, reading)
-            break
+    formats = [(pattern, dtype) for pattern, dtype in v.WEIGHT_FORMATS if dtype]
+    found = words.search_first(*(pattern for pattern, _ in formats))  # where the question asks first ('fp8 on the NVL? now q4')
+    if found:
+        dtype = next(d for p, d in formats if re.search(p, found.group(0)))
+        reading.weights_dtype = found.group(found.lastindex or 0) if dtype == "gguf" else dtype
+        words.take(found, f"weights in {reading.weights_dtype}")
+        gguf = words.search(r"\bggufs?\b")
+        if gguf:
+            words.take(gguf, "a GGUF file")
+        read_other_formats(words, reading)
     else:
         gguf = words.search(r"\bggufs?\b")
         if gguf:
@@ -798,7 +816,7 @@ def read_gpu_memory(words: Words, reading: Reading) -> None:
         size = float(found.group(1))
         before = " ".join(words.words[max(0, first - 4):first])
         after = " ".join(words.words[first + 1:first + 5])
-        if re.search(r"\b(?:eat\w*|us(?:e|es|ing)|tak(?:e|es|ing)|consum\w*|allocat\w*|at least|needs?|wants?|requires?|shows?)"
+        if re.search(r"\b(?:eat\w*|us(?:e|es|ing)|tak(?:e|es|ing)|took|consum\w*|allocat\w*|at least|needs?|wants?|requires?|shows?)"
                      r"(?: \w+)?$|\d-$|\b(?:files?|weights?|checkpoints?|downloads?|disk|gguf|model|quant)s?(?: alone| itself)? "
                      r"(?:is|are|weighs?)(?: only| about| around| near| nearly| roughly| like)?$|\b(?:from|to) (?:about |around )?$",
                      before):  # what something uses or needs, or what its files weigh, is no GPU
@@ -808,7 +826,8 @@ def read_gpu_memory(words: Words, reading: Reading) -> None:
         one_of_them = re.match(r"(?:gb |g |gib |gigs? )?(?:each|per (?:card|gpu)|apiece|total|in total|combined)\b", after)
         own_card = re.search(r"\b(?:a|an|my|one|two|\d)$", before) and re.match(r"(?:gb |g |gib |gigs? )?(?:cards?|gpus?|graphics)", after)
         describes = bool(words.gpu_words) and not own_card
-        if (describes or one_of_them and words.gpu_words) and not unknown or not 4 <= size <= 1536:
+        if (describes or one_of_them and words.gpu_words) and not unknown or not 4 <= size <= 1536 \
+                or re.search(r"\.\d\d", found.group(1)):  # '14.99 GB' in a log is a measurement, not a card's size
             words.take(found, "memory of the GPU named")
             continue
         words.take(found, f"a GPU with {size:g} GB" + (" (the memory of the GPU named)" if unknown else ""))
@@ -1112,6 +1131,7 @@ def money_without_model(words: Words, reading: Reading) -> bool:
 
 def read_context(words: Words, reading: Reading) -> None:
     patterns = [r"(?:(?<=concurrent )|(?<=parallel ))(\d+) ?(k)[ -]?(?:tokens? )?(?=requests|prompts|sequences|chats)",
+                r"\bcontext per (?:conversation|chat|request|user|session|npc) ,? ?(\d+) ?(k)?\b",
                 r"\b(?:sequences|requests|chats|prompts|sessions) (?:\S+ ){0,8}?(?:at|of|with) (\d+) ?(k)(?: tokens?)? each\b",
                 r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:context|ctx|context window|sequence\b|seq\b(?: len)?"
                 r"|prompts?\b|input\b)(?: lengths?| window| size)?|(?<![\w.$])(\d+(?:\.\d+)?) ?(k)(?: tokens?)? in\b",
@@ -1128,7 +1148,10 @@ def read_context(words: Words, reading: Reading) -> None:
         number = next(g for g in found.groups() if g and g[0].isdigit())  # the alternatives number their groups apart
         reading.seq_len = kilo(number, "k" if "k" in found.groups() else None)
         reading.seq_len_told = bool(words.asking) and not any(a <= found.start() < b for a, b in words.asking)
-        words.take(found, f"{reading.seq_len:,} tokens of context")
+        first_number = next(n for n in range(1, len(found.groups()) + 1) if found.group(n))
+        leading_noun = re.match(r"(?:sequences|requests|chats|prompts|sessions)\b", found.group(0))  # '8 sequences of 8k each'
+        words.take_range(found.start(first_number) if leading_noun else found.start(), found.end(),
+                         f"{reading.seq_len:,} tokens of context")
 
 
 def read_traffic(words: Words, reading: Reading) -> None:
@@ -1159,8 +1182,9 @@ def read_traffic(words: Words, reading: Reading) -> None:
     at_once = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent|parallel|simultaneous|active) (?:users?|requests"
                            r"|sessions|streams|people|chats|connections|clients)\b"  # of '400 devs, 60 concurrent sessions'
                            r"|(?<!how many )(?<![\w.$])(\d+) ?(k)? (?!tokens|gpus|cards|models|layers|experts|requests)[a-z]+s"
-                           r"(?: \w+){0,3}?"
-                           r" (?:at once|at the same time|simultaneously|concurrently)\b")  # '~25 underwriters at once'
+                           r"(?: \w+){0,5}?"
+                           r" (?:at once|at the same (?:time|moment)|simultaneously|concurrently|at (?:the )?(?:\w+ )?peak)\b")
+    # ('~25 underwriters at once', '150 clinicians at the morning peak')
     staff = (r"(?:" + v.ORGANISATIONS + r")\b" if served  # 'serve it to our 10-person QA team': the team are the users
              else r"(?:[\w-]+ ){0,2}(?:" + v.ORGANISATIONS + r")\b")  # 'our 3-person ML team runs ...': who asks
     users = at_once or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent |parallel |simultaneous |active |internal "
@@ -1181,7 +1205,8 @@ def read_traffic(words: Words, reading: Reading) -> None:
         words.take(users, f"{reading.users:,} concurrent users")
     rate_words = r"(?<![\d.])(\d+(?:\.\d+)?)\+? ?(?:tok(?:en)?s? ?(?:/|per|a) ?s(?:ec\w*)?|t/s|tps)\b"
     observed = r"(?<!seeing )(?<!getting )(?<!get )(?<!got )(?<!only )(?<!currently )(?<!see )(?<!gives )(?<!give )"
-    speed = (words.search(r"(?:each (?:wanting|needing|getting|at)|(?:each|every) (?:user|person|stream|client) (?:to )?(?:see|get)s?"
+    speed = (words.search(r"(?:each (?:wanting|needing|getting|at|expects?|wants?|needs?)"
+                          r"|(?:each|every) (?:user|person|stream|client) (?:to )?(?:see|get)s?"
                           r"|at least|min(?:imum)?|target(?:ing)?(?: to| of)?|>=?|no less than"
                           r"|keep(?:ing)?|above|over|(?:nobody|no one|no user|none) (?:should |must |will |may )?(?:see|get)s?"
                           r" (?:less|fewer|slower|lower) than) (?:maybe |about |around |roughly |like )?" + rate_words)
@@ -1195,7 +1220,8 @@ def read_traffic(words: Words, reading: Reading) -> None:
 def read_batch(words: Words, reading: Reading) -> None:
     batch = words.search(r"(?:micro[ _-]?|per[ _-]device[ _-]?(?:train[ _-])?)?(?:batch(?:[ _-]?size)?|bs)(?: of| =| is)? "
                          r"(\d+|one|two|four|eight|sixteen)\b|(\d+) batch(?: size)?+\b(?! \d)"
-                         r"|(\d+) (?:sequences|prompts) (?:at once|together|in parallel|concurrently|in a batch)"
+                         r"|(\d+) (?:sequences|prompts)(?: \S+){0,6}? (?:at once|together|in parallel|concurrently|in a batch"
+                         r"|in flight)"
                          r"|\b(one|1|a single) (?:sequence|request|prompt) at a time\b")
     if batch:
         value = next(g for g in batch.groups() if g)
@@ -1242,6 +1268,9 @@ def read_money(words: Words, reading: Reading) -> None:
             share = {"half": 0.5, "a quarter": 0.25, "a third": 1 / 3, "three quarters": 0.75}
             reading.utilization = next((v for k, v in share.items() if steady.group(0).startswith(k)), 1.0)
             words.take(steady, f"utilization {reading.utilization:.0%}")
+    for dismissed in words.finditer(r"\b(?:ignore|disregard|forget|(?:don't|do not) use) (?:the |that |those |our )?"
+                                    r"(\$ ?\d[\d,.]* ?k?(?: ?/ ?h(?:ou)?r\b| per (?:gpu[ -]?)?hour| an hour| each| per card)?)"):
+        words.take(dismissed, "a price the question says to leave out", group=1)  # 'ignore the $3.80/hr in the old contract'
     if re.search(v.PRICE_SET_ASIDE, words.text):  # 'leaving price aside (the quotes expire)': no price is an input
         for set_aside in words.finditer(r"\$ ?\d[\d,.]* ?k?\b(?: (?:each|per card|per gpu|a card|apiece))?"):
             words.take(set_aside, "a price the question sets aside")
@@ -1338,15 +1367,16 @@ def read_model_size(words: Words, reading: Reading) -> None:
     """'a 13B model' is a generic dense model of that size; 'codellama 34b' (not in the catalog) is too, named as unknown.
     A size where the question asks outranks a model only told of ('running nemo for months ... want 32b models now')."""
     families = "|".join(re.escape(f) for f in v.MODEL_FAMILIES)
-    unsized = rf"\b(?:{families})(?:[-. ](?:{v.MODEL_LINES}))*[-. ]?(?:\d[\w.]*|plus|\+)(?:-[a-z0-9.]+)*(?![\w+])"
+    unsized = (rf"\b(?:{families})(?:(?:[-. ](?:{v.MODEL_LINES}))*[-. ]?(?:\d[\w.]*|plus|\+)(?:-[a-z0-9.]+)*"
+               rf"|(?:-(?:{v.MODEL_LINES}))+(?: \d+(?:\.\d+)?b)?)(?![\w+-])")  # 'command-r', a line with no version
     named = words.search(unsized)  # 'Mistral Large 2', 'command-r-plus': a model the catalog does not hold
-    if named and reading.models and words.tier(named.start()) > max(words.tier_at(a) for a in reading.model_at) \
-            and not re.search(r"(?<![\w.$])\d+(?:\.\d+)? ?b\b", named.group(0)):  # asked of, over a model only told of
-        for at, model in zip(reading.model_at, reading.models, strict=True):
+    if named and reading.models and words.tier(named.start()) > max(words.tier_at(a) for a in reading.model_at):
+        for at, model in zip(reading.model_at, reading.models, strict=True):  # asked of, over a model only told of
             words.told_aside(at, f"model {model}, told about, not asked about")
         reading.models, reading.model_at = [], []
-        reading.unknown_models.append(words.take(named, "a model not in the catalog (no size given)"))
-        return
+        if not re.search(r"(?<![\w.$])\d+(?:\.\d+)? ?b\b", named.group(0)):  # 'command-r 35b' is sized below
+            reading.unknown_models.append(words.take(named, "a model not in the catalog (no size given)"))
+            return
     if reading.models:
         asked = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?b (?:models?|llms?)\b")
         wanted = asked is not None and re.search(r"\b(?:want|wanting|need|needing|plan|planning|looking|hoping|like) to "

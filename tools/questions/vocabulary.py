@@ -42,6 +42,38 @@ COMPUTE_PRECISION = (r"\b(bf16|fp16|fp8|fp4|fp32|tf32|int8)(?: dense)? (?:comput
                      r"(?:throughput|performance))\b")  # the figure a datasheet quotes for a precision
 TOKEN_SCALE = {"t": 1e12, "trillion": 1e12, "b": 1e9, "bn": 1e9, "billion": 1e9, "m": 1e6, "million": 1e6, "k": 1e3}
 
+# Cloud instance types people name instead of GPUs: (pattern, gpu_id, GPUs per instance or a size -> count table).
+# From the providers' instance documentation (AWS EC2 accelerated computing, Google Cloud GPU machine types, Azure ND/NC).
+SIZE_COUNTS_G = {"xlarge": 1, "2xlarge": 1, "4xlarge": 1, "8xlarge": 1, "16xlarge": 1, "12xlarge": 4, "24xlarge": 4,
+                 "48xlarge": 8, "metal": 8}  # AWS g4dn/g5/g6/g6e
+INSTANCE_TYPES: list[tuple[str, str, int | dict[str, int]]] = [
+    (r"p5\.48xlarge", "h100-sxm", 8), (r"p5en?\.48xlarge", "h200-sxm", 8), (r"p6-b200\.48xlarge", "b200", 8),
+    (r"p4d\.24xlarge", "a100-40gb-sxm", 8), (r"p4de\.24xlarge", "a100-80gb-sxm", 8),
+    (r"p3\.(2xlarge|8xlarge|16xlarge)", "v100-16gb-sxm2", {"2xlarge": 1, "8xlarge": 4, "16xlarge": 8}),
+    (r"p3dn\.24xlarge", "v100-32gb-sxm2", 8),
+    (r"g5\.(\d*xlarge)", "a10g", SIZE_COUNTS_G), (r"g6\.(\d*xlarge)", "l4", SIZE_COUNTS_G),
+    (r"g6e\.(\d*xlarge)", "l40s", SIZE_COUNTS_G), (r"g4dn\.(\d*xlarge|metal)", "t4", SIZE_COUNTS_G),
+    (r"a2-(?:highgpu|megagpu)-(\d+)g", "a100-40gb-sxm", 0), (r"a2-ultragpu-(\d+)g", "a100-80gb-sxm", 0),
+    (r"a3-(?:highgpu|megagpu|edgegpu)-(\d+)g", "h100-sxm", 0), (r"a3-ultragpu-(\d+)g", "h200-sxm", 0),
+    (r"a4-highgpu-(\d+)g", "b200", 0),
+    (r"g2-standard-(\d+)", "l4", {"4": 1, "8": 1, "12": 1, "16": 1, "32": 1, "24": 2, "48": 4, "96": 8}),
+    (r"nd96asr_v4", "a100-40gb-sxm", 8), (r"nd96amsr_a100_v4", "a100-80gb-sxm", 8), (r"nd96isr_h100_v5", "h100-sxm", 8),
+    (r"nd96isr_h200_v5", "h200-sxm", 8),
+]  # a count of 0: the number in the name ('a3-highgpu-4g': 4)
+
+
+def instance_gpus(name: str) -> tuple[str, int] | None:
+    """'p4d.24xlarge' -> ('a100-40gb-sxm', 8); 'g6e.xlarge' -> ('l40s', 1); None for a name not in the table."""
+    for pattern, gpu_id, count in INSTANCE_TYPES:
+        found = re.fullmatch(pattern, name)
+        if found:
+            if isinstance(count, dict):
+                size = found.group(1)
+                return (gpu_id, count[size]) if size in count else None
+            return gpu_id, count or int(found.group(1))
+    return None
+
+
 # Names of accelerators people ask about that the catalog does not hold; each is read as 'a GPU we do not know'.
 UNKNOWN_GPU_PATTERNS = [
     r"\b(?:apple )?m[1-4] ?(?:pro|max|ultra)?\b(?= ?(?:mac|chip|with|\d|$))", r"\bmac ?(?:book(?: pro| air)?|studio|mini|pro)?\b",
@@ -49,6 +81,7 @@ UNKNOWN_GPU_PATTERNS = [
     r"(?<!\$)\b(?:rtx |gtx )?(?:[1-5]0[5-9]0|20[6-8]0|1[06][5-8]0)(?: ?ti| ?super)?\b(?! ?(?:b\b|tokens|users|hours|h\b|days|\$))",
     r"\b(?:amd )?(?:radeon )?(?:rx )?[5-9][0-9]00 ?xtx?\b",
     r"\b(?:nvidia )?(?:a2|a16|a30|a40|a800|h20|h800|l20|b100|mi50|mi100|mi210|mi250|w7900|w6800|rtx ?a[245]000|rtx ?[345]000)\b",
+    r"\b(?:quadro )?rtx ?8000\b|\bquadro (?:rtx )?[a-z]?\d{3,4}\b",
     r"\brtx ?(?:pro ?)?[2-6]\d00(?: ada| blackwell)?\b(?! ?(?:tokens|users|hours))",
     r"\b(?:intel )?arc ?[ab][3-7][0-9]0\b", r"\btesla [pkm]\d{2,3}s?\b",
     r"\b[pk](?:40|80|100)s?\b", r"\btitan(?: rtx| v| xp)?\b", r"\bjetson(?: \w+)?\b", r"\bstrix halo\b", r"\bdgx spark\b",
@@ -108,7 +141,8 @@ DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelev
              r"|(?:has|have) (?:it|them) booked|(?:is|are) (?:\w+ ){0,2}booked"
              r"|(?!which\b)[\w-]+(?:'s| is| are|'re) (?:\w+ )?(?:useless|no use)"
              r"|(?:please )?(?:don't|do not) (?:want to )?use(?: (?:it|that|this|them))?"
-             r"|not to use (?:it|that|this|them)"
+             r"|not to use (?:it|that|this|them)|not touching (?:it|that|this|them|those|these)|won't touch"
+             r"|(?:don't|do not) (?:factor|count|include|consider) (?:it|that|this|them)(?: in)?"
              r"|(?:can't|cannot|can not) hold anything|(?:don't|do not) count (?:it|that|them|those)"
              r"|(?:leave|set) (?:that|it|them|this) aside|wrong fit|not what (?:we|i)(?:'d| would| will)? (?:actually )?(?:pay|spend)"
              r"|belongs? to (?:another|a different|the other|other)|too big|too large)\b")
@@ -116,7 +150,8 @@ DISMISSED = re.compile(DISMISSAL)  # said of the clause before: '... a quote at 
 # what the asker had, left or cannot use: never an input, even where the question refers back to what others said
 LEFT_BEHIND = (r"\b(?:my old|(?:his|her|their) old"
                r"|old (?:[\w-]+ ){0,2}(?:box|rig|card|gpu|setup|fleet|cluster|servers?|nodes?|machines?|workstations?|cards"
-               r"|gpus)|our old|reassigned|repurposed|\w+'s old|used to|back in|last year|previously|previous"
+               r"|gpus)|our old|reassigned|repurposed|\w+'s old|used to|back in|last year|previously"
+               r"|previous(?! (?:admin|owner|sysadmin|manager|it admin)\b)"
                r"|last time|earlier|(?:our|my|the) (?:last|previous) (?:run|job|attempt|experiment|training run|project)"
                r"|too slow|too small|too old|cramped|outgrown|before that|i was on|we were on|i had|we had"
                r"|was (?:gonna|going to) (?:get|buy)|is now in|(?:is|are) gone|(?:can't|cannot|can not) (?:do|handle|run) (?:it|that|this)"
@@ -137,6 +172,8 @@ REPORTED = re.compile(  # a report of what someone else did or said; a possessiv
     rf"|others|he|she|they|rep|vendor|marketplace|listing|provider|ad|peer|consultant|contractor|advisor|cfo|ceo|cto|boss"
     rf"|another|integrator|reseller|supplier|firm|partner"
     rf"|post|pr|site|table|framework|page|paper|docs?)(?:'s)?(?: \w+){{0,3}}? {REPORTS}"
+    r"|(?<!through a )(?<!via a )(?<!from a )(?<!at a )(?<!through my )(?<!via my )(?<!at my )"
+    r"\b(?:friend|buddy|colleague|coworker|cousin|brother|sister)'s (?:\w+ )?(?:startup|company|team|lab|rig|setup|box|build)\b"
     r"|guy on|blog|article|thread|reddit|discord|readme|faq|reportedly|apparently|i read|i've read|i have read|i saw"
     r"|saw (?:someone|a|people)|one site|another (?:post|guy|site|one says)|(?:blog|launch|reddit|forum) post|write-?up"
     r"|announcement"
@@ -149,7 +186,8 @@ INTENT = re.compile(r"\s*(?:so |and |but |now |ok |okay )?(?:(?:i|we)(?:'d| woul
                     r"|hope|'d like|would like|am trying|are trying|'m trying|'re trying) to|(?:i|we)(?:'m| am|'re| are) "
                     r"(?:choosing|deciding|torn) between|(?:i|we)(?:'m| am|'re| are) (?:considering|looking at|eyeing)"
                     r"|what (?:i|we) (?:actually |really )?want\b|the (?:plan|goal|idea) is to"
-                    r"|(?:my|our) goal is|next up is)\b")  # the asker's own plan: part of what is asked about
+                    r"|(?:my|our) goal is|next up is|next (?:month|week|quarter|year)\b(?! (?:we|i) (?:had|did|ran)))\b")
+# (INTENT: the asker's own plan, part of what is asked about)
 PRICE_SET_ASIDE = (r"\b(?:leav\w*|set\w*|put\w*) (?:the )?(?:price|prices|pricing|cost|costs|quotes?) aside\b|\b(?:ignore|ignoring"
                    r"|disregard\w*) (?:the |that |those |these )?(?:price|prices|pricing|quotes?|cost)\b|\bgo with (?:typical |the )?"
                    r"(?:market|street|catalog|list) pric\w*|\b(?:normal|typical|usual|standard) market pric\w*")
@@ -175,7 +213,8 @@ HARDWARE_OPEN = re.compile(r"\bnot asking (?:which|what|whether|if|about (?:the 
                            r"|\b(?:don't|do not) know (?:yet )?(?:what|which) (?:hardware|gpus?|cards?)|\bonly need the memory"
                            r"|\bno (?:hardware|gpus?|cards?) (?:picked|chosen|decided)"
                            r"|\b(?:hardware|gpus?|allocation|cards?) (?:isn't|is not|aren't|are not|not) (?:picked|chosen|decided)"
-                           r"|\bbefore (?:i|we) (?:pick|choose|request|decide on|buy|order) (?:any |the |new )?(?:gpus|hardware|cards)\b")
+                           r"|\bbefore (?:i|we) (?:start )?(?:pick|choose|request|decide on|buy|order|pric)\w* (?:any |the |new )?"
+               r"(?:gpus|hardware|cards)\b")
 ENGINE_SOURCES = r"(?:pr|prs|issues?|docs|readme|repo|github|changelog|release notes|maintainers?|devs)\b"  # 'the vllm docs say'
 
 ASKS_OF_THE_CLAUSE_BEFORE = re.compile(r"\s*(?:how|what|which|would|will|can|could|do|does|is|are)\b[^.?!]*"
