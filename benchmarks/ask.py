@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from ask_corpus import CORPUS, answer_case, call_matches, reading_differences  # noqa: E402
+from ask_corpus import BY_QUESTION, CORPUS, answer_case, call_matches, reading_differences  # noqa: E402
 
 from gpusizer.catalog import load_catalog  # noqa: E402
 
@@ -41,9 +41,9 @@ def held_out_mode(catalog, verbose: bool) -> None:
     """The blind round kept out of the corpus, judged as when it was first scored: the reading may leave a workload of
     inference unsaid (it changes no tool argument) and round a third; everything else must match, journey included."""
     cases = [json.loads(line) for line in HELD_OUT.read_text().splitlines() if line.strip()]
-    right = 0
+    right, by_question = 0, {case["question"]: case for case in cases}
     for case in cases:
-        answer = answer_case(case, catalog)
+        answer = answer_case(case, catalog, by_question)
         journey = answer.journey if answer.understood else "not_understood"
         differences = {k: v for k, v in reading_differences(case, answer).items()
                        if not (k == "workload" and set(v) <= {None, "inference"} and "method" not in case["reading"])
@@ -60,7 +60,7 @@ def parser_mode(catalog, verbose: bool) -> int:
     totals = Counter(case["journey"] for case in CORPUS)
     started = time.perf_counter()
     for case in CORPUS:
-        answer = answer_case(case, catalog)
+        answer = answer_case(case, catalog, BY_QUESTION)
         journey = answer.journey if answer.understood else "not_understood"
         differences = reading_differences(case, answer)
         ok = not differences and journey == case["journey"]

@@ -11,12 +11,19 @@ from gpusizer.tools.questions import AskAnswer, ask
 
 CORPUS_FILE = Path(__file__).parent / "data" / "ask_corpus.jsonl"
 CORPUS = [json.loads(line) for line in CORPUS_FILE.read_text().splitlines() if line.strip()]
+BY_QUESTION = {case["question"]: case for case in CORPUS}  # questions are unique: a follow-up's previous is found here
 UNNAMED = {"instruct", "chat", "hf", "base", "it"}  # suffixes that do not change which model a name means
 NOT_COMPARED = {"recipe", "optimizer", "other_weights", "other_methods", "providers", "gpu_memory_utilization"}  # the corpus does not record these
 
 
-def answer_case(case: dict, catalog) -> AskAnswer:
-    previous = ask(case["previous"], catalog) if case.get("previous") else None
+def answer_case(case: dict, catalog, cases: dict[str, dict] | None = None, depth: int = 0) -> AskAnswer:
+    """The answer in its conversation: a follow-up's previous question is answered first, and that one's previous too
+    when `cases` (question -> case) holds it ('and on a 4090?' after 'at q8 instead?' after the opening)."""
+    previous = None
+    if case.get("previous"):
+        earlier = (cases or {}).get(case["previous"])
+        previous = (answer_case(earlier, catalog, cases, depth + 1) if earlier is not None and depth < 5
+                    else ask(case["previous"], catalog))
     return ask(case["question"], catalog, previous)
 
 

@@ -9,7 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from ask_corpus import CORPUS, answer_case, reading_differences
+from ask_corpus import BY_QUESTION, CORPUS, answer_case, reading_differences
 
 from gpusizer.catalog import load_catalog
 from gpusizer.tools import estimate_vram
@@ -24,7 +24,7 @@ JOURNEYS = {"estimate", "fit", "which_gpu", "limits", "serving", "speed", "compa
 @pytest.fixture(scope="module")
 def answers():
     catalog = load_catalog(include_user=False)  # the built-in catalog, read once for the whole corpus
-    return [answer_case(case, catalog) for case in CORPUS]
+    return [answer_case(case, catalog, BY_QUESTION) for case in CORPUS]
 
 
 def test_the_corpus_holds_at_least_150_questions_over_every_journey():
