@@ -355,6 +355,18 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      {"gpus": [["h200-sxm", 8]]}, {"rent_usd_per_gpu_hour"}),
     ("~150 clinicians at peak, each expects ≈30 tok/s. Llama 3.1 8B on H100 NVL cards — how many do we need?", "serving",
      {"tokens_per_s_per_user": 30.0, "users": 150}, set()),
+    # a move someone else says we should have made is no move; what the question leaves aside stays aside
+    ("I've got one node with 8 H100s. My advisor says we should have asked for MI300X time instead, which isn't happening."
+     " With FP8 weights on this node, what is the longest context for llama 3.1 405b?", "limits",
+     {"gpus": [["h100-sxm", 8]]}, set()),
+    ("I tinker on an old 1080 Ti at home and a guy on our team insists 70b needs 200GB. Leaving aside what hardware we "
+     "end up buying, how much GPU memory does llama 3.3 70b need in fp8 at 8k?", "estimate", {}, {"unknown_gpu", "gpus"}),
+    ("We're a lab adding four B200s, busy half the time over two years. A friend at another university pays $3.50/hr for "
+     "B200s but we wouldn't get that. Buy or rent?", "rent_or_buy", {"gpus": [["b200", 4]]}, {"rent_usd_per_gpu_hour"}),
+    ("150 chats at peak and we'd like each to stream at 25 tokens/s or better. Mistral Nemo on L40S cards: how many?",
+     "serving", {"tokens_per_s_per_user": 25.0}, set()),
+    ("Will Llama 3.2 3B run on my Jetson Orin Nano with llama.cpp at Q4_K_M?", "fit", {"unknown_gpu": "jetson orin nano"},
+     set()),
 ]
 
 
@@ -555,3 +567,17 @@ def test_a_follow_up_asking_how_long_keeps_the_sequence_length(catalog):
     first = ask("planning a full fine-tune of olmo 2 13b with fsdp at 4k seq len. how much gpu memory in total?", catalog)
     answer = ask("thanks. if we run that on 8x h100 over 20B tokens, how long does it take?", catalog, first)
     assert answer.journey == "training_time" and answer.reading["seq_len"] == 4096
+
+
+def test_a_conversation_keeps_its_node_and_asks_the_runs_bill(catalog):
+    first = ask("full fine-tune of qwen2.5 7b on 1B tokens, 2 epochs, on a node of H100s with FSDP: how long?", catalog)
+    second = ask("what if it were H200s instead?", catalog, first)
+    assert second.journey == "training_time" and second.reading["gpus"] == [["h200-sxm", 8]]
+    third = ask("and what would that run cost on spot?", catalog, second)
+    assert third.journey == "training_time" and third.reading["pricing"] == "spot"
+
+
+def test_a_follow_up_on_one_of_those_cards_keeps_the_card(catalog):
+    first = ask("what exactly is the rtx pro 6000 blackwell? how much vram?", catalog)
+    answer = ask("could i run glm 4.5 air on one of those at fp8?", catalog, first)
+    assert answer.journey == "fit" and answer.reading["gpus"] == [["rtx-pro-6000-blackwell", 1]]

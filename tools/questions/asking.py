@@ -34,6 +34,7 @@ FOLLOW_UP_OPENING = (r"^(?:(?:ok(?:ay)?|fine|alright|cool|great|hmm|right|so|tha
                      r"|ok(?:ay)?|also|with|at|on|in|using|instead|what if|if|but|try|or|drop|raise|make it|switch|swap|stretch)\b")
 POINTS_BACK = r"\binstead\b|\b(?:it|that|this one|the same|them|those)\b|\b(?:for|with|on) this\b"
 STRONG_POINTER = (r"\b(?:that|this|the same) (?:one )?(?:card|gpu|box|setup|node|machine|model|config)\b"  # 'on that one card'
+                  r"|\bon (?:one|1|two|2|both|each|all|any) of (?:those|these|them)\b"  # 'could i run X on one of those?'
                   r"|\bsame (?:model|load|traffic|users|setup|config|workload|math|question)\b"  # 'same model, same 50 users'
                   r"|\b(?:everything|all) else (?:is |stays )?(?:the )?same\b")  # 'peak is 120 now, everything else the same'
 BARE_COUNT = (r"\b(\d+|two|three|four|eight|a pair|a couple) (?:of (?:them|those|these)|of the(?: [\w-]+)? (?:cards|gpus)|cards|gpus)\b"
@@ -69,9 +70,11 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     if new.workload and (new.method_said or previous.workload != "training"):  # 'train on that card' keeps the LoRA
         merged.workload, merged.method, merged.method_said = new.workload, new.method, new.method_said
     if new.gpus and new.gpus[0][1] is None and previous.gpus and (previous.gpus[0][1] or 1) > 1 and (
-            re.search(r"\bsame\b", new.text) or re.search(r"\b[a-z]*\d+[a-z]*s\b", new.asked)):  # 'the same on h200s'
+            re.search(r"\bsame\b", new.text) or re.search(r"\b[a-z]*\d+[a-z]*s\b", new.text)) \
+            and not re.search(r"\b(?:one|1|a single) of (?:those|these|them)\b", new.text):  # 'the same on h200s'
         merged.gpus = [(new.gpus[0][0], previous.gpus[0][1]), *new.gpus[1:]]
-    if len(new.gpus) == 1 and previous.gpus and re.search(r"\b(?:compar\w*|vs\.?|versus|against|stack up)\b", new.text):
+    if len(new.gpus) == 1 and previous.gpus and re.search(r"\b(?:compar\w*|vs\.?|versus|against|stack up)\b|\b(?:throw|add"
+                                                          r"|include|put)\b.*\b(?:in|too|as well|also)\s*$", new.text):
         merged.gpus = [*previous.gpus, *(g for g in new.gpus if g[0] not in {p for p, _ in previous.gpus})]  # 'how's that compare to X'
     picks = r"\bwhich (?:\w+ )?(?:gpus?|cards?)\b|\bwhat (?:gpus?|cards?|hardware) (?:should|would|do|to)\b"
     if re.search(picks, new.asked) and not new.gpus:  # 'which gpu should i get instead?': the GPU is the question
@@ -263,6 +266,10 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
         kept = j.JOURNEY_BY_NAME[previous.journey]  # 'and a 4090?' after a price question asks the price again
         journey = kept if kept.applies(reading) or kept.name in ("cloud_cost", "rent_or_buy", "gpu_card", "limits") and reading.gpus \
             else journey
+    run_cost = re.sub(r"\b(?:that|the|this) run\b", "", question.lower())  # 'would that run cost' asks no fit
+    if follow is not None and previous is not None and previous.journey == "training_time" and re.search(j.COST_ASK, run_cost) \
+            and not re.search("|".join((j.FIT_ASK, j.LIMIT, j.ESTIMATE_ASK)), run_cost):
+        journey = j.JOURNEY_BY_NAME["training_time"]  # 'and what would that run cost on spot?': the run's time and its bill
     if journey is not None and journey.name == "limits" and j.asks_past_told_context(reading):
         told = next((s for s in reading.spans if s.meaning.endswith("tokens of context")), None)  # 'OOMs at 128k. max?'
         if told is not None:

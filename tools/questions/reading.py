@@ -536,7 +536,8 @@ def read_counts_after(words: Words, reading: Reading) -> None:
     if len(named) == 1:
         share = words.search(r"\bonly (\d+|one|two|four) (?:gpus?|cards?)\b(?! each)"
                              r"|\b(\d+|one|a single) (?:gpu|card) (?:is )?(?:for me|for us|mine|ours)\b")  # 'only one GPU for me'
-        need = words.search(r"\b(?:we|i) (?:need|would need|'d need|will need|plan to buy|'d buy|would buy) (\d+|two|three|four|six"
+        need = words.search(r"\b(?:we|i|we'd|i'd) (?:need|would need|'d need|will need|plan to buy|'d buy|would buy|would take"
+                            r"|take|buy) (\d+|two|three|four|six"
                             r"|eight|sixteen)(?: of (?:them|those|these))?\b(?! ?(?:k\b|gb|gigs?|b\b|x\b|tokens?|users|people|hours|days"
                             r"|weeks|months|years|gpus? (?:of|for)|%|\.\d|tok\w*|t/s|tps|req\w*|rps|concurrent|per\b|each|more|ms\b|s\b"
                             r"|sec\w*))")  # 'X per H100 PCIe, we need 8'
@@ -987,9 +988,10 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     named only in sentences that tell are background; a model named where the question asks comes first."""
     torn = re.search(r"\b(?:between|torn|either|vs\.?|versus)\b", words.text)  # 'torn between moving to H100 or B200'
     moved_to = [] if torn else [
-        a for a in reading.gpu_at if re.search(v.MOVING_TO.pattern + r"(?: \w+)?$", " ".join(words.words[max(0, a - 4):a]))
-        or re.match(r"(?:\S+ ){0,2}instead\b", " ".join(words.words[a + 1:a + 4]))
-        or bought_after(words, reading, a) or changed_from_to(words, reading, a)]
+        a for a in reading.gpu_at if words.tier_at(a) > 0 and (  # not a move someone else says we should have made
+            re.search(v.MOVING_TO.pattern + r"(?: \w+)?$", " ".join(words.words[max(0, a - 4):a]))
+            or re.match(r"(?:\S+ ){0,2}instead\b", " ".join(words.words[a + 1:a + 4]))
+            or bought_after(words, reading, a) or changed_from_to(words, reading, a))]
     if moved_to and len(moved_to) < len(reading.gpu_at):  # 'two replicas on 4x A100 ... if we move to H200s': the H200s
         keep_gpus(words, reading, [a in moved_to for a in reading.gpu_at], "the setup being left")
     moved_model = [a for a in reading.model_at if re.search(v.MOVING_TO.pattern + r"(?: \w+){0,2}$",
@@ -1023,7 +1025,8 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     open_hardware = v.HARDWARE_OPEN.search(words.text) is not None  # 'no hardware picked yet': the GPUs told are not asked
     asked = [(t == max(tiers, default=1) or comparing and t > 0) and (t > 0 or not theirs) and (t > 1 or not open_hardware)
              for t in tiers]
-    unknown_asked = [t > 0 or not (theirs or top > 0) for t in unknown_tiers]  # an outside GPU yields only to others' stories
+    unknown_asked = [(t > 0 or not (theirs or top > 0)) and (t > 1 or not open_hardware)  # yields to others' stories,
+                     for t in unknown_tiers]  # and to 'leaving aside what hardware we buy'
     keep_unknown_gpus(words, reading, unknown_asked, "told about, not asked about")
     keep_gpus(words, reading, asked, "told about, not asked about")
     if len(reading.models) > 1:
@@ -1209,7 +1212,9 @@ def read_traffic(words: Words, reading: Reading) -> None:
                           r"|(?:each|every) (?:user|person|stream|client) (?:to )?(?:see|get)s?"
                           r"|at least|min(?:imum)?|target(?:ing)?(?: to| of)?|>=?|no less than"
                           r"|keep(?:ing)?|above|over|(?:nobody|no one|no user|none) (?:should |must |will |may )?(?:see|get)s?"
-                          r" (?:less|fewer|slower|lower) than) (?:maybe |about |around |roughly |like )?" + rate_words)
+                          r" (?:less|fewer|slower|lower) than|each (?:to )?(?:stream|get|see|receive)s? at) (?:maybe |about |around "
+                          r"|roughly |like )?" + rate_words)
+             or words.search(rate_words + r" or (?:better|more|faster|above|higher)\b")
              or words.search(observed + rate_words + r"(?: per user| each| for each user| per stream| per person| for every user"
                              r"| per reply| per response| per request)"))  # '~12 tok/s per stream, we're seeing' is no target
     if speed:
@@ -1262,7 +1267,7 @@ def read_money(words: Words, reading: Reading) -> None:
         reading.utilization = float(daily.group(1)) / period
         words.take(daily, f"utilization {reading.utilization:.0%} ({daily.group(1)} hours a {daily.group(2)})")
     elif not utilization:
-        steady = words.search(r"\b24/7\b|\bround the clock\b|\ball the time\b|\bcontinuously\b"
+        steady = words.search(r"\b24/7\b|\b(?:a)?round the clock\b|\ball the time\b|\bcontinuously\b"
                               r"|\b(?:half|a quarter|a third|three quarters) of the time\b|\bhalf the time\b")
         if steady:
             share = {"half": 0.5, "a quarter": 0.25, "a third": 1 / 3, "three quarters": 0.75}

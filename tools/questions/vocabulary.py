@@ -84,7 +84,8 @@ UNKNOWN_GPU_PATTERNS = [
     r"\b(?:quadro )?rtx ?8000\b|\bquadro (?:rtx )?[a-z]?\d{3,4}\b",
     r"\brtx ?(?:pro ?)?[2-6]\d00(?: ada| blackwell)?\b(?! ?(?:tokens|users|hours))",
     r"\b(?:intel )?arc ?[ab][3-7][0-9]0\b", r"\btesla [pkm]\d{2,3}s?\b",
-    r"\b[pk](?:40|80|100)s?\b", r"\btitan(?: rtx| v| xp)?\b", r"\bjetson(?: \w+)?\b", r"\bstrix halo\b", r"\bdgx spark\b",
+    r"\b[pk](?:40|80|100)s?\b", r"\btitan(?: rtx| v| xp)?\b", r"\bjetson(?: (?:agx|orin|xavier|nano|nx|thor|tx2))*\b",
+    r"\bstrix halo\b", r"\bdgx spark\b",
     r"\b(?:amd )?ryzen ai(?: max\+?)?(?: pro)?(?: \d{3})?\b", r"\bradeon (?:ai )?pro ?[rw]?\d{4}\b", r"\bgaudi ?1\b",
 ]
 
@@ -126,7 +127,7 @@ gonna wanna gotta what's whats way it's that's there's i'd we'd don't doesn't ca
 # ---- how a sentence stands to the question: asking, telling, or reporting what others did or what was before
 QUESTION_START = re.compile(r"(?:how|what|what's|whats|which|will|would|can|could|is|are|does|do|should|any|where|why|when"
                             r"|please|estimate|calculate|tell me|give me|help me|quote me)\b")
-REPORTS = (r"(?:say|said|says|saying|claims?|claimed|swears|swore|insists|insisted|told|reckons|thinks|got|gets|ran|runs|did"
+REPORTS = (r"(?:say|said|says|saying|claims?|claimed|swears|swore|insists|insisted|told|reckons|thinks|got|gets|ran|runs|did|pays|paid"
            r"|does|oom'd|asked"
            r"|posted|reported|mentioned|recommends|recommended|found|showed|shows|wrote|lists|listed|keeps|couldn't|floated"
            r"|pitched|proposed|suggested|offered|listing|threw out"
@@ -210,6 +211,7 @@ MOVING_TO = re.compile(r"\b(?:move|moves|moving|moved|switch|switched|switching|
                        r"|\bonto\b|" + BUYING_PLAN +
                        r"|\bfor (?:production|prod|launch)\b|\bnow wants?\b")
 HARDWARE_OPEN = re.compile(r"\bnot asking (?:which|what|whether|if|about (?:the )?(?:gpus?|cards?|hardware))"
+                           r"|\b(?:leaving aside|regardless of|whatever) (?:what|which)? ?(?:hardware|gpus?|cards?)\b"
                            r"|\b(?:don't|do not) know (?:yet )?(?:what|which) (?:hardware|gpus?|cards?)|\bonly need the memory"
                            r"|\bno (?:hardware|gpus?|cards?) (?:picked|chosen|decided)"
                            r"|\b(?:hardware|gpus?|allocation|cards?) (?:isn't|is not|aren't|are not|not) (?:picked|chosen|decided)"
