@@ -6,13 +6,13 @@ and every content word no reader used is listed as ignored, so an answer never r
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gpusizer.catalog import Catalog
 
 from . import vocabulary as v
-from .number_words import digits_for_number_words
+from .sentences import sentence_tiers
+from .shorthands import normalize
 
 MAX_SPAN_WORDS = 6
 USED = "·"  # a used word's characters are masked with this, so later patterns cannot read it twice
@@ -177,181 +177,6 @@ class Words:
     def unused_content(self) -> list[str]:
         return [w for w, u in zip(self.words, self.used, strict=True)
                 if not u and w not in v.STOP_WORDS and re.search(r"[a-z0-9]", w) and not re.fullmatch(r"[^a-z0-9]+", w)]
-
-
-GGUF_SHORT = {"2": "q2_k", "3": "q3_k_m", "4": "q4_k_m", "5": "q5_k_m", "6": "q6_k", "8": "q8_0"}  # 'q4': the usual file
-SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as people abbreviate, to the words the readers know
-    (r"--dtype[ =](half|float16|fp16)\b", "fp16"), (r"--dtype[ =](bfloat16|bf16)\b", "bf16"),
-    (r"\bllama(\d)_(\d)/(\d+)b_(\w+)", r"llama \1.\2 \3b \4"),  # torchtune config names: llama3_2/1B_full
-    (r"\b([a-z][\w.-]*):(\d+(?:\.\d+)?b)\b", r"\1 \2"),  # ollama tags: gpt-oss:20b, qwen3:14b
-    (r"\b(?:tpu[ -]?)?v(5e|5p|6e)-(\d+)\b", r"tpu v\1 \2 chips"),  # TPU slices: v5e-8
-    (r"\b(q4_0|q8_0|q4|q8|fp8|int8|8[ -]?bit|4[ -]?bit) cache\b",  # TabbyAPI's 'Q4 cache' is the KV cache
-     lambda m: "kv cache " + {"q4": "q4_0", "q8": "q8_0"}.get(m.group(1), m.group(1))),
-    (r"\bsingle-(?=[a-z]+\d)", "single "),  # 'our single-L40S nodes'
-    (r"(?<!through )(?<!until )(?<!till )(?<!by )(?<!in )(?<!for )(?<!next )(?<!this )(?<!last )(?<!'s )(?<!our )(?<!end of )"
-     r"(?<!pushed to )(?<!moved to )(?<!delayed to )(?<!slipped to )"
-     r"\bq([234568])\b(?![_.])(?! (?:asks|planning|plan|budget|roadmap|goals?|okrs?|review|deadline|launch|\d{4}))",
-     lambda m: GGUF_SHORT[m.group(1)]),  # 'q4' the usual file; 'through Q3', 'our Q3 asks' a quarter
-    (r"(?:^|\s)-c (\d+)\b", r" context \1"), (r"(?:^|\s)--?(?:cache-type-k|ctk|ctv|cache-type-v) (\w+)", r" kv cache \1"),
-    (r"(?:^|\s)-ngl (\d+)\b", r" llama.cpp n_gpu_layers \1"),
-    (r"--quantization[ =](\w+)", r"\1"), (r"--?gpu[-_]memory[-_]utili[sz]ation[ =]", "gpu_memory_utilization "),
-    (r"\b(\d+)-gpus?\b", r"\1 gpus"), (r"\b(\d+(?:\.\d+)?[kmbt]?)-tokens?\b", r"\1 tokens"),
-    (r"\b(\d+)-k\b", r"\1k"),
-    (r"\b([abh]\d00) (pcie|sxm|nvl) (vs\.?|or|versus) (pcie|sxm|nvl)\b", r"\1 \2 \3 \1 \4"),  # 'h100 pcie vs sxm'
-    (r"\b(\d+) cents?\b", lambda m: f"${int(m.group(1)) / 100:.2f}"),
-    (r"\b(\d+) (?:dollars?|bucks?) (?:and )?(\d{1,2})\b(?: cents?)?", r"$\1.\2"),  # 'two dollars fifty'
-    (r"\b(\d+(?:\.\d+)?) ?(?:bucks|dollars|usd)\b", r"$\1"), (r"\b(\d+(?:\.\d+)?) ?(?:percent|pct)\b", r"\1%"),
-    (r"\b(\d+) ?(?:gigabytes?|gbs)\b", r"\1 gb"),
-    (r"\bl3(\.[123])?(?=[ -]\d)", r"llama 3\1"), (r"\bmixtral[ -](\d+x\d+)\b(?!b)", r"mixtral \1b"),
-    (r"\bds[ -]?(v3|v2|r1)\b", r"deepseek \1"),
-    (r"\bollama_kv_cache_type ?= ?", "ollama kv cache "), (r"--?kv[-_]cache[-_]dtype[ =]", "kv cache "),
-    (r"--?cache[-_]type[-_][kv][ =]", "kv cache "), (r"--?max[-_]model[-_]len[ =]", "context "),
-    (r"\b(?:p\d\w*(?:-b200)?\.\d*xlarge|g\d\w*\.(?:\d*xlarge|metal)|a\d-[a-z]+-\d+g|g2-standard-\d+|nd96\w+)\b",
-     lambda m: instance_words(m.group(0))),  # 'a p4d.24xlarge': 8 x a100-40gb-sxm
-    (r"\blora_(?:r|alpha|dropout|rank) ?[=:] ?[\d.]+", " "),  # a LoRA rank is no size, context or batch
-    (r"\bload_in_4bit ?[=:] ?true\b", "4-bit"), (r"\bload_in_8bit ?[=:] ?true\b", "8-bit"),  # config files and notebooks
-    (r"\b(?:use_)?gradient_checkpointing ?[=:] ?(?:true|'unsloth'|\"unsloth\"|unsloth)", "gradient checkpointing"),
-    (r"\badapter ?: ?(q?lora)\b", r"\1"), (r"\bbf16 ?[=:] ?true\b", "bf16"), (r"\bfp16 ?[=:] ?true\b", "fp16"),
-    (r"\bfsdp ?:(?= ?-)", "fsdp "), (r"\b(?:per_device_train_|micro_)batch_size ?[=:] ?(\d+)", r"training batch size \1"),
-    (r"\b(?:per_device_(?:eval_)?)?batch_size ?[=:] ?(\d+)", r"batch size \1"),
-    (r"\bper_device_train_batch_size\b", "per device training batch size"), (r"\bmicro_batch_size\b", "micro batch size"),
-    (r"\bgradient_accumulation_steps\b", "gradient accumulation steps"),
-    (r"\b(?:max[-_]model[-_]len|cutoff_len|max_seq_length|max_seq_len|model_max_length|num_ctx|n_ctx|ctx[-_]size|sequence_len)\b"
-     r" ?[=:]? ?",
-     "context "),
-    (r"--?(?:tensor[-_]parallel[-_]size|tp)[ =](\d)", r"tensor parallel \1"),
-    (r"\b(\d+k?)-(context|token|tokens|ctx|dev|devs|person|people|user|users|seat|seats|hours?|days?|weeks?|months?|years?)\b",
-     r"\1 \2"),
-    (r"\b(\d+(?:\.\d+)?)b ?(?:-|to) ?(\d+(?:\.\d+)?)b\b", r"\1b-to-\2b"),  # a size range names no one size
-    (r"(?<![\w.-])(\d+) ?(?:-|to) ?(\d+)b\b", r"\1b-to-\2b"),  # '7-13B models' (not 'llama-3.1-8b')
-    (r"\b(\d+(?:\.\d+)?b)[ -](?:class|sized?|range|tier)\b", r"\1"),  # '32b-class models' are 32b models
-    (r"(\S+?)-(awq|gptq|fp8|gguf|int4|int8|bnb-4bit|4bit|mlx|nvfp4|mxfp4)\b", r"\1 \2"),  # release suffixes name a format
-]
-
-
-def instance_words(name: str) -> str:
-    """A cloud instance type as the GPUs it holds ('p4d.24xlarge' -> '8 x a100-40gb-sxm'); unknown names stay as typed."""
-    found = v.instance_gpus(name)
-    return f"{found[1]} x {found[0]}" if found else name
-
-
-def normalize(question: str) -> str:
-    text = (question.lower().replace("×", "x").replace("–", "-").replace("—", " - ").replace("’", "'").replace("~", " ")
-            .replace("`", " ").replace("≈", " ").replace("•", " "))
-    text = re.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 30,000 -> 30000
-    text = re.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 1,000,000 needs a second pass
-    text = digits_for_number_words(text)
-    for pattern, replacement in SHORTHANDS:
-        text = re.sub(pattern, replacement, text)
-    times = r"\b(\d+)\s*[x*]\s*(?=[a-z])(?!tx?\b|large\b)|\b(\d+)\s*\*\s*(?=\w)"  # 2xH100 -> 2 x h100 (not 12xlarge)
-    text = re.sub(times, lambda m: f"{m.group(1) or m.group(2)} x ", text)
-    text = re.sub(r"\b(\d{1,3})x(?=\d{4}\b)|\b(\d+)x\s+(?=\d)", lambda m: f"{m.group(1) or m.group(2)} x ", text)  # 2x3090
-    text = re.sub(r"\b(\d+)(gb|gigs?|gib)\b", r"\1 \2", text)  # 24gb -> 24 gb
-    text = re.sub(r"[,;:]", " , ", text)  # clause marks stay, so 'fp8, kv cache included' is not 'fp8 kv cache'
-    text = re.sub(r"[!?()\[\]\"]|(?<!\w)'|'(?!\w)| -+ ", " ", text)
-    text = re.sub(r"(?<![\d])\.(?![a-z])|\.(?![\da-z])", " ", text)  # full stops, not decimal points or 'llama.cpp'
-    return re.sub(r"\s+", " ", text).strip()
-
-
-def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]:
-    """Where in the normalised `text` the sentences that ask are, and those that only report what others did or what
-    was before ('a friend ran it on 2 A100s', 'my old box had a 5080'): the first decide, the second yield to the rest.
-    Nothing when every sentence is of one kind or they cannot be placed. The third list: the asides that tell of what
-    the asker had, left or leaves out ('my old 3090', 'booked until Q3', 'ignore it'), never read even when reports are."""
-    # code ('`vllm serve ...`', '```yaml ...```') is a piece of its own
-    clauses = (r"(?<=[.!?;])\s+(?:[-*•]\s+)?|\s*`+\s*|\s*\n\s*(?:[-*•]\s+)?|\s+•\s+"
-               r"|,\s+(?=(?:but|so|whereas|while|though|although|yet)\b)"  # 'a P40 on ebay, but I've read ...'
-               r"|,\s+(?=(?:would|will|can|could|does|do|is|are|should|what|how|which)\b(?:[^,.!?]|\.(?=\w))*\?)"
-               # '..., would the 70b fit?'
-               r"|(?<=:)\s+(?=(?:what|how|which|will|would|can|could|is|are|does|do|should)\b)"  # 'before I blame X: what ...'
-               r"|(?<=:)\s+(?=(?:on|with|for|using|at|in)\b[^.?!:]*\?)"  # 'forget the mac: on the 3090 box, what ...?'
-               # '... (96GB) - we sold the two 3090s it replaced'
-               r"|\s+[-—]+\s+(?=(?:we|i|it|they|the|but|so|my|our|his|her|their|someone|a friend|please)\b)"
-               r"|\s+(?=(?:but|so|since|because|as) (?:i|i'm|im|i've|i'd|i'll|we|we're|we've|we'd|we'll|the|my|our|it|it's|that"
-               r"|thats|that's|they"
-               r"|he|she|now|then|this)\b)"  # '... on my 4090 since the team A6000 is taken'
-               # 'retired my 1080 Ti and got a 5090'
-               r"|\s+(?=and (?:got|bought|picked up|grabbed|(?:now|then) (?:i|we|they|wants?|needs?))\b)"
-               r"|,\s+(?=and (?:someone|somebody|a (?:friend|colleague|coworker|guy)|my (?:friend|buddy|colleague|boss)"
-               r"|people)\b)")  # "..., and someone on our Slack insists": a report of its own
-    clauses = rf"(?<=;)\s+|(?:{clauses})(?![^()]*\))"  # not inside brackets, but at ';': '(4x V100 here; the A100s are booked)'
-    lines = re.sub(r"(?<=[\w)%])[ \t]*\n", ".\n", question.strip())  # a line (a bullet) ends as a sentence does
-    whole = [s for s in re.split(clauses, lines, flags=re.IGNORECASE) if re.search(r"\w", s)]
-    marked = any("?" in s for s in whole)
-    whole_asks = [("?" in s or bool(v.ASKS_WITHOUT_MARK.match(s.lower().lstrip("\"'(* ")))) if marked  # 'What would I get: X, Y.'
-                  else bool(v.QUESTION_START.match(s.lower().lstrip("\"'(* ")) or v.ASKS_UNMARKED.search(s.lower()))
-                  for s in whole]
-    for n in range(len(whole) - 1):  # 'My colleague say it not fit on ours. Is true?': the claim is what is asked
-        first = n  # the claim's sentence, all its clauses
-        while first > 0 and not re.search(r"[.!?;]\s*$", whole[first - 1]):
-            first -= 1
-        claim = any(v.REPORTED.search(c.lower()) or v.NAMED_SAYS.search(c) for c in whole[first:n + 1])
-        if claim and whole_asks[n + 1] and not whole_asks[n] and re.match(
-                r"\s*(?:is|was) (?:that |this |it |he |she )?(?:really |actually )?(?:true|right|correct|so)\b"
-                r"|\s*(?:true|right|correct)\s*\?",
-                whole[n + 1].lower()):
-            whole_asks[first:n + 1] = [True] * (n + 1 - first)
-    for n in range(len(whole) - 2, -1, -1):  # 'On the A6000, using vLLM, what's the biggest model?': one ask
-        joined = whole_asks[n + 1] and not whole_asks[n] and not re.search(r"[.!?;]\s*$", whole[n])
-        if joined and (v.LEAD_IN.match(whole[n].lower()) or v.ASKS_OF_THE_CLAUSE_BEFORE.match(whole[n + 1].lower())):
-            whole_asks[n] = True  # '..., how do they compare?': the clause before names what is asked about
-    sentences: list[str] = []
-    asks: list[bool] = []
-    reports: list[bool] = []
-    lefts: list[bool] = []
-    for n, (sentence, ask_here) in enumerate(zip(whole, whole_asks, strict=True)):
-        own = without_acquisition_times(re.sub(r"\([^()]*\)", " ", sentence).lower())
-        brackets = re.findall(r"\(((?:that|this|which|those|these|it)\b[^()]*)\)", sentence.lower())  # '(that's the old setup)'
-        own += "".join(f" {b}" for b in brackets if v.HEARSAY.search(b))
-        own += "".join(f" {b}" for b in re.findall(r"\(([^()]*)\)", sentence.lower())  # '(not asking about that price)'
-                       if v.DISMISSED.search(b) and re.search(v.REFERRING, b)
-                       and not re.match(r"\s*(?:the|a|an|our|my|their|his|her)\b", b))  # '(the b200s are theirs...)' is its own
-        dismissed_next = any(  # '... at $2.10/hr but ignore it', '... $0.20/hr but I'm sure that's off, so don't use it'
-            n + k < len(whole) and not any(re.search(r"[.!?;]\s*$", p) for p in whole[n:n + k])
-            and v.DISMISSED.search(re.sub(r"\([^()]*\)", " ", whole[n + k]).lower()) is not None
-            and re.search(v.REFERRING, whole[n + k].lower()) is not None for k in (1, 2))
-        if not ask_here and v.INTENT.match(own) and v.REPORTED.search(own) is None:
-            ask_here = marked  # 'We want to run llama 3.1 405b in fp8.': the asker's plan is what the question is about
-        moving = v.MOVING_TO.search(own) is not None  # 'moving off the old setup onto 2x H100': the move itself is told
-        reported = (v.REPORTED.search(own) is not None or v.NAMED_SAYS.search(re.sub(r"\([^()]*\)", " ", sentence)) is not None) \
-            and re.search(v.BUYING_PLAN, own) is None  # 'saw a 5070 Ti on sale and am thinking of pulling the trigger'
-        told = not ask_here and (reported or v.LEFT.search(own) is not None and not moving or dismissed_next)
-        left = told and (dismissed_next or v.LEFT.search(own) is not None and not reported)
-        for piece in re.split(r"(\([^()]*\))", sentence):  # '(my old 3090 went to my kid)': an aside of its own
-            if re.search(r"\w", piece):
-                after_old = bool(sentences) and re.search(r"\bold(?: [\w-]+){0,2}\s*$", sentences[-1].lower()) is not None
-                aside_of_its_own = piece.startswith("(") and "?" not in piece and (
-                    v.HEARSAY.search(piece.lower()) is not None or after_old  # 'the old TGI setup (4x A100...)'
-                    or re.match(r"\((?:which|that|it) (?:ran|did|got|gave|managed|was|had|used to)\b", piece.lower()) is not None)
-                sentences.append(piece)
-                asks.append(not aside_of_its_own and (ask_here or piece.startswith("(") and "?" in piece))
-                reports.append(told or aside_of_its_own if not asks[-1] else False)
-                lefts.append(reports[-1] and (left if not aside_of_its_own else v.REPORTED.search(piece.lower()) is None))
-    asking: list[tuple[int, int]] = []
-    aside: list[tuple[int, int]] = []
-    gone: list[tuple[int, int]] = []
-    at = 0
-    for sentence, ask_here, report, left_behind in zip(sentences, asks, reports, lefts, strict=True):
-        piece = normalize(sentence)
-        if not piece:  # 'lora_r: 16' alone normalises to nothing: no words to place
-            continue
-        start = text.find(piece, at)
-        if start < 0 and piece:  # normalising a piece alone can differ at its edges ('+16%.'): place it by its first words
-            start = text.find(" ".join(piece.split()[:4]), at)
-            piece = text[start:start + len(piece)] if start >= 0 else piece
-        if start < 0:
-            return [], [], []
-        (asking if ask_here else aside if report else []).append((start, start + len(piece)))
-        if left_behind:
-            gone.append((start, start + len(piece)))
-        at = start + len(piece)
-    return ([] if all(asks) or not any(asks) else asking), ([] if all(reports) else aside), ([] if all(reports) else gone)
-
-
-def without_acquisition_times(clause: str) -> str:
-    """'2x A100 in a workstation the lab bought last year': when the asker got what they describe is no past setup. Only
-    where the purchase qualifies something named before it; 'I got a 3090 last year, now ...' still tells of the past."""
-    return re.sub(v.ACQUIRED_WHEN, lambda m: " " if len(clause[:m.start()].split()) >= 3 else m.group(0), clause)
 
 
 def read_question(question: str, catalog: Catalog) -> Reading:

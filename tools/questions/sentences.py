@@ -1,0 +1,109 @@
+"""How each sentence of a question stands to it: the ones that ask, the ones that tell of others or of the past, and
+of those the ones that tell of what the asker had, left or leaves out. Readers prefer what the asking sentences say."""
+from __future__ import annotations
+
+import re
+
+from . import vocabulary as v
+from .shorthands import normalize
+
+
+def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]:
+    """Where in the normalised `text` the sentences that ask are, and those that only report what others did or what
+    was before ('a friend ran it on 2 A100s', 'my old box had a 5080'): the first decide, the second yield to the rest.
+    Nothing when every sentence is of one kind or they cannot be placed. The third list: the asides that tell of what
+    the asker had, left or leaves out ('my old 3090', 'booked until Q3', 'ignore it'), never read even when reports are."""
+    # code ('`vllm serve ...`', '```yaml ...```') is a piece of its own
+    clauses = (r"(?<=[.!?;])\s+(?:[-*•]\s+)?|\s*`+\s*|\s*\n\s*(?:[-*•]\s+)?|\s+•\s+"
+               r"|,\s+(?=(?:but|so|whereas|while|though|although|yet)\b)"  # 'a P40 on ebay, but I've read ...'
+               r"|,\s+(?=(?:would|will|can|could|does|do|is|are|should|what|how|which)\b(?:[^,.!?]|\.(?=\w))*\?)"
+               # '..., would the 70b fit?'
+               r"|(?<=:)\s+(?=(?:what|how|which|will|would|can|could|is|are|does|do|should)\b)"  # 'before I blame X: what ...'
+               r"|(?<=:)\s+(?=(?:on|with|for|using|at|in)\b[^.?!:]*\?)"  # 'forget the mac: on the 3090 box, what ...?'
+               # '... (96GB) - we sold the two 3090s it replaced'
+               r"|\s+[-—]+\s+(?=(?:we|i|it|they|the|but|so|my|our|his|her|their|someone|a friend|please)\b)"
+               r"|\s+(?=(?:but|so|since|because|as) (?:i|i'm|im|i've|i'd|i'll|we|we're|we've|we'd|we'll|the|my|our|it|it's|that"
+               r"|thats|that's|they"
+               r"|he|she|now|then|this)\b)"  # '... on my 4090 since the team A6000 is taken'
+               # 'retired my 1080 Ti and got a 5090'
+               r"|\s+(?=and (?:got|bought|picked up|grabbed|(?:now|then) (?:i|we|they|wants?|needs?))\b)"
+               r"|,\s+(?=and (?:someone|somebody|a (?:friend|colleague|coworker|guy)|my (?:friend|buddy|colleague|boss)"
+               r"|people)\b)")  # "..., and someone on our Slack insists": a report of its own
+    clauses = rf"(?<=;)\s+|(?:{clauses})(?![^()]*\))"  # not inside brackets, but at ';': '(4x V100 here; the A100s are booked)'
+    lines = re.sub(r"(?<=[\w)%])[ \t]*\n", ".\n", question.strip())  # a line (a bullet) ends as a sentence does
+    whole = [s for s in re.split(clauses, lines, flags=re.IGNORECASE) if re.search(r"\w", s)]
+    marked = any("?" in s for s in whole)
+    whole_asks = [("?" in s or bool(v.ASKS_WITHOUT_MARK.match(s.lower().lstrip("\"'(* ")))) if marked  # 'What would I get: X, Y.'
+                  else bool(v.QUESTION_START.match(s.lower().lstrip("\"'(* ")) or v.ASKS_UNMARKED.search(s.lower()))
+                  for s in whole]
+    for n in range(len(whole) - 1):  # 'My colleague say it not fit on ours. Is true?': the claim is what is asked
+        first = n  # the claim's sentence, all its clauses
+        while first > 0 and not re.search(r"[.!?;]\s*$", whole[first - 1]):
+            first -= 1
+        claim = any(v.REPORTED.search(c.lower()) or v.NAMED_SAYS.search(c) for c in whole[first:n + 1])
+        if claim and whole_asks[n + 1] and not whole_asks[n] and re.match(
+                r"\s*(?:is|was) (?:that |this |it |he |she )?(?:really |actually )?(?:true|right|correct|so)\b"
+                r"|\s*(?:true|right|correct)\s*\?",
+                whole[n + 1].lower()):
+            whole_asks[first:n + 1] = [True] * (n + 1 - first)
+    for n in range(len(whole) - 2, -1, -1):  # 'On the A6000, using vLLM, what's the biggest model?': one ask
+        joined = whole_asks[n + 1] and not whole_asks[n] and not re.search(r"[.!?;]\s*$", whole[n])
+        if joined and (v.LEAD_IN.match(whole[n].lower()) or v.ASKS_OF_THE_CLAUSE_BEFORE.match(whole[n + 1].lower())):
+            whole_asks[n] = True  # '..., how do they compare?': the clause before names what is asked about
+    sentences: list[str] = []
+    asks: list[bool] = []
+    reports: list[bool] = []
+    lefts: list[bool] = []
+    for n, (sentence, ask_here) in enumerate(zip(whole, whole_asks, strict=True)):
+        own = without_acquisition_times(re.sub(r"\([^()]*\)", " ", sentence).lower())
+        brackets = re.findall(r"\(((?:that|this|which|those|these|it)\b[^()]*)\)", sentence.lower())  # '(that's the old setup)'
+        own += "".join(f" {b}" for b in brackets if v.HEARSAY.search(b))
+        own += "".join(f" {b}" for b in re.findall(r"\(([^()]*)\)", sentence.lower())  # '(not asking about that price)'
+                       if v.DISMISSED.search(b) and re.search(v.REFERRING, b)
+                       and not re.match(r"\s*(?:the|a|an|our|my|their|his|her)\b", b))  # '(the b200s are theirs...)' is its own
+        dismissed_next = any(  # '... at $2.10/hr but ignore it', '... $0.20/hr but I'm sure that's off, so don't use it'
+            n + k < len(whole) and not any(re.search(r"[.!?;]\s*$", p) for p in whole[n:n + k])
+            and v.DISMISSED.search(re.sub(r"\([^()]*\)", " ", whole[n + k]).lower()) is not None
+            and re.search(v.REFERRING, whole[n + k].lower()) is not None for k in (1, 2))
+        if not ask_here and v.INTENT.match(own) and v.REPORTED.search(own) is None:
+            ask_here = marked  # 'We want to run llama 3.1 405b in fp8.': the asker's plan is what the question is about
+        moving = v.MOVING_TO.search(own) is not None  # 'moving off the old setup onto 2x H100': the move itself is told
+        reported = (v.REPORTED.search(own) is not None or v.NAMED_SAYS.search(re.sub(r"\([^()]*\)", " ", sentence)) is not None) \
+            and re.search(v.BUYING_PLAN, own) is None  # 'saw a 5070 Ti on sale and am thinking of pulling the trigger'
+        told = not ask_here and (reported or v.LEFT.search(own) is not None and not moving or dismissed_next)
+        left = told and (dismissed_next or v.LEFT.search(own) is not None and not reported)
+        for piece in re.split(r"(\([^()]*\))", sentence):  # '(my old 3090 went to my kid)': an aside of its own
+            if re.search(r"\w", piece):
+                after_old = bool(sentences) and re.search(r"\bold(?: [\w-]+){0,2}\s*$", sentences[-1].lower()) is not None
+                aside_of_its_own = piece.startswith("(") and "?" not in piece and (
+                    v.HEARSAY.search(piece.lower()) is not None or after_old  # 'the old TGI setup (4x A100...)'
+                    or re.match(r"\((?:which|that|it) (?:ran|did|got|gave|managed|was|had|used to)\b", piece.lower()) is not None)
+                sentences.append(piece)
+                asks.append(not aside_of_its_own and (ask_here or piece.startswith("(") and "?" in piece))
+                reports.append(told or aside_of_its_own if not asks[-1] else False)
+                lefts.append(reports[-1] and (left if not aside_of_its_own else v.REPORTED.search(piece.lower()) is None))
+    asking: list[tuple[int, int]] = []
+    aside: list[tuple[int, int]] = []
+    gone: list[tuple[int, int]] = []
+    at = 0
+    for sentence, ask_here, report, left_behind in zip(sentences, asks, reports, lefts, strict=True):
+        piece = normalize(sentence)
+        if not piece:  # 'lora_r: 16' alone normalises to nothing: no words to place
+            continue
+        start = text.find(piece, at)
+        if start < 0 and piece:  # normalising a piece alone can differ at its edges ('+16%.'): place it by its first words
+            start = text.find(" ".join(piece.split()[:4]), at)
+            piece = text[start:start + len(piece)] if start >= 0 else piece
+        if start < 0:
+            return [], [], []
+        (asking if ask_here else aside if report else []).append((start, start + len(piece)))
+        if left_behind:
+            gone.append((start, start + len(piece)))
+        at = start + len(piece)
+    return ([] if all(asks) or not any(asks) else asking), ([] if all(reports) else aside), ([] if all(reports) else gone)
+
+
+def without_acquisition_times(clause: str) -> str:
+    """'2x A100 in a workstation the lab bought last year': when the asker got what they describe is no past setup. Only
+    where the purchase qualifies something named before it; 'I got a 3090 last year, now ...' still tells of the past."""
+    return re.sub(v.ACQUIRED_WHEN, lambda m: " " if len(clause[:m.start()].split()) >= 3 else m.group(0), clause)

@@ -1,0 +1,83 @@
+"""The ways people abbreviate and format what they type, rewritten to the words the readers know: quant shorthands
+('q4'), engine flags ('--max-model-len', '-ctk q8_0'), trainer configs ('load_in_4bit=True'), cloud instance types
+('p4d.24xlarge'), numbers with commas and units glued on ('30,000', '24gb'), punctuation."""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from . import vocabulary as v
+from .number_words import digits_for_number_words
+
+GGUF_SHORT = {"2": "q2_k", "3": "q3_k_m", "4": "q4_k_m", "5": "q5_k_m", "6": "q6_k", "8": "q8_0"}  # 'q4': the usual file
+SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as people abbreviate, to the words the readers know
+    (r"--dtype[ =](half|float16|fp16)\b", "fp16"), (r"--dtype[ =](bfloat16|bf16)\b", "bf16"),
+    (r"\bllama(\d)_(\d)/(\d+)b_(\w+)", r"llama \1.\2 \3b \4"),  # torchtune config names: llama3_2/1B_full
+    (r"\b([a-z][\w.-]*):(\d+(?:\.\d+)?b)\b", r"\1 \2"),  # ollama tags: gpt-oss:20b, qwen3:14b
+    (r"\b(?:tpu[ -]?)?v(5e|5p|6e)-(\d+)\b", r"tpu v\1 \2 chips"),  # TPU slices: v5e-8
+    (r"\b(q4_0|q8_0|q4|q8|fp8|int8|8[ -]?bit|4[ -]?bit) cache\b",  # TabbyAPI's 'Q4 cache' is the KV cache
+     lambda m: "kv cache " + {"q4": "q4_0", "q8": "q8_0"}.get(m.group(1), m.group(1))),
+    (r"\bsingle-(?=[a-z]+\d)", "single "),  # 'our single-L40S nodes'
+    (r"(?<!through )(?<!until )(?<!till )(?<!by )(?<!in )(?<!for )(?<!next )(?<!this )(?<!last )(?<!'s )(?<!our )(?<!end of )"
+     r"(?<!pushed to )(?<!moved to )(?<!delayed to )(?<!slipped to )"
+     r"\bq([234568])\b(?![_.])(?! (?:asks|planning|plan|budget|roadmap|goals?|okrs?|review|deadline|launch|\d{4}))",
+     lambda m: GGUF_SHORT[m.group(1)]),  # 'q4' the usual file; 'through Q3', 'our Q3 asks' a quarter
+    (r"(?:^|\s)-c (\d+)\b", r" context \1"), (r"(?:^|\s)--?(?:cache-type-k|ctk|ctv|cache-type-v) (\w+)", r" kv cache \1"),
+    (r"(?:^|\s)-ngl (\d+)\b", r" llama.cpp n_gpu_layers \1"),
+    (r"--quantization[ =](\w+)", r"\1"), (r"--?gpu[-_]memory[-_]utili[sz]ation[ =]", "gpu_memory_utilization "),
+    (r"\b(\d+)-gpus?\b", r"\1 gpus"), (r"\b(\d+(?:\.\d+)?[kmbt]?)-tokens?\b", r"\1 tokens"),
+    (r"\b(\d+)-k\b", r"\1k"),
+    (r"\b([abh]\d00) (pcie|sxm|nvl) (vs\.?|or|versus) (pcie|sxm|nvl)\b", r"\1 \2 \3 \1 \4"),  # 'h100 pcie vs sxm'
+    (r"\b(\d+) cents?\b", lambda m: f"${int(m.group(1)) / 100:.2f}"),
+    (r"\b(\d+) (?:dollars?|bucks?) (?:and )?(\d{1,2})\b(?: cents?)?", r"$\1.\2"),  # 'two dollars fifty'
+    (r"\b(\d+(?:\.\d+)?) ?(?:bucks|dollars|usd)\b", r"$\1"), (r"\b(\d+(?:\.\d+)?) ?(?:percent|pct)\b", r"\1%"),
+    (r"\b(\d+) ?(?:gigabytes?|gbs)\b", r"\1 gb"),
+    (r"\bl3(\.[123])?(?=[ -]\d)", r"llama 3\1"), (r"\bmixtral[ -](\d+x\d+)\b(?!b)", r"mixtral \1b"),
+    (r"\bds[ -]?(v3|v2|r1)\b", r"deepseek \1"),
+    (r"\bollama_kv_cache_type ?= ?", "ollama kv cache "), (r"--?kv[-_]cache[-_]dtype[ =]", "kv cache "),
+    (r"--?cache[-_]type[-_][kv][ =]", "kv cache "), (r"--?max[-_]model[-_]len[ =]", "context "),
+    (r"\b(?:p\d\w*(?:-b200)?\.\d*xlarge|g\d\w*\.(?:\d*xlarge|metal)|a\d-[a-z]+-\d+g|g2-standard-\d+|nd96\w+)\b",
+     lambda m: instance_words(m.group(0))),  # 'a p4d.24xlarge': 8 x a100-40gb-sxm
+    (r"\blora_(?:r|alpha|dropout|rank) ?[=:] ?[\d.]+", " "),  # a LoRA rank is no size, context or batch
+    (r"\bload_in_4bit ?[=:] ?true\b", "4-bit"), (r"\bload_in_8bit ?[=:] ?true\b", "8-bit"),  # config files and notebooks
+    (r"\b(?:use_)?gradient_checkpointing ?[=:] ?(?:true|'unsloth'|\"unsloth\"|unsloth)", "gradient checkpointing"),
+    (r"\badapter ?: ?(q?lora)\b", r"\1"), (r"\bbf16 ?[=:] ?true\b", "bf16"), (r"\bfp16 ?[=:] ?true\b", "fp16"),
+    (r"\bfsdp ?:(?= ?-)", "fsdp "), (r"\b(?:per_device_train_|micro_)batch_size ?[=:] ?(\d+)", r"training batch size \1"),
+    (r"\b(?:per_device_(?:eval_)?)?batch_size ?[=:] ?(\d+)", r"batch size \1"),
+    (r"\bper_device_train_batch_size\b", "per device training batch size"), (r"\bmicro_batch_size\b", "micro batch size"),
+    (r"\bgradient_accumulation_steps\b", "gradient accumulation steps"),
+    (r"\b(?:max[-_]model[-_]len|cutoff_len|max_seq_length|max_seq_len|model_max_length|num_ctx|n_ctx|ctx[-_]size|sequence_len)\b"
+     r" ?[=:]? ?",
+     "context "),
+    (r"--?(?:tensor[-_]parallel[-_]size|tp)[ =](\d)", r"tensor parallel \1"),
+    (r"\b(\d+k?)-(context|token|tokens|ctx|dev|devs|person|people|user|users|seat|seats|hours?|days?|weeks?|months?|years?)\b",
+     r"\1 \2"),
+    (r"\b(\d+(?:\.\d+)?)b ?(?:-|to) ?(\d+(?:\.\d+)?)b\b", r"\1b-to-\2b"),  # a size range names no one size
+    (r"(?<![\w.-])(\d+) ?(?:-|to) ?(\d+)b\b", r"\1b-to-\2b"),  # '7-13B models' (not 'llama-3.1-8b')
+    (r"\b(\d+(?:\.\d+)?b)[ -](?:class|sized?|range|tier)\b", r"\1"),  # '32b-class models' are 32b models
+    (r"(\S+?)-(awq|gptq|fp8|gguf|int4|int8|bnb-4bit|4bit|mlx|nvfp4|mxfp4)\b", r"\1 \2"),  # release suffixes name a format
+]
+
+
+def instance_words(name: str) -> str:
+    """A cloud instance type as the GPUs it holds ('p4d.24xlarge' -> '8 x a100-40gb-sxm'); unknown names stay as typed."""
+    found = v.instance_gpus(name)
+    return f"{found[1]} x {found[0]}" if found else name
+
+
+def normalize(question: str) -> str:
+    text = (question.lower().replace("×", "x").replace("–", "-").replace("—", " - ").replace("’", "'").replace("~", " ")
+            .replace("`", " ").replace("≈", " ").replace("•", " "))
+    text = re.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 30,000 -> 30000
+    text = re.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 1,000,000 needs a second pass
+    text = digits_for_number_words(text)
+    for pattern, replacement in SHORTHANDS:
+        text = re.sub(pattern, replacement, text)
+    times = r"\b(\d+)\s*[x*]\s*(?=[a-z])(?!tx?\b|large\b)|\b(\d+)\s*\*\s*(?=\w)"  # 2xH100 -> 2 x h100 (not 12xlarge)
+    text = re.sub(times, lambda m: f"{m.group(1) or m.group(2)} x ", text)
+    text = re.sub(r"\b(\d{1,3})x(?=\d{4}\b)|\b(\d+)x\s+(?=\d)", lambda m: f"{m.group(1) or m.group(2)} x ", text)  # 2x3090
+    text = re.sub(r"\b(\d+)(gb|gigs?|gib)\b", r"\1 \2", text)  # 24gb -> 24 gb
+    text = re.sub(r"[,;:]", " , ", text)  # clause marks stay, so 'fp8, kv cache included' is not 'fp8 kv cache'
+    text = re.sub(r"[!?()\[\]\"]|(?<!\w)'|'(?!\w)| -+ ", " ", text)
+    text = re.sub(r"(?<![\d])\.(?![a-z])|\.(?![\da-z])", " ", text)  # full stops, not decimal points or 'llama.cpp'
+    return re.sub(r"\s+", " ", text).strip()
