@@ -367,6 +367,24 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      "serving", {"tokens_per_s_per_user": 25.0}, set()),
     ("Will Llama 3.2 3B run on my Jetson Orin Nano with llama.cpp at Q4_K_M?", "fit", {"unknown_gpu": "jetson orin nano"},
      set()),
+    # people outside ML: a colleague's question passed on, a roommate's numbers, a rate the asker cannot get
+    ("A student wants to LoRA Mistral Nemo on one of our A100 40GB PCIe cards at 4096 with gradient checkpointing. She "
+     "asked me what the biggest batch size is before it runs out of memory. She first tried on her gaming PC with a 3060. "
+     "What should I tell her?", "limits", {"gpus": [["a100-40gb-pcie", 1]]}, set()),
+    ("I've got a 5070 Ti. What speed for Qwen3 14B at Q4_K_M in LM Studio? My roommate gets 40 tok/s on his 3090.",
+     "speed", {"gpus": [["rtx-5070-ti", 1]]}, set()),
+    ("A reseller quoted $2.10/hr per H200 for a 3-year reservation, which our grant rules don't allow. A full node of "
+     "H200s for two weeks: what would that cost at normal on-demand rates?", "cloud_cost", {"gpus": [["h200-sxm", 8]]},
+     {"rent_usd_per_gpu_hour"}),
+    ("We want to run the DeepSeek R1 distill that's based on Qwen 32B at 16k context. Which GPU should we buy?",
+     "which_gpu", {"model": "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B"}, set()),
+    ("we've been renting H100s for months. We're now considering buying a node of H200s, busy around the clock for 4 "
+     "years. Does buying make sense compared to renting?", "rent_or_buy", {"gpus": [["h200-sxm", 8]]}, set()),
+    ("How much memory does gpt-oss-120b need at 128k context? (we're on A100 80GBs today but that's beside the point, I "
+     "just want the number)", "estimate", {}, {"gpus"}),
+    ("Someone keeps saying 'Qwen3 30B A3B'. What does the A3B part mean?", "model_card", {}, set()),
+    ("~20k protein descriptions to fine-tune llama 3.2 3b on, all weights: how much GPU memory?", "estimate", {},
+     {"seq_len"}),
 ]
 
 

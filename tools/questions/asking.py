@@ -76,6 +76,8 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     if len(new.gpus) == 1 and previous.gpus and re.search(r"\b(?:compar\w*|vs\.?|versus|against|stack up)\b|\b(?:throw|add"
                                                           r"|include|put)\b.*\b(?:in|too|as well|also)\s*$", new.text):
         merged.gpus = [*previous.gpus, *(g for g in new.gpus if g[0] not in {p for p, _ in previous.gpus})]  # 'how's that compare to X'
+    if re.search(j.ABSOLUTE_SPEED, new.asked) and not new.how_many_gpus:
+        merged.how_many_gpus = False  # 'what speed would each of those 200 people see?' after 'how many H100s?'
     picks = r"\bwhich (?:\w+ )?(?:gpus?|cards?)\b|\bwhat (?:gpus?|cards?|hardware) (?:should|would|do|to)\b"
     if re.search(picks, new.asked) and not new.gpus:  # 'which gpu should i get instead?': the GPU is the question
         merged.gpus, merged.gpu_at = [], []
@@ -143,7 +145,8 @@ APPLE_NOTE = ("On Apple silicon the GPU may use about 2/3 to 3/4 of unified memo
 
 ASKS_FOR_A_MODEL = (r"\b(?:biggest|largest|best|most big)(?: \w+){0,2} (?:models?|llms?)\b"
                     r"|\bwhat (?:models?|llms?) (?:can|could|will|would)\b")
-MODEL_CARD_ASK = r"\b(?:architecture|how many (?:experts|layers|heads)|active param\w*)\b"
+MODEL_CARD_ASK = (r"\b(?:architecture|how many (?:experts|layers|heads)|active param\w*|is it (?:an? )?moe"
+                  r"|what (?:even |exactly )?is it)\b")
 TRAINING_TIME_ASK = r"\bhow long (?:will|would|does|did|to|is)\b|\bhow many (?:gpu[- ]?)?hours\b|\bwall[- ]?clock\b"
 
 
@@ -179,7 +182,7 @@ def asks_anything(question: str) -> bool:
     """Whether a question says what it asks (fit, speed, a limit, memory, a GPU, cost, buying, a comparison, a card)."""
     text = question.lower()
     return any(re.search(p, text) for p in (j.FIT_ASK, j.SPEED, j.LIMIT, j.ESTIMATE_ASK, j.WHICH_GPU, j.COST_ASK, j.BUY,
-                                            j.CHEAPEST_WAY, r"\b(vs\.?|versus|compar\w*|how long|what is|what's an?|specs?"
+                                            j.CHEAPEST_WAY, r"\b(vs\.?|versus|compar\w*|stack up|against|how long|what is|what's an?|specs?"
                                                             r"|how many (?:of (?:those|these|them) )?[\w-]+ (?:[\w-]+ )?"
                                                             r"(?:cards|gpus|nodes) (?:would|will|do|should) (?:we|i) need)\b"))
 

@@ -744,7 +744,7 @@ def asks_job_cost(reading: Reading) -> bool:
 CARD_OF_A_NAME = (r"\bwhat(?: is|'s|s| exactly is) (?:the |an? )?(·)(?=·*+(?: ·+)*+(?: |$)(?!(?:going|go|on|for|cost\w*|per|rent\w*"
                   r"|pric\w*|gonna|running|at|with|in|to|vs|versus|or|and)\b))|\btell me about (·)")  # · : a name, masked;
 # 'what's an L40S exactly?' asks its card, 'what's an L40S going for?' its price
-CARD_FIRST = (r"\bwhat(?:'s|s| is) inside\b"
+CARD_FIRST = (r"\bwhat(?:'s|s| is) inside\b|\bwhat does (?:the )?\S+ (?:part |bit |suffix )?(?:mean|stand for)\b"
               r"|\barchitectur\w*(?! (?:proposal|review|diagram|doc\w*|decision))"
               r"|\bactive param\w*|\bhow many (?:layers|experts|heads)\b|\bis (?:it|·[·\s]*) (?:an? )?moe\b"
               r"|\b(?:layers|kv heads|hidden size|vocab\w*)\b")  # · : a model's name, masked

@@ -805,7 +805,8 @@ def bought_after(words: Words, reading: Reading, at: int) -> bool:
     if plan is None:
         return False
     plan_at = at + 1 + " ".join(words.words[at + 1:at + 15])[:plan.start()].count(" ")
-    return not any(at < other < plan_at for other in reading.gpu_at)
+    plan_end = plan_at + plan.group(0).count(" ") + 1
+    return not any(at < other < plan_at or plan_end <= other <= plan_end + 4 for other in reading.gpu_at)  # 'buying H200s'
 
 
 def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
@@ -842,7 +843,8 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     if tiers and max(tiers) == 0 and not (reading.models or reading.params_billions is not None or reading.unknown_models):
         theirs = False  # 'our rep keeps bringing up the MI325X. what are its specs?': the only thing named is asked about
     top = max(tiers + unknown_tiers, default=1)
-    comparing = re.search(r"\b(?:(?:vs\.?|versus)(?! (?:the )?(?:cloud|rent\w*|buy\w*|on-?prem\w*|own\w*)\b)|compar\w*|stack up"
+    not_gpus = r"(?:the )?(?:cloud|rent\w*|buy\w*|on-?prem\w*|own\w*)\b"  # 'buying compared to renting' sets no GPUs side by side
+    comparing = re.search(rf"\b(?:(?:vs\.?|versus)(?! {not_gpus})|compar\w*(?! (?:to|with|against) {not_gpus})|stack up"
                           r"|against|(?:faster|slower|better|worse|cheaper) than|worth it|between (?:them|the two|both))\b",
                           words.text) is not None  # 'h200 vs h100 for X. is the h200 worth it?'
     # 'torn between A and B, how do they compare?': the two asked about are the candidates, not the rig one has
@@ -917,7 +919,8 @@ def read_token_counts(words: Words, reading: Reading) -> None:
            or words.search(r"\b(?:generat\w*|output\w*|respon\w*|answers? of) (?:about |around |up to )?(\d+(?:\.\d+)?) ?(k)? tokens?\b")
            or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:out|of output|output)\b")
            or words.search(r"\b(?:repl(?:y|ies)|responses?|answers?|completions?|outputs?)(?: of| about| around| are| is| ~"
-                           r"| roughly| usually| typically| average| averaging| avg| run| short| brief| ,)* (\d+(?:\.\d+)?) ?(k)?\b")
+                           r"| roughly| usually| typically| average| averaging| avg| run| short| brief| maybe| probably| like"
+                           r"| generally| on average| approximately| ,)* (\d+(?:\.\d+)?) ?(k)?\b")
            or words.search(r"\b(?:gets?|getting|receives?|returns?|sends?) (?:about |around |roughly )?(\d+(?:\.\d+)?) ?(k)?"
                            r"(?: tokens?)? back\b"))  # 'sends 8k of prompt and gets 2k back'
     if out:
@@ -946,6 +949,9 @@ NOT_CONTEXT_NOUNS = (r"(?! ?(?:(?!per |a |an |each |every |in |of )[a-z]+ )?"
                      r"|examples?|samples?|sentences?|records?|pairs?|questions?|rows?"
                      r"|docs?|documents?|conversations?|steps?|images?|chats?|tickets?|messages?|emails?|files?|queries"
                      r"|transcripts?|articles?|posts?|threads?|reviews?"
+                     r"|(?!per |a |an |each |every |in |of |tokens?\b|context)(?:[a-z-]+ ){0,2}(?:descriptions|abstracts|papers|entries"
+                     r"|items|notes|reports|summaries|tweets|products|cases|texts|instructions|dialogues|annotations|responses"
+                     r"|completions|turns|invoices|contracts|filings|recipes|stories)"
                      r"|(?!per |a |an |each |every |in |of )[a-z]+ [a-z]+ (?:chats?|tickets?|conversations?|examples?)"
                      r"|words?|lines?|pages?|stars|downloads|(?:concurrent |active )?(?:users?|requests?|sessions?|people|customers)"
                      r"|a month|/month|per month|/mo\b|tok\w*/s|tokens? (?:per|a) s\w*|t/s|or best offer|obo\b))")

@@ -65,6 +65,8 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
             n + k < len(whole) and not any(re.search(r"[.!?;]\s*$", p) for p in whole[n:n + k])
             and v.DISMISSED.search(re.sub(r"\([^()]*\)", " ", whole[n + k]).lower()) is not None
             and re.search(v.REFERRING, whole[n + k].lower()) is not None for k in (1, 2))
+        if not ask_here and re.search(r"\basked (?:me|us) (?:what|how|whether|if|which)\b", own):
+            ask_here = marked  # 'She asked me what the biggest batch is ... What should I tell her?': her question is the one
         if not ask_here and v.INTENT.match(own) and v.REPORTED.search(own) is None:
             ask_here = marked  # 'We want to run llama 3.1 405b in fp8.': the asker's plan is what the question is about
         moving = v.MOVING_TO.search(own) is not None  # 'moving off the old setup onto 2x H100': the move itself is told

@@ -39,6 +39,8 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\b(?:p\d\w*(?:-b200)?\.\d*xlarge|g\d\w*\.(?:\d*xlarge|metal)|a\d-[a-z]+-\d+g|g2-standard-\d+|nd96\w+)\b",
      lambda m: instance_words(m.group(0))),  # 'a p4d.24xlarge': 8 x a100-40gb-sxm
     (r"\blora_(?:r|alpha|dropout|rank) ?[=:] ?[\d.]+", " "),  # a LoRA rank is no size, context or batch
+    (r"\b(?:deepseek[ -])?r1[ -]distill(?:ed)?(?: model| version| one)?(?: (?:that's|that is|which is))? (?:based on|of|on) (?:the )?"
+     r"(qwen|llama)[ -]?(?:(?:2\.5|3\.1|3\.3|3)[ -])?(\d+b)\b", r"deepseek-r1-distill-\1-\2"),  # 'the R1 distill based on Qwen 32B'
     (r"\bload_in_4bit ?[=:] ?true\b", "4-bit"), (r"\bload_in_8bit ?[=:] ?true\b", "8-bit"),  # config files and notebooks
     (r"\b(?:use_)?gradient_checkpointing ?[=:] ?(?:true|'unsloth'|\"unsloth\"|unsloth)", "gradient checkpointing"),
     (r"\badapter ?: ?(q?lora)\b", r"\1"), (r"\bbf16 ?[=:] ?true\b", "bf16"), (r"\bfp16 ?[=:] ?true\b", "fp16"),

@@ -130,7 +130,7 @@ QUESTION_START = re.compile(r"(?:how|what|what's|whats|which|will|would|can|coul
 REPORTS = (r"(?:say|said|says|saying|claims?|claimed|swears|swore|insists|insisted|told|reckons|thinks|got|gets|ran|runs|did|pays|paid"
            r"|does|oom'd|asked"
            r"|posted|reported|mentioned|recommends|recommended|found|showed|shows|wrote|lists|listed|keeps|couldn't|floated"
-           r"|pitched|proposed|suggested|offered|listing|threw out"
+           r"|pitched|proposed|suggested|listing|threw out|tried"
            r"|could not)")  # a quoted price is data
 DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelevant|not asking|not what (?:i'm|im|i am|we're) after"
              r"|neither of which|(?:is|that's|that one's|thats) settled|not relevant|not the question|not my question"
@@ -142,7 +142,8 @@ DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelev
              r"|(?:has|have) (?:it|them) booked|(?:is|are) (?:\w+ ){0,2}booked"
              r"|(?!which\b)[\w-]+(?:'s| is| are|'re) (?:\w+ )?(?:useless|no use)"
              r"|(?:please )?(?:don't|do not) (?:want to )?use(?: (?:it|that|this|them))?"
-             r"|not to use (?:it|that|this|them)|not touching (?:it|that|this|them|those|these)|won't touch"
+             r"|not to use (?:it|that|this|them)|beside the point|not the point|(?:rules|policy|policies) (?:don't|do not) allow"
+             r"|not touching (?:it|that|this|them|those|these)|won't touch"
              r"|(?:don't|do not) (?:factor|count|include|consider) (?:it|that|this|them)(?: in)?"
              r"|(?:can't|cannot|can not) hold anything|(?:don't|do not) count (?:it|that|them|those)"
              r"|(?:leave|set) (?:that|it|them|this) aside|wrong fit|not what (?:we|i)(?:'d| would| will)? (?:actually )?(?:pay|spend)"
@@ -170,6 +171,8 @@ ACQUIRED_WHEN = re.compile(r"\b(?:i|we|i've|we've|lab|company|university|departm
                            r"(?:years?|months?|weeks?) ago|back in \w+|in (?:19|20)\d\d)\b")
 REPORTED = re.compile(  # a report of what someone else did or said; a possessive alone is no report
     rf"\b(?:(?:someone|somebody|some guy|a guy|guy|(?:a|one|another|some) person|friend|buddy|colleague|coworker|people"
+    rf"|roommate|flatmate|classmate|labmate|teammate|brother|sister|cousin|dad|mom|brother-in-law|wife|husband|boyfriend"
+    rf"|girlfriend"
     rf"|others|he|she|they|rep|vendor|marketplace|listing|provider|ad|peer|consultant|contractor|advisor|cfo|ceo|cto|boss"
     rf"|another|integrator|reseller|supplier|firm|partner"
     rf"|post|pr|site|table|framework|page|paper|docs?)(?:'s)?(?: \w+){{0,3}}? {REPORTS}"
@@ -185,13 +188,15 @@ REPORTED = re.compile(  # a report of what someone else did or said; a possessiv
     r"|^\s*>|\bwrote\s*,")  # '> On Tue, Mark wrote: ...': a quoted e-mail  # the past: it counts where the question refers back
 INTENT = re.compile(r"\s*(?:so |and |but |now |ok |okay )?(?:(?:i|we)(?:'d| would)? (?:really |actually |just )?(?:want|need|plan|intend"
                     r"|hope|'d like|would like|am trying|are trying|'m trying|'re trying) to|(?:i|we)(?:'m| am|'re| are) "
-                    r"(?:choosing|deciding|torn) between|(?:i|we)(?:'m| am|'re| are) (?:considering|looking at|eyeing)"
+                    r"(?:choosing|deciding|torn) between|(?:i|we)(?:'m| am|'re| are) (?:now |also |currently |seriously )?(?:considering"
+                    r"|looking at|eyeing)"
                     r"|what (?:i|we) (?:actually |really )?want\b|the (?:plan|goal|idea) is to"
                     r"|(?:my|our) goal is|next up is|next (?:month|week|quarter|year)\b(?! (?:we|i) (?:had|did|ran)))\b")
 # (INTENT: the asker's own plan, part of what is asked about)
 PRICE_SET_ASIDE = (r"\b(?:leav\w*|set\w*|put\w*) (?:the )?(?:price|prices|pricing|cost|costs|quotes?) aside\b|\b(?:ignore|ignoring"
                    r"|disregard\w*) (?:the |that |those |these )?(?:price|prices|pricing|quotes?|cost)\b|\bgo with (?:typical |the )?"
-                   r"(?:market|street|catalog|list) pric\w*|\b(?:normal|typical|usual|standard) market pric\w*")
+                   r"(?:market|street|catalog|list) pric\w*|\b(?:normal|typical|usual|standard|regular|public) (?:on-demand |market )?"
+                   r"(?:pric\w*|rates?)\b")
 # ('leaving price aside (the quotes expire)': no price is read)
 NAMED_SAYS = re.compile(r"(?<!on )(?<!in )(?<!our )(?<!the )(?<!my )(?<!at )\b[A-Z][a-z]+(?:'s)? (?:\w+ ){0,2}?"
                         r"(?:says|said|swears|swore|claims|claimed|reckons|insists|insisted|told"
@@ -212,6 +217,7 @@ MOVING_TO = re.compile(r"\b(?:move|moves|moving|moved|switch|switched|switching|
                        r"|\bfor (?:production|prod|launch)\b|\bnow wants?\b")
 HARDWARE_OPEN = re.compile(r"\bnot asking (?:which|what|whether|if|about (?:the )?(?:gpus?|cards?|hardware))"
                            r"|\b(?:leaving aside|regardless of|whatever) (?:what|which)? ?(?:hardware|gpus?|cards?)\b"
+               r"|\b(?:i |we )?(?:just|only) (?:want|need) the (?:number|figure|memory|estimate)\b"
                            r"|\b(?:don't|do not) know (?:yet )?(?:what|which) (?:hardware|gpus?|cards?)|\bonly need the memory"
                            r"|\bno (?:hardware|gpus?|cards?) (?:picked|chosen|decided)"
                            r"|\b(?:hardware|gpus?|allocation|cards?) (?:isn't|is not|aren't|are not|not) (?:picked|chosen|decided)"
@@ -236,7 +242,9 @@ TROUBLESHOOTING = (r"\b(?:can't talk to|cannot talk to|connection refused|won't 
                    r"|exit status|error code|driver update|after updating|roll (?:it )?back|reboot\w*|systemctl|ollama_host"
                    r"|localhost|throwing \d{3}s?|stopped using my gpu|fans? (?:get|gets|are) (?:really )?loud)\b")
 LEAD_IN = re.compile(r"\s*(?:on|with|using|for|at|in|if|assuming|given|across|under|via|at|over|from) ")  # a phrase, not a clause
-REFERS_BACK = (r"\b(?:legit|claim\w*)\b|\bholds? (?:up|true)\b|\b(?:should|would|could) (?:that|it|this|they) have\b"
+REFERS_BACK = (r"\b(?:fits?|run|work|load)s? (?:\w+ )?(?:on|in|across) (?:that|those|them|it)\b"
+               r"|\b(?:does|did|will|would) (?:it|that|this) (?:really|actually)\b|\b(?:legit|claim\w*)\b|\bholds? (?:up|true)\b"
+               r"|\b(?:should|would|could) (?:that|it|this|they) have\b"
                r"|\b(?:rent|buy|get|use|run) (?:them|those)\b|\b(?:does|did|will) (?:it|that|this) really\b"
                r"|\b(?:between|of) (?:them|the two|both)\b|\bboth of them\b"
                r"|\b(?:rent|buy|get|use|run) (?:one|that one)\b(?! \w*\d)"  # 'rent one', not 'the 104b one'
