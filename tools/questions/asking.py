@@ -271,7 +271,7 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
             else journey
     run_cost = re.sub(r"\b(?:that|the|this) run\b", "", question.lower())  # 'would that run cost' asks no fit
     if follow is not None and previous is not None and previous.journey == "training_time" and re.search(j.COST_ASK, run_cost) \
-            and not re.search("|".join((j.FIT_ASK, j.LIMIT, j.ESTIMATE_ASK)), run_cost):
+            and not re.search("|".join((j.FIT_ASK, j.LIMIT, j.ESTIMATE_ASK, r"\b\d+ ?(?:hours?|hrs?|h|days?)\b")), run_cost):
         journey = j.JOURNEY_BY_NAME["training_time"]  # 'and what would that run cost on spot?': the run's time and its bill
     if journey is not None and journey.name == "limits" and j.asks_past_told_context(reading):
         told = next((s for s in reading.spans if s.meaning.endswith("tokens of context")), None)  # 'OOMs at 128k. max?'

@@ -639,7 +639,8 @@ def asks_limit(reading: Reading) -> bool:
     asked = [m for m in matches if any(a <= m.start() < b for a, b in reading.asking)]
     if not matches or not first(reading, LIMIT, FIT_ASK):
         return False
-    found = (asked or matches)[0]  # 'we keep getting "max seq len ..." so: how many requests can it hold?'
+    candidates = asked or matches  # 'we keep getting "max seq len ..." so: how many requests can it hold?'
+    found = next((m for m in candidates if m.group(0).startswith(("how", "many"))), candidates[0])  # not 'max model len'
     given = reading.batch_size if limit_is_batch(found.group(0), reading.asked[found.end():]) else reading.seq_len
     return given is None or asks_past_told_context(reading) or asks_past_told_batch(reading)
 
@@ -717,7 +718,8 @@ def asks_rent_or_buy(reading: Reading) -> bool:
                      if not reading.asking or any(a <= m.start() < b for a, b in reading.asking)), None)
     cost, buy_word = where_asked(COST_ASK), where_asked(BUY)
     if reading.hours is not None and cost and buy_word and cost.start() < buy_word.start() \
-            and re.search(r"\balso\b|\bseparately\b", reading.asked[cost.end():buy_word.start()]):
+            and re.search(r"\balso\b|\bseparately\b|, and\b|\band (?:would|is|should|does)\b",
+                          reading.asked[cost.end():buy_word.start()]):
         return False  # 'what would renting 8x A100 for 100 hours cost? also, would buying make sense?': the bill first
     framed_by_rent = said(reading, r"\b(rent\w*|cloud|leas\w*|break[ -]?even|capex)\b")
     framed = framed_by_rent or reading.years is not None or reading.utilization is not None
@@ -775,7 +777,7 @@ JOURNEYS = [
     Journey("model_card", lambda r: bool(r.models) and first(r, card_words(r), *OTHER_ASKS), answer_model_card,
             ("card",)),  # 'what is GLM-4.5-Air architecturally, and would it fit on 2x H100?': the card, then the fit
     Journey("gpu_card", asks_gpu_card_first, answer_gpu_card, ("card",)),
-    Journey("cheapest_method", lambda r: has_subject(r) and first(r, CHEAPEST_WAY, SPEED, FIT_ASK)
+    Journey("cheapest_method", lambda r: has_subject(r) and first(r, CHEAPEST_WAY, SPEED, FIT_ASK, ESTIMATE_ASK)
             and not (compared_count(r) >= 2 and said(r, r"\b(vs\.?|versus|compare\w*|between)\b")),  # 'h100 vs h200: most cost-effective?'
             answer_cheapest_method, ("cost", "fit", "serving")),
     Journey("serving", asks_serving, answer_serving, ("serving", "speed", "cost", "fit")),
