@@ -189,7 +189,8 @@ def asks_anything(question: str) -> bool:
 
 def parts_asked(text: str, covered: tuple[str, ...], training: bool = False, gpus: int = 0) -> list[str]:
     """The asks a question makes beyond what its main journey covers: 'fit ... and how fast', '... and what would it cost'."""
-    asks = {"speed": j.SPEED, "cost": r"\b(cost\w*|price\w*|pay|spend|bill|how much would (?:it|that) (?:be|run)|go(?:es)? for"
+    asks = {"speed": j.SPEED, "cost": j.CHEAPEST_WAY + r"|\b(cost\w*|price\w*|pay|spend|bill|how much would (?:it|that) (?:be|run)"
+                                                      r"|go(?:es)? for"
                                       r"|per hour|to rent)\b|\$",
             "which_gpu": j.WHICH_GPU, "limits": j.LIMIT}
     found = ["time"] if "time" not in covered and training and re.search(TRAINING_TIME_ASK, text) else []
@@ -232,6 +233,8 @@ def answer_part(part: str, reading: Reading, catalog: Catalog, calls: list[ToolC
     if part == "limits" and j.has_subject(reading) and reading.gpus:  # '... and how much context can each hold?'
         return "Limits: " + " ".join(j.answer_limits(dataclasses.replace(reading, gpus=[gpu]), catalog, calls)
                                      for gpu in reading.gpus[:4])
+    if part == "cost" and j.has_subject(reading) and re.search(j.CHEAPEST_WAY, reading.asked):  # '..., and the cheapest way?'
+        return "Cheapest way: " + j.answer_cheapest_method(reading, catalog, calls)
     if part == "cost" and gpus:  # the GPUs the fit needs, at least as many as asked
         gpu_id, count = gpus[0]
         for made in calls:
