@@ -385,6 +385,23 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
     ("Someone keeps saying 'Qwen3 30B A3B'. What does the A3B part mean?", "model_card", {}, set()),
     ("~20k protein descriptions to fine-tune llama 3.2 3b on, all weights: how much GPU memory?", "estimate", {},
      {"seq_len"}),
+    # round 28: a sentence that dismisses the ones before it, a price in an ad, a card kept in a drawer, counts of outside GPUs
+    ("Last year we paid $2.10/hr per A100. A colleague on the vision team got quoted $1.85/hr per H100. Neither applies "
+     "here. We need sixteen H200s for three days on spot: what would that cost?", "cloud_cost",
+     {"gpus": [["h200-sxm", 16]]}, {"rent_usd_per_gpu_hour"}),
+    ("Saw an ad claiming MI300X for $1.49/hr, too good to be true. We need one MI300X up 24/7 for a month: what does that "
+     "typically cost?", "cloud_cost", {"gpus": [["mi300x", 1]]}, {"rent_usd_per_gpu_hour"}),
+    ("I've got two 4060 Ti 16GB cards (the old 1070 lives in a drawer now). What's the largest model I can run on them?",
+     "biggest_model", {"gpus": [["rtx-4060-ti-16gb", 2]]}, {"unknown_gpu"}),
+    ("gpt-oss-120b on 4x AMD MI50 16GB with vllm: does it fit in 64GB total?", "fit",
+     {"gpus": [["16GB", 4]], "unknown_gpu": "mi50"}, set()),
+    ("What's the memory size and bandwidth of an MI325X? also how does it compare to an H200?", "gpu_card", {}, set()),
+    ("Single MI300X, Llama 3.1 8B in bf16 on vLLM, 8k tokens per request. How many of those can it keep in flight at "
+     "once?", "limits", {}, set()),
+    ("2x H100, llama 3.1 70b fp16 on vllm. Keeping batch size at 4, what is the longest context we can configure?",
+     "limits", {"batch_size": 4}, set()),
+    ("Gemma 3 27B at Q4_K_M in Ollama, 16k context. Budget is about $2k. Which card should I buy?", "which_gpu", {},
+     {"purchase_usd_per_gpu"}),
 ]
 
 

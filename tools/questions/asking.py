@@ -76,7 +76,7 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     if len(new.gpus) == 1 and previous.gpus and re.search(r"\b(?:compar\w*|vs\.?|versus|against|stack up)\b|\b(?:throw|add"
                                                           r"|include|put)\b.*\b(?:in|too|as well|also)\s*$", new.text):
         merged.gpus = [*previous.gpus, *(g for g in new.gpus if g[0] not in {p for p, _ in previous.gpus})]  # 'how's that compare to X'
-    if re.search(j.ABSOLUTE_SPEED, new.asked) and not new.how_many_gpus:
+    if re.search(j.ABSOLUTE_SPEED + r"|\b(?:vs\.?|versus|compar\w*|stack up|against)\b", new.asked) and not new.how_many_gpus:
         merged.how_many_gpus = False  # 'what speed would each of those 200 people see?' after 'how many H100s?'
     picks = r"\bwhich (?:\w+ )?(?:gpus?|cards?)\b|\bwhat (?:gpus?|cards?|hardware) (?:should|would|do|to)\b"
     if re.search(picks, new.asked) and not new.gpus:  # 'which gpu should i get instead?': the GPU is the question

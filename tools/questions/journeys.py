@@ -594,7 +594,7 @@ ESTIMATE_ASK = (r"\b(how (?:much|many) (?:total )?(?:vram|memory|gpu memory|gigs
                 r"|usage|budget)|vram (?:needed|required|requirements?|usage|bill|budget)|ballpark gib|peak (?:vram|memory))\b")
 LIMIT = (r"\b(longest|max(?:imum)?|largest|biggest|(?<!at )most|highest|ceiling|upper bound|concurrency|more room|how (?:long|big|far|high"
          r"|much context)"
-         r"|(?:how )?many (?:\S+ ){0,5}?(?:users?|requests|concurrent\w*|parallel|people|sequences|seqs|streams|slots|sessions|chats"
+         r"|(?:how )?many (?:\S+ ){0,7}?(?:users?|requests|concurrent\w*|parallel|people|sequences|seqs|streams|slots|sessions|chats"
          r"|at the same time|at once|simultaneously"
          r"|conversations|clients|customers))\b")
 BATCH_WORDS = (r"batch|users?\b|requests|concurren|parallel|sequences|seqs|slots|sessions|people|streams|chats|conversations|clients"
@@ -687,7 +687,9 @@ def asks_serving(reading: Reading) -> bool:
     picks_a_gpu = (first(reading, WHICH_GPU, SERVING) and not reading.how_many_gpus  # 'which gpu to serve X to 20 users?'
                    and said(reading, r"\b(which|best|single|cheapest|recommend\w*|pick|choose)\b")
                    and not first(reading, r"\bgpu (?:count|setup|fleet|cluster)|\bhow many\b", WHICH_GPU))
+    compares = compared_count(reading) >= 2 and first(reading, r"\b(?:vs\.?|versus|compar\w*|stack up|against)\b", SERVING)
     return (bool(reading.models) and traffic and reading.workload != "training" and not per_gpu_limit and not memory_question
+            and not compares  # 'how does the L4 stack up against an A10G for that?' after a serving plan
             and not picks_a_gpu
             and (reading.how_many_gpus or target_set or first(reading, SERVING, SPEED)))
 
@@ -745,17 +747,18 @@ def asks_job_cost(reading: Reading) -> bool:
 
 CARD_OF_A_NAME = (r"\bwhat(?: is|'s|s| exactly is) (?:the |an? )?(·)(?=·*+(?: ·+)*+(?: |$)(?!(?:going|go|on|for|cost\w*|per|rent\w*"
                   r"|pric\w*|gonna|running|at|with|in|to|vs|versus|or|and)\b))|\btell me about (·)")  # · : a name, masked;
+SPECS_OF_A_NAME = r"\b(?:specs?|memory(?: size)?|bandwidth|tdp)(?: (?:and|,) [a-z ]{1,30}?)? (?:of|for|on) (?:an? |the )?(·)"
 # 'what's an L40S exactly?' asks its card, 'what's an L40S going for?' its price
 CARD_FIRST = (r"\bwhat(?:'s|s| is) inside\b|\bwhat does (?:the )?\S+ (?:part |bit |suffix )?(?:mean|stand for)\b"
               r"|\barchitectur\w*(?! (?:proposal|review|diagram|doc\w*|decision))"
               r"|\bactive param\w*|\bhow many (?:layers|experts|heads)\b|\bis (?:it|·[·\s]*) (?:an? )?moe\b"
               r"|\b(?:layers|kv heads|hidden size|vocab\w*)\b")  # · : a model's name, masked
-def asks_what_is(reading: Reading, named_at: list[int]) -> str | None:
+def asks_what_is(reading: Reading, named_at: list[int], pattern: str = CARD_OF_A_NAME) -> str | None:
     """'What is <name>' where the name is one of those named at `named_at`, as a pattern for `first`; else None."""
     def word_at(position: int) -> int:
         return reading.asked.count(" ", 0, position)
-    found = any(word_at(m.start(m.lastindex or 0)) in named_at for m in re.finditer(CARD_OF_A_NAME, reading.asked))
-    return CARD_OF_A_NAME if found else None
+    found = any(word_at(m.start(m.lastindex or 0)) in named_at for m in re.finditer(pattern, reading.asked))
+    return pattern if found else None
 
 
 def card_words(reading: Reading) -> str:
@@ -767,7 +770,7 @@ def card_words(reading: Reading) -> str:
 
 def asks_gpu_card_first(reading: Reading) -> bool:
     """'What exactly is the H100 NVL? ... also would llama 70b fit on one?': the card first, then the rest."""
-    of_a_gpu = asks_what_is(reading, reading.gpu_at)
+    of_a_gpu = asks_what_is(reading, reading.gpu_at, f"{CARD_OF_A_NAME}|{SPECS_OF_A_NAME}")  # 'bandwidth of an MI325X?'
     return bool(named_gpus(reading)) and of_a_gpu is not None and first(reading, of_a_gpu, *OTHER_ASKS)
 
 

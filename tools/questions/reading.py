@@ -409,6 +409,8 @@ def count_before(words: Words, start: int) -> int | None:
     if index >= 1 and re.fullmatch(r"used|new|old|second[ -]?hand|refurb\w*|spare|identical|matching|more|extra|nvidia|geforce"
                                    r"|rtx|amd|intel|rented|owned|local", tokens[index]) and not words.used[index]:
         index -= 1  # 'two used 3090s', 'four more a100s'
+        if index >= 1 and tokens[index] == "x" and not words.used[index]:
+            index -= 1  # '4x AMD MI50'
     if index >= 1 and re.fullmatch(r"cards?|pieces?|pcs|units?|gpus?", tokens[index]) and not words.used[index]:
         index -= 1  # '4 card 4090', '8 pieces of h100'
     if index >= 0 and tokens[index] == "of" and not words.used[index]:
@@ -652,7 +654,8 @@ def read_gpu_memory(words: Words, reading: Reading) -> None:
         one_of_them = re.match(r"(?:gb |g |gib |gigs? )?(?:each|per (?:card|gpu)|apiece|total|in total|combined)\b", after)
         own_card = re.search(r"\b(?:a|an|my|one|two|\d)$", before) and re.match(r"(?:gb |g |gib |gigs? )?(?:cards?|gpus?|graphics)", after)
         describes = bool(words.gpu_words) and not own_card
-        if (describes or one_of_them and words.gpu_words) and not unknown or not 4 <= size <= 1536 \
+        in_all = re.match(r"(?:gb |g |gib |gigs? )?(?:total|in total|combined)\b", after) and (words.gpu_words or words.unknown_gpu_words)
+        if (describes or one_of_them and words.gpu_words) and not unknown or not 4 <= size <= 1536 or in_all \
                 or re.search(r"\.\d\d", found.group(1)):  # '14.99 GB' in a log is a measurement, not a card's size
             words.take(found, "memory of the GPU named")
             continue
@@ -1041,6 +1044,7 @@ def read_traffic(words: Words, reading: Reading) -> None:
     observed = r"(?<!seeing )(?<!getting )(?<!get )(?<!got )(?<!only )(?<!currently )(?<!see )(?<!gives )(?<!give )"
     speed = (words.search(r"(?:each (?:wanting|needing|getting|at|expects?|wants?|needs?)"
                           r"|(?:each|every) (?:user|person|stream|client) (?:to )?(?:see|get)s?"
+                          r"|(?:each|every) (?:\w+ )?to (?:stream|get|see|receive) at"
                           r"|at least|min(?:imum)?|target(?:ing)?(?: to| of)?|>=?|no less than"
                           r"|keep(?:ing)?|above|over|(?:nobody|no one|no user|none) (?:should |must |will |may )?(?:see|get)s?"
                           r" (?:less|fewer|slower|lower) than|each (?:to )?(?:stream|get|see|receive)s? at) (?:maybe |about |around "
@@ -1054,7 +1058,7 @@ def read_traffic(words: Words, reading: Reading) -> None:
 
 
 def read_batch(words: Words, reading: Reading) -> None:
-    batch = words.search(r"(?:micro[ _-]?|per[ _-]device[ _-]?(?:train[ _-])?)?(?:batch(?:[ _-]?size)?|bs)(?: of| =| is)? "
+    batch = words.search(r"(?:micro[ _-]?|per[ _-]device[ _-]?(?:train[ _-])?)?(?:batch(?:[ _-]?size)?|bs)(?: of| =| is| at)? "
                          r"(\d+|one|two|four|eight|sixteen)\b|(\d+) batch(?: size)?+\b(?! \d)"
                          r"|(\d+) (?:sequences|prompts)(?: \S+){0,6}? (?:at once|together|in parallel|concurrently|in a batch"
                          r"|in flight)"
@@ -1068,7 +1072,7 @@ def read_batch(words: Words, reading: Reading) -> None:
 
 def read_money(words: Words, reading: Reading) -> None:
     budget = words.search(r"\$ ?\d[\d,.]* ?k? (?:of |in )?(?:grant money|grant|budget|funding)\b"
-                          r"|\b(?:budget|grant|funding)\w* (?:of |is |around |about |~ ?)?\$ ?\d[\d,.]* ?k?\b")
+                          r"|\b(?:budget|grant|funding)\w* (?:(?:of|is|around|about|roughly|~) ?){0,2}\$ ?\d[\d,.]* ?k?\b")
     if budget:  # '$15k of grant money': what there is to spend, not what one GPU costs
         words.take(budget, "a budget (not a price per GPU)")
     for paid in words.finditer(r"\b(?:paid|(?:got|bought)(?: \S+){0,4}? for) (?:about |around "

@@ -64,7 +64,8 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
         dismissed_next = any(  # '... at $2.10/hr but ignore it', '... $0.20/hr but I'm sure that's off, so don't use it'
             n + k < len(whole) and not any(re.search(r"[.!?;]\s*$", p) for p in whole[n:n + k])
             and v.DISMISSED.search(re.sub(r"\([^()]*\)", " ", whole[n + k]).lower()) is not None
-            and re.search(v.REFERRING, whole[n + k].lower()) is not None for k in (1, 2))
+            and re.search(v.REFERRING, whole[n + k].lower()) is not None for k in (1, 2)) \
+            or any(n + k < len(whole) and short_dismissal(whole[n + k], both=k == 2) for k in (1, 2))  # '... Neither applies.'
         if not ask_here and re.search(r"\basked (?:me|us) (?:what|how|whether|if|which)\b", own):
             ask_here = marked  # 'She asked me what the biggest batch is ... What should I tell her?': her question is the one
         if not ask_here and v.INTENT.match(own) and v.REPORTED.search(own) is None:
@@ -103,6 +104,13 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
             gone.append((start, start + len(piece)))
         at = start + len(piece)
     return ([] if all(asks) or not any(asks) else asking), ([] if all(reports) else aside), ([] if all(reports) else gone)
+
+
+def short_dismissal(sentence: str, both: bool) -> bool:
+    """'Neither applies here.', 'Ignore that.': a short sentence that sets aside the one before it (or, 'neither', the two)."""
+    text = sentence.lower()
+    opener = r"\s*(?:neither|none|both)\b" if both else r"\s*(?:neither|none|both|that|this|those|these|ignore|forget)\b"
+    return len(text.split()) <= 6 and re.match(opener, text) is not None and v.DISMISSED.search(text) is not None
 
 
 def without_acquisition_times(clause: str) -> str:
