@@ -402,6 +402,28 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      "limits", {"batch_size": 4}, set()),
     ("Gemma 3 27B at Q4_K_M in Ollama, 16k context. Budget is about $2k. Which card should I buy?", "which_gpu", {},
      {"purchase_usd_per_gpu"}),
+    # round 30: rates per minute and at the spike, headcount beside a peak, files, tags and indirect hardware
+    ("~1,200 staff, but around 60 people will be using it at the same moment. Mistral Small 3.1 on H100s: how many?",
+     "serving", {"users": 60}, set()),
+    ("peak traffic is about 180 requests per minute into Llama 3.1 8B on L40S cards. How many do we need?", "serving",
+     {"requests_per_s": 3.0}, set()),
+    ("traffic averages ~2 requests/sec but spikes to 8 req/s. gpt-oss-20b on H100 PCIe cards: how many GPUs?", "serving",
+     {"requests_per_s": 8.0}, set()),
+    ("1 million samples, roughly 550 tokens each. On one H100, how long would one epoch of fine-tuning Llama 2 13B take?",
+     "training_time", {"training_tokens": 5.5e8}, {"seq_len"}),
+    ("the box under my desk has two of the 24GB nvidia cards. can Qwen3-32B-Q8_0.gguf fit on them in llama.cpp at 32k?",
+     "fit", {"model": "Qwen/Qwen3-32B", "weights_dtype": "q8_0", "gpus": [["24GB", 2]]}, set()),
+    ("ollama's deepseek-r1:14b at q4_K_M with 32k context: how many GB?", "estimate",
+     {"model": "deepseek-ai/DeepSeek-R1-Distill-Qwen-14B"}, set()),
+    ("on our DGX H100, what's the longest context Llama 3.1 405B in fp8 can handle under vllm for a single sequence?",
+     "limits", {"gpus": [["h100-sxm", 8]], "batch_size": 1}, set()),
+    ("What would a p5e cost us for a week on-demand?", "cloud_cost", {"gpus": [["h200-sxm", 8]]}, set()),
+    ("can my laptop hold the new OpenAI open model, the big one, in LM Studio with 128GB?", "fit",
+     {"model": "openai/gpt-oss-120b"}, set()),
+    ("Qwen/Qwen3-30B-A3B-Instruct-2507 - total vs active params, how many experts, how many layers?", "model_card",
+     {"model": "Qwen/Qwen3-30B-A3B"}, set()),
+    ("Running Devstral Small in FP8 with SGLang on an RTX PRO 6000 Blackwell. What generation speed should I expect?",
+     "speed", {"unknown_model": "devstral small"}, set()),
 ]
 
 
@@ -616,3 +638,9 @@ def test_a_follow_up_on_one_of_those_cards_keeps_the_card(catalog):
     first = ask("what exactly is the rtx pro 6000 blackwell? how much vram?", catalog)
     answer = ask("could i run glm 4.5 air on one of those at fp8?", catalog, first)
     assert answer.journey == "fit" and answer.reading["gpus"] == [["rtx-pro-6000-blackwell", 1]]
+
+
+def test_a_follow_up_that_adds_two_gpus_to_a_comparison_keeps_the_first_two(catalog):
+    first = ask("h100 vs h200 for llama 3.1 405b inference in fp8?", catalog)
+    answer = ask("throw the B200 and the MI300X into that comparison too", catalog, first)
+    assert [g for g, _ in answer.reading["gpus"]] == ["h100-sxm", "h200-sxm", "b200", "mi300x"]

@@ -35,6 +35,7 @@ FOLLOW_UP_OPENING = (r"^(?:(?:ok(?:ay)?|fine|alright|cool|great|hmm|right|so|tha
 POINTS_BACK = r"\binstead\b|\b(?:it|that|this one|the same|them|those)\b|\b(?:for|with|on) this\b"
 STRONG_POINTER = (r"\b(?:that|this|the same) (?:one )?(?:card|gpu|box|setup|node|machine|model|config)\b"  # 'on that one card'
                   r"|\bon (?:one|1|two|2|both|each|all|any) of (?:those|these|them)\b"  # 'could i run X on one of those?'
+                  r"|\b(?:those|these|the) same (?:\d+ )?(?:gpus|cards|nodes|machines|boxes)\b"  # 'renting those same 16 GPUs'
                   r"|\bsame (?:model|load|traffic|users|setup|config|workload|math|question)\b"  # 'same model, same 50 users'
                   r"|\b(?:everything|all) else (?:is |stays )?(?:the )?same\b")  # 'peak is 120 now, everything else the same'
 BARE_COUNT = (r"\b(\d+|two|three|four|eight|a pair|a couple) (?:of (?:them|those|these)|of the(?: [\w-]+)? (?:cards|gpus)|cards|gpus)\b"
@@ -73,8 +74,9 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
             re.search(r"\bsame\b", new.text) or re.search(r"\b[a-z]*\d+[a-z]*s\b", new.text)) \
             and not re.search(r"\b(?:one|1|a single) of (?:those|these|them)\b", new.text):  # 'the same on h200s'
         merged.gpus = [(new.gpus[0][0], previous.gpus[0][1]), *new.gpus[1:]]
-    if len(new.gpus) == 1 and previous.gpus and re.search(r"\b(?:compar\w*|vs\.?|versus|against|stack up)\b|\b(?:throw|add"
-                                                          r"|include|put)\b.*\b(?:in|too|as well|also)\s*$", new.text):
+    adds = re.search(r"\b(?:throw|add|include|put)\b.*\b(?:in|too|as well|also)\s*$", new.text)  # 'throw the B200 and the MI300X in too'
+    if previous.gpus and (len(new.gpus) == 1 and re.search(r"\b(?:compar\w*|vs\.?|versus|against|stack up)\b", new.text)
+                          or new.gpus and adds):
         merged.gpus = [*previous.gpus, *(g for g in new.gpus if g[0] not in {p for p, _ in previous.gpus})]  # 'how's that compare to X'
     if re.search(j.ABSOLUTE_SPEED + r"|\b(?:vs\.?|versus|compar\w*|stack up|against)\b", new.asked) and not new.how_many_gpus:
         merged.how_many_gpus = False  # 'what speed would each of those 200 people see?' after 'how many H100s?'
@@ -84,6 +86,8 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     limit = re.search(j.LIMIT, new.asked)
     if limit and limit.group(0) == "how long" and (new.training_tokens or merged.workload == "training"):
         limit = None  # 'over 20B tokens, how long does it take?': the run's time, not the longest context
+    if limit and new.batch_size is None and j.limit_is_batch(limit.group(0), new.asked[limit.end():]):
+        merged.batch_size = None  # 'how many concurrent users can it take?' after 'for a single sequence'
     if limit and new.seq_len is None and not j.limit_is_batch(limit.group(0), new.asked[limit.end():]):
         merged.seq_len = None  # 'what's the longest it will train at, then?': the length is now the question
     pointer = re.search(STRONG_POINTER + r"|\b(?:all )?(?:that|it|them|those)\b", new.text)
@@ -192,7 +196,7 @@ def parts_asked(text: str, covered: tuple[str, ...], training: bool = False, gpu
     asks = {"speed": j.SPEED, "cost": j.CHEAPEST_WAY + r"|\b(cost\w*|price\w*|pay|spend|bill|how much would (?:it|that) (?:be|run)"
                                                       r"|go(?:es)? for"
                                       r"|per hour|to rent)\b|\$",
-            "which_gpu": j.WHICH_GPU, "limits": j.LIMIT}
+            "which_gpu": j.WHICH_GPU + r"|\bhow many (?:gpus?|cards?) (?:would|will|do|does|is)\b", "limits": j.LIMIT}
     found = ["time"] if "time" not in covered and training and re.search(TRAINING_TIME_ASK, text) else []
     if "time" in covered or found:  # 'how long' asks the run's duration, which the journey answers, not the longest context
         text = re.sub(r"\bhow long\b", "", text)
@@ -272,6 +276,9 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
         kept = j.JOURNEY_BY_NAME[previous.journey]  # 'and a 4090?' after a price question asks the price again
         journey = kept if kept.applies(reading) or kept.name in ("cloud_cost", "rent_or_buy", "gpu_card", "limits") and reading.gpus \
             else journey
+    if follow is not None and follow.hours is not None and re.search(r"\b\d+ ?(?:hours?|hrs?|days?|weeks?)\b", question.lower()) \
+            and re.search(j.COST_ASK, question.lower()) and j.named_gpus(reading):
+        journey = j.JOURNEY_BY_NAME["cloud_cost"]  # 'say it takes 5 days: what would renting those 16 GPUs cost?'
     run_cost = re.sub(r"\b(?:that|the|this) run\b", "", question.lower())  # 'would that run cost' asks no fit
     if follow is not None and previous is not None and previous.journey == "training_time" and re.search(j.COST_ASK, run_cost) \
             and not re.search("|".join((j.FIT_ASK, j.LIMIT, j.ESTIMATE_ASK, r"\b\d+ ?(?:hours?|hrs?|h|days?)\b")), run_cost):

@@ -572,7 +572,7 @@ SERVING = (r"\b(serv\w*|host\w*|deploy\w*|handle|how many (gpus?|cards?|replicas
            r"|how many (?:do|would|will|should) (?:we|i) need"
            r"|capacity|rps|qps|(?:gpu|card|node) count|number of (?:gpus|cards|nodes))\b|\bhow many\s*$")
 CHEAPEST_WAY = (r"\b(?:cheapest|most cheap|most economical|least costly) (?:way|option|setup|route|approach|method)\b"
-                r"|\bwhich (?:is|one is|would be) (?:the )?cheapest\b"
+                r"|\bwhich (?:is|one is|would be) (?:the )?cheapest\b(?! (?:\w+ )?(?:gpus?|cards?|accelerators?)\b)"
                 r"|\bleast expensive\b|\blowest[ -]cost\b"
                 r"|\bmost cost[ -]effective\b|\bas little money\b"
                 r"|\bcheapest\b(?! (?:single |one |on-demand |spot )?(?:(?:gpus?|cards?|accelerators?|place|provider|cloud|rental"

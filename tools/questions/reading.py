@@ -404,6 +404,11 @@ def count_before(words: Words, start: int) -> int | None:
             nodes_at = index
         words.take_words(nodes_at, start - 1, f"{nodes} node(s) of {v.GPUS_PER_NODE} GPUs")
         return nodes * v.GPUS_PER_NODE
+    if index >= 2 and tokens[index] in ("the", "those", "these") and tokens[index - 1] == "of" and not words.used[index - 2] \
+            and (tokens[index - 2].isdigit() or tokens[index - 2] in v.NUMBER_WORDS and tokens[index - 2] not in ("a", "an")):
+        many = int(tokens[index - 2]) if tokens[index - 2].isdigit() else v.NUMBER_WORDS[tokens[index - 2]]
+        words.take_words(index - 2, start - 1, f"{many} GPU(s)")  # 'two of the 24GB cards'
+        return many
     if index >= 0 and tokens[index] in ("x", "of") and not words.used[index]:
         index -= 1
     if index >= 1 and re.fullmatch(r"used|new|old|second[ -]?hand|refurb\w*|spare|identical|matching|more|extra|nvidia|geforce"
@@ -904,16 +909,18 @@ def read_token_counts(words: Words, reading: Reading) -> None:
         words.take(corpus, f"{reading.training_tokens:.3g} training tokens")
         if not re.match(r" ?(?:in )?(?:total|in all|overall|all told|after)\b", words.text[corpus.end():]):
             read_epochs(words, reading)
-    rows = None if corpus else words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k|m)? (?:samples|examples|rows|conversations|documents"
+    rows = None if corpus else words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k|m|million|thousand)? (?:[a-z-]+ )?(?:samples|examples"
+                                            r"|rows|conversations|documents"
                                             r"|docs|sequences|pairs|chat samples|chats|chat examples|tickets|resolved tickets)"
-                                            r" ,? ?(?:of|at|with|averaging|averaging about|averaging maybe|avg)"
+                                            r" ,? ?(?:of|at|with|averaging|averaging about|averaging maybe|avg|roughly|about|around"
+                                            r"|each of)"
                                             r" (?:about |around |roughly )?(\d+(?:\.\d+)?) ?(k)?"
                                             r" tokens?(?: each)?\b")
     if rows:  # '20k samples of ~1k tokens each': the data is their product; each is a sequence of that length
-        count = float(rows.group(1)) * {"k": 1e3, "m": 1e6}.get(rows.group(2) or "", 1)
+        count = float(rows.group(1)) * {"k": 1e3, "m": 1e6, "million": 1e6, "thousand": 1e3}.get(rows.group(2) or "", 1)
         length = kilo(rows.group(3), rows.group(4))
         reading.training_tokens = count * length
-        if not re.search(r"\bav(?:era)?g", rows.group(0)):  # an average length is no sequence length
+        if not re.search(r"\bav(?:era)?g|\broughly\b|\babout\b|\baround\b", rows.group(0)):  # an average length is no sequence length
             reading.seq_len = length
         words.take(rows, f"{reading.training_tokens:.3g} training tokens ({count:g} sequences of {length:,} tokens)")
         read_epochs(words, reading)
@@ -923,7 +930,7 @@ def read_token_counts(words: Words, reading: Reading) -> None:
            or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:out|of output|output)\b")
            or words.search(r"\b(?:repl(?:y|ies)|responses?|answers?|completions?|outputs?)(?: of| about| around| are| is| ~"
                            r"| roughly| usually| typically| average| averaging| avg| run| short| brief| maybe| probably| like"
-                           r"| generally| on average| approximately| ,)* (\d+(?:\.\d+)?) ?(k)?\b")
+                           r"| generally| on average| approximately| tend to be| tends to be| come out at| ,)* (\d+(?:\.\d+)?) ?(k)?\b")
            or words.search(r"\b(?:gets?|getting|receives?|returns?|sends?) (?:about |around |roughly )?(\d+(?:\.\d+)?) ?(k)?"
                            r"(?: tokens?)? back\b"))  # 'sends 8k of prompt and gets 2k back'
     if out:
@@ -996,8 +1003,10 @@ def read_traffic(words: Words, reading: Reading) -> None:
     hitting it at once' the 60 are the concurrent users."""
     peak = (words.search(r"\b(\d+) of (?:them|those|these|us) (?:\w+ ){0,2}?" + v.AT_ONCE)
             or words.search(r"(?<!than )(?<!over )(?<!above )\b(\d+) (?:people|users|devs?|developers|engineers|employees|staff)"
-                            r" (?:\w+ ){0,3}?(?:at the same (?:time|moment)|at once|simultaneously|concurrently)\b")
-            or words.search(r"\b(?:maybe |about |around |only |perhaps )(\d+) (?:of (?:them|us) )?(?:are|will be|would be|might be)"
+                            r" (?:\w+ ){0,5}?(?:at the same (?:time|moment)|at once|simultaneously|concurrently)\b")
+            or words.search(r"\bconcurrency (?:estimate |target |is |of |at |around |about |roughly |~ ?)*(\d+)\b")
+            or words.search(r"\b(?:maybe |about |around |only |perhaps |roughly |approximately |some |up to )(\d+) (?:of (?:them|us) )?"
+                            r"(?:are|will be|would be|might be)"
                             r" (?:\w+ ){0,4}?(?:at the same (?:time|moment)|at once|simultaneously|concurrently)\b"))
     if peak:
         reading.users = int(peak.group(1))
@@ -1012,9 +1021,13 @@ def read_traffic(words: Words, reading: Reading) -> None:
                         r"|engineers|researchers)\b(?! (?:at peak|at once|at the same time|concurrently|simultaneously))")
     if team:
         words.take(team, f"an organisation of {team.group(1)} (its size, not concurrent users)")
-    rate = words.search(r"(\d+(?:\.\d+)?) ?(?:rps|qps|req/s|requests? ?(?:per|/|a) ?(?:s\b|sec\w*|second)|queries (?:per|a) second)")
+    rates = words.finditer(r"(\d+(?:\.\d+)?) ?(?:rps|qps|req/s|requests? ?(?:per|/|a) ?(?:(s\b|sec\w*|second)|(min\w*)|(h\b|hr|hour))"
+                           r"|queries (?:per|a) second)")
+    rate = next((r for r in rates if re.search(r"\b(?:spikes?|peaks?|peaking|max\w*|up to|bursts?)(?: \w+)?(?: to| at| of| is)? ?$",
+                                               words.text[:r.start()])), rates[0] if rates else None)  # 'averages 2/s, spikes to 8'
     if rate:
-        reading.requests_per_s = float(rate.group(1))
+        per = 60.0 if rate.group(3) else 3600.0 if rate.group(4) else 1.0  # '180 requests per minute'
+        reading.requests_per_s = round(float(rate.group(1)) / per, 4)
         words.take(rate, f"{reading.requests_per_s:g} requests per second")
     at_once = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent|parallel|simultaneous|active) (?:users?|requests"
                            r"|sessions|streams|people|chats|connections|clients)\b"  # of '400 devs, 60 concurrent sessions'
@@ -1045,6 +1058,7 @@ def read_traffic(words: Words, reading: Reading) -> None:
     speed = (words.search(r"(?:each (?:wanting|needing|getting|at|expects?|wants?|needs?)"
                           r"|(?:each|every) (?:user|person|stream|client) (?:to )?(?:see|get)s?"
                           r"|(?:each|every) (?:\w+ )?to (?:stream|get|see|receive) at"
+                          r"|(?:each|every) (?:user|person|stream|client) (?:needed|needs|need|wants|wanted|should get)"
                           r"|at least|min(?:imum)?|target(?:ing)?(?: to| of)?|>=?|no less than"
                           r"|keep(?:ing)?|above|over|(?:nobody|no one|no user|none) (?:should |must |will |may )?(?:see|get)s?"
                           r" (?:less|fewer|slower|lower) than|each (?:to )?(?:stream|get|see|receive)s? at) (?:maybe |about |around "
@@ -1062,7 +1076,8 @@ def read_batch(words: Words, reading: Reading) -> None:
                          r"(\d+|one|two|four|eight|sixteen)\b|(\d+) batch(?: size)?+\b(?! \d)"
                          r"|(\d+) (?:sequences|prompts)(?: \S+){0,6}? (?:at once|together|in parallel|concurrently|in a batch"
                          r"|in flight)"
-                         r"|\b(one|1|a single) (?:sequence|request|prompt) at a time\b")
+                         r"|\b(one|1|a single) (?:sequence|request|prompt) at a time\b"
+                         r"|\bfor (a single|one) sequence\b")
     if batch:
         value = next(g for g in batch.groups() if g)
         reading.batch_size = int(value) if value.isdigit() else v.NUMBER_WORDS.get(value, 1)  # 'a single'
@@ -1208,7 +1223,7 @@ def read_model_size(words: Words, reading: Reading) -> None:
     A size where the question asks outranks a model only told of ('running nemo for months ... want 32b models now')."""
     families = "|".join(re.escape(f) for f in v.MODEL_FAMILIES)
     unsized = (rf"\b(?:{families})(?:(?:[-. ](?:{v.MODEL_LINES}))*[-. ]?(?:\d[\w.]*|plus|\+)(?:-[a-z0-9.]+)*"
-               rf"|(?:-(?:{v.MODEL_LINES}))+(?: \d+(?:\.\d+)?b)?)(?![\w+-])")  # 'command-r', a line with no version
+               rf"|(?:[- ](?:{v.MODEL_LINES}))+(?: \d+(?:\.\d+)?b)?)(?![\w+-])")  # 'command-r', 'devstral small'
     named = words.search(unsized)  # 'Mistral Large 2', 'command-r-plus': a model the catalog does not hold
     if named and reading.models and words.tier(named.start()) > max(words.tier_at(a) for a in reading.model_at):
         for at, model in zip(reading.model_at, reading.models, strict=True):  # asked of, over a model only told of

@@ -13,7 +13,15 @@ GGUF_SHORT = {"2": "q2_k", "3": "q3_k_m", "4": "q4_k_m", "5": "q5_k_m", "6": "q6
 SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as people abbreviate, to the words the readers know
     (r"--dtype[ =](half|float16|fp16)\b", "fp16"), (r"--dtype[ =](bfloat16|bf16)\b", "bf16"),
     (r"\bllama(\d)_(\d)/(\d+)b_(\w+)", r"llama \1.\2 \3b \4"),  # torchtune config names: llama3_2/1B_full
-    (r"\b([a-z][\w.-]*):(\d+(?:\.\d+)?b)\b", r"\1 \2"),  # ollama tags: gpt-oss:20b, qwen3:14b
+    (r"\bdeepseek-r1:(1\.5b|7b|14b|32b)\b", r"deepseek-r1-distill-qwen-\1"),  # ollama's r1 tags are the distills
+    (r"\bdeepseek-r1:(8b|70b)\b", r"deepseek-r1-distill-llama-\1"),
+    (r"\b([a-z][\w.-]*):(\d+(?:\.\d+)?b)(?:-(?:instruct-|it-)?(q[2-8]_(?:k_[msl]|k|0|1)|fp16|bf16))?\b",
+     lambda m: f"{m.group(1)} {m.group(2)} {m.group(3) or ''}"),  # ollama tags: gpt-oss:20b, qwen3:14b-q4_K_M
+    (r"([\w./-]+?)[-.](q[2-8]_(?:k_[msl]|k|0|1)|iq[1-4]_(?:xxs|xs|nl|s|m)|f16|bf16)\.gguf\b", r"\1 \2 gguf"),  # file names
+    (r"\b(?:the )?(?:new )?openai(?:'s)? open(?:[- ]weights?)? models?,? (?:the )?(big|large|bigger|larger|small|smaller)(?: one)?\b",
+     lambda m: "gpt-oss-120b" if m.group(1).startswith(("big", "larg")) else "gpt-oss-20b"),  # 'the new OpenAI open model, the big one'
+    (r"\bdgx ?(h100|h200|b200|b300|a100)\b", r"8 x \1"),  # a DGX holds eight
+    (r"\b([\w.-]+/[\w.-]+?)-(?:instruct|thinking)-(?:2[4-9]\d\d)\b", r"\1"),  # 'Qwen3-30B-A3B-Instruct-2507': the model
     (r"\b(?:tpu[ -]?)?v(5e|5p|6e)-(\d+)\b", r"tpu v\1 \2 chips"),  # TPU slices: v5e-8
     (r"\b(q4_0|q8_0|q4|q8|fp8|int8|8[ -]?bit|4[ -]?bit) cache\b",  # TabbyAPI's 'Q4 cache' is the KV cache
      lambda m: "kv cache " + {"q4": "q4_0", "q8": "q8_0"}.get(m.group(1), m.group(1))),
@@ -36,7 +44,8 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\bds[ -]?(v3|v2|r1)\b", r"deepseek \1"),
     (r"\bollama_kv_cache_type ?= ?", "ollama kv cache "), (r"--?kv[-_]cache[-_]dtype[ =]", "kv cache "),
     (r"--?cache[-_]type[-_][kv][ =]", "kv cache "), (r"--?max[-_]model[-_]len[ =]", "context "),
-    (r"\b(?:p\d\w*(?:-b200)?\.\d*xlarge|g\d\w*\.(?:\d*xlarge|metal)|a\d-[a-z]+-\d+g|g2-standard-\d+|nd96\w+)\b",
+    (r"\b(?:p\d\w*(?:-b200)?\.\d*xlarge|g\d\w*\.(?:\d*xlarge|metal)|a\d-[a-z]+-\d+g|g2-standard-\d+|nd96\w+"
+     r"|(?:(?<=a )|(?<=an ))(?:p5e?n?|p6-b200)(?= instance| node| box|\b(?! ?x)))\b",
      lambda m: instance_words(m.group(0))),  # 'a p4d.24xlarge': 8 x a100-40gb-sxm
     (r"\blora_(?:r|alpha|dropout|rank) ?[=:] ?[\d.]+", " "),  # a LoRA rank is no size, context or batch
     (r"\b(?:deepseek[ -])?r1[ -]distill(?:ed)?(?: model| version| one)?(?: (?:that's|that is|which is))? (?:based on|of|on) (?:the )?"

@@ -47,7 +47,7 @@ TOKEN_SCALE = {"t": 1e12, "trillion": 1e12, "b": 1e9, "bn": 1e9, "billion": 1e9,
 SIZE_COUNTS_G = {"xlarge": 1, "2xlarge": 1, "4xlarge": 1, "8xlarge": 1, "16xlarge": 1, "12xlarge": 4, "24xlarge": 4,
                  "48xlarge": 8, "metal": 8}  # AWS g4dn/g5/g6/g6e
 INSTANCE_TYPES: list[tuple[str, str, int | dict[str, int]]] = [
-    (r"p5\.48xlarge", "h100-sxm", 8), (r"p5en?\.48xlarge", "h200-sxm", 8), (r"p6-b200\.48xlarge", "b200", 8),
+    (r"p5(?:\.48xlarge)?", "h100-sxm", 8), (r"p5en?(?:\.48xlarge)?", "h200-sxm", 8), (r"p6-b200(?:\.48xlarge)?", "b200", 8),
     (r"p4d\.24xlarge", "a100-40gb-sxm", 8), (r"p4de\.24xlarge", "a100-80gb-sxm", 8),
     (r"p3\.(2xlarge|8xlarge|16xlarge)", "v100-16gb-sxm2", {"2xlarge": 1, "8xlarge": 4, "16xlarge": 8}),
     (r"p3dn\.24xlarge", "v100-32gb-sxm2", 8),
@@ -90,7 +90,8 @@ UNKNOWN_GPU_PATTERNS = [
 ]
 
 # Families of open models: a name of one the catalog does not hold is an unknown model, not an ignored word
-MODEL_FAMILIES = ("llama", "codellama", "qwen", "qwq", "mistral", "mixtral", "gemma", "phi", "deepseek", "falcon", "yi", "command",
+MODEL_FAMILIES = ("llama", "codellama", "qwen", "qwq", "mistral", "mixtral", "devstral", "magistral", "codestral", "ministral",
+                  "gemma", "phi", "deepseek", "falcon", "yi", "command",
                   "olmo", "granite", "glm", "chatglm", "kimi", "starcoder", "internlm", "baichuan", "minicpm", "nemotron", "dbrx",
                   "grok", "jamba", "exaone", "smollm", "hermes", "vicuna", "zephyr", "solar", "aya", "bloom", "opt", "gpt-j",
                   "gpt-neox", "pythia", "stablelm", "orca", "wizardlm", "openchat", "tinyllama", "mpt", "llava", "pixtral")
@@ -181,7 +182,7 @@ REPORTED = re.compile(  # a report of what someone else did or said; a possessiv
     rf"|post|pr|site|table|framework|page|paper|docs?)(?:'s)?(?: \w+){{0,5}}? {REPORTS}"
     r"|(?<!through a )(?<!via a )(?<!from a )(?<!at a )(?<!through my )(?<!via my )(?<!at my )"
     r"\b(?:friend|buddy|colleague|coworker|cousin|brother|sister)'s (?:\w+ )?(?:startup|company|team|lab|rig|setup|box|build)\b"
-    r"|guy on|blog|article|thread|reddit|discord|readme|faq|reportedly|apparently|i read|i've read|i have read|i saw"
+    r"|guy on|blog|article|tutorial|thread|reddit|discord|readme|faq|reportedly|apparently|i read|i've read|i have read|i saw"
     r"|saw (?:someone|a|people)|saw an? (?:ad|advert|post|tweet|thread|video|article|listing|benchmark|claim|comment|blog)"
     r"|one site|another (?:post|guy|site|one says)|(?:blog|launch|reddit|forum) post|write-?up"
     r"|announcement"
@@ -247,6 +248,7 @@ TROUBLESHOOTING = (r"\b(?:can't talk to|cannot talk to|connection refused|won't 
                    r"|localhost|throwing \d{3}s?|stopped using my gpu|fans? (?:get|gets|are) (?:really )?loud)\b")
 LEAD_IN = re.compile(r"\s*(?:on|with|using|for|at|in|if|assuming|given|across|under|via|at|over|from) ")  # a phrase, not a clause
 REFERS_BACK = (r"\b(?:fits?|run|work|load)s? (?:\w+ )?(?:on|in|across) (?:that|those|them|it)\b"
+               r"|\bthe same (?:quant\w*|context(?: length)?|settings?|config\w*|format|precision|setup)\b"
                r"|\b(?:does|did|will|would) (?:it|that|this) (?:really|actually)\b|\b(?:legit|claim\w*)\b|\bholds? (?:up|true)\b"
                r"|\b(?:should|would|could) (?:that|it|this|they) have\b"
                r"|\b(?:rent|buy|get|use|run) (?:them|those)\b|\b(?:does|did|will) (?:it|that|this) really\b"
