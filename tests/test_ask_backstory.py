@@ -424,6 +424,18 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      {"model": "Qwen/Qwen3-30B-A3B"}, set()),
     ("Running Devstral Small in FP8 with SGLang on an RTX PRO 6000 Blackwell. What generation speed should I expect?",
      "speed", {"unknown_model": "devstral small"}, set()),
+    # round 31
+    ("2x H100, vLLM, Llama 3.3 70B in FP8 with the KV cache also in fp8, 8k per conversation. How many concurrent sequences "
+     "can the two H100s hold?", "limits", {"kv_cache_dtype": "fp8"}, set()),
+    ("RTX 6000 Ada: time to first token and decode tokens/sec for Mistral Small 3.1 in fp8 on vLLM, 4k context, 300 tokens "
+     "generated?", "speed", {"output_tokens": 300}, set()),
+    ("Looking to self-host codestral for the team's autocomplete. What GPU do I need to run it at 4 bit?", "which_gpu",
+     {"unknown_model": "codestral"}, set()),
+    ("mi355x specs? memory and bandwidth. how does it stack up vs b300", "gpu_card", {}, set()),
+    ("Llama 3.1 70B in float16 on 2x H100 with vLLM. I'm rebuilding the deployment from scratch. What's the longest "
+     "context I can configure?", "limits", {"weights_dtype": "fp16", "workload": "inference"}, {"method"}),
+    ("About 200 concurrent users on Llama 3.3 70B in FP8. (Another department has a 64xA100 cluster but it's off limits to"
+     " us.) How many H100s do we need?", "serving", {"gpus": [["h100-sxm", 1]]}, set()),
 ]
 
 

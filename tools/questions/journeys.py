@@ -584,7 +584,7 @@ COST_ASK = (r"\b(bill|invoice|cost\w*|price\w*|cheapest|how much (?:would|will|d
             r"|\btotal\s*$")
 FIT_ASK = (r"\b(fits?|enough|oom\w*|hold|(?:can|could) (?:i|we|it|you) (?:run|load|serve|host)|will (?:it|this) (?:run|load)"
            r"|(?:can|could|would|will) (?:one|one of (?:them|those|these)|a single one|either|both) (?:run|load|handle)"
-           r"|(?:will|would|can|could|does) (?:·[·\s]*|that|they) (?:run|load)"
+           r"|(?:will|would|can|could|does) (?:·[·\s]*|that|they|it|this) (?:even |actually )?(?:run|load)"
            r"|(?:sit|stay|live|load)s? (?:entirely |fully |completely |all |actually )?(?:in|on|inside|within))\b")
 TIME_ASK = r"\bhow long\b|\bhow many (?:gpu[- ]?)?(?:hours|days)\b|\bwall[- ]?clock\b|\btime\b"
 ESTIMATE_ASK = (r"\b(how (?:much|many) (?:total )?(?:vram|memory|gpu memory|gigs?|gb|gib)"
@@ -747,7 +747,8 @@ def asks_job_cost(reading: Reading) -> bool:
 
 CARD_OF_A_NAME = (r"\bwhat(?: is|'s|s| exactly is) (?:the |an? )?(·)(?=·*+(?: ·+)*+(?: |$)(?!(?:going|go|on|for|cost\w*|per|rent\w*"
                   r"|pric\w*|gonna|running|at|with|in|to|vs|versus|or|and)\b))|\btell me about (·)")  # · : a name, masked;
-SPECS_OF_A_NAME = r"\b(?:specs?|memory(?: size)?|bandwidth|tdp)(?: (?:and|,) [a-z ]{1,30}?)? (?:of|for|on) (?:an? |the )?(·)"
+SPECS_OF_A_NAME = (r"\b(?:specs?|memory(?: size)?|bandwidth|tdp)(?: (?:and|,) [a-z ]{1,30}?)? (?:of|for|on) (?:an? |the )?(·)"
+                   r"|(?:^|\bthe |\ban? )(·)[·\s]*'?s? specs?\b")  # 'mi355x specs?'
 # 'what's an L40S exactly?' asks its card, 'what's an L40S going for?' its price
 CARD_FIRST = (r"\bwhat(?:'s|s| is) inside\b|\bwhat does (?:the )?\S+ (?:part |bit |suffix )?(?:mean|stand for)\b"
               r"|\barchitectur\w*(?! (?:proposal|review|diagram|doc\w*|decision))"

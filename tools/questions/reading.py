@@ -232,7 +232,7 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
             elif same_family_again(catalog, found.item_id, [g for _, (g, _) in gpus], " ".join(tokens[start:start + size])) \
                     and (words.tier_at(start) <= max(words.tier_at(a) for a, (g, _) in gpus  # unless asked of here, told before
                                                      if catalog.gpu_by_id[g].family == catalog.gpu_by_id[found.item_id].family)
-                         or start > 0 and tokens[start - 1] in ("the", "that", "this", "those", "these")):  # 'on the H100'
+                         or start > 0 and tokens[start - 1] in ("the", "that", "this", "those", "these", "own")):  # 'on the H100'
                 words.take_words(start, start + size - 1, "the GPU named (again)")
                 for a, (g, _) in gpus:  # asked of again here: the part named before is what is asked about
                     if catalog.gpu_by_id[g].family == catalog.gpu_by_id[found.item_id].family \
@@ -491,6 +491,7 @@ def read_formats(words: Words, reading: Reading) -> None:
     kv_words = "|".join(re.escape(k) for k in sorted(v.KV_FORMATS, key=len, reverse=True))
     kv = (words.search(rf"\b({kv_words}) (?:quantized |quantised )?kv(?:[ -]?cache)?\b")
           or words.search(rf"\bkv(?:[ -]?cache)?(?: quantized| quantised| type| dtype| quant\w*)?(?: (?:is |was )?set| is| was| being)?"
+                          rf"(?: also| too)?"
                           rf"(?: in| at| of| as| to| =)? ({kv_words})\b")
           or words.search(rf"\bcache(?: quantized| quantised)? (?:at|to|in|as) ({kv_words})\b")
           or words.search(rf"\b({kv_words}) (?:on|for) (?:the )?(?:kv(?:[ -]?cache)?|cache)\b"))  # 'go q4_0 on the kv'
@@ -543,7 +544,10 @@ def read_workload(words: Words, reading: Reading) -> None:
     if tune and re.fullmatch(r"fine[ -]?tuned|finetuned", tune.group(0)) and re.search(
             r"\b(?:a|an|our|my|the|your|their|this|that)(?: \w+)?$", words.text[:tune.start()].rstrip()):
         tune = None
+    rebuilt = r"\b(?:rebuild\w*|build\w*|start\w*|rewrit\w*|redo\w*|set(?:ting)? up)(?: [\w'-]+){0,3} $"
     train = words.search(r"\b(?:pre[ -]?train\w*|from[ -]scratch|train\w*)\b")
+    if train and train.group(0).startswith("from") and re.search(rebuilt, words.text[:train.start()]):
+        train = words.search(r"\b(?:pre[ -]?train\w*|train\w*)\b")  # 'rebuilding the deployment from scratch' trains nothing
     if not full and (tune or train):  # 'continue pretraining ..., all parameters': every weight trained
         full = words.search(r"\b(?:all|every)(?: the| of the| its)? (?:parameters|params|weights)\b")
     if qlora and lora and not re.fullmatch(r"lora", lora.group(0)):
@@ -567,7 +571,7 @@ def read_workload(words: Words, reading: Reading) -> None:
     elif full or tune:
         reading.method = "full"
         words.take(full or tune, "full fine-tuning" if full else "fine-tuning (full: no LoRA or QLoRA named)")  # type: ignore[arg-type]
-    scratch = words.search(r"\bfrom[ -]scratch\b")
+    scratch = next((m for m in words.finditer(r"\bfrom[ -]scratch\b") if not re.search(rebuilt, words.text[:m.start()])), None)
     if scratch:
         words.take(scratch, "training from scratch")
     if reading.method or train:
@@ -925,6 +929,7 @@ def read_token_counts(words: Words, reading: Reading) -> None:
         words.take(rows, f"{reading.training_tokens:.3g} training tokens ({count:g} sequences of {length:,} tokens)")
         read_epochs(words, reading)
     out = (words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:output|generated|new|completion|response) tokens?\b"
+                        r"|(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? tokens? generated\b"
                         r"|(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?[ -]tokens? (?:repl(?:y|ies)|responses?|answers?|outputs?|completions?)\b")
            or words.search(r"\b(?:generat\w*|output\w*|respon\w*|answers? of) (?:about |around |up to )?(\d+(?:\.\d+)?) ?(k)? tokens?\b")
            or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:out|of output|output)\b")
@@ -934,8 +939,8 @@ def read_token_counts(words: Words, reading: Reading) -> None:
            or words.search(r"\b(?:gets?|getting|receives?|returns?|sends?) (?:about |around |roughly )?(\d+(?:\.\d+)?) ?(k)?"
                            r"(?: tokens?)? back\b"))  # 'sends 8k of prompt and gets 2k back'
     if out:
-        value, k = (out.group(1), out.group(2)) if out.group(1) else (out.group(3), out.group(4))
-        reading.output_tokens = kilo(value, k)
+        first_number = next(n for n in range(1, len(out.groups()) + 1, 2) if out.group(n))  # (number, k) pairs
+        reading.output_tokens = kilo(out.group(first_number), out.group(first_number + 1))
         words.take(out, f"{reading.output_tokens} output tokens")
 
 
@@ -1280,6 +1285,8 @@ def read_model_size(words: Words, reading: Reading) -> None:
         else:
             words.take_range(start, size.end(), f"a {reading.params_billions:g}B-parameter model")
     named = words.search(unsized) if not reading.params_billions else None
+    named = named or (words.search(r"\b(?:devstral|codestral|magistral|ministral)\b") if not reading.params_billions
+                      and not reading.models else None)  # 'self-host codestral': a product name alone
     if named and not reading.unknown_models:  # 'phi-3.5-moe': a model the catalog does not hold, with no size to go on
         reading.unknown_models.append(words.take(named, "a model not in the catalog (no size given)"))
     other = words.search(r"\b(?!(?:price|perf\w*|cost|tok\w*|usd|watts?|dollars?|input|output|read|write|and|or)/)"

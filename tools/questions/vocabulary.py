@@ -15,7 +15,7 @@ WEIGHT_FORMATS = [
     (r"\b(q[2-8]_(?:k_[msl]|k|0|1)|iq[1-4]_(?:xxs|xs|nl|s|m))\b", "gguf"),
     (r"\bmxfp4\b", "mxfp4"), (r"\bnvfp4\b", "nvfp4"), (r"\bnf4\b", "nf4"), (r"\bawq\b", "awq"), (r"\bgptq\b", "gptq"),
     (r"\b(int4|4[ -]?bits?|fp4|4bpw)\b", "int4"), (r"\b(int8|8[ -]?bits?)\b", "int8"), (r"\bfp8\b", "fp8"),
-    (r"\bfp16\b|\bhalf[ -]precision\b", "fp16"), (r"\bbf16\b|\bbfloat16\b", "bf16"),
+    (r"\bfp16\b|\bfloat16\b|\bhalf[ -]precision\b", "fp16"), (r"\bbf16\b|\bbfloat16\b", "bf16"),
     (r"\bfp32\b|\bfull[ -]precision\b|\bfloat32\b", "fp32"),
 ]
 KV_FORMATS = {"q4_k_m": "q4_0", "q8_k_m": "q8_0",  # a KV cache has no k-quants: 'q4' there is q4_0
@@ -165,7 +165,7 @@ LEFT_BEHIND = (r"\b(?:my old|(?:his|her|their) old"
                r"|(?:being |been |is |are |was )?retired|retiring|goes (?:back|to)|(?:is|are) taken|taken by|spoken for"
                r"|regrets|gave up|kept oom\w*|took (?:forever|ages)|(?:our|my) first (?:\w+ )?(?:experiment|attempt|try|test)"
                r"|(?:it|they) (?:stays?|remains?) with|anymore|no longer|before this|paperweights?|obsolete|(?:i|we) (?:first )?tried"
-               r"|prototyp\w*(?: \w+)? on|up until|until recently)\b"
+               r"|prototyp\w*(?: \w+)? on|up until|until recently|off[ -]limits)\b"
                + rf"|{DISMISSAL}")
 LEFT = re.compile(LEFT_BEHIND)
 # when the asker got what they have ('the box we bought last year', 'got them 2 years ago'): still theirs, not left behind
