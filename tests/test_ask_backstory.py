@@ -436,6 +436,22 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      "context I can configure?", "limits", {"weights_dtype": "fp16", "workload": "inference"}, {"method"}),
     ("About 200 concurrent users on Llama 3.3 70B in FP8. (Another department has a 64xA100 cluster but it's off limits to"
      " us.) How many H100s do we need?", "serving", {"gpus": [["h100-sxm", 1]]}, set()),
+    # round 32
+    ("Last quarter we paid $1.10/hr per A100. For a one-week eval sprint I need 4x H200: where's the cheapest on-demand "
+     "place to rent that, and the total?", "cloud_cost", {"hours": 168.0, "gpus": [["h200-sxm", 4]]}, set()),
+    ("We're replacing our 8x A100 cluster. For serving Llama 3.1 405B in fp8, which gives the best throughput: H100 SXM, "
+     "MI300X or B200?", "compare", {}, set()),
+    ("Just grabbed two used 3090s off ebay for about $1200 total. Will llama 3.1 70B Q4_K_M fit across both with 8k "
+     "context in llama.cpp?", "fit", {"gpus": [["rtx-3090", 2]]}, {"purchase_usd_per_gpu"}),
+    ("our team lead keeps saying 'buy whatever has 32GB'. what's the real memory footprint for a 13B model in int8 at 16k "
+     "context with fp8 kv cache?", "estimate", {}, {"gpus"}),
+    ("10 tok/s with gpt-oss 20b on my RTX 4070 in ollama, context set to 8192. People on the tracker post bigger numbers "
+     "but they're on 5090s. What should I expect on this card?", "speed",
+     {"gpus": [["rtx-4070", 1]], "seq_len": 8192}, set()),
+    ("We've been quoted $32k per H200 SXM and we'd need 8 of them, or the cloud at $3.50/hr per GPU. Busy 8 hours a day "
+     "for 3 years: buy or rent?", "rent_or_buy", {"gpus": [["h200-sxm", 8]]}, set()),
+    ("kimi k2 - is it actually a trillion params? how many are active per token?", "model_card", {}, set()),
+    ("Can I run gpt-oss-20b on a laptop with a 3080 mobile 16gb?", "fit", {"unknown_gpu": "3080 mobile"}, set()),
 ]
 
 

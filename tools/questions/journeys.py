@@ -600,7 +600,8 @@ LIMIT = (r"\b(longest|max(?:imum)?|largest|biggest|(?<!at )most|highest|ceiling|
 BATCH_WORDS = (r"batch|users?\b|requests|concurren|parallel|sequences|seqs|slots|sessions|people|streams|chats|conversations|clients"
                r"|same time|at once|simultaneous")
 WHICH_GPU = (r"\b(which|what|best|recomm\w*|reccom\w*|recom\w*|cheapest|choose|pick|should (?:i|we) (?:get|buy))\b"
-             r"(?:\W+[\w']+){0,4}?\W+(?<!per-)(?<!per )(?<!same )(?<!those )(?<!these )(gpus?|hardware|cards?|accelerators?"
+             r"(?:\W+[\w']+){0,4}?\W+(?<!per-)(?<!per )(?<!same )(?<!those )(?<!these )(?<!that )(?<!this )(?<!my )(?<!our )"
+             r"(gpus?|hardware|cards?|accelerators?"
              r"|instances?|setup)\b"
              r"|\b(gpu|card|hardware) (recomm\w*|reccom\w*|recom\w*|suggestions?|advice|pick)"
              r"|\b(?:cards?|gpus?)\b[^.?!]{0,60}\bwhich one\b")  # '... stay on consumer cards - which one?'
@@ -752,7 +753,8 @@ SPECS_OF_A_NAME = (r"\b(?:specs?|memory(?: size)?|bandwidth|tdp)(?: (?:and|,) [a
 # 'what's an L40S exactly?' asks its card, 'what's an L40S going for?' its price
 CARD_FIRST = (r"\bwhat(?:'s|s| is) inside\b|\bwhat does (?:the )?\S+ (?:part |bit |suffix )?(?:mean|stand for)\b"
               r"|\barchitectur\w*(?! (?:proposal|review|diagram|doc\w*|decision))"
-              r"|\bactive param\w*|\bhow many (?:layers|experts|heads)\b|\bis (?:it|·[·\s]*) (?:an? )?moe\b"
+              r"|\bactive param\w*|\bhow many (?:layers|experts|heads)\b|\bhow many (?:params |parameters )?(?:are )?active\b"
+              r"|\b(?:a )?(?:trillion|billion) param\w*|\bis (?:it|·[·\s]*) (?:an? )?moe\b"
               r"|\b(?:layers|kv heads|hidden size|vocab\w*)\b")  # · : a model's name, masked
 def asks_what_is(reading: Reading, named_at: list[int], pattern: str = CARD_OF_A_NAME) -> str | None:
     """'What is <name>' where the name is one of those named at `named_at`, as a pattern for `first`; else None."""
@@ -792,7 +794,8 @@ JOURNEYS = [
             r, r"tokens? (?:per|a|/) ?(?:day|hour)|tokens/day|throughput of training")), answer_training_time,
             ("time", "cost", "speed")),
     Journey("rent_or_buy", asks_rent_or_buy, answer_rent_or_buy, ("buy", "cost")),
-    Journey("compare", lambda r: compared_count(r) >= 2 and not first(r, ABSOLUTE_SPEED, r"\b(vs|versus|compare|between|or|which one"
+    Journey("compare", lambda r: compared_count(r) >= 2 and not first(r, ABSOLUTE_SPEED, r"\b(vs|versus|compare|between|or|which one|best"
+                                                                                      r"|which (?:\w+ )?(?:gives|has|offers|delivers)"
                                                                                       r"|which is|better|worse|stack up|against)\b")
             and not first(r, r"\bfits?\b", r"\b(vs|versus|compar\w*|between|stack up|against)\b"),  # '... also, does it fit?'
             answer_compare, ("compare", "speed", "cost", "fit", "which_gpu")),

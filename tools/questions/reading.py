@@ -347,10 +347,11 @@ def read_counts_after(words: Words, reading: Reading) -> None:
     """Counts written after the GPU: 'could eight of them', '32 GPUs for 30 days', 'two VMs, 8 GPUs each'."""
     # 'could eight of them' (not '60 of them hitting it at once': those are users)
     after = words.search(r"\b(\d+|two|three|four|eight) of (?:them|those|these)\b(?! (?:\w+ ){0,2}?" + v.AT_ONCE + ")")
-    if after and reading.gpus:
-        value = after.group(1)
-        reading.gpus[0] = (reading.gpus[0][0], int(value) if value.isdigit() else v.NUMBER_WORDS[value])
-        words.take(after, f"{reading.gpus[0][1]} of the GPU named")
+    asker_gpus = [n for n, _ in enumerate(reading.gpus) if words.tier_at(reading.gpu_at[n]) > 0] or list(range(len(reading.gpus)))
+    if after and reading.gpus:  # of the asker's GPU, not one only told of ('prototyped on a 4090 ... we'd need 8 of them')
+        value, first = after.group(1), asker_gpus[0]
+        reading.gpus[first] = (reading.gpus[first][0], int(value) if value.isdigit() else v.NUMBER_WORDS[value])
+        words.take(after, f"{reading.gpus[first][1]} of the GPU named")
     on_n = words.search(r"\bon (two|three|four|six|eight|\d)$")  # 'would the 70b fit on two?'
     if on_n and reading.gpus and reading.gpus[0][1] is None:
         value = on_n.group(1)
@@ -828,6 +829,8 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     moved_to = [] if torn else [
         a for a in reading.gpu_at if words.tier_at(a) > 0 and (  # not a move someone else says we should have made
             re.search(v.MOVING_TO.pattern + r"(?: \w+)?$", " ".join(words.words[max(0, a - 4):a]))
+            and not re.search(r"\b(?:who's|who is|who was|that was|which was|that's|he's|she's|they're|he|she|they)\b",
+                              " ".join(words.words[max(0, a - 5):a]))
             or re.match(r"(?:\S+ ){0,2}instead\b", " ".join(words.words[a + 1:a + 4]))
             or bought_after(words, reading, a) or changed_from_to(words, reading, a))]
     if moved_to and len(moved_to) < len(reading.gpu_at):  # 'two replicas on 4x A100 ... if we move to H200s': the H200s
@@ -985,7 +988,7 @@ def read_context(words: Words, reading: Reading) -> None:
                 r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:context|ctx|context window|sequence\b|seq\b(?: len)?"
                 r"|prompts?\b|input\b)(?: lengths?| window| size)?|(?<![\w.$])(\d+(?:\.\d+)?) ?(k)(?: tokens?)? in\b",
                 r"(?:context|ctx|sequence|seq|prompt|input|max(?:imum)?[ _-]?(?=len))s?(?:[ _-]?(?:length|len|window|size))?"
-                r"(?: of| =| at| is| to)? (\d+(?:\.\d+)?) ?(k)?\b(?: tokens?)?",
+                r"(?: of| =| at| is| to| set to| is set to)? (\d+(?:\.\d+)?) ?(k)?\b(?: tokens?)?",
                 r"(?<!averaging )(?<!average )(?<!avg )(?<!averages )(?<!averaged )"
                 r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?[ -]tokens?\b(?! ?(?:/|per|a|each) ?(?:s\b|sec|second))"
                 r"(?! (?:each|per user|out|of output))"]
@@ -1095,7 +1098,7 @@ def read_money(words: Words, reading: Reading) -> None:
                           r"|\b(?:budget|grant|funding)\w* (?:(?:of|is|around|about|roughly|~) ?){0,2}\$ ?\d[\d,.]* ?k?\b")
     if budget:  # '$15k of grant money': what there is to spend, not what one GPU costs
         words.take(budget, "a budget (not a price per GPU)")
-    for paid in words.finditer(r"\b(?:paid|(?:got|bought)(?: \S+){0,4}? for) (?:about |around "
+    for paid in words.finditer(r"\b(?:paid|(?:got|bought|grabbed|picked up|snagged)(?: \S+){0,5}? for) (?:about |around "
                                r"|roughly |only |like )?\$ ?\d[\d,.]* ?k?(?: each| apiece| a pop)?"):
         words.take(paid, "what was paid for hardware already owned (not a price to weigh)")
     # vLLM's flag, not a rent-or-buy utilization

@@ -26,9 +26,11 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
                r"|thats|that's|they"
                r"|he|she|now|then|this)\b)"  # '... on my 4090 since the team A6000 is taken'
                # 'retired my 1080 Ti and got a 5090'
-               r"|\s+(?=and (?:got|bought|picked up|grabbed|(?:now|then) (?:i|we|they|wants?|needs?))\b)"
+               r"|\s+(?=and (?:got|bought|picked up|grabbed|(?:now|then) (?:i|we|they|wants?|needs?)|(?:the|our|my) new)\b)"
                r"|,\s+(?=and (?:someone|somebody|a (?:friend|colleague|coworker|guy)|my (?:friend|buddy|colleague|boss)"
-               r"|people)\b)")  # "..., and someone on our Slack insists": a report of its own
+               r"|people)\b)"  # "..., and someone on our Slack insists": a report of its own
+               r"|,\s+(?=(?:my|our|a|the) (?:professor|prof|advisor|boss|manager|lead|friend|buddy|colleague|coworker|roommate"
+               r"|cto|ceo) (?:\w+ )?(?:says|said|thinks|claims|swears|insists|told)\b)")  # '..., my professor says ...'
     clauses = rf"(?<=;)\s+|(?:{clauses})(?![^()]*\))"  # not inside brackets, but at ';': '(4x V100 here; the A100s are booked)'
     lines = re.sub(r"(?<=[\w)%])[ \t]*\n", ".\n", question.strip())  # a line (a bullet) ends as a sentence does
     whole = [s for s in re.split(clauses, lines, flags=re.IGNORECASE) if re.search(r"\w", s)]

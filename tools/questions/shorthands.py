@@ -36,6 +36,7 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"--quantization[ =](\w+)", r"\1"), (r"--?gpu[-_]memory[-_]utili[sz]ation[ =]", "gpu_memory_utilization "),
     (r"\b(\d+)-gpus?\b", r"\1 gpus"), (r"\b(\d+(?:\.\d+)?[kmbt]?)-tokens?\b", r"\1 tokens"),
     (r"\b(\d+)-k\b", r"\1k"),
+    (r"\b(one|two|three|four|five|six|seven|eight|ten|twelve)-(hour|day|week|month|year)\b", r"\1 \2"),  # 'a one-week sprint'
     (r"\b([abh]\d00) (pcie|sxm|nvl) (vs\.?|or|versus) (pcie|sxm|nvl)\b", r"\1 \2 \3 \1 \4"),  # 'h100 pcie vs sxm'
     (r"\b(\d+) cents?\b", lambda m: f"${int(m.group(1)) / 100:.2f}"),
     (r"\b(\d+) (?:dollars?|bucks?) (?:and )?(\d{1,2})\b(?: cents?)?", r"$\1.\2"),  # 'two dollars fifty'

@@ -78,7 +78,8 @@ def instance_gpus(name: str) -> tuple[str, int] | None:
 UNKNOWN_GPU_PATTERNS = [
     r"\b(?:apple )?m[1-4] ?(?:pro|max|ultra)?\b(?= ?(?:mac|chip|with|\d|$))", r"\bmac ?(?:book(?: pro| air)?|studio|mini|pro)?\b",
     r"\bapple silicon\b", r"\bmac ?(?:book(?: pro| air)?|studio|mini|pro) m[1-4](?: pro| max| ultra)?\b",
-    r"(?<!\$)\b(?:rtx |gtx )?(?:[1-5]0[5-9]0|20[6-8]0|1[06][5-8]0)(?: ?ti| ?super)?\b(?! ?(?:b\b|tokens|users|hours|h\b|days|\$))",
+    r"(?<!\$)\b(?:rtx |gtx )?(?:[1-5]0[5-9]0|20[6-8]0|1[06][5-8]0)(?: ?ti| ?super)?(?: (?:mobile|laptop|max-q))?\b"
+    r"(?! ?(?:b\b|tokens|users|hours|h\b|days|\$))",
     r"\b(?:amd )?(?:radeon )?(?:rx )?[5-9][0-9]00 ?xtx?\b",
     r"\b(?:nvidia )?(?:a2|a16|a30|a40|a800|h20|h800|l20|b100|mi50|mi100|mi210|mi250|w7900|w6800|rtx ?a[245]000|rtx ?[345]000)\b",
     r"\b(?:quadro )?rtx ?8000\b|\bquadro (?:rtx )?[a-z]?\d{3,4}\b",
@@ -131,7 +132,7 @@ QUESTION_START = re.compile(r"(?:how|what|what's|whats|which|will|would|can|coul
 REPORTS = (r"(?:say|said|says|saying|claims?|claimed|swears|swore|insists|insisted|told|reckons|thinks|got|gets|ran|runs|did|pays|paid"
            r"|does|oom'd|asked"
            r"|posted|reported|mentioned|recommends|recommended|found|showed|shows|wrote|lists|listed|keeps|couldn't|floated"
-           r"|pitched|proposed|suggested|listing|threw out|tried"
+           r"|pitched|proposed|suggested|listing|threw out|tried|post|posts"
            r"|could not)")  # a quoted price is data
 DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelevant|not asking|not what (?:i'm|im|i am|we're) after"
              r"|neither of which|(?:is|that's|that one's|thats) settled|not relevant|not the question|not my question"
@@ -165,7 +166,7 @@ LEFT_BEHIND = (r"\b(?:my old|(?:his|her|their) old"
                r"|(?:being |been |is |are |was )?retired|retiring|goes (?:back|to)|(?:is|are) taken|taken by|spoken for"
                r"|regrets|gave up|kept oom\w*|took (?:forever|ages)|(?:our|my) first (?:\w+ )?(?:experiment|attempt|try|test)"
                r"|(?:it|they) (?:stays?|remains?) with|anymore|no longer|before this|paperweights?|obsolete|(?:i|we) (?:first )?tried"
-               r"|prototyp\w*(?: \w+)? on|up until|until recently|off[ -]limits)\b"
+               r"|prototyp\w*(?: \w+)? on|up until|until recently|until now|off[ -]limits)\b"
                + rf"|{DISMISSAL}")
 LEFT = re.compile(LEFT_BEHIND)
 # when the asker got what they have ('the box we bought last year', 'got them 2 years ago'): still theirs, not left behind
@@ -176,12 +177,14 @@ ACQUIRED_WHEN = re.compile(r"\b(?:i|we|i've|we've|lab|company|university|departm
 REPORTED = re.compile(  # a report of what someone else did or said; a possessive alone is no report
     rf"\b(?:(?:someone|somebody|some guy|a guy|guy|(?:a|one|another|some) person|friend|buddy|colleague|coworker|people"
     rf"|roommate|flatmate|classmate|labmate|teammate|brother|sister|cousin|dad|mom|brother-in-law|wife|husband|boyfriend"
+    rf"|lead|manager|advisor|professor|supervisor"
     rf"|girlfriend"
     rf"|others|he|she|they|rep|vendor|marketplace|listing|provider|ad|peer|consultant|contractor|advisor|cfo|ceo|cto|boss"
     rf"|another|integrator|reseller|supplier|firm|partner"
     rf"|post|pr|site|table|framework|page|paper|docs?)(?:'s)?(?: \w+){{0,5}}? {REPORTS}"
     r"|(?<!through a )(?<!via a )(?<!from a )(?<!at a )(?<!through my )(?<!via my )(?<!at my )"
     r"\b(?:friend|buddy|colleague|coworker|cousin|brother|sister)'s (?:\w+ )?(?:startup|company|team|lab|rig|setup|box|build)\b"
+    r"|\b(?:they're|they are|he's|he is|she's|she is) (?:all )?(?:on|using|running)\b"
     r"|guy on|blog|article|tutorial|thread|reddit|discord|readme|faq|reportedly|apparently|i read|i've read|i have read|i saw"
     r"|saw (?:someone|a|people)|saw an? (?:ad|advert|post|tweet|thread|video|article|listing|benchmark|claim|comment|blog)"
     r"|one site|another (?:post|guy|site|one says)|(?:blog|launch|reddit|forum) post|write-?up"
