@@ -452,6 +452,14 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      "for 3 years: buy or rent?", "rent_or_buy", {"gpus": [["h200-sxm", 8]]}, set()),
     ("kimi k2 - is it actually a trillion params? how many are active per token?", "model_card", {}, set()),
     ("Can I run gpt-oss-20b on a laptop with a 3080 mobile 16gb?", "fit", {"unknown_gpu": "3080 mobile"}, set()),
+    # round 33
+    ("can a 4060 ti 16gb run qwen3-30b-a3b q4_k_m fully on the gpu? and roughly what speed would i get", "fit", {}, set()),
+    ("ads for H200s at $1.99/hr from a provider I don't trust. We need 4 H200s for 3 days: what would that cost at normal "
+     "cloud prices?", "cloud_cost", {"gpus": [["h200-sxm", 4]]}, {"rent_usd_per_gpu_hour"}),
+    ("It's between an L40 and an RTX A6000 for LoRA on OLMo 2 7B. Which of the two is faster for that, and also how long "
+     "would a 50M token run take on the faster one?", "compare", {}, set()),
+    ("Qwen3-32B to about 200 concurrent users, each expecting around 20 tokens/s. How many H100s?", "serving",
+     {"tokens_per_s_per_user": 20.0}, set()),
 ]
 
 
@@ -672,3 +680,9 @@ def test_a_follow_up_that_adds_two_gpus_to_a_comparison_keeps_the_first_two(cata
     first = ask("h100 vs h200 for llama 3.1 405b inference in fp8?", catalog)
     answer = ask("throw the B200 and the MI300X into that comparison too", catalog, first)
     assert [g for g, _ in answer.reading["gpus"]] == ["h100-sxm", "h200-sxm", "b200", "mi300x"]
+
+
+def test_a_noisy_fan_is_a_troubleshooting_question_not_a_card(catalog):
+    answer = ask("my gpu fan started making a grinding noise right after I swapped my 2080 for a 4080 super, is that normal??",
+                 catalog)
+    assert not answer.understood and "troubleshooting" in answer.answer

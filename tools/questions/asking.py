@@ -30,7 +30,7 @@ EXAMPLES = [
     "how many GPUs to serve llama 3.1 70b to 500 concurrent users with vllm?",
 ]
 FOLLOW_UP_OPENING = (r"^(?:(?:ok(?:ay)?|fine|alright|cool|great|hmm|right|so|thanks|thank you|thx|ty|got it|perfect|nice) ,? ?)?"
-                     r"(?:and|what about|how about|same|now|then|follow[- ]?up"
+                     r"(?:and|what about|how about|same|now|then|follow[- ]?up|versus|vs\.?"
                      r"|ok(?:ay)?|also|with|at|on|in|using|instead|what if|if|but|try|or|drop|raise|make it|switch|swap|stretch)\b")
 POINTS_BACK = r"\binstead\b|\b(?:it|that|this one|the same|them|those)\b|\b(?:for|with|on) this\b"
 STRONG_POINTER = (r"\b(?:that|this|the same) (?:one )?(?:card|gpu|box|setup|node|machine|model|config)\b"  # 'on that one card'

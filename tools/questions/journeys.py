@@ -584,7 +584,7 @@ COST_ASK = (r"\b(bill|invoice|cost\w*|price\w*|cheapest|how much (?:would|will|d
             r"|\btotal\s*$")
 FIT_ASK = (r"\b(fits?|enough|oom\w*|hold|(?:can|could) (?:i|we|it|you) (?:run|load|serve|host)|will (?:it|this) (?:run|load)"
            r"|(?:can|could|would|will) (?:one|one of (?:them|those|these)|a single one|either|both) (?:run|load|handle)"
-           r"|(?:will|would|can|could|does) (?:·[·\s]*|that|they|it|this) (?:even |actually )?(?:run|load)"
+           r"|(?:will|would|can|could|does) (?:(?:an? |my |one )?·[·\s]*|that|they|it|this) (?:even |actually )?(?:run|load)"
            r"|(?:sit|stay|live|load)s? (?:entirely |fully |completely |all |actually )?(?:in|on|inside|within))\b")
 TIME_ASK = r"\bhow long\b|\bhow many (?:gpu[- ]?)?(?:hours|days)\b|\bwall[- ]?clock\b|\btime\b"
 ESTIMATE_ASK = (r"\b(how (?:much|many) (?:total )?(?:vram|memory|gpu memory|gigs?|gb|gib)"
@@ -789,6 +789,8 @@ JOURNEYS = [
     Journey("serving", asks_serving, answer_serving, ("serving", "speed", "cost", "fit")),
     Journey("training_time", lambda r: has_subject(r) and not first(r, WHICH_GPU, TIME_ASK) and not first(r, ESTIMATE_ASK, TIME_ASK)
             and not (bool(r.gpus) and first(r, FIT_ASK, TIME_ASK))  # 'is that gonna OOM? also how long would a pass take?'
+            and not (compared_count(r) >= 2 and first(r, r"\b(?:vs\.?|versus|compar\w*|faster|slower|better|which of the two)\b",
+                                                      TIME_ASK))  # 'which of the two is faster, and how long would a run take?'
             and (
         r.training_tokens is not None or r.workload == "training" and said(
             r, r"tokens? (?:per|a|/) ?(?:day|hour)|tokens/day|throughput of training")), answer_training_time,

@@ -829,7 +829,7 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     moved_to = [] if torn else [
         a for a in reading.gpu_at if words.tier_at(a) > 0 and (  # not a move someone else says we should have made
             re.search(v.MOVING_TO.pattern + r"(?: \w+)?$", " ".join(words.words[max(0, a - 4):a]))
-            and not re.search(r"\b(?:who's|who is|who was|that was|which was|that's|he's|she's|they're|he|she|they)\b",
+            and not re.search(r"\b(?:who's|who is|who was|that was|which was|that's|he's|she's|they're|he|she|they|their|his|her)\b",
                               " ".join(words.words[max(0, a - 5):a]))
             or re.match(r"(?:\S+ ){0,2}instead\b", " ".join(words.words[a + 1:a + 4]))
             or bought_after(words, reading, a) or changed_from_to(words, reading, a))]
@@ -1063,7 +1063,7 @@ def read_traffic(words: Words, reading: Reading) -> None:
         words.take(users, f"{reading.users:,} concurrent users")
     rate_words = r"(?<![\d.])(\d+(?:\.\d+)?)\+? ?(?:tok(?:en)?s? ?(?:/|per|a) ?s(?:ec\w*)?|t/s|tps)\b"
     observed = r"(?<!seeing )(?<!getting )(?<!get )(?<!got )(?<!only )(?<!currently )(?<!see )(?<!gives )(?<!give )"
-    speed = (words.search(r"(?:each (?:wanting|needing|getting|at|expects?|wants?|needs?)"
+    speed = (words.search(r"(?:each (?:wanting|needing|getting|at|expects?|expecting|wants?|needs?)"
                           r"|(?:each|every) (?:user|person|stream|client) (?:to )?(?:see|get)s?"
                           r"|(?:each|every) (?:\w+ )?to (?:stream|get|see|receive) at"
                           r"|(?:each|every) (?:user|person|stream|client) (?:needed|needs|need|wants|wanted|should get)"

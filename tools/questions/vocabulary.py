@@ -203,7 +203,8 @@ INTENT = re.compile(r"\s*(?:so |and |but |now |ok |okay )?(?:(?:i|we)(?:'d| woul
 # (INTENT: the asker's own plan, part of what is asked about)
 PRICE_SET_ASIDE = (r"\b(?:leav\w*|set\w*|put\w*) (?:the )?(?:price|prices|pricing|cost|costs|quotes?) aside\b|\b(?:ignore|ignoring"
                    r"|disregard\w*) (?:the |that |those |these )?(?:price|prices|pricing|quotes?|cost)\b|\bgo with (?:typical |the )?"
-                   r"(?:market|street|catalog|list) pric\w*|\b(?:normal|typical|usual|standard|regular|public) (?:on-demand |market )?"
+                   r"(?:market|street|catalog|list) pric\w*"
+                   r"|\b(?:normal|typical|usual|standard|regular|public) (?:on-demand |market |cloud )?"
                    r"(?:pric\w*|rates?)\b")
 # ('leaving price aside (the quotes expire)': no price is read)
 NAMED_SAYS = re.compile(r"(?<!on )(?<!in )(?<!our )(?<!the )(?<!my )(?<!at )\b[A-Z][a-z]+(?:'s)? (?:\w+ ){0,2}?"
@@ -248,7 +249,8 @@ CHECKS_A_CLAIM = re.compile(r"\b(?:is|was) (?:that|this|it|the claim|he|she|they
                             r"|accurate|legit)\b|\bdoes (?:that|the claim) (?:still )?hold\b")  # the report is the question
 TROUBLESHOOTING = (r"\b(?:can't talk to|cannot talk to|connection refused|won't start|keeps? (?:dying|crashing)|crash(?:es|ed|ing)?"
                    r"|exit status|error code|driver update|after updating|roll (?:it )?back|reboot\w*|systemctl|ollama_host"
-                   r"|localhost|throwing \d{3}s?|stopped using my gpu|fans? (?:get|gets|are) (?:really )?loud)\b")
+                   r"|localhost|throwing \d{3}s?|stopped using my gpu|fans? (?:get|gets|are) (?:really )?loud|grinding noise|coil whine"
+                   r"|making (?:a |an )?(?:\w+ )?noise)\b")
 LEAD_IN = re.compile(r"\s*(?:on|with|using|for|at|in|if|assuming|given|across|under|via|at|over|from) ")  # a phrase, not a clause
 REFERS_BACK = (r"\b(?:fits?|run|work|load)s? (?:\w+ )?(?:on|in|across) (?:that|those|them|it)\b"
                r"|\bthe same (?:quant\w*|context(?: length)?|settings?|config\w*|format|precision|setup)\b"
