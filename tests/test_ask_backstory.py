@@ -460,6 +460,17 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      "would a 50M token run take on the faster one?", "compare", {}, set()),
     ("Qwen3-32B to about 200 concurrent users, each expecting around 20 tokens/s. How many H100s?", "serving",
      {"tokens_per_s_per_user": 20.0}, set()),
+    # round 34
+    ("2x L40S serving Mistral Small 3.1 in fp8 on vLLM, 4k per chat. How many users can chat at the same time? (Ignore "
+     "the three T4s in the same rack, those are for OCR.)", "limits", {"gpus": [["l40s", 2]]}, set()),
+    ("120 people chatting at once on GLM-4.5-Air hosted on H200s. How many H200s to keep each user at around 30 tokens/s?",
+     "serving", {"tokens_per_s_per_user": 30.0}, set()),
+    ("What's the minimum number of H100s to do a full fine-tune of Qwen2.5-14B with FSDP? Also roughly how long would 2B "
+     "tokens take on that setup?", "which_gpu", {}, set()),
+    ("what are the VRAM and memory bandwidth of the MI355X? the sales rep kept comparing it to the B300 but I only care "
+     "about the AMD card's specs", "gpu_card", {"gpus": [["mi355x", 1]]}, set()),
+    ("What's the GPU memory needed to LoRA fine-tune Gemma 3 12B in bf16? Sequence length 4096, batch size 8.", "estimate",
+     {}, set()),
 ]
 
 

@@ -602,7 +602,7 @@ BATCH_WORDS = (r"batch|users?\b|requests|concurren|parallel|sequences|seqs|slots
 WHICH_GPU = (r"\b(which|what|best|recomm\w*|reccom\w*|recom\w*|cheapest|choose|pick|should (?:i|we) (?:get|buy))\b"
              r"(?:\W+[\w']+){0,4}?\W+(?<!per-)(?<!per )(?<!same )(?<!those )(?<!these )(?<!that )(?<!this )(?<!my )(?<!our )"
              r"(gpus?|hardware|cards?|accelerators?"
-             r"|instances?|setup)\b"
+             r"|instances?|setup)\b(?! (?:memory|vram|ram)\b)"  # "what's the GPU memory needed?" asks the memory
              r"|\b(gpu|card|hardware) (recomm\w*|reccom\w*|recom\w*|suggestions?|advice|pick)"
              r"|\b(?:cards?|gpus?)\b[^.?!]{0,60}\bwhich one\b")  # '... stay on consumer cards - which one?'
 BIGGEST = (r"\b(biggest|largest|most big|best)(?: \w+){0,2} (models?|llms?|thing|one)\b|\b(what|which)(?: \w+){0,2} (models?|llms?)\b"
@@ -789,6 +789,7 @@ JOURNEYS = [
     Journey("serving", asks_serving, answer_serving, ("serving", "speed", "cost", "fit")),
     Journey("training_time", lambda r: has_subject(r) and not first(r, WHICH_GPU, TIME_ASK) and not first(r, ESTIMATE_ASK, TIME_ASK)
             and not (bool(r.gpus) and first(r, FIT_ASK, TIME_ASK))  # 'is that gonna OOM? also how long would a pass take?'
+            and not (r.how_many_gpus and first(r, r"\b(?:how many|number of|minimum)\b", TIME_ASK))  # 'minimum number of H100s?'
             and not (compared_count(r) >= 2 and first(r, r"\b(?:vs\.?|versus|compar\w*|faster|slower|better|which of the two)\b",
                                                       TIME_ASK))  # 'which of the two is faster, and how long would a run take?'
             and (

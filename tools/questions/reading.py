@@ -1067,6 +1067,7 @@ def read_traffic(words: Words, reading: Reading) -> None:
                           r"|(?:each|every) (?:user|person|stream|client) (?:to )?(?:see|get)s?"
                           r"|(?:each|every) (?:\w+ )?to (?:stream|get|see|receive) at"
                           r"|(?:each|every) (?:user|person|stream|client) (?:needed|needs|need|wants|wanted|should get)"
+                          r"|keep(?:ing)? (?:each|every) (?:user|person|stream|client) (?:at|above)"
                           r"|at least|min(?:imum)?|target(?:ing)?(?: to| of)?|>=?|no less than"
                           r"|keep(?:ing)?|above|over|(?:nobody|no one|no user|none) (?:should |must |will |may )?(?:see|get)s?"
                           r" (?:less|fewer|slower|lower) than|each (?:to )?(?:stream|get|see|receive)s? at) (?:maybe |about |around "

@@ -131,7 +131,7 @@ QUESTION_START = re.compile(r"(?:how|what|what's|whats|which|will|would|can|coul
                             r"|please|estimate|calculate|tell me|give me|help me|quote me)\b")
 REPORTS = (r"(?:say|said|says|saying|claims?|claimed|swears|swore|insists|insisted|told|reckons|thinks|got|gets|ran|runs|did|pays|paid"
            r"|does|oom'd|asked"
-           r"|posted|reported|mentioned|recommends|recommended|found|showed|shows|wrote|lists|listed|keeps|couldn't|floated"
+           r"|posted|reported|mentioned|recommends|recommended|found|showed|shows|wrote|lists|listed|keeps|kept|couldn't|floated"
            r"|pitched|proposed|suggested|listing|threw out|tried|post|posts"
            r"|could not)")  # a quoted price is data
 DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelevant|not asking|not what (?:i'm|im|i am|we're) after"
@@ -242,7 +242,8 @@ AGE = r"\b(new|old|current|existing|today's)\b"  # 'the new 256x H200 cluster', 
 COUNTED_BACK = r"\b(?:those|these|the|all|its|my|our) (\d+|two|three|four|eight) (?:new )?(?:cards|gpus)\b"  # 'onto those 4 cards'
 ORGANISATIONS = (r"lab|team|startup|company|shop|firm|agency|consultancy|group|insurer|org|organi[sz]ation|business|nonprofit"
                  r"|university|department|hospital|bank|school|household|family|studio")
-LEAVE_OUT = r"\b(?:forget|ignore|disregard|leave out|excluding|not counting|not asking about) (?:about )?(?:the |my |our )?([a-z0-9]+)\b"
+LEAVE_OUT = (r"\b(?:forget|ignore|disregard|leave out|excluding|not counting|not asking about) (?:about )?(?:the |my |our )?"
+             r"(?:\d+ )?([a-z0-9]+)\b")  # 'ignore the three T4s in the same rack'
 REFERRING = r"\b(?:that|it|those|these|them)\b|\bthis\b(?! (?:week|month|year|quarter|time|weekend|morning|afternoon))"
 CHECKS_A_CLAIM = re.compile(r"\b(?:is|was) (?:that|this|it|the claim|he|she|they) (?:(?:really|actually|even|about|roughly) )?"
                             r"(?:true|right|correct"
