@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from . import vocabulary as v
+from gpusizer.catalog.instances import instance_gpus
+
 from .number_words import digits_for_number_words
 
 GGUF_SHORT = {"2": "q2_k", "3": "q3_k_m", "4": "q4_k_m", "5": "q5_k_m", "6": "q6_k", "8": "q8_0"}  # 'q4': the usual file
@@ -74,7 +75,7 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
 
 def instance_words(name: str) -> str:
     """A cloud instance type as the GPUs it holds ('p4d.24xlarge' -> '8 x a100-40gb-sxm'); unknown names stay as typed."""
-    found = v.instance_gpus(name)
+    found = instance_gpus(name)
     return f"{found[1]} x {found[0]}" if found else name
 
 

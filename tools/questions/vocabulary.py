@@ -42,38 +42,6 @@ COMPUTE_PRECISION = (r"\b(bf16|fp16|fp8|fp4|fp32|tf32|int8)(?: dense)? (?:comput
                      r"(?:throughput|performance))\b")  # the figure a datasheet quotes for a precision
 TOKEN_SCALE = {"t": 1e12, "trillion": 1e12, "b": 1e9, "bn": 1e9, "billion": 1e9, "m": 1e6, "million": 1e6, "k": 1e3}
 
-# Cloud instance types people name instead of GPUs: (pattern, gpu_id, GPUs per instance or a size -> count table).
-# From the providers' instance documentation (AWS EC2 accelerated computing, Google Cloud GPU machine types, Azure ND/NC).
-SIZE_COUNTS_G = {"xlarge": 1, "2xlarge": 1, "4xlarge": 1, "8xlarge": 1, "16xlarge": 1, "12xlarge": 4, "24xlarge": 4,
-                 "48xlarge": 8, "metal": 8}  # AWS g4dn/g5/g6/g6e
-INSTANCE_TYPES: list[tuple[str, str, int | dict[str, int]]] = [
-    (r"p5(?:\.48xlarge)?", "h100-sxm", 8), (r"p5en?(?:\.48xlarge)?", "h200-sxm", 8), (r"p6-b200(?:\.48xlarge)?", "b200", 8),
-    (r"p4d\.24xlarge", "a100-40gb-sxm", 8), (r"p4de\.24xlarge", "a100-80gb-sxm", 8),
-    (r"p3\.(2xlarge|8xlarge|16xlarge)", "v100-16gb-sxm2", {"2xlarge": 1, "8xlarge": 4, "16xlarge": 8}),
-    (r"p3dn\.24xlarge", "v100-32gb-sxm2", 8),
-    (r"g5\.(\d*xlarge)", "a10g", SIZE_COUNTS_G), (r"g6\.(\d*xlarge)", "l4", SIZE_COUNTS_G),
-    (r"g6e\.(\d*xlarge)", "l40s", SIZE_COUNTS_G), (r"g4dn\.(\d*xlarge|metal)", "t4", SIZE_COUNTS_G),
-    (r"a2-(?:highgpu|megagpu)-(\d+)g", "a100-40gb-sxm", 0), (r"a2-ultragpu-(\d+)g", "a100-80gb-sxm", 0),
-    (r"a3-(?:highgpu|megagpu|edgegpu)-(\d+)g", "h100-sxm", 0), (r"a3-ultragpu-(\d+)g", "h200-sxm", 0),
-    (r"a4-highgpu-(\d+)g", "b200", 0),
-    (r"g2-standard-(\d+)", "l4", {"4": 1, "8": 1, "12": 1, "16": 1, "32": 1, "24": 2, "48": 4, "96": 8}),
-    (r"nd96asr_v4", "a100-40gb-sxm", 8), (r"nd96amsr_a100_v4", "a100-80gb-sxm", 8), (r"nd96isr_h100_v5", "h100-sxm", 8),
-    (r"nd96isr_h200_v5", "h200-sxm", 8),
-]  # a count of 0: the number in the name ('a3-highgpu-4g': 4)
-
-
-def instance_gpus(name: str) -> tuple[str, int] | None:
-    """'p4d.24xlarge' -> ('a100-40gb-sxm', 8); 'g6e.xlarge' -> ('l40s', 1); None for a name not in the table."""
-    for pattern, gpu_id, count in INSTANCE_TYPES:
-        found = re.fullmatch(pattern, name)
-        if found:
-            if isinstance(count, dict):
-                size = found.group(1)
-                return (gpu_id, count[size]) if size in count else None
-            return gpu_id, count or int(found.group(1))
-    return None
-
-
 # Names of accelerators people ask about that the catalog does not hold; each is read as 'a GPU we do not know'.
 UNKNOWN_GPU_PATTERNS = [
     r"\b(?:apple )?m[1-4] ?(?:pro|max|ultra)?\b(?= ?(?:mac|chip|with|\d|$))", r"\bmac ?(?:book(?: pro| air)?|studio|mini|pro)?\b",
