@@ -13,7 +13,7 @@ from gpusizer.tools.pricing import HOURS_PER_YEAR
 from . import journeys as j
 from . import vocabulary as v
 from .answers import AskAnswer, ToolCall
-from .reading import Reading, Span, facts, read_question, set_aside_told, sibling_of
+from .reading import Reading, Span, facts, read_question, set_aside_told, sibling_of, word_starts
 from .wording import defaults_used, interpretation, not_understood_text
 
 EXAMPLES = [
@@ -75,10 +75,10 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
             and not re.search(r"\b(?:one|1|a single) of (?:those|these|them)\b", new.text):  # 'the same on h200s'
         merged.gpus = [(new.gpus[0][0], previous.gpus[0][1]), *new.gpus[1:]]
     adds = re.search(r"\b(?:throw|add|include|put)\b.*\b(?:in|too|as well|also)\s*$", new.text)  # 'throw the B200 and the MI300X in too'
-    if previous.gpus and (len(new.gpus) == 1 and re.search(r"\b(?:compar\w*|vs\.?|versus|against|stack up)\b", new.text)
+    if previous.gpus and (len(new.gpus) == 1 and re.search(j.COMPARING, new.text)
                           or new.gpus and adds):
         merged.gpus = [*previous.gpus, *(g for g in new.gpus if g[0] not in {p for p, _ in previous.gpus})]  # 'how's that compare to X'
-    if re.search(j.ABSOLUTE_SPEED + r"|\b(?:vs\.?|versus|compar\w*|stack up|against)\b", new.asked) and not new.how_many_gpus:
+    if re.search(j.ABSOLUTE_SPEED + "|" + j.COMPARING, new.asked) and not new.how_many_gpus:
         merged.how_many_gpus = False  # 'what speed would each of those 200 people see?' after 'how many H100s?'
     picks = r"\bwhich (?:\w+ )?(?:gpus?|cards?)\b|\bwhat (?:gpus?|cards?|hardware) (?:should|would|do|to)\b"
     if re.search(picks, new.asked) and not new.gpus:  # 'which gpu should i get instead?': the GPU is the question
@@ -165,10 +165,7 @@ def read_from_backstory(reading: Reading) -> list[str]:
     so an input taken from a story that was not the question's is visible, not silent."""
     if not reading.asking:
         return []
-    starts, at = [], 0
-    for word in reading.text.split(" "):
-        starts.append(at)
-        at += len(word) + 1
+    starts = word_starts(reading.text)
     def told(index: int) -> bool:
         return 0 <= index < len(starts) and not any(a <= starts[index] < b for a, b in reading.asking)
     def quoted(words: str) -> str:  # 'h100 pcie —': the words, not the dash beside them

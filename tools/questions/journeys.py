@@ -568,6 +568,7 @@ ABSOLUTE_SPEED = (r"how fast|\bspeed\b|\blatency\b|\btime (?:per|to first) (?:re
                   r"|\beval (?:rate|speed)\b|tok(?:en)?s?/s|tokens? (?:per|a|/) ?s(?:ec\w*)?\b|\bt/s\b"
                   r"|\btps\b|throughput|how quick|generation rate")
 SPEED = ABSOLUTE_SPEED + r"|\b(?:quicker|faster|slower|snappier)\b"  # 'how much faster is the B200' compares, given two GPUs
+COMPARING = r"\b(?:vs\.?|versus|compar\w*|stack up|against)\b"  # 'how does the L4 stack up against an A10G?'
 SERVING = (r"\b(serv\w*|host\w*|deploy\w*|handle|how many (gpus?|cards?|replicas?|h100s?|a100s?|machines?|nodes?|instances?)"
            r"|how many (?:do|would|will|should) (?:we|i) need"
            r"|capacity|rps|qps|(?:gpu|card|node) count|number of (?:gpus|cards|nodes))\b|\bhow many\s*$")
@@ -688,7 +689,7 @@ def asks_serving(reading: Reading) -> bool:
     picks_a_gpu = (first(reading, WHICH_GPU, SERVING) and not reading.how_many_gpus  # 'which gpu to serve X to 20 users?'
                    and said(reading, r"\b(which|best|single|cheapest|recommend\w*|pick|choose)\b")
                    and not first(reading, r"\bgpu (?:count|setup|fleet|cluster)|\bhow many\b", WHICH_GPU))
-    compares = compared_count(reading) >= 2 and first(reading, r"\b(?:vs\.?|versus|compar\w*|stack up|against)\b", SERVING)
+    compares = compared_count(reading) >= 2 and first(reading, COMPARING, SERVING)
     return (bool(reading.models) and traffic and reading.workload != "training" and not per_gpu_limit and not memory_question
             and not compares  # 'how does the L4 stack up against an A10G for that?' after a serving plan
             and not picks_a_gpu

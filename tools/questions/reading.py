@@ -91,6 +91,15 @@ class Reading:
         return self.gpus[0][1] if self.gpus else None
 
 
+def word_starts(text: str) -> list[int]:
+    """Where each space-separated word of `text` starts: a span's word index to a position in the text."""
+    starts, position = [], 0
+    for word in text.split(" ") if text else []:
+        starts.append(position)
+        position += len(word) + 1
+    return starts
+
+
 class Words:
     """The question's words, which of them a reader has used, and what each used span meant."""
 
@@ -98,10 +107,7 @@ class Words:
         self.text = text
         self.words = text.split(" ") if text else []
         self.used = [False] * len(self.words)
-        self.starts, position = [], 0
-        for word in self.words:
-            self.starts.append(position)
-            position += len(word) + 1
+        self.starts = word_starts(text)
         self.spans: list[Span] = []
         self.asking: list[tuple[int, int]] = []  # where the sentences that ask are, when others only tell
         self.aside: list[tuple[int, int]] = []  # where sentences report what others did or what was before
@@ -706,10 +712,7 @@ def drop_restated_memory(words: Words, reading: Reading, catalog: Catalog) -> No
 def set_aside_told(reading: Reading, gpus: bool = False, subject: bool = False) -> None:
     """The question asks for a GPU ('which gpu should I buy?') or a model ('the biggest I can run?') and its asking
     sentence names none: the GPUs (or the model) only told about are background, not what is asked about."""
-    starts, at = [], 0
-    for word in reading.text.split(" "):
-        starts.append(at)
-        at += len(word) + 1
+    starts = word_starts(reading.text)
     asks = lambda index: any(a <= starts[index] < b for a, b in reading.asking)  # noqa: E731
     def aside(index: int, meaning: str) -> None:
         for span in reading.spans:
