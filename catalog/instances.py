@@ -18,6 +18,7 @@ class InstanceType(BaseModel):
     gpus_per_instance: int = Field(gt=0, le=64)
     source: str = Field(min_length=3)
     as_of: datetime.date
+    verification: str = Field(min_length=3, description="how the row was checked (against offers.csv, or not fetched)")
 
 
 @cache
