@@ -29,3 +29,9 @@ def test_a_question_naming_an_instance_reads_its_gpus():
     answer = ask("p4de.24xlarge for 100 hours on demand, how much?", load_catalog(include_user=False))
     assert answer.reading["gpus"] == [["a100-80gb-sxm", 8]]
     assert instance_gpus("g9.xlarge") is None
+
+
+def test_an_instance_family_named_alone_holds_its_eight_gpus():
+    from gpusizer.tools.questions import ask
+    answer = ask("our old box was a p4d.24xlarge. Now: p5e for a week on spot, what's the bill?", load_catalog(include_user=False))
+    assert answer.reading["gpus"] == [["h200-sxm", 8]]

@@ -48,7 +48,7 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\bollama_kv_cache_type ?= ?", "ollama kv cache "), (r"--?kv[-_]cache[-_]dtype[ =]", "kv cache "),
     (r"--?cache[-_]type[-_][kv][ =]", "kv cache "), (r"--?max[-_]model[-_]len[ =]", "context "),
     (r"\b(?:p\d\w*(?:-b200)?\.\d*xlarge|g\d\w*\.(?:\d*xlarge|metal)|a\d-[a-z]+-\d+g|g2-standard-\d+|nd96\w+"
-     r"|(?:(?<=a )|(?<=an ))(?:p5e?n?|p6-b200)(?= instance| node| box|\b(?! ?x)))\b",
+     r"|(?:(?<=a )|(?<=an ))p5(?= instance| node| box|\b(?! ?x))|\b(?:p5en?|p6-b200)\b(?! ?x))\b",  # 'a p5', 'p5e': eight GPUs
      lambda m: instance_words(m.group(0))),  # 'a p4d.24xlarge': 8 x a100-40gb-sxm
     (r"\blora_(?:r|alpha|dropout|rank) ?[=:] ?[\d.]+", " "),  # a LoRA rank is no size, context or batch
     (r"\b(?:deepseek[ -])?r1[ -]distill(?:ed)?(?: model| version| one)?(?: (?:that's|that is|which is))? (?:based on|of|on) (?:the )?"
