@@ -266,7 +266,10 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
         set_aside_told(reading, gpus=asks_for_hardware and not candidates,  # 'torn between A and B
                        subject=re.search(ASKS_FOR_A_MODEL, asking) is not None)
     journey = choose(reading)
-    troubleshooting = follow is None and re.search(v.TROUBLESHOOTING, reading.text) and not asks_anything(question)
+    asking_text = " ".join(reading.text[a:b] for a, b in reading.asking) or reading.text
+    troubleshooting = follow is None and (re.search(v.TROUBLESHOOTING, reading.text) and not asks_anything(question)
+                                          or re.search(v.OFF_TOPIC, asking_text))  # 'which one has the nicest RGB?'
+
     if troubleshooting:  # 'Open WebUI can't talk to ollama since the update: set OLLAMA_HOST?': no sizing asked
         journey = None
     if follow is not None and previous is not None and previous.journey in j.JOURNEY_BY_NAME and not asks_anything(question):

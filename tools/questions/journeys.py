@@ -578,8 +578,9 @@ CHEAPEST_WAY = (r"\b(?:cheapest|most cheap|most economical|least costly) (?:way|
                 r"|\bmost cost[ -]effective\b|\bas little money\b"
                 r"|\bcheapest\b(?! (?:single |one |on-demand |spot )?(?:(?:gpus?|cards?|accelerators?|place|provider|cloud|rental"
                 r"|instance)\b|·)).*\b(?:fine[ -]?tun|train|run|serv)")
-BUY = r"\b(buy\w*|purchas\w*|own(ing)?|capex|on[ -]?prem\w*)\b"
-RENT_OR_OWN = r"\b(rent\w*|cloud|leas\w*|own(ing)?|on[ -]?prem\w*|capex|break[ -]?even)\b"
+OWN = r"(?<!my )(?<!our )(?<!your )(?<!their )(?<!his )(?<!her )own(ing)?"  # 'my own 5090' is whose it is
+BUY = rf"\b(buy\w*|purchas\w*|{OWN}|capex|on[ -]?prem\w*)\b"
+RENT_OR_OWN = rf"\b(rent\w*|cloud|leas\w*|{OWN}|on[ -]?prem\w*|capex|break[ -]?even)\b"
 COST_ASK = (r"\b(bill|invoice|cost\w*|price\w*|cheapest|how much (?:would|will|does|to|is|for)|spend|pay|come to|(?:set|run) (?:me|us) back"
             r"|run (?:me|us))\b"
             r"|\btotal\s*$")

@@ -263,7 +263,9 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
                     how_many_at.add(start)  # 'today 2x 4 A100s ... how many A100s in total?': the count is asked, not told
                     words.take_words(start - len(asked_count.group(0).split()), start - 1, "how many GPUs")
                 count = count_before(words, start)
-                node = node_after(words, start + size, not catalog.gpu_by_id[found.item_id].form_factor.startswith("PCIe"))
+                single = start >= 1 and re.fullmatch(r"(?:single|one|1)-?gpu", tokens[start - 1]) is not None  # 'a single-GPU box'
+                form = catalog.gpu_by_id[found.item_id].form_factor  # 'a GH200 node' is one superchip; a PCIe card's box is a PC
+                node = node_after(words, start + size, not form.startswith(("PCIe", "Superchip module")) and not single)
                 pool = node and start + size < len(tokens) and tokens[start + size] in ("nodes", "servers")  # how many not said
                 several = re.search(r"\b(\d+|two|three|four|eight) of (?:the|our|my|their)(?: [\w'-]+)?$",
                                     " ".join(tokens[max(0, start - 5):start])) if node and not count else None
@@ -303,7 +305,10 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
     names = {name: name for name in known} | {alias: target for alias, target in v.PROVIDER_ALIASES.items() if target in known}
     for name in sorted(names, key=len, reverse=True):
         named = words.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])")
-        if named:
+        if named and words.asking and words.tier(named.start()) == 0 \
+                and not re.search(r"\b(?:there|them|that provider|that one)\b", " ".join(words.text[a:b] for a, b in words.asking)):
+            words.take(named, f"provider {names[name]}, only told of (not a limit on where to look)")
+        elif named:
             words.take(named, f"provider {names[name]}")
             reading.providers.append(names[name])
 
@@ -367,7 +372,9 @@ def read_counts_after(words: Words, reading: Reading) -> None:
              if not g.endswith("GB") and words.tier_at(reading.gpu_at[n]) > 0]
     if len(named) == 1:
         share = words.search(r"\bonly (\d+|one|two|four) (?:gpus?|cards?)\b(?! each)"
-                             r"|\b(\d+|one|a single) (?:gpu|card) (?:is )?(?:for me|for us|mine|ours)\b")  # 'only one GPU for me'
+                             r"|\b(\d+|one|a single) (?:gpu|card) (?:is )?(?:for me|for us|mine|ours)\b"  # 'only one GPU for me'
+                             r"|\b(?:only|just) (?:get|have|got|use|using|can use) (\d+|one|two|four) of (?:them|those|these)\b"
+                             r"|\bon (?:that|this|the) (one|single) (?:gpu|card)\b")  # 'I only get one of them', 'on that one GPU'
         need = words.search(r"\b(?:we|i|we'd|i'd) (?:need|would need|'d need|will need|plan to buy|'d buy|would buy|would take"
                             r"|take|buy) (\d+|two|three|four|six"
                             r"|eight|sixteen)(?: of (?:them|those|these))?\b(?! ?(?:k\b|gb|gigs?|b\b|x\b|tokens?|users|people|hours|days"
@@ -376,7 +383,7 @@ def read_counts_after(words: Words, reading: Reading) -> None:
         told = share or (need if reading.gpus[named[0]][1] is None else None)
         if told:
             value = next(g for g in told.groups() if g)
-            count = int(value) if value.isdigit() else v.NUMBER_WORDS[value]
+            count = int(value) if value.isdigit() else v.NUMBER_WORDS[value.split()[-1]]  # 'a single' is one
             reading.gpus[named[0]] = (reading.gpus[named[0]][0], count)
             words.take(told, f"{count} of the GPU named")
     machines = words.search(r"\b(\d+) (?:vms?|nodes?|instances?|machines?|servers?|boxes) ,? ?(\d+) gpus? each\b")
@@ -507,6 +514,9 @@ def read_formats(words: Words, reading: Reading) -> None:
         words.take(kv, f"KV cache in {reading.kv_cache_dtype}")
     for rate in words.finditer(v.COMPUTE_PRECISION):  # 'memory, bandwidth and bf16 compute': a card's figure, not the weights
         words.take(rate, f"the card's {rate.group(1)} compute figure (not a weights format)")
+    for made in words.finditer(r"\b(?:was|were|been|is|are|got) (?:natively |originally )?(?:pre-?)?trained (?:natively )?"
+                               r"(?:in|with|using|at) (fp8|fp4|mxfp4|nvfp4|bf16|fp16|fp32)\b"):
+        words.take(made, f"trained in {made.group(1)} (how the model was made, not the weights asked about)")
     formats = [(pattern, dtype) for pattern, dtype in v.WEIGHT_FORMATS if dtype]
     found = words.search_first(*(pattern for pattern, _ in formats))  # where the question asks first ('fp8 on the NVL? now q4')
     if found:
@@ -555,6 +565,9 @@ def read_workload(words: Words, reading: Reading) -> None:
     train = words.search(r"\b(?:pre[ -]?train\w*|from[ -]scratch|train\w*)\b")
     if train and train.group(0).startswith("from") and re.search(rebuilt, words.text[:train.start()]):
         train = words.search(r"\b(?:pre[ -]?train\w*|train\w*)\b")  # 'rebuilding the deployment from scratch' trains nothing
+    if train and train.group(0) == "trained" and re.search(r"\b(?:was|were|been|is|are|got)(?: \w+)? $",
+                                                        words.text[:train.start()]):
+        train = None  # 'the model was trained in fp8': how it was made, not what the asker does
     if not full and (tune or train):  # 'continue pretraining ..., all parameters': every weight trained
         full = words.search(r"\b(?:all|every)(?: the| of the| its)? (?:parameters|params|weights)\b")
     if qlora and lora and not re.fullmatch(r"lora", lora.group(0)):
@@ -834,6 +847,8 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
             re.search(v.MOVING_TO.pattern + r"(?: \w+)?$", " ".join(words.words[max(0, a - 4):a]))
             and not re.search(r"\b(?:who's|who is|who was|that was|which was|that's|he's|she's|they're|he|she|they|their|his|her)\b",
                               " ".join(words.words[max(0, a - 5):a]))
+            or re.search(r"\b(?:picking up|pick up|buying|getting|grabbing|ordering|ordered|receiving)(?: (?:a|an|the|two|\d+|another))?$",
+                         " ".join(words.words[max(0, a - 3):a]))  # 'currently on a 4070, picking up a 5090 next week'
             or re.match(r"(?:\S+ ){0,2}instead\b", " ".join(words.words[a + 1:a + 4]))
             or bought_after(words, reading, a) or changed_from_to(words, reading, a))]
     if moved_to and len(moved_to) < len(reading.gpu_at):  # 'two replicas on 4x A100 ... if we move to H200s': the H200s
@@ -960,9 +975,13 @@ def read_epochs(words: Words, reading: Reading) -> None:
 
 
 def kilo(value: str, k: str | None) -> int:
-    """'8k' is 8,192 tokens (8 x 1,024, as context sizes are quoted); '8000' is 8,000."""
+    """'8k' is 8,192 tokens (8 x 1,024, as context sizes are quoted: powers of two); '20k' and '1.5k' are 20,000 and 1,500
+    (a round figure, not a window size); '8000' is 8,000."""
     number = float(value)
-    return int(number * 1024) if k else int(number)
+    if not k:
+        return int(number)
+    window = number.is_integer() and int(number) & (int(number) - 1) == 0
+    return int(number * (1024 if window else 1000))
 
 
 NOT_CONTEXT_NOUNS = (r"(?! ?(?:(?!per |a |an |each |every |in |of )[a-z]+ )?"
@@ -1028,7 +1047,8 @@ def read_traffic(words: Words, reading: Reading) -> None:
     served = re.search(r"\b(?:serv\w*|host\w*|deploy\w*|chat ?bots?|chat tool|assistant|for (?:a|our|the|my) [\w-]+ (?:[\w-]+ )?"
                        rf"(?:{v.ORGANISATIONS}))\b", words.text)
     apart = "(?:, )?" if served else "(?:, )?(?:of )?"  # 'legal-tech startup, 6 people': who asks; 'serve it to a team of 15': users
-    team = words.search(rf"\b(?:{v.ORGANISATIONS}) {apart}(?:about |around |~ ?)?(\d+) (?:people|persons|staff|employees|devs"
+    team = words.search(rf"\b(?:{v.ORGANISATIONS}) {apart}(?:has |have |had |is |are )?(?:about |around |~ ?)?(\d+) "
+                        r"(?:people|persons|staff|employees|devs"
                         r"|engineers|researchers)\b(?! (?:at peak|at once|at the same time|concurrently|simultaneously))")
     if team:
         words.take(team, f"an organisation of {team.group(1)} (its size, not concurrent users)")
@@ -1040,7 +1060,7 @@ def read_traffic(words: Words, reading: Reading) -> None:
         per = 60.0 if rate.group(3) else 3600.0 if rate.group(4) else 1.0  # '180 requests per minute'
         reading.requests_per_s = round(float(rate.group(1)) / per, 4)
         words.take(rate, f"{reading.requests_per_s:g} requests per second")
-    at_once = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent|parallel|simultaneous|active) (?:users?|requests"
+    at_once = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent|parallel|simultaneous|active) (?:[a-z]+ )?(?:users?|requests"
                            r"|sessions|streams|people|chats|connections|clients)\b"  # of '400 devs, 60 concurrent sessions'
                            r"|(?<!how many )(?<![\w.$])(\d+) ?(k)? (?!tokens|gpus|cards|models|layers|experts|requests)[a-z]+s"
                            r"(?: \w+){0,5}?"
@@ -1189,6 +1209,10 @@ def read_durations(words: Words, reading: Reading) -> None:
     if years and re.search(r"(?:n't|\bnot)(?: \S+){0,2} ?$", words.text[:years.start()]):  # 'won't have them for a year'
         words.take(years, "a time it will not be (not a horizon)")
         years = None
+    if years and re.search(r"\b(?:have|has|'ve|had) been(?: \S+){0,6} for (?:about |almost |over |nearly )?$",
+                           words.text[:years.start()]):  # 'we've been on Llama 2 70B for a year': the past
+        words.take(years, "a time told of (not a horizon)")
+        years = None
     if years:
         value = years.group(1) or "1"  # 'the next year'
         reading.years = float(value) if value[0].isdigit() else float(v.NUMBER_WORDS[value])
@@ -1212,6 +1236,12 @@ def read_durations(words: Words, reading: Reading) -> None:
         value = found.group(1)
         amount = float(value) if value[0].isdigit() else float(v.NUMBER_WORDS[value])
         reading.hours = amount * v.DURATION_HOURS[found.group(2)]
+        schedule = re.search(r"(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) ?(?:a |per |each |every |/) ?(day|week),? (?:for )?$",
+                             words.text[:found.start()])  # the schedule and the span said together, not in two clauses
+        if schedule and reading.utilization and reading.hours > v.DURATION_HOURS[schedule.group(2)]:
+            reading.hours = round(reading.hours * reading.utilization, 2)  # '10 hours a day for 30 days': 300 hours of use
+            words.take(found, f"{reading.hours:g} hours ({found.group(0)} at {schedule.group(0)})")
+            return
         words.take(found, f"{reading.hours:g} hours")
         return
     quarter = words.search(r"\b(?:a|one) (?:whole |full |entire )?quarter\b(?! of the time)|\b(?:the|a) (?:whole|full|entire) quarter\b")

@@ -27,6 +27,7 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
                r"|he|she|now|then|this)\b)"  # '... on my 4090 since the team A6000 is taken'
                # 'retired my 1080 Ti and got a 5090'
                r"|\s+(?=and (?:got|bought|picked up|grabbed|(?:now|then) (?:i|we|they|wants?|needs?)|(?:the|our|my) new)\b)"
+               r"|\s+(?=but (?:just |then |recently |finally |now )?(?:moved|switched|upgraded|got|bought|picked up|grabbed|went)\b)"
                r"|,\s+(?=and (?:someone|somebody|a (?:friend|colleague|coworker|guy)|my (?:friend|buddy|colleague|boss)"
                r"|people)\b)"  # "..., and someone on our Slack insists": a report of its own
                r"|,\s+(?=(?:my|our|a|the) (?:professor|prof|advisor|boss|manager|lead|friend|buddy|colleague|coworker|roommate"
@@ -48,9 +49,16 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
                 r"|\s*(?:true|right|correct)\s*\?",
                 whole[n + 1].lower()):
             whole_asks[first:n + 1] = [True] * (n + 1 - first)
+    for n in range(1, len(whole)):  # '... will it fit on my 3090? same quant, also ollama.': what it asks of, said after
+        if whole_asks[n - 1] and not whole_asks[n] and re.match(
+                r"\s*(?:and |also |with )?(?:the )?same (?:quant\w*|context|settings?|config\w*|format|precision|engine|setup)\b",
+                whole[n].lower()):
+            whole_asks[n] = True
     for n in range(len(whole) - 2, -1, -1):  # 'On the A6000, using vLLM, what's the biggest model?': one ask
         joined = whole_asks[n + 1] and not whole_asks[n] and not re.search(r"[.!?;]\s*$", whole[n])
-        if joined and (v.LEAD_IN.match(whole[n].lower()) or v.ASKS_OF_THE_CLAUSE_BEFORE.match(whole[n + 1].lower())):
+        short_ask = len(whole[n].split()) <= 6 and re.match(r"\s*(?:so |ok |okay )?(?:who|who's|whos|which|what|how)\b", whole[n].lower())
+        if joined and (v.LEAD_IN.match(whole[n].lower()) or v.ASKS_OF_THE_CLAUSE_BEFORE.match(whole[n + 1].lower())
+                       or short_ask):  # 'who's right, does it fit?': one ask
             whole_asks[n] = True  # '..., how do they compare?': the clause before names what is asked about
     sentences: list[str] = []
     asks: list[bool] = []
@@ -59,9 +67,10 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
     for n, (sentence, ask_here) in enumerate(zip(whole, whole_asks, strict=True)):
         own = without_acquisition_times(re.sub(r"\([^()]*\)", " ", sentence).lower())
         brackets = re.findall(r"\(((?:that|this|which|those|these|it)\b[^()]*)\)", sentence.lower())  # '(that's the old setup)'
-        own += "".join(f" {b}" for b in brackets if v.HEARSAY.search(b))
+        contrast = r",? (?:but|although|though|while|whereas) "  # '(it's one GPU of eight, but the other seven are another team's)'
+        own += "".join(f" {b}" for b in brackets if v.HEARSAY.search(re.split(contrast, b)[0]))
         own += "".join(f" {b}" for b in re.findall(r"\(([^()]*)\)", sentence.lower())  # '(not asking about that price)'
-                       if v.DISMISSED.search(b) and re.search(v.REFERRING, b)
+                       if v.DISMISSED.search(re.split(contrast, b)[0]) and re.search(v.REFERRING, b)
                        and not re.match(r"\s*(?:the|a|an|our|my|their|his|her)\b", b))  # '(the b200s are theirs...)' is its own
         dismissed_next = any(  # '... at $2.10/hr but ignore it', '... $0.20/hr but I'm sure that's off, so don't use it'
             n + k < len(whole) and not any(re.search(r"[.!?;]\s*$", p) for p in whole[n:n + k])
@@ -117,5 +126,9 @@ def short_dismissal(sentence: str, both: bool) -> bool:
 
 def without_acquisition_times(clause: str) -> str:
     """'2x A100 in a workstation the lab bought last year': when the asker got what they describe is no past setup. Only
-    where the purchase qualifies something named before it; 'I got a 3090 last year, now ...' still tells of the past."""
-    return re.sub(v.ACQUIRED_WHEN, lambda m: " " if len(clause[:m.start()].split()) >= 3 else m.group(0), clause)
+    where the purchase qualifies something named before it, or a clause of its own tells of it ('moved off the T4 and bought
+    a 5090 last week'); 'I got a 3090 last year, now ...' still tells of the past."""
+    def kept(m: re.Match[str]) -> str:
+        told = len(clause[:m.start()].split()) >= 3 or m.start() == 0 and m.group(0).startswith(("and ", "finally "))
+        return " " if told else m.group(0)
+    return re.sub(v.ACQUIRED_WHEN, kept, clause)

@@ -10,6 +10,7 @@ from gpusizer.catalog.instances import instance_gpus
 
 from .number_words import digits_for_number_words
 
+R1_DISTILL_BASE = {"1.5b": "qwen", "7b": "qwen", "14b": "qwen", "32b": "qwen", "8b": "llama", "70b": "llama"}  # DeepSeek's R1 distills
 GGUF_SHORT = {"2": "q2_k", "3": "q3_k_m", "4": "q4_k_m", "5": "q5_k_m", "6": "q6_k", "8": "q8_0"}  # 'q4': the usual file
 SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as people abbreviate, to the words the readers know
     (r"--dtype[ =](half|float16|fp16)\b", "fp16"), (r"--dtype[ =](bfloat16|bf16)\b", "bf16"),
@@ -53,6 +54,9 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\blora_(?:r|alpha|dropout|rank) ?[=:] ?[\d.]+", " "),  # a LoRA rank is no size, context or batch
     (r"\b(?:deepseek[ -])?r1[ -]distill(?:ed)?(?: model| version| one)?(?: (?:that's|that is|which is))? (?:based on|of|on) (?:the )?"
      r"(qwen|llama)[ -]?(?:(?:2\.5|3\.1|3\.3|3)[ -])?(\d+b)\b", r"deepseek-r1-distill-\1-\2"),  # 'the R1 distill based on Qwen 32B'
+    (r"\b(?:deepseek[ -]?)?r1[ -]distill(?:ed)?[ -](1\.5b|7b|14b|32b|8b|70b)\b"
+     r"|\b(1\.5b|7b|14b|32b|8b|70b)[ -](?:deepseek[ -])?r1[ -]distill\b",
+     lambda m: "deepseek-r1-distill-" + R1_DISTILL_BASE[m.group(1) or m.group(2)] + "-" + (m.group(1) or m.group(2))),  # 'R1 distill 70B'
     (r"\bload_in_4bit ?[=:] ?true\b", "4-bit"), (r"\bload_in_8bit ?[=:] ?true\b", "8-bit"),  # config files and notebooks
     (r"\b(?:use_)?gradient_checkpointing ?[=:] ?(?:true|'unsloth'|\"unsloth\"|unsloth)", "gradient checkpointing"),
     (r"\badapter ?: ?(q?lora)\b", r"\1"), (r"\bbf16 ?[=:] ?true\b", "bf16"), (r"\bfp16 ?[=:] ?true\b", "fp16"),

@@ -106,7 +106,8 @@ DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelev
              r"|neither of which|(?:is|that's|that one's|thats) settled|not relevant|not the question|not my question"
              r"|forget (?:about )?(?:the|my|our) \w+|(?:is|are) (?:obviously |clearly )?out\b|not an option|out of scope"
              r"|leave (?:it|them|that) out|decommission\w*|(?:a )?separate (?:conversation|question|topic|discussion)"
-             r"|(?:a )?different (?:model|card|gpu|setup|situation|hardware)|totally different"
+             r"|(?:a )?different (?:model|card|gpu|setup|situation|hardware|engine|framework|runtime|stack|backend)|totally different"
+             r"|(?:looks?|looked|seems?|seemed) (?:\w+ )?(?:sketchy|shady|fake|dodgy|suspicious|like a scam|too good to be true)"
              r"|(?:that's|thats|it's|its|is) (?:\w+ )?(?:not realistic|unrealistic|inflated|a joke|made up)"
              r"|(?:is|are) reserved for (?:training|inference|another|other|the other|a different)"
              r"|(?:has|have) (?:it|them) booked|(?:is|are) (?:\w+ ){0,2}booked"
@@ -119,11 +120,15 @@ DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelev
              r"|(?:don't|do not) (?:factor|count|include|consider) (?:it|that|this|them)(?: in)?"
              r"|(?:can't|cannot|can not) hold anything|(?:don't|do not) count (?:it|that|them|those)"
              r"|(?:leave|set) (?:that|it|them|this) aside|wrong fit|not what (?:we|i)(?:'d| would| will)? (?:actually )?(?:pay|spend)"
-             r"|belongs? to (?:another|a different|the other|other)|too big|too large)\b")
+             r"|belongs? to (?:another|a different|the other|other)|too big|too large"
+             r"|(?:i|we) (?:won't|will not|wouldn't|am not going to|'m not going to|are not going to|'re not going to) use (?:it|that"
+             r"|this|them|those|these)|(?:said|says) no|(?:got |was |were )?(?:denied|vetoed|turned down|rejected)"
+             r"|(?:that's|thats|that is) (?:his|her|their) (?:problem|business|thing))\b")
 DISMISSED = re.compile(DISMISSAL)  # said of the clause before: '... a quote at $2.10/hr, but that's for another team, ignore it'
 # what the asker had, left or cannot use: never an input, even where the question refers back to what others said
-LEFT_BEHIND = (r"\b(?:my old|(?:his|her|their) old"
-               r"|old (?:[\w-]+ ){0,2}(?:box|rig|card|gpu|setup|fleet|cluster|servers?|nodes?|machines?|workstations?|cards"
+LEFT_BEHIND = (r"\b(?:(?<!in )my old|(?:his|her|their) old"
+               r"|(?<!in my )(?<!in our )old (?:[\w-]+ ){0,2}(?:box|rig|card|gpu|setup|fleet|cluster|servers?|nodes?|machines?"
+               r"|workstations?|cards"
                r"|gpus)|our old|reassigned|repurposed|\w+'s old|used to|back in|last year|previously"
                r"|previous(?! (?:admin|owner|sysadmin|manager|it admin)\b)"
                r"|last time|earlier|(?:our|my|the) (?:last|previous) (?:run|job|attempt|experiment|training run|project)"
@@ -132,29 +137,36 @@ LEFT_BEHIND = (r"\b(?:my old|(?:his|her|their) old"
                r"|collecting dust|gathering dust|(?:is|are) gone|(?:can't|cannot|can not) (?:do|handle|run) (?:it|that|this)"
                r"|stays in|lent|borrowed|sold|won't cut it|no better"
                r"|(?:being |been |is |are |was )?retired|retiring|goes (?:back|to)|(?:is|are) taken|taken by|spoken for"
-               r"|regrets|gave up|kept oom\w*|took (?:forever|ages)|(?:our|my) first (?:\w+ )?(?:experiment|attempt|try|test)"
+               r"|regrets|gave up|(?:like|as) (?:we|i) did|kept oom\w*|took (?:forever|ages)"
+               r"|(?:our|my) first (?:\w+ )?(?:experiment|attempt|try|test)"
                r"|(?:it|they) (?:stays?|remains?) with|anymore|no longer|before this|paperweights?|obsolete|(?:i|we) (?:first )?tried"
-               r"|prototyp\w*(?: \w+)? on|up until|until recently|until now|off[ -]limits)\b"
+               r"|prototyp\w*(?: \w+)? on|up until|until recently|until now|off[ -]limits"
+               r"|(?:moved|moving|move|got|getting) (?:off|away from|rid of)|ditch(?:ed|ing)?|dumped"
+               r"|(?:the|our|my|those) old [a-z]*\d+\w*)\b"  # 'keep the old A100s for CI'
                + rf"|{DISMISSAL}")
 LEFT = re.compile(LEFT_BEHIND)
 # when the asker got what they have ('the box we bought last year', 'got them 2 years ago'): still theirs, not left behind
-ACQUIRED_WHEN = re.compile(r"\b(?:i|we|i've|we've|lab|company|university|department|org|school|employer|office|which|that|were|was)"
-                           r" (?:just )?(?:bought|got|purchased|acquired|built|leased|picked up|installed|received)(?: [\w'-]+){0,4}? "
+ACQUIRED_WHEN = re.compile(r"\b(?:i|we|i've|we've|lab|company|university|department|org|school|employer|office|which|that|were|was"
+                           r"|^and|^finally)"
+                           r" (?:just |finally )?(?:bought|got|purchased|acquired|built|leased|picked up|installed|received)"
+                           r"(?: [\w'-]+){0,4}? "
                            r"(?:last (?:year|month|week|summer|winter|spring|fall|autumn|quarter)|(?:a|an|one|two|\d+) (?:few )?"
                            r"(?:years?|months?|weeks?) ago|back in \w+|in (?:19|20)\d\d)\b")
 REPORTED = re.compile(  # a report of what someone else did or said; a possessive alone is no report
     rf"\b(?:(?:someone|somebody|some guy|a guy|guy|(?:a|one|another|some) person|friend|buddy|colleague|coworker|people"
     rf"|roommate|flatmate|classmate|labmate|teammate|brother|sister|cousin|dad|mom|brother-in-law|wife|husband|boyfriend"
-    rf"|lead|manager|advisor|professor|supervisor"
+    rf"|lead|manager|advisor|professor|supervisor|youtuber|streamer|influencer|tiktoker"
     rf"|girlfriend"
     rf"|others|he|she|they|rep|vendor|marketplace|listing|provider|ad|peer|consultant|contractor|advisor|cfo|ceo|cto|boss"
     rf"|another|integrator|reseller|supplier|firm|partner"
     rf"|post|pr|site|table|framework|page|paper|docs?)(?:'s)?(?: \w+){{0,5}}? {REPORTS}"
     r"|(?<!through a )(?<!via a )(?<!from a )(?<!at a )(?<!through my )(?<!via my )(?<!at my )"
-    r"\b(?:friend|buddy|colleague|coworker|cousin|brother|sister)'s (?:\w+ )?(?:startup|company|team|lab|rig|setup|box|build)\b"
+    r"\b(?:friend|buddy|colleague|coworker|cousin|brother|sister)'s (?:\w+ ){0,3}(?:startup|company|team|lab|rig|setup|box|build)\b"
+    r"|\b(?:friend|buddy|colleague|coworker|cousin|brother|sister|roommate|labmate|teammate) (?:\w+ )?(?:has|have|had|owns|owned)\b"
     r"|\b(?:they're|they are|he's|he is|she's|she is) (?:all )?(?:on|using|running)\b"
     r"|guy on|blog|article|tutorial|thread|reddit|discord|readme|faq|reportedly|apparently|i read|i've read|i have read|i saw"
-    r"|saw (?:someone|a|people)|saw an? (?:ad|advert|post|tweet|thread|video|article|listing|benchmark|claim|comment|blog)"
+    r"|saw (?:someone|a|people)|saw (?:an?|one|some|this|that)(?: \w+)? (?:ad|advert|post|tweet|thread|video|article|listing|benchmark"
+    r"|claim|comment|blog|offer|deal|quote)"
     r"|one site|another (?:post|guy|site|one says)|(?:blog|launch|reddit|forum) post|write-?up"
     r"|announcement"
     r"|(?:the |another |other |search |research |infra |platform )team(?:'s)? (?:\w+ )?(?:runs|ran|says|said|claims|got|gets|uses"
@@ -182,6 +194,7 @@ HEARSAY = re.compile(rf"{REPORTED.pattern}|{LEFT_BEHIND}")  # what others said, 
 ASKS_WITHOUT_MARK = re.compile(r"(?:(?:also|and|plus|btw|oh and),? )?(?:what|what's|whats|how|which|will|would|can|could|should)\b"
                                r"(?! i did| we did| i do| we do)")
 ASKS_UNMARKED = re.compile(r"\b(?:(?:i |we )?(?:just )?(?:want|need|would like|'d like) (?:a|an|the|to know|to find out)"
+                           r"|(?:wants|needs|asked) to (?:know|find out)"
                            r"|i'm curious|im curious|curious (?:about|whether|if|how|what)|wondering|tell me|let me know)\b")
 BUYING_PLAN = (r"(?<!was )(?<!were )\b(?:thinking (?:of|about)|considering|planning (?:on|to)|plan to|going to|about to|gonna"
                r"|want to|might|leaning"
@@ -194,7 +207,8 @@ MOVING_TO = re.compile(r"\b(?:move|moves|moving|moved|switch|switched|switching|
                        r"|\bfor (?:production|prod|launch)\b|\bnow wants?\b")
 HARDWARE_OPEN = re.compile(r"\bnot asking (?:which|what|whether|if|about (?:the )?(?:gpus?|cards?|hardware))"
                            r"|\b(?:leaving aside|regardless of|whatever) (?:what|which)? ?(?:hardware|gpus?|cards?)\b"
-               r"|\b(?:i |we )?(?:just|only) (?:want|need) the (?:number|figure|memory|estimate)\b"
+               r"|\b(?:i |we )?(?:just|only) (?:want|need) the (?:raw |actual |bare |pure |plain )?(?:number|figure|memory|estimate)\b"
+                           r"|\b(?:forget|ignore|never ?mind) (?:about )?(?:the )?(?:hardware|gpus?|cards?)\b"
                            r"|\b(?:don't|do not) know (?:yet )?(?:what|which) (?:hardware|gpus?|cards?)|\bonly need the memory"
                            r"|\bno (?:hardware|gpus?|cards?) (?:picked|chosen|decided)"
                            r"|\b(?:hardware|gpus?|allocation|cards?) (?:isn't|is not|aren't|are not|not) (?:picked|chosen|decided)"
@@ -215,14 +229,18 @@ LEAVE_OUT = (r"\b(?:forget|ignore|disregard|leave out|excluding|not counting|not
 REFERRING = r"\b(?:that|it|those|these|them)\b|\bthis\b(?! (?:week|month|year|quarter|time|weekend|morning|afternoon))"
 CHECKS_A_CLAIM = re.compile(r"\b(?:is|was) (?:that|this|it|the claim|he|she|they) (?:(?:really|actually|even|about|roughly) )?"
                             r"(?:true|right|correct"
-                            r"|accurate|legit)\b|\bdoes (?:that|the claim) (?:still )?hold\b")  # the report is the question
+                            r"|accurate|legit)\b|\bdoes (?:that|the claim) (?:still )?hold\b"
+                            r"|\b(?:who's|who is|whos|which (?:one |side |of (?:them|us|the two) )?is) (?:right|correct)\b"
+                            r"|\bwhich is it\b")  # the report is the question
 TROUBLESHOOTING = (r"\b(?:can't talk to|cannot talk to|connection refused|won't start|keeps? (?:dying|crashing)|crash(?:es|ed|ing)?"
                    r"|exit status|error code|driver update|after updating|roll (?:it )?back|reboot\w*|systemctl|ollama_host"
                    r"|localhost|throwing \d{3}s?|stopped using my gpu|fans? (?:get|gets|are) (?:really )?loud|grinding noise|coil whine"
-                   r"|making (?:a |an )?(?:\w+ )?noise)\b")
+                   r"|making (?:a |an )?(?:\w+ )?noise|fans? (?:spin|spins|spinning|ramp|ramps|ramping|rev|revs)\w*"
+                   r"|drivers? (?:is |are )?(?:up to date|updated))\b")
+OFF_TOPIC = r"\b(?:rgb|led lighting|(?:nicest|coolest|prettiest|best) (?:looking|lights?|colou?rs?))\b"  # looks, not sizing
 LEAD_IN = re.compile(r"\s*(?:on|with|using|for|at|in|if|assuming|given|across|under|via|at|over|from) ")  # a phrase, not a clause
 REFERS_BACK = (r"\b(?:fits?|run|work|load)s? (?:\w+ )?(?:on|in|across) (?:that|those|them|it)\b"
-               r"|\bthe same (?:quant\w*|context(?: length)?|settings?|config\w*|format|precision|setup)\b"
+               r"|\b(?:the )?same (?:quant\w*|context(?: length)?|settings?|config\w*|format|precision|setup)\b"
                r"|\b(?:does|did|will|would) (?:it|that|this) (?:really|actually)\b|\b(?:legit|claim\w*)\b|\bholds? (?:up|true)\b"
                r"|\b(?:should|would|could) (?:that|it|this|they) have\b"
                r"|\b(?:rent|buy|get|use|run) (?:them|those)\b|\b(?:does|did|will) (?:it|that|this) really\b"
@@ -231,6 +249,8 @@ REFERS_BACK = (r"\b(?:fits?|run|work|load)s? (?:\w+ )?(?:on|in|across) (?:that|t
                r"|\b(?:is|was|are|were) (?:that|this|it|he|she|they) (?:(?:really|actually|even|about|roughly) )?"
                r"(?:true|right|real|so|correct|legit|accurate|realistic"
                r"|possible|for real)\b|\bdoes (?:that|this|it) (?:still )?(?:hold|work|apply|check out)\b"
-               r"|\bthat (?:true|right|real|claim\w*)\b")
+               r"|\bthat (?:true|right|real|claim\w*)\b"
+               r"|\b(?:who's|who is|whos|which (?:one |side |of (?:them|us|the two) )?is) (?:right|correct)\b"  # 'who's right?'
+               r"|\bwhich is it\b")
 AT_ONCE = (r"(?:(?:are |being |will |would |may |might )?(?:hitting|using|use|uses|hit|online|active|at once|at the same time"
            r"|simultaneous\w*|concurrent\w*|in (?:the )?same time)\b)")
