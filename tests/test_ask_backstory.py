@@ -471,6 +471,33 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      "about the AMD card's specs", "gpu_card", {"gpus": [["mi355x", 1]]}, set()),
     ("What's the GPU memory needed to LoRA fine-tune Gemma 3 12B in bf16? Sequence length 4096, batch size 8.", "estimate",
      {}, set()),
+    # rules written after rounds 35-36 (who's right, moved off, trained in fp8, 20k is 20,000, schedules of use)
+    ("my coworker says qwen2.5 32b at q4_k_m fits a 24GB card with 16k context, my friend says no. who's right? "
+     "I have a 4090.",
+     "fit", {"gpus": [["rtx-4090", 1]]}, set()),
+    ("will llama 3.1 70b q4_k_m fit on my 3090s? I have two. same quant as before, also ollama.", "fit", {}, set()),
+    ("We moved off the T4s and bought an L40S last week. How much VRAM does Mistral Small 24B need in fp8 on it?",
+     "estimate", {"gpus": [["l40s", 1]]}, set()),
+    ("keep the old A100s for CI. For training, what does a full fine-tune of Llama 3.1 8B need on H100s?",
+     "fit", {"gpus": [["h100-sxm", 1]]}, set()),
+    ("my friend has a 3090 and says it runs gemma 3 27b fine. would it fit on my 4070 ti super at q4_k_m?",
+     "fit", {"gpus": [["rtx-4070-ti-super", 1]]}, set()),
+    ("Our lab has 12 people. How many H100s to serve Qwen3 32B to all of them?", "which_gpu", {}, {"users"}),
+    ("200 concurrent internal users on Llama 3.3 70B in fp8: how many H100s?", "serving", {"users": 200}, set()),
+    ("I only get one of them: on an 8x A100 node, can one GPU run Llama 3.1 8B in bf16 at 32k context?",
+     "fit", {}, set()),
+    ("what does renting one H100 cost if I use it 10 hours a day for 30 days?", "cloud_cost", {"hours": 300.0}, set()),
+    ("Llama 3.1 8B at 20k context in bf16: how much memory?", "estimate", {"seq_len": 20000}, set()),
+    ("Llama 3.1 8B at 32k context in bf16: how much memory?", "estimate", {"seq_len": 32768}, set()),
+    ("We've been on Llama 2 70B for a year. Now: should we rent or buy 8x H100 for serving Llama 3.3 70B?",
+     "rent_or_buy", {}, {"years"}),
+    ("the r1 distill 70b on two 4090s at q4_k_m, does it fit?",
+     "fit", {"model": "deepseek-ai/DeepSeek-R1-Distill-Llama-70B"}, set()),
+    ("The model was trained in fp8, but I'll serve it in bf16: how much memory for Qwen2.5 7B at 8k?",
+     "estimate", {"weights_dtype": "bf16"}, {"method"}),
+    ("which of the 5090 or 4090 has the nicest RGB lighting?", None, {}, set()),
+    ("currently on a 4070, picking up a 5090 next week. can it run qwen3 32b at q4_k_m?",
+     "fit", {"gpus": [["rtx-5090", 1]]}, set()),
 ]
 
 
