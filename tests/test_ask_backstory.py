@@ -498,6 +498,41 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
     ("which of the 5090 or 4090 has the nicest RGB lighting?", None, {}, set()),
     ("currently on a 4070, picking up a 5090 next week. can it run qwen3 32b at q4_k_m?",
      "fit", {"gpus": [["rtx-5090", 1]]}, set()),
+    # rules written after rounds 37-39 (money words, told numbers, counts across both, asks in order)
+    ("is gemma 3 12b in q6 ok for a 12gb 3060?", "fit", {"weights_dtype": "q6_k"}, set()),
+    ("would buying a used 3090 for about three grand beat renting one at 30 cents/hr, if we use it 6 hours a "
+     "day for 2 years?",
+     "rent_or_buy", {"purchase_usd_per_gpu": 3000.0}, set()),
+    ("support desk rollout: 2,000 staff, we expect 150 at once at peak, running Qwen2.5 14B on vLLM. what "
+     "hardware do we need?",
+     "serving", {"users": 150}, set()),
+    ("we retrain a LoRA on llama 3.1 8b twice a month on ~10M tokens, what's the cheapest way to do it?",
+     "cheapest_method", {}, {"hours"}),
+    ("there's a p4d.24xlarge in our account and I want to know who started it", None, {}, set()),
+    ("For context, our prototype ran on one T4. Production: how many L40S to serve Mistral 7B to 60 concurrent users?",
+     "serving", {"gpus": [["l40s", 1]]}, set()),
+    ("The old chatbot ran Llama 2 13B on an A10G. The new one is Qwen3 32B in fp8: will it fit on one L40S?",
+     "fit", {"model": "Qwen/Qwen3-32B", "gpus": [["l40s", 1]]}, set()),
+    ("At my last company we had H100s at $1.10/hr. Now: what does 2x A100 for 5 days cost on demand?",
+     "cloud_cost", {"gpus": [["a100-80gb-sxm", 2]]}, {"rent_usd_per_gpu_hour"}),
+    ("what would 1 H100 cost for 12 hours a day over 20 days?", "cloud_cost", {"hours": 240.0}, set()),
+    ("I have two 4090s. can qwen2.5 72b q4_k_m be split across both in llama.cpp?",
+     "fit", {"gpus": [["rtx-4090", 2]]}, set()),
+    ("what's the smallest card that can hold mistral nemo in fp8 with 32k context?", "which_gpu", {}, set()),
+    ("which gpu to buy for qwen2.5 14b q4_k_m in ollama? budget is below $800",
+     "which_gpu", {}, {"purchase_usd_per_gpu"}),
+    ("does a full finetune of qwen2.5 3b fit on a 4090? I'd rather not use gradient checkpointing",
+     "fit", {"gradient_checkpointing": False}, set()),
+    ("our qlora'd mistral 7b gets 30 requests/min at peak: how many L4s do we need with vllm?",
+     "serving", {}, {"method"}),
+    ("The data team quoted us 2 weeks on their A100s. How long would a LoRA on llama 3.1 70b over 1B tokens "
+     "take on 8x H200?",
+     "training_time", {"gpus": [["h200-sxm", 8]]}, {"hours"}),
+    ("memory for a qlora of qwen2.5 32b at 8k? disregard the 4x L40S quote from the reseller, I want the number",
+     "estimate", {}, {"gpus"}),
+    ("cheapest gpu and method to fine-tune gemma 2 9b at 4k context?", "cheapest_method", {}, set()),
+    ("What's the memory needed for Llama 3.1 405B in fp8, and how many H100s is that?",
+     "estimate", {"gpus": [["h100-sxm", 1]]}, set()),
 ]
 
 
@@ -724,3 +759,11 @@ def test_a_noisy_fan_is_a_troubleshooting_question_not_a_card(catalog):
     answer = ask("my gpu fan started making a grinding noise right after I swapped my 2080 for a 4080 super, is that normal??",
                  catalog)
     assert not answer.understood and "troubleshooting" in answer.answer
+
+
+def test_a_cloud_bill_at_the_askers_own_rate_is_priced_at_that_rate_first(catalog):
+    answer = ask("How much would 8x H100 at $2.10/gpu/hr cost for 2 weeks? Some provider quoted $4/hr, ignore that.", catalog)
+    assert answer.journey == "cloud_cost" and answer.reading["rent_usd_per_gpu_hour"] == 2.1
+    assert "at $2.10/GPU-h" in answer.interpretation
+    assert answer.answer.startswith("At your rate of $2.10/GPU-h: 8 GPUs × 336 h = 2,688 GPU-hours, $5,644.80.")
+    assert "the catalog's cheapest" in answer.answer

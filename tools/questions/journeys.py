@@ -468,7 +468,13 @@ def answer_cloud(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> s
     best = result.offers[:3]
     lines = [f"{usd(o.total_usd)} on {o.provider} {o.instance_type} ({o.pricing.replace('_', '-')}, {o.instances} instance(s), "
              f"{usd(o.usd_per_gpu_hour)}/GPU-h, {number(o.idle_gpus)} idle GPUs)" for o in best]
-    return f"Cheapest for {result.gpu_count} × {result.gpu_id} for {number(result.hours)} h: " + "; ".join(lines) + "."
+    cheapest = f"Cheapest for {result.gpu_count} × {result.gpu_id} for {number(result.hours)} h: " + "; ".join(lines) + "."
+    if reading.rent_usd_per_gpu_hour is None:
+        return cheapest
+    rate = reading.rent_usd_per_gpu_hour  # '8x H100 at $2.10/hr for 2 weeks': the rate the asker has comes first
+    gpu_hours = result.gpu_count * result.hours
+    return (f"At your rate of {usd(rate)}/GPU-h: {result.gpu_count} GPUs × {number(result.hours)} h = {number(gpu_hours)} "
+            f"GPU-hours, {usd(gpu_hours * rate)}.\nFor comparison, the catalog's c" + cheapest[1:])
 
 
 def bought_count(reading: Reading, catalog: Catalog) -> int:
@@ -576,6 +582,7 @@ CHEAPEST_WAY = (r"\b(?:cheapest|most cheap|most economical|least costly) (?:way|
                 r"|\bwhich (?:is|one is|would be) (?:the )?cheapest\b(?! (?:\w+ )?(?:gpus?|cards?|accelerators?)\b)"
                 r"|\bleast expensive\b|\blowest[ -]cost\b"
                 r"|\bmost cost[ -]effective\b|\bas little money\b"
+                r"|\bcheapest (?:gpus?|cards?|hardware) ?(?:\+|and|&|/) ?(?:method|approach|technique|recipe)"  # 'cheapest gpu + method combo'
                 r"|\bcheapest\b(?! (?:single |one |on-demand |spot )?(?:(?:gpus?|cards?|accelerators?|place|provider|cloud|rental"
                 r"|instance)\b|·)).*\b(?:fine[ -]?tun|train|run|serv)")
 OWN = r"(?<!my )(?<!our )(?<!your )(?<!their )(?<!his )(?<!her )own(ing)?"  # 'my own 5090' is whose it is
@@ -601,7 +608,7 @@ LIMIT = (r"\b(longest|max(?:imum)?|largest|biggest|(?<!at )most|highest|ceiling|
          r"|conversations|clients|customers))\b")
 BATCH_WORDS = (r"batch|users?\b|requests|concurren|parallel|sequences|seqs|slots|sessions|people|streams|chats|conversations|clients"
                r"|same time|at once|simultaneous")
-WHICH_GPU = (r"\b(which|what|best|recomm\w*|reccom\w*|recom\w*|cheapest|choose|pick|should (?:i|we) (?:get|buy))\b"
+WHICH_GPU = (r"\b(which|what|best|recomm\w*|reccom\w*|recom\w*|cheapest|smallest|choose|pick|should (?:i|we) (?:get|buy))\b"
              r"(?:\W+[\w']+){0,4}?\W+(?<!per-)(?<!per )(?<!same )(?<!those )(?<!these )(?<!that )(?<!this )(?<!my )(?<!our )"
              r"(gpus?|hardware|cards?|accelerators?"
              r"|instances?|setup)\b(?! (?:memory|vram|ram)\b)"  # "what's the GPU memory needed?" asks the memory
@@ -694,7 +701,8 @@ def asks_serving(reading: Reading) -> bool:
     return (bool(reading.models) and traffic and reading.workload != "training" and not per_gpu_limit and not memory_question
             and not compares  # 'how does the L4 stack up against an A10G for that?' after a serving plan
             and not picks_a_gpu
-            and (reading.how_many_gpus or target_set or first(reading, SERVING, SPEED)))
+            and (reading.how_many_gpus or target_set or first(reading, SERVING, SPEED)
+                 or said(reading, r"\bwhat (?:hardware|gpus?|setup|infra\w*) (?:do|would|will|should) (?:we|i) need\b")))
 
 
 def compared_count(reading: Reading) -> int:
@@ -809,9 +817,11 @@ JOURNEYS = [
     Journey("limits", lambda r: bool(r.gpus) and has_subject(r) and asks_limit(r), answer_limits, ("fit", "limits")),
     Journey("fit", lambda r: bool(r.gpus) and has_subject(r) and not first(r, ESTIMATE_ASK, FIT_ASK)
             and not (said(r, FIT_ASK) and first(r, WHICH_GPU, FIT_ASK))  # 'which gpu should i get so it sits in vram?'
-            and not (r.how_many_gpus and not first(r, FIT_ASK, r"\bhow many\b")),  # 'how many H100s for a full fine-tune?'
+            and not (r.how_many_gpus and not first(r, FIT_ASK, r"\bhow many\b") and not first(r, ESTIMATE_ASK, r"\bhow many\b")),
             answer_fit, ("fit",)),
-    Journey("which_gpu", lambda r: has_subject(r) and (first(r, WHICH_GPU, ESTIMATE_ASK) or r.how_many_gpus), answer_which_gpu,
+    Journey("which_gpu", lambda r: has_subject(r) and (first(r, WHICH_GPU, ESTIMATE_ASK)
+                                                     or r.how_many_gpus and not first(r, ESTIMATE_ASK, r"\bhow many\b")),
+            answer_which_gpu,
             ("fit", "cost", "which_gpu")),
     Journey("model_card", lambda r: bool(r.models) and said(r, r"\b(what is|what's|tell me about|describe|explain|structure|architecture"
             r"|specs?|moe|context length|vocab\w*|hidden size|config"

@@ -374,7 +374,8 @@ def read_counts_after(words: Words, reading: Reading) -> None:
         share = words.search(r"\bonly (\d+|one|two|four) (?:gpus?|cards?)\b(?! each)"
                              r"|\b(\d+|one|a single) (?:gpu|card) (?:is )?(?:for me|for us|mine|ours)\b"  # 'only one GPU for me'
                              r"|\b(?:only|just) (?:get|have|got|use|using|can use) (\d+|one|two|four) of (?:them|those|these)\b"
-                             r"|\bon (?:that|this|the) (one|single) (?:gpu|card)\b")  # 'I only get one of them', 'on that one GPU'
+                             r"|\bon (?:that|this|the) (one|single) (?:gpu|card)\b"  # 'I only get one of them', 'on that one GPU'
+                             r"|\b(?:split |spread |sharded )?(?:across|over|between|on) (both|the two)(?: of them| cards| gpus)?\b")
         need = words.search(r"\b(?:we|i|we'd|i'd) (?:need|would need|'d need|will need|plan to buy|'d buy|would buy|would take"
                             r"|take|buy) (\d+|two|three|four|six"
                             r"|eight|sixteen)(?: of (?:them|those|these))?\b(?! ?(?:k\b|gb|gigs?|b\b|x\b|tokens?|users|people|hours|days"
@@ -383,7 +384,7 @@ def read_counts_after(words: Words, reading: Reading) -> None:
         told = share or (need if reading.gpus[named[0]][1] is None else None)
         if told:
             value = next(g for g in told.groups() if g)
-            count = int(value) if value.isdigit() else v.NUMBER_WORDS[value.split()[-1]]  # 'a single' is one
+            count = int(value) if value.isdigit() else 2 if value in ("both", "the two") else v.NUMBER_WORDS[value.split()[-1]]
             reading.gpus[named[0]] = (reading.gpus[named[0]][0], count)
             words.take(told, f"{count} of the GPU named")
     machines = words.search(r"\b(\d+) (?:vms?|nodes?|instances?|machines?|servers?|boxes) ,? ?(\d+) gpus? each\b")
@@ -474,7 +475,7 @@ NEGATION = (r"\b(?:not|no|without|instead of|rather than|except|swap(?:ped|ping)
             r"|(?:don't|dont|do not|doesn't) have(?: any)?"
             r"|sell(?:ing)?|sold|upgrad(?:e|ed|ing) from|switch(?:ed|ing)? from|moving from|(?:don't|dont|do not) (?:want|use|need)"
             r"|(?:can't|cannot|can not|won't) (?:risk|use|do|afford|tolerate)|(?:don't|dont|do not) (?:quote|give|show) (?:me|us))"
-            r"(?: a| an| the| my| our| using| with)? ")
+            r"(?: a| an| the| my| our| using| use| with)? ")
 
 
 def read_negations(words: Words, reading: Reading) -> None:
@@ -482,6 +483,7 @@ def read_negations(words: Words, reading: Reading) -> None:
     for doubt in words.finditer(r"\b(?:don't|dont|do not|doesn't|didn't|not sure i) buy (?:it|that|this|the claim|them)\b"):
         words.take(doubt, "disbelief (not a purchase)")
     for found in words.finditer(NEGATION + r"(q[ -]?lora|lora|fp8|fp16|bf16|int4|int8|4[ -]?bit|8[ -]?bit|awq|gptq|gguf|vllm|ollama"
+                                r"|q[2-8]_(?:k_[sml]|k|0|1)|iq[1-4]_\w+|mxfp4|nvfp4|nf4"
                                 r"|llama\.cpp|sglang|deepspeed|zero[ -]?\d|fsdp|gradient checkpointing|checkpointing|quantization"
                                 r"|training|fine[ -]?tuning|finetuning|spot|on[ -]demand|interruptible|preemptible)\b"):
         words.take(found, f"ruled out: {found.group(1)}")
@@ -1066,6 +1068,8 @@ def read_traffic(words: Words, reading: Reading) -> None:
                            r"(?: \w+){0,5}?"
                            r" (?:at once|at the same (?:time|moment)|simultaneously|concurrently|at (?:the )?(?:\w+ )?peak)\b")
     # ('~25 underwriters at once', '150 clinicians at the morning peak')
+    at_once = at_once or words.search(r"\b(?:expects?|expecting|expected|peaks? (?:at|of)|maybe|about|around|up to|roughly|~) ?"
+                                      r"(\d+)() (?:at once|at the same time|concurrently|simultaneously)\b")  # 'IT expects 100 at once'
     staff = (r"(?:" + v.ORGANISATIONS + r")\b" if served  # 'serve it to our 10-person QA team': the team are the users
              else r"(?:[\w-]+ ){0,2}(?:" + v.ORGANISATIONS + r")\b")  # 'our 3-person ML team runs ...': who asks
     users = at_once or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent |parallel |simultaneous |active |internal "
@@ -1119,7 +1123,8 @@ def read_batch(words: Words, reading: Reading) -> None:
 
 def read_money(words: Words, reading: Reading) -> None:
     budget = words.search(r"\$ ?\d[\d,.]* ?k? (?:of |in )?(?:grant money|grant|budget|funding)\b"
-                          r"|\b(?:budget|grant|funding)\w* (?:(?:of|is|around|about|roughly|~) ?){0,2}\$ ?\d[\d,.]* ?k?\b")
+                          r"|\b(?:budget|grant|funding)\w*:? (?:(?:of|is|around|about|roughly|under|below|up to|max|at most|~) ?){0,2}"
+                          r"\$ ?\d[\d,.]* ?k?\b")
     if budget:  # '$15k of grant money': what there is to spend, not what one GPU costs
         words.take(budget, "a budget (not a price per GPU)")
     for paid in words.finditer(r"\b(?:paid|(?:got|bought|grabbed|picked up|snagged)(?: \S+){0,5}? for) (?:about |around "
@@ -1172,7 +1177,7 @@ def read_money(words: Words, reading: Reading) -> None:
     if purchase:
         reading.purchase_usd_per_gpu = float(purchase.group(1)) * (1000 if purchase.group(2) else 1)
         words.take(purchase, f"purchase ${reading.purchase_usd_per_gpu:,.0f} per GPU")
-    rent = (words.search(r"\$ ?(\d+(?:\.\d+)?) ?(?:/ ?(?:gpu[ -]?)?h(?:ou)?r?|per (?:gpu[ -])?hour|an hour|/ ?gpu ?h|per gpu per hour"
+    rent = (words.search(r"\$ ?(\d+(?:\.\d+)?) ?(?:/ ?(?:gpu ?/ ?|gpu[ -]?)?h(?:ou)?r?|per (?:gpu[ -])?hour|an hour|/ ?gpu ?h|per gpu per hour"
                          r"|/ ?hr? per gpu)\b")
             or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(?:bucks? |dollars? |usd )?(?:/ ?(?:gpu[ -]?)?hr?\b|(?:an|per|a) hour\b)"))
     if rent:
@@ -1223,7 +1228,7 @@ def read_durations(words: Words, reading: Reading) -> None:
         words.take(years, f"{reading.years:g} year{'s' if reading.years != 1 else ''}")
     units = "|".join(sorted((u for u in v.DURATION_HOURS if u != "year"), key=len, reverse=True))
     count_words = "|".join(w for w in v.NUMBER_WORDS if w not in ("dual", "pair", "couple", "single", "quad"))
-    measured = (r"(?<!running )(?<!estimated )(?<!estimated like )(?<!took )(?<!took about )(?<!takes )(?<!eta )"
+    measured = (r"(?<!once )(?<!twice )(?<!times )(?<!running )(?<!estimated )(?<!estimated like )(?<!took )(?<!took about )(?<!takes )(?<!eta )"
                 r"(?<!already )(?<!took almost )(?<!took nearly )(?<!took over )(?<!took around )"
                 r"(?<!took roughly )")  # a time told, not a rental
     found = words.search(r"(?<!under )(?<!within )(?<!than )(?<!inside )(?<!after )(?<!past )(?<!last )" + measured +
@@ -1236,7 +1241,7 @@ def read_durations(words: Words, reading: Reading) -> None:
         value = found.group(1)
         amount = float(value) if value[0].isdigit() else float(v.NUMBER_WORDS[value])
         reading.hours = amount * v.DURATION_HOURS[found.group(2)]
-        schedule = re.search(r"(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) ?(?:a |per |each |every |/) ?(day|week),? (?:for )?$",
+        schedule = re.search(r"(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) ?(?:a |per |each |every |/) ?(day|week),? (?:for |over |across |during )?$",
                              words.text[:found.start()])  # the schedule and the span said together, not in two clauses
         if schedule and reading.utilization and reading.hours > v.DURATION_HOURS[schedule.group(2)]:
             reading.hours = round(reading.hours * reading.utilization, 2)  # '10 hours a day for 30 days': 300 hours of use

@@ -11,6 +11,8 @@ from gpusizer.catalog.instances import instance_gpus
 from .number_words import digits_for_number_words
 
 R1_DISTILL_BASE = {"1.5b": "qwen", "7b": "qwen", "14b": "qwen", "32b": "qwen", "8b": "llama", "70b": "llama"}  # DeepSeek's R1 distills
+GRAND = {"a": "1", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
+         "nine": "9", "ten": "10", "a couple of": "2", "a couple": "2", "a pair of": "2"}  # thousands of dollars
 GGUF_SHORT = {"2": "q2_k", "3": "q3_k_m", "4": "q4_k_m", "5": "q5_k_m", "6": "q6_k", "8": "q8_0"}  # 'q4': the usual file
 SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as people abbreviate, to the words the readers know
     (r"--dtype[ =](half|float16|fp16)\b", "fp16"), (r"--dtype[ =](bfloat16|bf16)\b", "bf16"),
@@ -29,6 +31,7 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\b(q4_0|q8_0|q4|q8|fp8|int8|8[ -]?bit|4[ -]?bit) cache\b",  # TabbyAPI's 'Q4 cache' is the KV cache
      lambda m: "kv cache " + {"q4": "q4_0", "q8": "q8_0"}.get(m.group(1), m.group(1))),
     (r"\bsingle-(?=[a-z]+\d)", "single "),  # 'our single-L40S nodes'
+    (r"\bq([568])\b(?![_.])", lambda m: GGUF_SHORT[m.group(1)]),  # 'in q8': Q1-Q4 may be quarters, Q5-Q8 never
     (r"(?<!through )(?<!until )(?<!till )(?<!by )(?<!in )(?<!for )(?<!next )(?<!this )(?<!last )(?<!'s )(?<!our )(?<!end of )"
      r"(?<!pushed to )(?<!moved to )(?<!delayed to )(?<!slipped to )"
      r"\bq([234568])\b(?![_.])(?! (?:asks|planning|plan|budget|roadmap|goals?|okrs?|review|deadline|launch|\d{4}))",
@@ -57,6 +60,9 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\b(?:deepseek[ -]?)?r1[ -]distill(?:ed)?[ -](1\.5b|7b|14b|32b|8b|70b)\b"
      r"|\b(1\.5b|7b|14b|32b|8b|70b)[ -](?:deepseek[ -])?r1[ -]distill\b",
      lambda m: "deepseek-r1-distill-" + R1_DISTILL_BASE[m.group(1) or m.group(2)] + "-" + (m.group(1) or m.group(2))),  # 'R1 distill 70B'
+    (r"\b(\d+(?:\.\d+)?|a|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a couple|a pair of) grand\b",
+     lambda m: f"${GRAND.get(m.group(1), m.group(1))}k"),  # 'a card costs a couple of grand'
+    (r"\b(?:q?lora'?d|lora-tuned|lora-trained)\b", "fine-tuned"),  # 'our lora'd qwen 7b': how the model was made
     (r"\bload_in_4bit ?[=:] ?true\b", "4-bit"), (r"\bload_in_8bit ?[=:] ?true\b", "8-bit"),  # config files and notebooks
     (r"\b(?:use_)?gradient_checkpointing ?[=:] ?(?:true|'unsloth'|\"unsloth\"|unsloth)", "gradient checkpointing"),
     (r"\badapter ?: ?(q?lora)\b", r"\1"), (r"\bbf16 ?[=:] ?true\b", "bf16"), (r"\bfp16 ?[=:] ?true\b", "fp16"),

@@ -123,7 +123,9 @@ DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelev
              r"|belongs? to (?:another|a different|the other|other)|too big|too large"
              r"|(?:i|we) (?:won't|will not|wouldn't|am not going to|'m not going to|are not going to|'re not going to) use (?:it|that"
              r"|this|them|those|these)|(?:said|says) no|(?:got |was |were )?(?:denied|vetoed|turned down|rejected)"
-             r"|(?:that's|thats|that is) (?:his|her|their) (?:problem|business|thing))\b")
+             r"|(?:that's|thats|that is) (?:his|her|their) (?:problem|business|thing)"
+             r"|(?:not|n't|never) (?:be )?(?:touching|touched|changing|changed|replacing|replaced)|fell through|(?:has |have )?expired"  # 'still not touching the Mixtral setup'
+             r"|(?:stays?|remains?|staying|left) (?:as[ -]is|untouched|unchanged|where (?:it|they) (?:is|are)))\b")
 DISMISSED = re.compile(DISMISSAL)  # said of the clause before: '... a quote at $2.10/hr, but that's for another team, ignore it'
 # what the asker had, left or cannot use: never an input, even where the question refers back to what others said
 LEFT_BEHIND = (r"\b(?:(?<!in )my old|(?:his|her|their) old"
@@ -131,7 +133,11 @@ LEFT_BEHIND = (r"\b(?:(?<!in )my old|(?:his|her|their) old"
                r"|workstations?|cards"
                r"|gpus)|our old|reassigned|repurposed|\w+'s old|used to|back in|last year|previously"
                r"|previous(?! (?:admin|owner|sysadmin|manager|it admin)\b)"
-               r"|last time|earlier|(?:our|my|the) (?:last|previous) (?:run|job|attempt|experiment|training run|project)"
+               r"|last time|earlier|(?:our|my|the) (?:last|previous) (?:run|job|attempt|experiment|training run|project|gig|company|employer"
+               r"|contract|role|team|cluster|setup|box|rig|machine|server|build)"
+               r"|for reference|(?:the|our|my) (?:pilot|poc|prototype|proof of concept|trial)(?: \w+)? (?:ran|was|used|had|did)"
+               r"|old (?:chat ?bot|bot|product|app|deployment|service|pipeline|project|stack|system|version)"
+               r"|(?:not|never|n't) (?:be )?going back|won't go back|(?:that|the|our) contract (?:is|was) over"
                r"|too slow|too small|too old|cramped|outgrown|before that|i was on|we were on|i had|we had"
                r"|was (?:gonna|going to) (?:get|buy)|is now in|(?:lives|sits) in a drawer|in a drawer|on a shelf|in storage"
                r"|collecting dust|gathering dust|(?:is|are) gone|(?:can't|cannot|can not) (?:do|handle|run) (?:it|that|this)"
@@ -169,8 +175,8 @@ REPORTED = re.compile(  # a report of what someone else did or said; a possessiv
     r"|claim|comment|blog|offer|deal|quote)"
     r"|one site|another (?:post|guy|site|one says)|(?:blog|launch|reddit|forum) post|write-?up"
     r"|announcement"
-    r"|(?:the |another |other |search |research |infra |platform )team(?:'s)? (?:\w+ )?(?:runs|ran|says|said|claims|got|gets|uses"
-    r"|used)"
+    r"|(?:the |another |other |search |research |infra |platform |data |ops |it )team(?:'s)? (?:\w+ )?(?:runs|ran|says|said|claims"
+    r"|got|gets|uses|used|quoted|quotes|estimated|estimates|reckons)"
     r"|^\s*(?:saw|read|heard) (?:in|on|that|somewhere|\w+'s)\b"
     r"|ago|last (?:summer|winter|spring|fall|autumn|month|week|quarter|semester|term))\b"
     r"|^\s*>|\bwrote\s*,")  # '> On Tue, Mark wrote: ...': a quoted e-mail  # the past: it counts where the question refers back
@@ -225,7 +231,7 @@ COUNTED_BACK = r"\b(?:those|these|the|all|its|my|our) (\d+|two|three|four|eight)
 ORGANISATIONS = (r"lab|team|startup|company|shop|firm|agency|consultancy|group|insurer|org|organi[sz]ation|business|nonprofit"
                  r"|university|department|hospital|bank|school|household|family|studio")
 LEAVE_OUT = (r"\b(?:forget|ignore|disregard|leave out|excluding|not counting|not asking about) (?:about )?(?:the |my |our )?"
-             r"(?:\d+ )?([a-z0-9]+)\b")  # 'ignore the three T4s in the same rack'
+             r"(?:\d+ (?:x )?)?([a-z0-9]+)\b")  # 'ignore the three T4s in the same rack', 'ignore the 2x A100 quote'
 REFERRING = r"\b(?:that|it|those|these|them)\b|\bthis\b(?! (?:week|month|year|quarter|time|weekend|morning|afternoon))"
 CHECKS_A_CLAIM = re.compile(r"\b(?:is|was) (?:that|this|it|the claim|he|she|they) (?:(?:really|actually|even|about|roughly) )?"
                             r"(?:true|right|correct"
@@ -237,8 +243,10 @@ TROUBLESHOOTING = (r"\b(?:can't talk to|cannot talk to|connection refused|won't 
                    r"|localhost|throwing \d{3}s?|stopped using my gpu|fans? (?:get|gets|are) (?:really )?loud|grinding noise|coil whine"
                    r"|making (?:a |an )?(?:\w+ )?noise|fans? (?:spin|spins|spinning|ramp|ramps|ramping|rev|revs)\w*"
                    r"|drivers? (?:is |are )?(?:up to date|updated))\b")
-OFF_TOPIC = r"\b(?:rgb|led lighting|(?:nicest|coolest|prettiest|best) (?:looking|lights?|colou?rs?))\b"  # looks, not sizing
-LEAD_IN = re.compile(r"\s*(?:on|with|using|for|at|in|if|assuming|given|across|under|via|at|over|from) ")  # a phrase, not a clause
+OFF_TOPIC = (r"\b(?:rgb|led lighting|(?:nicest|coolest|prettiest|best) (?:looking|lights?|colou?rs?)"  # looks, not sizing
+             r"|who (?:launched|started|created|spun up|owns|made)|(?:ai|ml|data|cloud|gpu|it) strategy)\b")  # an audit, a plan
+LEAD_IN = re.compile(r"\s*(?:on|with|using|for|at|in|if|assuming|given|across|under|via|at|over|from) "
+                     r"(?!(?:reference|context|comparison|what it's worth|the record)\b)")  # 'for reference, ...' tells  # a phrase, not a clause
 REFERS_BACK = (r"\b(?:fits?|run|work|load)s? (?:\w+ )?(?:on|in|across) (?:that|those|them|it)\b"
                r"|\b(?:the )?same (?:quant\w*|context(?: length)?|settings?|config\w*|format|precision|setup)\b"
                r"|\b(?:does|did|will|would) (?:it|that|this) (?:really|actually)\b|\b(?:legit|claim\w*)\b|\bholds? (?:up|true)\b"

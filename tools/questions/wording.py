@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from gpusizer.catalog import Catalog, SizingError
-from gpusizer.tools.figures import number, percent
+from gpusizer.tools.figures import number, percent, usd
 from gpusizer.tools.llama_cpp_buffers import DEFAULT_CONTEXT as LLAMA_CPP_CONTEXT
 from gpusizer.tools.recipes import DEFAULT_RECIPE
 from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
@@ -134,7 +134,8 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
                   for i, (_, c) in enumerate(reading.gpus)]
         gpus = (compared_names(reading) if journey == "compare"
                 else ", ".join(f"{n} × {g}" for (g, _), n in zip(reading.gpus, counts, strict=True)))
-        extra = {"cloud_cost": f", {number(reading.hours or ASSUMED_HOURS)} h",
+        extra = {"cloud_cost": f", {number(reading.hours or ASSUMED_HOURS)} h"
+                 + (f" at {usd(reading.rent_usd_per_gpu_hour)}/GPU-h" if reading.rent_usd_per_gpu_hour is not None else ""),
                  "rent_or_buy": (f", utilization {percent(reading.utilization)}" if reading.utilization is not None else "")
                  + (f", {number(reading.years)} year{'s' if reading.years != 1 else ''}" if reading.years else "")}
         return f"I read this as: {journey.replace('_', ' ')}: {gpus}{extra.get(journey, '')}"
