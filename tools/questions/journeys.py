@@ -582,7 +582,8 @@ CHEAPEST_WAY = (r"\b(?:cheapest|most cheap|most economical|least costly) (?:way|
                 r"|\bwhich (?:is|one is|would be) (?:the )?cheapest\b(?! (?:\w+ )?(?:gpus?|cards?|accelerators?)\b)"
                 r"|\bleast expensive\b|\blowest[ -]cost\b"
                 r"|\bmost cost[ -]effective\b|\bas little money\b"
-                r"|\bcheapest (?:gpus?|cards?|hardware) ?(?:\+|and|&|/) ?(?:method|approach|technique|recipe)"  # 'cheapest gpu + method combo'
+                # 'cheapest gpu + method combo'
+                r"|\bcheapest (?:gpus?|cards?|hardware) ?(?:\+|and|&|/) ?(?:method|approach|technique|recipe)"
                 r"|\bcheapest\b(?! (?:single |one |on-demand |spot )?(?:(?:gpus?|cards?|accelerators?|place|provider|cloud|rental"
                 r"|instance)\b|·)).*\b(?:fine[ -]?tun|train|run|serv)")
 OWN = r"(?<!my )(?<!our )(?<!your )(?<!their )(?<!his )(?<!her )own(ing)?"  # 'my own 5090' is whose it is

@@ -1177,7 +1177,8 @@ def read_money(words: Words, reading: Reading) -> None:
     if purchase:
         reading.purchase_usd_per_gpu = float(purchase.group(1)) * (1000 if purchase.group(2) else 1)
         words.take(purchase, f"purchase ${reading.purchase_usd_per_gpu:,.0f} per GPU")
-    rent = (words.search(r"\$ ?(\d+(?:\.\d+)?) ?(?:/ ?(?:gpu ?/ ?|gpu[ -]?)?h(?:ou)?r?|per (?:gpu[ -])?hour|an hour|/ ?gpu ?h|per gpu per hour"
+    rent = (words.search(r"\$ ?(\d+(?:\.\d+)?) ?(?:/ ?(?:gpu ?/ ?|gpu[ -]?)?h(?:ou)?r?|per (?:gpu[ -])?hour|an hour|/ ?gpu ?h"
+                         r"|per gpu per hour"
                          r"|/ ?hr? per gpu)\b")
             or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(?:bucks? |dollars? |usd )?(?:/ ?(?:gpu[ -]?)?hr?\b|(?:an|per|a) hour\b)"))
     if rent:
@@ -1228,7 +1229,8 @@ def read_durations(words: Words, reading: Reading) -> None:
         words.take(years, f"{reading.years:g} year{'s' if reading.years != 1 else ''}")
     units = "|".join(sorted((u for u in v.DURATION_HOURS if u != "year"), key=len, reverse=True))
     count_words = "|".join(w for w in v.NUMBER_WORDS if w not in ("dual", "pair", "couple", "single", "quad"))
-    measured = (r"(?<!once )(?<!twice )(?<!times )(?<!running )(?<!estimated )(?<!estimated like )(?<!took )(?<!took about )(?<!takes )(?<!eta )"
+    measured = (r"(?<!once )(?<!twice )(?<!times )"  # 'once a month' is how often
+                r"(?<!running )(?<!estimated )(?<!estimated like )(?<!took )(?<!took about )(?<!takes )(?<!eta )"
                 r"(?<!already )(?<!took almost )(?<!took nearly )(?<!took over )(?<!took around )"
                 r"(?<!took roughly )")  # a time told, not a rental
     found = words.search(r"(?<!under )(?<!within )(?<!than )(?<!inside )(?<!after )(?<!past )(?<!last )" + measured +
@@ -1241,7 +1243,8 @@ def read_durations(words: Words, reading: Reading) -> None:
         value = found.group(1)
         amount = float(value) if value[0].isdigit() else float(v.NUMBER_WORDS[value])
         reading.hours = amount * v.DURATION_HOURS[found.group(2)]
-        schedule = re.search(r"(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) ?(?:a |per |each |every |/) ?(day|week),? (?:for |over |across |during )?$",
+        schedule = re.search(r"(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) ?(?:a |per |each |every |/) ?(day|week),? "
+                             r"(?:for |over |across |during )?$",
                              words.text[:found.start()])  # the schedule and the span said together, not in two clauses
         if schedule and reading.utilization and reading.hours > v.DURATION_HOURS[schedule.group(2)]:
             reading.hours = round(reading.hours * reading.utilization, 2)  # '10 hours a day for 30 days': 300 hours of use

@@ -124,7 +124,8 @@ DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelev
              r"|(?:i|we) (?:won't|will not|wouldn't|am not going to|'m not going to|are not going to|'re not going to) use (?:it|that"
              r"|this|them|those|these)|(?:said|says) no|(?:got |was |were )?(?:denied|vetoed|turned down|rejected)"
              r"|(?:that's|thats|that is) (?:his|her|their) (?:problem|business|thing)"
-             r"|(?:not|n't|never) (?:be )?(?:touching|touched|changing|changed|replacing|replaced)|fell through|(?:has |have )?expired"  # 'still not touching the Mixtral setup'
+             # 'still not touching the Mixtral setup', 'the quote fell through'
+             r"|(?:not|n't|never) (?:be )?(?:touching|touched|changing|changed|replacing|replaced)|fell through|(?:has |have )?expired"
              r"|(?:stays?|remains?|staying|left) (?:as[ -]is|untouched|unchanged|where (?:it|they) (?:is|are)))\b")
 DISMISSED = re.compile(DISMISSAL)  # said of the clause before: '... a quote at $2.10/hr, but that's for another team, ignore it'
 # what the asker had, left or cannot use: never an input, even where the question refers back to what others said
@@ -133,7 +134,8 @@ LEFT_BEHIND = (r"\b(?:(?<!in )my old|(?:his|her|their) old"
                r"|workstations?|cards"
                r"|gpus)|our old|reassigned|repurposed|\w+'s old|used to|back in|last year|previously"
                r"|previous(?! (?:admin|owner|sysadmin|manager|it admin)\b)"
-               r"|last time|earlier|(?:our|my|the) (?:last|previous) (?:run|job|attempt|experiment|training run|project|gig|company|employer"
+               r"|last time|earlier|(?:our|my|the) (?:last|previous) (?:run|job|attempt|experiment|training run|project|gig|company"
+               r"|employer"
                r"|contract|role|team|cluster|setup|box|rig|machine|server|build)"
                r"|for reference|(?:the|our|my) (?:pilot|poc|prototype|proof of concept|trial)(?: \w+)? (?:ran|was|used|had|did)"
                r"|old (?:chat ?bot|bot|product|app|deployment|service|pipeline|project|stack|system|version)"
@@ -246,7 +248,7 @@ TROUBLESHOOTING = (r"\b(?:can't talk to|cannot talk to|connection refused|won't 
 OFF_TOPIC = (r"\b(?:rgb|led lighting|(?:nicest|coolest|prettiest|best) (?:looking|lights?|colou?rs?)"  # looks, not sizing
              r"|who (?:launched|started|created|spun up|owns|made)|(?:ai|ml|data|cloud|gpu|it) strategy)\b")  # an audit, a plan
 LEAD_IN = re.compile(r"\s*(?:on|with|using|for|at|in|if|assuming|given|across|under|via|at|over|from) "
-                     r"(?!(?:reference|context|comparison|what it's worth|the record)\b)")  # 'for reference, ...' tells  # a phrase, not a clause
+                     r"(?!(?:reference|context|comparison|what it's worth|the record)\b)")  # a phrase; 'for reference, ...' tells
 REFERS_BACK = (r"\b(?:fits?|run|work|load)s? (?:\w+ )?(?:on|in|across) (?:that|those|them|it)\b"
                r"|\b(?:the )?same (?:quant\w*|context(?: length)?|settings?|config\w*|format|precision|setup)\b"
                r"|\b(?:does|did|will|would) (?:it|that|this) (?:really|actually)\b|\b(?:legit|claim\w*)\b|\bholds? (?:up|true)\b"
