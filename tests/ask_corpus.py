@@ -57,6 +57,26 @@ def reading_differences(case: dict, answer: AskAnswer) -> dict:
     return {k: (expected.get(k), got.get(k)) for k in set(expected) | set(got) if not same(expected.get(k), got.get(k))}
 
 
+# ---- held-out blind rounds, kept out of the corpus
+HELD_OUT_FILES = sorted((Path(__file__).parent / "data").glob("ask_heldout*.jsonl"))
+
+
+def held_out_cases(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def held_out_misses(case: dict, answer: AskAnswer) -> dict:
+    """A held-out question is judged as when it was first scored: the reading may leave a workload of inference unsaid
+    (it changes no tool argument) and round a third; everything else must match, the journey included."""
+    journey = answer.journey if answer.understood else "not_understood"
+    differences = {k: v for k, v in reading_differences(case, answer).items()
+                   if not (k == "workload" and set(v) <= {None, "inference"} and "method" not in case["reading"])
+                   and not (all(isinstance(x, float) for x in v) and abs(v[0] - v[1]) < 0.001)}
+    if journey != case["journey"]:
+        differences["journey"] = (case["journey"], journey)
+    return differences
+
+
 # ---- the tool call an assistant should make for each corpus question (LLM mode is judged on it)
 MEMORY_JOURNEYS = ("estimate", "fit", "limits", "which_gpu", "cheapest_method")
 

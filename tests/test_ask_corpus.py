@@ -9,7 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from ask_corpus import BY_QUESTION, CORPUS, answer_case, reading_differences
+from ask_corpus import BY_QUESTION, CORPUS, HELD_OUT_FILES, answer_case, held_out_cases, held_out_misses, reading_differences
 
 from gpusizer.catalog import load_catalog
 from gpusizer.tools import estimate_vram
@@ -213,3 +213,19 @@ def test_versus_a_gpu_outside_the_catalog_without_its_memory_is_still_a_comparis
     answer = ask("7900 xtx vs 4090 for qwen2.5 32b q4_k_m in llama.cpp?", catalog)
     assert answer.journey == "compare" and "'7900 xtx' is not in the catalog: not compared." in answer.answer
     assert "compare rtx-4090, '7900 xtx' (not in the catalog) for" in answer.interpretation
+
+
+@pytest.mark.parametrize("path", HELD_OUT_FILES, ids=[p.stem for p in HELD_OUT_FILES])
+def test_held_out_rounds_are_at_least_85_percent_right_and_never_silently_wrong(catalog, path):
+    """The blind rounds kept out of the corpus (benchmarks/ask.py prints each beside its first score): at least 85% read
+    right, and every answer, right or wrong, says what it read and lists what it ignored, so a misreading shows."""
+    cases = held_out_cases(path)
+    by_question = {case["question"]: case for case in cases}
+    answers = [answer_case(case, catalog, by_question) for case in cases]
+    wrong = {c["question"]: held_out_misses(c, a) for c, a in zip(cases, answers, strict=True) if held_out_misses(c, a)}
+    assert len(wrong) <= 0.15 * len(cases), json.dumps(wrong, indent=1)
+    for answer in answers:
+        assert not PLACEHOLDER.search(answer.answer), answer.answer
+        if answer.understood:
+            assert answer.interpretation.startswith(("I read this as:", "Follow-up of the previous question."))
+            assert not answer.ignored or "Ignored: " in answer.interpretation

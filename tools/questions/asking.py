@@ -188,7 +188,7 @@ def asks_anything(question: str) -> bool:
                                                             r"(?:cards|gpus|nodes) (?:would|will|do|should) (?:we|i) need)\b"))
 
 
-def parts_asked(text: str, covered: tuple[str, ...], training: bool = False, gpus: int = 0) -> list[str]:
+def parts_asked(text: str, covered: tuple[str, ...], training: bool = False, gpus: int = 0, how_many_gpus: bool = False) -> list[str]:
     """The asks a question makes beyond what its main journey covers: 'fit ... and how fast', '... and what would it cost'."""
     asks = {"speed": j.SPEED, "cost": j.CHEAPEST_WAY + r"|\b(cost\w*|price\w*|pay|spend|bill|how much would (?:it|that) (?:be|run)"
                                                       r"|go(?:es)? for"
@@ -198,6 +198,8 @@ def parts_asked(text: str, covered: tuple[str, ...], training: bool = False, gpu
     if "time" in covered or found:  # 'how long' asks the run's duration, which the journey answers, not the longest context
         text = re.sub(r"\bhow long\b", "", text)
     found += [name for name, pattern in asks.items() if name not in covered and re.search(pattern, text)]
+    if how_many_gpus and "which_gpu" not in covered and "which_gpu" not in found:
+        found.append("which_gpu")  # 'how much memory ..., and how many A100 40GB's does that come out to?'
     memory = j.ESTIMATE_ASK + r"|\b(?:also|and|plus),? (?:the |its |total )?(?:vram|memory|gpu memory)\b"  # '... also vram in fp8?'
     if "fit" not in covered and (gpus and re.search(j.FIT_ASK, text) or re.search(memory, text)):
         found.append("fit")  # '... also, is one of them enough to run it?', '... how long? also, how much memory per GPU?'
@@ -355,7 +357,7 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
     asked_now = (reading.asked.split(previous._reading.asked)[0] if follow is not None and previous is not None
                  else reading.asked)
     for part in parts_asked(asked_now, journey.covers, training=reading.workload == "training",
-                            gpus=len(reading.gpus) + len(reading.unknown_gpus)):
+                            gpus=len(reading.gpus) + len(reading.unknown_gpus), how_many_gpus=reading.how_many_gpus):
         try:
             line = answer_part(part, reading, catalog, calls) if not reading.unknown_gpus else None
         except SizingError as error:

@@ -601,8 +601,10 @@ ESTIMATE_ASK = (r"\b(how (?:much|many) (?:total )?(?:vram|memory|gpu memory|gigs
                 r"|(?:rough(?:ly)?|ballpark|approx\w*) (?:gigs?|gb|gib) of"
                 r"|total (?:gpu )?(?:vram|memory)|(?:gpu )?memory for|vram for|(?:vram|memory) (?:figure|number|estimate)"
                 r"|memory (?:footprint|requirements?|needed"
-                r"|usage|budget)|vram (?:needed|required|requirements?|usage|bill|budget)|ballpark gib|peak (?:vram|memory))\b")
-LIMIT = (r"\b(longest|max(?:imum)?|largest|biggest|(?<!at )most|highest|ceiling|upper bound|concurrency|more room|how (?:long|big|far|high"
+                r"|usage|budget)|vram (?:needed|required|requirements?|usage|bill|budget)|ballpark gib|peak (?:vram|memory)"
+                r"|how (?:big|large) (?:does|is|will|would) (?:the |its )?kv)\b")  # 'how big does the kv cache get at 32k?'
+LIMIT = (r"\b(longest|max(?:imum)?|largest|biggest|(?<!at )most|highest|ceiling|upper bound|concurrency|more room"
+         r"|how (?:long|big(?! (?:does|is|will|would) (?:the |its )?kv)|far|high"
          r"|much context)"
          r"|(?:how )?many (?:\S+ ){0,7}?(?:users?|requests|concurrent\w*|parallel|people|sequences|seqs|streams|slots|sessions|chats"
          r"|at the same time|at once|simultaneously"
