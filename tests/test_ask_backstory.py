@@ -533,6 +533,16 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
     ("cheapest gpu and method to fine-tune gemma 2 9b at 4k context?", "cheapest_method", {}, set()),
     ("What's the memory needed for Llama 3.1 405B in fp8, and how many H100s is that?",
      "estimate", {"gpus": [["h100-sxm", 1]]}, set()),
+    # rules written after round 40 (hardware written indirectly)
+    ("Apple M2 Max w/ 96GB: how fast would qwen2.5 32b q4_k_m generate in llama.cpp?",
+     "speed", {"unknown_gpu": "apple m2 max"}, set()),
+    ("H200 SXM 141GB x8 node: how many 16k sequences of Llama 3.1 405B in fp8 fit at once in vllm?",
+     "limits", {"gpus": [["h200-sxm", 8]]}, set()),
+    ("2x the 4090, what's the biggest model that fits at q4_k_m in llama.cpp?",
+     "biggest_model", {"gpus": [["rtx-4090", 2]]}, set()),
+    ("how many 24gb cards would it take to hold llama 3.3 70b at q4_k_m fully in vram with ollama?",
+     "which_gpu", {"gpus": [["24GB", 1]]}, set()),
+    ("what's the number of layers and kv heads of falcon 180b?", "model_card", {"params_billions": 180.0}, set()),
 ]
 
 
@@ -767,3 +777,22 @@ def test_a_cloud_bill_at_the_askers_own_rate_is_priced_at_that_rate_first(catalo
     assert "at $2.10/GPU-h" in answer.interpretation
     assert answer.answer.startswith("At your rate of $2.10/GPU-h: 8 GPUs × 336 h = 2,688 GPU-hours, $5,644.80.")
     assert "the catalog's cheapest" in answer.answer
+
+
+def test_a_follow_up_asking_for_more_epochs_multiplies_the_data_once(catalog):
+    first = ask("LoRA of Qwen2.5 7B on 100M tokens on 4x A100, how long?", catalog)
+    more = ask("what about 3 epochs of that data", catalog, first)
+    assert more.journey == "training_time" and more.reading["training_tokens"] == 300_000_000
+    again = ask("and 2 epochs instead of 3?", catalog, more)
+    assert again.reading["training_tokens"] == 200_000_000
+
+
+def test_how_many_cards_of_a_memory_size_answers_the_count_held_fully_in_vram(catalog):
+    answer = ask("how many 24gb cards would it take to hold llama 3.3 70b at q4_k_m fully in vram with ollama?", catalog)
+    assert answer.journey == "which_gpu" and "On 24 GB cards: 2 of them" in answer.answer
+
+
+def test_the_card_of_a_model_outside_the_catalog_says_how_to_get_it(catalog):
+    answer = ask("what's the number of layers and kv heads of falcon 180b?", catalog)
+    assert answer.journey == "model_card" and "'falcon 180b' is not in the catalog" in answer.answer
+    assert "Hugging Face repo id" in answer.answer

@@ -37,12 +37,19 @@ STRONG_POINTER = (r"\b(?:that|this|the same) (?:one )?(?:card|gpu|box|setup|node
                   r"|\bon (?:one|1|two|2|both|each|all|any) of (?:those|these|them)\b"  # 'could i run X on one of those?'
                   r"|\b(?:those|these|the) same (?:\d+ )?(?:gpus|cards|nodes|machines|boxes)\b"  # 'renting those same 16 GPUs'
                   r"|\bsame (?:model|load|traffic|users|setup|config|workload|math|question)\b"  # 'same model, same 50 users'
-                  r"|\b(?:everything|all) else (?:is |stays )?(?:the )?same\b")  # 'peak is 120 now, everything else the same'
+                  r"|\b(?:everything|all) else (?:is |stays )?(?:the )?same\b"
+                  r"|\b(?:those|these|the same) (?:\d+ )?(?:users|people|requests|sequences|seqs|sessions)\b"  # 'for those 100 users'
+                  r"|\bof (?:that|this|the same) data\b")  # 'peak is 120 now, everything else the same'
 BARE_COUNT = (r"\b(\d+|two|three|four|eight|a pair|a couple) (?:of (?:them|those|these)|of the(?: [\w-]+)? (?:cards|gpus)|cards|gpus)\b"
               r"|\b(both)\b(?: of them| cards| gpus)?|\ba (second|third|fourth) (?:one|card|gpu)\b")
 COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "eight": 8, "a pair": 2, "a couple": 2, "both": 2, "second": 2, "third": 3,
                "fourth": 4}
 UNSET: tuple[object, ...] = (None, [], False)
+EPOCHS = r"(?<![\w.])(\d+(?:\.\d+)?|one|two|three|four|five) (?:full )?epochs?\b"
+
+
+def epoch_count(found: re.Match[str]) -> float:
+    return float(found.group(1)) if found.group(1)[0].isdigit() else float(v.NUMBER_WORDS[found.group(1)])
 
 
 def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
@@ -75,6 +82,8 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
             and not re.search(r"\b(?:one|1|a single) of (?:those|these|them)\b", new.text):  # 'the same on h200s'
         merged.gpus = [(new.gpus[0][0], previous.gpus[0][1]), *new.gpus[1:]]
     adds = re.search(r"\b(?:throw|add|include|put)\b.*\b(?:in|too|as well|also)\s*$", new.text)  # 'throw the B200 and the MI300X in too'
+    if new.gpus and not new.unknown_gpus and previous.unknown_gpus and not adds and not re.search(j.COMPARING, new.text):
+        merged.unknown_gpus, merged.unknown_gpu_at = [], []  # 'what if I ran it on two 3090s instead' after the M3 Max
     if previous.gpus and (len(new.gpus) == 1 and re.search(j.COMPARING, new.text)
                           or new.gpus and adds):
         merged.gpus = [*previous.gpus, *(g for g in new.gpus if g[0] not in {p for p, _ in previous.gpus})]  # 'how's that compare to X'
@@ -93,6 +102,13 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     pointer = re.search(STRONG_POINTER + r"|\b(?:all )?(?:that|it|them|those)\b", new.text)
     if not new.spans:  # 'on that one card then?', 'the cheapest card that'd hold all that?': the reading before
         merged.spans = [Span(pointer.group(0) if pointer else new.text, "what the previous question asked about")]
+    passes = re.search(EPOCHS, new.text)
+    if passes and new.training_tokens is None and previous.training_tokens is not None:  # 'what about 3 epochs of that data?'
+        before = re.search(EPOCHS, previous.text)  # the data once, then as many passes as now asked
+        merged.training_tokens = previous.training_tokens / (epoch_count(before) if before else 1.0) * epoch_count(passes)
+        merged.ignored = [w for w in merged.ignored if w not in passes.group(0).split()]
+        merged.spans = [*merged.spans, Span(passes.group(0), f"{passes.group(1)} epochs of the data asked about before "
+                                                              f"({merged.training_tokens:.3g} tokens in all)")]
     count = re.search(BARE_COUNT, new.text)
     if count and not new.gpus and merged.gpus:
         value = count.group(1) or count.group(2) or count.group(3)

@@ -180,6 +180,7 @@ def answer_which_gpu(reading: Reading, catalog: Catalog, calls: list[ToolCall]) 
     unpriced = [f"{c.gpus_needed} × {c.gpu_id}" for c in ranked if not c.usd_per_hour][:4]
     within = f" within your {usd(budget)}/h" if budget is not None else ""
     text = (f"It needs {gib(result.total_bytes)} on a single GPU. {named_gpu_count(reading, result.fits)}"
+            f"{memory_gpu_count(reading, catalog, calls)}"
             f"Cheapest ways to run it{within} (on-demand): " + "; ".join(lines or ["none priced"]))
     if unpriced:
         text += f". Also fits (no cloud price in the catalog): {', '.join(unpriced)}"
@@ -196,6 +197,24 @@ def named_gpu_count(reading: Reading, fits: list[tools.GpuFit]) -> str:
         return f"On {gpu_id}: it does not fit on up to {fitting.MAX_GPUS} of them. "
     price = f" ({usd(fit.usd_per_hour)}/h on {fit.provider})" if fit.usd_per_hour else ""
     return f"On {gpu_id}: {fit.gpus_needed} GPU(s){price}. "
+
+
+def memory_gpu_count(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
+    """'How many 16GB cards would it take?': the fewest of a card known by its memory that hold it, tried as the fit
+    search lays GPUs out (any count for llama.cpp, which splits layers; powers of two for tensor parallelism)."""
+    if not reading.how_many_gpus or not reading.gpus or not reading.gpus[0][0].endswith("GB"):
+        return ""
+    gpu = reading.gpus[0][0]
+    counts = range(1, 9) if estimate_engine(reading, True) == "llama_cpp" else (1, 2, 4, 8)
+    for count in counts:
+        result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading, with_gpu=True), gpu=gpu,
+                      **spread_over(reading, count))
+        check, served = checked(result), result.serving
+        if check.fits and not (served is not None and served.engine == "llama_cpp" and partly_in_system_ram(served.model_dump())):
+            return (f"On {gpu[:-2]} GB cards: {count} of them ({gib(check.per_gpu_bytes)} of {gib(check.usable_bytes)} "
+                    "usable per GPU). ")
+        calls.pop()  # a count that does not hold it is no call the answer rests on
+    return f"On {gpu[:-2]} GB cards: it does not fit on up to {counts[-1]} of them. "
 
 
 ASKED_BATCH = r"batch|users|requests|concurren|parallel|simultaneous"
@@ -560,6 +579,11 @@ def answer_gpu_card(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -
 
 
 def answer_model_card(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
+    if not reading.models:  # 'hidden size of yi 1.5 34b?': a model the catalog does not hold has no card to read
+        size = f" (sized as a generic {reading.params_billions:g}B model when asked about memory)" if reading.params_billions else ""
+        return (f"'{reading.unknown_models[0]}' is not in the catalog, so its architecture is not known here{size}. Give "
+                "estimate_vram (or the Estimate tab's model field) its Hugging Face repo id or a local config.json path to "
+                "read its layers, heads and hidden size.")
     arch = catalog.find_model(reading.model or "")
     counts = count_parameters(arch)
     moe = f", MoE with {counts.active / 1e9:.1f}B active" if counts.active != counts.total else ""
@@ -793,7 +817,7 @@ def asks_gpu_card_first(reading: Reading) -> bool:
 OTHER_ASKS = (FIT_ASK, ESTIMATE_ASK, SPEED, LIMIT, WHICH_GPU, COST_ASK, r"\b(?:run|serve|train\w*|fine[ -]?tun\w*)\b")
 
 JOURNEYS = [
-    Journey("model_card", lambda r: bool(r.models) and first(r, card_words(r), *OTHER_ASKS), answer_model_card,
+    Journey("model_card", lambda r: bool(r.models or r.unknown_models) and first(r, card_words(r), *OTHER_ASKS), answer_model_card,
             ("card",)),  # 'what is GLM-4.5-Air architecturally, and would it fit on 2x H100?': the card, then the fit
     Journey("gpu_card", asks_gpu_card_first, answer_gpu_card, ("card",)),
     Journey("cheapest_method", lambda r: has_subject(r) and first(r, CHEAPEST_WAY, SPEED, FIT_ASK, ESTIMATE_ASK)

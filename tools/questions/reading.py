@@ -262,7 +262,7 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
                     reading.how_many_gpus = True
                     how_many_at.add(start)  # 'today 2x 4 A100s ... how many A100s in total?': the count is asked, not told
                     words.take_words(start - len(asked_count.group(0).split()), start - 1, "how many GPUs")
-                count = count_before(words, start)
+                count = count_before(words, start) or times_after(words, start + size)
                 single = start >= 1 and re.fullmatch(r"(?:single|one|1)-?gpu", tokens[start - 1]) is not None  # 'a single-GPU box'
                 form = catalog.gpu_by_id[found.item_id].form_factor  # 'a GH200 node' is one superchip; a PCIe card's box is a PC
                 node = node_after(words, start + size, not form.startswith(("PCIe", "Superchip module")) and not single)
@@ -424,6 +424,8 @@ def count_before(words: Words, start: int) -> int | None:
         many = int(tokens[index - 2]) if tokens[index - 2].isdigit() else v.NUMBER_WORDS[tokens[index - 2]]
         words.take_words(index - 2, start - 1, f"{many} GPU(s)")  # 'two of the 24GB cards'
         return many
+    if index >= 1 and tokens[index] == "the" and tokens[index - 1] == "x" and not words.used[index]:
+        index -= 1  # '2x the 5090'
     if index >= 0 and tokens[index] in ("x", "of") and not words.used[index]:
         index -= 1
     if index >= 1 and re.fullmatch(r"used|new|old|second[ -]?hand|refurb\w*|spare|identical|matching|more|extra|nvidia|geforce"
@@ -459,6 +461,17 @@ def count_before(words: Words, start: int) -> int | None:
         words.take_words(first, start - 1, f"{v.NUMBER_WORDS[word]} GPU(s)")
         return v.NUMBER_WORDS[word]
     return None
+
+
+def times_after(words: Words, after: int) -> int | None:
+    """'H100 SXM5 80GB x8 node': a count written after the GPU as a multiplier."""
+    tokens = words.words
+    pair = " ".join(tokens[after:after + 2])
+    found = re.match(r"x ?(\d{1,4})\b", pair) if after < len(tokens) and not words.used[after] else None
+    if not found or not 0 < int(found.group(1)) <= 4096:
+        return None
+    words.take_words(after, after + (0 if re.fullmatch(r"x\d+", tokens[after]) else 1), f"{found.group(1)} GPUs")
+    return int(found.group(1))
 
 
 def node_after(words: Words, after: int, modules: bool) -> int | None:
@@ -692,6 +705,10 @@ def read_gpu_memory(words: Words, reading: Reading) -> None:
             continue
         words.take(found, f"a GPU with {size:g} GB" + (" (the memory of the GPU named)" if unknown else ""))
         count = words.unknown_count if unknown else count_before(words, first)
+        asked_count = re.search(r"\b(?:how many|number of)$", before)  # 'how many 16gb cards would it take?'
+        if asked_count and count is None and not words.used[first - 1]:
+            reading.how_many_gpus = True
+            words.take_words(first - 2, first - 1, "how many GPUs")
         reading.gpus.append((f"{size:g}GB", count))
         reading.gpu_at.append(first)
 

@@ -44,7 +44,8 @@ TOKEN_SCALE = {"t": 1e12, "trillion": 1e12, "b": 1e9, "bn": 1e9, "billion": 1e9,
 
 # Names of accelerators people ask about that the catalog does not hold; each is read as 'a GPU we do not know'.
 UNKNOWN_GPU_PATTERNS = [
-    r"\b(?:apple )?m[1-4] ?(?:pro|max|ultra)?\b(?= ?(?:mac|chip|with|\d|$))", r"\bmac ?(?:book(?: pro| air)?|studio|mini|pro)?\b",
+    r"\b(?:apple )?m[1-4] ?(?:pro|max|ultra)?\b(?= ?(?:mac|chip|with|w/|\d|$))", r"\bapple m[1-4](?: ?(?:pro|max|ultra))?\b",
+    r"\bmac ?(?:book(?: pro| air)?|studio|mini|pro)?\b",
     r"\bapple silicon\b", r"\bmac ?(?:book(?: pro| air)?|studio|mini|pro) m[1-4](?: pro| max| ultra)?\b",
     r"(?<!\$)\b(?:rtx |gtx )?(?:[1-5]0[5-9]0|20[6-8]0|1[06][5-8]0)(?: ?ti| ?super)?(?: (?:mobile|laptop|max-q))?\b"
     r"(?! ?(?:b\b|tokens|users|hours|h\b|days|\$))",
