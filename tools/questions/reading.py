@@ -569,7 +569,8 @@ def read_other_formats(words: Words, reading: Reading) -> None:
 def read_workload(words: Words, reading: Reading) -> None:
     qlora = words.search(r"\bq[ -]?lora\b")
     lora = words.search(r"\blora\b|\badapters?\b|\bpeft\b")
-    full = words.search(r"\bfull(?: parameters?| params?)?[ -]?(?:fine[ -]?tun\w*|finetun\w*|ft)\b|\bwith full param\w*"
+    full = words.search(r"\bfull(?:y)?(?: parameters?| params?| bf16| fp16| precision)?[ -]?(?:fine[ -]?tun\w*|finetun\w*|ft|sft)\b"
+                        r"|\bwith full param\w*"
                         r"|\bfull[ -]param\w*|\b(?:fine[ -]?tun\w*|finetun\w*) \w+(?: \w+)? fully\b")
     tune = words.search(r"\b(?:fine[ -]?tun\w*|finetun\w*|sft|dpo|grpo|rlhf)\b")
     # 'serving our fine-tuned Mistral 7B': the model was tuned; the question serves it ('can it be fine-tuned' still trains)
@@ -605,12 +606,12 @@ def read_workload(words: Words, reading: Reading) -> None:
         words.take(qlora or lora, f"{'QLoRA' if qlora else 'LoRA'} fine-tuning")  # type: ignore[arg-type]
     elif full or tune:
         reading.method = "full"
-        words.take(full or tune, "full fine-tuning" if full else "fine-tuning (full: no LoRA or QLoRA named)")  # type: ignore[arg-type]
+        words.take(full or tune, "full fine-tuning" if full else "fine-tuning (no LoRA or QLoRA named)")  # type: ignore[arg-type]
     scratch = next((m for m in words.finditer(r"\bfrom[ -]scratch\b") if not re.search(rebuilt, words.text[:m.start()])), None)
     if scratch:
         words.take(scratch, "training from scratch")
-    if reading.method or train:
-        reading.workload, reading.method_said = "training", reading.method is not None
+    if reading.method or train:  # 'fine-tune' alone names no method: full is assumed, and said to be
+        reading.workload, reading.method_said = "training", bool(qlora or lora or full)
         reading.method = reading.method or "full"
     if reading.workload == "training" and reading.weights_dtype in ("int4", "nf4") and not full \
             and reading.method in ("lora", "full"):  # 'LoRA in 4-bit', 'load_in_4bit=True' in a trainer: QLoRA's 4-bit base

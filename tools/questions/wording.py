@@ -7,7 +7,7 @@ from gpusizer.tools.llama_cpp_buffers import DEFAULT_CONTEXT as LLAMA_CPP_CONTEX
 from gpusizer.tools.recipes import DEFAULT_RECIPE
 from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
 from gpusizer.tools.serving_plan_models import PlanServingRequest
-from gpusizer.tools.training_time import MFU_DEFAULT
+from gpusizer.tools.training_time import FLOPS_PER_PARAMETER_PER_TOKEN, MFU_DEFAULT
 from gpusizer.tools.validation import default_of
 from gpusizer.tools.vram_models import VramRequest, stored_weights_dtype
 from gpusizer.tools.vram_plan import LLAMA_CPP_DEFAULT, resolve_weights_dtype
@@ -233,6 +233,9 @@ def defaults_used(reading: Reading, journey: str, catalog: Catalog) -> list[str]
         if not reading.gpus:
             out.append(f"GPUs: {TRAINING_GPUS} × {TRAINING_GPU}")
         out.append(f"MFU: {percent(MFU_DEFAULT)} of the dense 16-bit peak")
+        if not reading.method_said:  # 'fine-tune X on 50M tokens': every weight trained unless adapters are named
+            out.append(f"method: full training, {FLOPS_PER_PARAMETER_PER_TOKEN} FLOPs per parameter per token "
+                       "(say 'LoRA' or 'QLoRA' for adapters)")
     return out
 
 
