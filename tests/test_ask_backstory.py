@@ -543,6 +543,21 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
     ("how many 24gb cards would it take to hold llama 3.3 70b at q4_k_m fully in vram with ollama?",
      "which_gpu", {"gpus": [["24GB", 1]]}, set()),
     ("what's the number of layers and kv heads of falcon 180b?", "model_card", {"params_billions": 180.0}, set()),
+    # rules written after round 41 (phone shorthand, told sentences in Slack and e-mail)
+    ("wil mistral nemo q5km fit on a 3060 12g w/ 8k ctx", "fit", {"weights_dtype": "q5_k_m"}, set()),
+    ("gpus needed for 120 req/min llama 3.1 70b fp8 ~300 out toks", "serving", {"requests_per_s": 2.0}, set()),
+    ("buy an a100 80g for 17k or rent at 1.4/hr? 12h a day",
+     "rent_or_buy", {"purchase_usd_per_gpu": 17000.0}, {"seq_len"}),
+    ("an old 2080 is in the closet but forget about that card. how much vram does qwen2.5 14b need at q8_0?",
+     "estimate", {}, {"gpus"}),
+    ("We're a 250-person agency and want to self-host Llama 3.1 70B in fp8. How many H100s does the model need?",
+     "which_gpu", {}, {"users"}),
+    ("what's the vram on an A10G, and how many params is mistral 7b?", "gpu_card", {"gpus": [["a10g", 1]]}, set()),
+    ("thinking of buying 4x L40S at $9,000 each vs renting at "
+     "$0.90/gpu-hr, about 10 hours a day for 2 years. which is cheaper?",
+     "rent_or_buy", {"purchase_usd_per_gpu": 9000.0}, set()),
+    ("We got two RTX 6000 Ada cards last year (paid, not the question). Can the pair hold Qwen2.5 72B at int4?",
+     "fit", {"gpus": [["rtx-6000-ada", 2]]}, set()),
 ]
 
 
@@ -796,3 +811,15 @@ def test_the_card_of_a_model_outside_the_catalog_says_how_to_get_it(catalog):
     answer = ask("what's the number of layers and kv heads of falcon 180b?", catalog)
     assert answer.journey == "model_card" and "'falcon 180b' is not in the catalog" in answer.answer
     assert "Hugging Face repo id" in answer.answer
+
+
+def test_a_gpus_card_asked_with_a_models_size_answers_both(catalog):
+    answer = ask("what's the vram on an A10G, and how many params is mistral 7b?", catalog)
+    assert answer.journey == "gpu_card" and "\nModel: mistralai/Mistral-7B-v0.3" in answer.answer
+
+
+def test_a_serving_plan_asked_for_a_span_prices_that_span_at_the_pricing_asked(catalog):
+    first = ask("need to serve llama 3.1 8b to about 20 concurrent users on A10Gs, each wanting ~30 tok/s. how many gpus?", catalog)
+    week = ask("what would a week of that cost on spot", catalog, first)
+    assert week.journey == "serving" and " for 168 h" in week.answer
+    assert next(c for c in week.calls if c.tool == "plan_serving").arguments["pricing"] == "spot"

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from types import SimpleNamespace
 from typing import Any
 
 from gpusizer.catalog import Catalog, SizingError
 from gpusizer.tools.figures import gib, number
-from gpusizer.tools.pricing import HOURS_PER_YEAR
+from gpusizer.tools.pricing import HOURS_PER_YEAR, cheapest_fits
 
 from . import journeys as j
 from . import vocabulary as v
@@ -165,9 +166,9 @@ APPLE_NOTE = ("On Apple silicon the GPU may use about 2/3 to 3/4 of unified memo
 
 ASKS_FOR_A_MODEL = (r"\b(?:biggest|largest|best|most big)(?: \w+){0,2} (?:models?|llms?)\b"
                     r"|\bwhat (?:models?|llms?) (?:can|could|will|would)\b")
-MODEL_CARD_ASK = (r"\b(?:architecture|how many (?:experts|layers|heads)|active param\w*|is it (?:an? )?moe"
+MODEL_CARD_ASK = (r"\b(?:architecture|how many (?:experts|layers|heads|params|parameters)|active param\w*|is it (?:an? )?moe"
                   r"|what (?:even |exactly )?is it)\b")
-TRAINING_TIME_ASK = r"\bhow long (?:will|would|does|did|to|is)\b|\bhow many (?:gpu[- ]?)?hours\b|\bwall[- ]?clock\b"
+TRAINING_TIME_ASK = r"\bhow long (?:will|would|does|did|to|is|for)\b|\bhow many (?:gpu[- ]?)?hours\b|\bwall[- ]?clock\b"
 
 
 INPUT_MEANINGS = re.compile(r"(?:batch \d|[\d,]+ tokens of context|engine "
@@ -242,6 +243,10 @@ def answer_part(part: str, reading: Reading, catalog: Catalog, calls: list[ToolC
     if part == "fit" and j.has_subject(reading):  # '... and would it fit on 2x H100?' or '... how much vram?' after a card
         return "Fit: " + (j.answer_fit if reading.gpus else j.answer_estimate)(reading, catalog, calls)
     if part == "time" and j.has_subject(reading):  # '... and how long will it take?' of a training run
+        fits = [SimpleNamespace(**f) for made in calls if made.tool == "estimate_vram" for f in (made.result or {}).get("fits", [])]
+        ranked = [c for c in cheapest_fits(catalog, fits) if c.usd_per_hour] if not reading.gpus else []
+        if ranked:  # 'best card for X? also how long for 20M tokens': on the card just recommended
+            reading = dataclasses.replace(reading, gpus=[(ranked[0].gpu_id, ranked[0].gpus_needed)])
         return "Time: " + j.answer_training_time(reading, catalog, calls)
     if part == "speed" and j.has_subject(reading):
         return "Speed: " + j.answer_speed(reading, catalog, calls)
@@ -359,6 +364,9 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
         lines.append(answer_main(reading))
     except SizingError as error:
         lines.append(f"The tool could not answer: {error}")
+    if journey.name == "gpu_card" and reading.models and re.search(MODEL_CARD_ASK, reading.asked):  # '... and phi-3's params?'
+        lines.append("Model: " + j.answer_model_card(reading, catalog, calls))
+        answered.append("card")
     for other_method in reading.other_methods[:1] if journey.name in ("fit", "estimate", "limits", "which_gpu") else []:
         try:
             lines.append(f"With {other_method}: " + answer_main(dataclasses.replace(reading, method=other_method)))

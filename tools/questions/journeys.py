@@ -326,7 +326,7 @@ def answer_serving(reading: Reading, catalog: Catalog, calls: list[ToolCall]) ->
     result = call(calls, catalog, tools.plan_serving, model=reading.model, engine=serving_engine(reading),
                   weights_dtype=reading.weights_dtype, kv_cache_dtype=reading.kv_cache_dtype, gpu=gpu,
                   prompt_tokens=prompt_within_window(reading, catalog), output_tokens=reading.output_tokens,
-                  tokens_per_s_per_user=reading.tokens_per_s_per_user, **traffic)
+                  tokens_per_s_per_user=reading.tokens_per_s_per_user, pricing=reading.pricing or "on_demand", **traffic)
     if not result.options:
         reason = result.infeasible[0].reason if result.infeasible else "no GPU in the catalog serves it"
         return f"No catalog GPU serves it this way: {reason}"
@@ -334,6 +334,8 @@ def answer_serving(reading: Reading, catalog: Catalog, calls: list[ToolCall]) ->
     for o in result.options[:4]:
         cost = (f"{usd(o.usd_per_month)}/month ({price_or(o.usd_per_million_output_tokens)} per million output tokens)"
                 if o.usd_per_hour is not None else "no cloud price")
+        if o.usd_per_hour is not None and reading.hours is not None and reading.hours != HOURS_PER_YEAR / 12:
+            cost += f", {usd(o.usd_per_hour * reading.hours)} for {number(reading.hours)} h"  # 'what would a week of that cost?'
         lines.append(f"{o.total_gpus} × {o.gpu_id} ({o.replicas} replica(s) of {o.gpus_per_replica}): {cost}, "
                      f"{number(o.tokens_per_s_per_user, 1)} tokens/s per user, first token {number(o.ttft_s, 2)} s")
     return (f"With {result.engine} {result.engine_version}, cheapest first: " + "; ".join(lines) + "."
@@ -729,7 +731,8 @@ def asks_serving(reading: Reading) -> bool:
             and not compares  # 'how does the L4 stack up against an A10G for that?' after a serving plan
             and not picks_a_gpu
             and (reading.how_many_gpus or target_set or first(reading, SERVING, SPEED)
-                 or said(reading, r"\bwhat (?:hardware|gpus?|setup|infra\w*) (?:do|would|will|should) (?:we|i) need\b")))
+                 or said(reading, r"\bwhat (?:hardware|gpus?|setup|infra\w*) (?:do|would|will|should) (?:we|i) need\b"
+                         r"|\b(?:gpus?|cards?|hardware) needed\b")))
 
 
 def compared_count(reading: Reading) -> int:
@@ -785,7 +788,7 @@ def asks_job_cost(reading: Reading) -> bool:
 
 CARD_OF_A_NAME = (r"\bwhat(?: is|'s|s| exactly is) (?:the |an? )?(·)(?=·*+(?: ·+)*+(?: |$)(?!(?:going|go|on|for|cost\w*|per|rent\w*"
                   r"|pric\w*|gonna|running|at|with|in|to|vs|versus|or|and)\b))|\btell me about (·)")  # · : a name, masked;
-SPECS_OF_A_NAME = (r"\b(?:specs?|memory(?: size)?|bandwidth|tdp)(?: (?:and|,) [a-z ]{1,30}?)? (?:of|for|on) (?:an? |the )?(·)"
+SPECS_OF_A_NAME = (r"\b(?:specs?|memory(?: size)?|vram|bandwidth|tdp)(?: (?:and|,) [a-z ]{1,30}?)? (?:of|for|on) (?:an? |the )?(·)"
                    r"|(?:^|\bthe |\ban? )(·)[·\s]*'?s? specs?\b")  # 'mi355x specs?'
 # 'what's an L40S exactly?' asks its card, 'what's an L40S going for?' its price
 CARD_FIRST = (r"\bwhat(?:'s|s| is) inside\b|\bwhat does (?:the )?\S+ (?:part |bit |suffix )?(?:mean|stand for)\b"

@@ -1070,9 +1070,11 @@ def read_traffic(words: Words, reading: Reading) -> None:
     team = words.search(rf"\b(?:{v.ORGANISATIONS}) {apart}(?:has |have |had |is |are )?(?:about |around |~ ?)?(\d+) "
                         r"(?:people|persons|staff|employees|devs"
                         r"|engineers|researchers)\b(?! (?:at peak|at once|at the same time|concurrently|simultaneously))")
-    if team:
+    team = team or words.search(r"\b(?:we're|we are|i'm at|i work at|i'm with) an? (\d[\d,]*)[ -]?(?:person|people|employee|staff)\b")
+    if team:  # 'We're a 300-person law firm': who asks, not how many use it at once
         words.take(team, f"an organisation of {team.group(1)} (its size, not concurrent users)")
-    rates = words.finditer(r"(\d+(?:\.\d+)?) ?(?:rps|qps|req/s|requests? ?(?:per|/|a) ?(?:(s\b|sec\w*|second)|(min\w*)|(h\b|hr|hour))"
+    rates = words.finditer(r"(\d+(?:\.\d+)?) ?(?:rps|qps|req/s|(?:requests?|reqs?) ?(?:per|/|a) ?"
+                           r"(?:(s\b|sec\w*|second)|(min\w*)|(h\b|hr|hour))"
                            r"|queries (?:per|a) second)")
     rate = next((r for r in rates if re.search(r"\b(?:spikes?|peaks?|peaking|max\w*|up to|bursts?)(?: \w+)?(?: to| at| of| is)? ?$",
                                                words.text[:r.start()])), rates[0] if rates else None)  # 'averages 2/s, spikes to 8'
@@ -1192,6 +1194,8 @@ def read_money(words: Words, reading: Reading) -> None:
     of_requests = each and re.search(r"\b(?:sequences|requests|chats|prompts|sessions|users|conversations)\b",
                                      words.text[max(0, each.start() - 80):each.start()])
     purchase = purchase or (None if of_requests else each)  # 'buy 4 at ~8.5k each'; 'sequences ... at 4k each' are contexts
+    purchase = purchase or words.search(r"\b(?:buy\w*|purchas\w*)(?: (?:an?|one|the|a used|a new))? \S+(?: \S+)? for "
+                                        r"(?:about |around |~ ?)?\$? ?(\d+(?:\.\d+)?) ?(k)\b")  # 'buy an h100 for 25k'
     if purchase:
         reading.purchase_usd_per_gpu = float(purchase.group(1)) * (1000 if purchase.group(2) else 1)
         words.take(purchase, f"purchase ${reading.purchase_usd_per_gpu:,.0f} per GPU")

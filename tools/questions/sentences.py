@@ -49,6 +49,11 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
                 r"|\s*(?:true|right|correct)\s*\?",
                 whole[n + 1].lower()):
             whole_asks[first:n + 1] = [True] * (n + 1 - first)
+    for n in range(len(whole) - 1):  # '... buying 2x X at $8,500 each vs renting at $1.80/hr ... . which is cheaper?'
+        if whole_asks[n + 1] and not whole_asks[n] and re.match(
+                r"\s*(?:so |ok |okay )?which (?:one |option )?(?:is|would be|comes out|works out) (?:the )?(?:cheaper|better|faster|best"
+                r"|cheapest|more cost[ -]effective)\s*\??\s*$", whole[n + 1].lower()):
+            whole_asks[n] = True
     for n in range(1, len(whole)):  # '... will it fit on my 3090? same quant, also ollama.': what it asks of, said after
         if whole_asks[n - 1] and not whole_asks[n] and re.match(
                 r"\s*(?:and |also |with )?(?:the )?same (?:quant\w*|context|settings?|config\w*|format|precision|engine|setup)\b",

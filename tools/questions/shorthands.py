@@ -31,10 +31,11 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\b(q4_0|q8_0|q4|q8|fp8|int8|8[ -]?bit|4[ -]?bit) cache\b",  # TabbyAPI's 'Q4 cache' is the KV cache
      lambda m: "kv cache " + {"q4": "q4_0", "q8": "q8_0"}.get(m.group(1), m.group(1))),
     (r"\bsingle-(?=[a-z]+\d)", "single "),  # 'our single-L40S nodes'
+    (r"\bq([2-6])k([msl])\b", r"q\1_k_\2"), (r"\bq([2-6])k\b", r"q\1_k"), (r"\bq([4-8])0\b", r"q\1_0"),  # 'q4km', 'q80'
     (r"\bq([568])\b(?![_.])", lambda m: GGUF_SHORT[m.group(1)]),  # 'in q8': Q1-Q4 may be quarters, Q5-Q8 never
     (r"(?<!through )(?<!until )(?<!till )(?<!by )(?<!in )(?<!for )(?<!next )(?<!this )(?<!last )(?<!'s )(?<!our )(?<!end of )"
      r"(?<!pushed to )(?<!moved to )(?<!delayed to )(?<!slipped to )"
-     r"\bq([234568])\b(?![_.])(?! (?:asks|planning|plan|budget|roadmap|goals?|okrs?|review|deadline|launch|\d{4}))",
+     r"\bq([234568])\b(?!_|\.\d)(?! (?:asks|planning|plan|budget|roadmap|goals?|okrs?|review|deadline|launch|\d{4}))",
      lambda m: GGUF_SHORT[m.group(1)]),  # 'q4' the usual file; 'through Q3', 'our Q3 asks' a quarter
     (r"(?:^|\s)-c (\d+)\b", r" context \1"), (r"(?:^|\s)--?(?:cache-type-k|ctk|ctv|cache-type-v) (\w+)", r" kv cache \1"),
     (r"(?:^|\s)-ngl (\d+)\b", r" llama.cpp n_gpu_layers \1"),

@@ -105,7 +105,8 @@ REPORTS = (r"(?:say|said|says|saying|claims?|claimed|swears|swore|insists|insist
            r"|could not)")  # a quoted price is data
 DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelevant|not asking|not what (?:i'm|im|i am|we're) after"
              r"|neither of which|(?:is|that's|that one's|thats) settled|not relevant|not the question|not my question"
-             r"|forget (?:about )?(?:the|my|our) \w+|(?:is|are) (?:obviously |clearly )?out\b|not an option|out of scope"
+             r"|forget (?:about )?(?:the|my|our) \w+|forget (?:about )?(?:that|this|those|these) (?:cards?|gpus?|ones?|box|rig)"
+             r"|(?:is|are) (?:obviously |clearly )?out\b|not an option|out of scope"
              r"|leave (?:it|them|that) out|decommission\w*|(?:a )?separate (?:conversation|question|topic|discussion)"
              r"|(?:a )?different (?:model|card|gpu|setup|situation|hardware|engine|framework|runtime|stack|backend)|totally different"
              r"|(?:looks?|looked|seems?|seemed) (?:\w+ )?(?:sketchy|shady|fake|dodgy|suspicious|like a scam|too good to be true)"
@@ -251,6 +252,7 @@ OFF_TOPIC = (r"\b(?:rgb|led lighting|(?:nicest|coolest|prettiest|best) (?:lookin
 LEAD_IN = re.compile(r"\s*(?:on|with|using|for|at|in|if|assuming|given|across|under|via|at|over|from) "
                      r"(?!(?:reference|context|comparison|what it's worth|the record)\b)")  # a phrase; 'for reference, ...' tells
 REFERS_BACK = (r"\b(?:fits?|run|work|load)s? (?:\w+ )?(?:on|in|across) (?:that|those|them|it)\b"
+               r"|\b(?:can|could|will|would|does|do) (?:the pair|the two|both of them|those two|these two)\b"  # 'can the pair hold X?'
                r"|\b(?:the )?same (?:quant\w*|context(?: length)?|settings?|config\w*|format|precision|setup)\b"
                r"|\b(?:does|did|will|would) (?:it|that|this) (?:really|actually)\b|\b(?:legit|claim\w*)\b|\bholds? (?:up|true)\b"
                r"|\b(?:should|would|could) (?:that|it|this|they) have\b"
