@@ -558,6 +558,21 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      "rent_or_buy", {"purchase_usd_per_gpu": 9000.0}, set()),
     ("We got two RTX 6000 Ada cards last year (paid, not the question). Can the pair hold Qwen2.5 72B at int4?",
      "fit", {"gpus": [["rtx-6000-ada", 2]]}, set()),
+    # rules written after round 42 (newcomers' words, infra engineers' flags)
+    ("i want to make llama 3.1 8b write like my discord bot with a lora fine-tune. how much vram is that?",
+     "estimate", {"method": "lora"}, set()),
+    ("my cousin's old card is a 24 gig one, no idea which. biggest model i could load in q4?",
+     "biggest_model", {"weights_dtype": "q4_k_m"}, set()),
+    ("we're a 25-person clinic. if all 25 of us used a qwen2.5 7b assistant at the same time, how many L4s would we need?",
+     "serving", {"users": 25}, set()),
+    ("3090 or 4070 ti super for qwen2.5 14b? which would be quicker, and would both fit it at q6?",
+     "compare", {}, set()),
+    ("llama 3.1 8b on one A10G under vllm, max-model-len 16k. how many concurrent seqs (max-num-seqs) fit in the kv cache?",
+     "limits", {"seq_len": 16384}, set()),
+    ("can qwen3-30b-a3b (q4_k_m) run on a 4060 ti 16gb at 32k ctx, and what tok/s would i get?", "fit", {}, set()),
+    ("how many H200 to hold Llama 3.1 405B in bf16 with 32k ctx? vllm", "which_gpu", {}, set()),
+    ("rent or buy 4x H100: on-demand ~$2.50/gpu-hr, buy ~$28k each, 3 years at 16 hrs a day. (ignore the $1.60 spot price)",
+     "rent_or_buy", {"pricing": "on_demand"}, set()),
 ]
 
 

@@ -620,7 +620,9 @@ COST_ASK = (r"\b(bill|invoice|cost\w*|price\w*|cheapest|how much (?:would|will|d
             r"|\btotal\s*$")
 FIT_ASK = (r"\b(fits?|enough|oom\w*|hold|(?:can|could) (?:i|we|it|you) (?:run|load|serve|host)|will (?:it|this) (?:run|load)"
            r"|(?:can|could|would|will) (?:one|one of (?:them|those|these)|a single one|either|both) (?:run|load|handle)"
-           r"|(?:will|would|can|could|does) (?:(?:an? |my |one )?·[·\s]*|that|they|it|this) (?:even |actually )?(?:run|load)"
+           # 'can gpt-oss-120b (mxfp4) run ...': a name, perhaps its format, then the verb
+           r"|(?:will|would|can|could|does) (?:(?:an? |my |one )?·[·\s]*(?: [a-z0-9_]+)?|that|they|it|this) (?:even |actually )?"
+           r"(?:run|load)"
            r"|(?:sit|stay|live|load)s? (?:entirely |fully |completely |all |actually )?(?:in|on|inside|within))\b")
 TIME_ASK = r"\bhow long\b|\bhow many (?:gpu[- ]?)?(?:hours|days)\b|\bwall[- ]?clock\b|\btime\b"
 ESTIMATE_ASK = (r"\b(how (?:much|many) (?:total )?(?:vram|memory|gpu memory|gigs?|gb|gib)"
@@ -665,6 +667,14 @@ def first(reading: Reading, pattern: str, *others: str) -> bool:
     return all((b := where(other)) is None or a <= b for other in others)
 
 
+def fit_before_count(reading: Reading) -> bool:
+    """'Does it fit on one H100, or how many do I need?' asks the fit first; 'how many MI300X to hold it?' the count (the
+    count's words are taken with the GPU's name, so they are looked for in the question as written)."""
+    fit = re.search(FIT_ASK, reading.asked)
+    count = re.search(r"\bhow many\b|\bnumber of\b", reading.text)
+    return fit is not None and (count is None or fit.start() < count.start())  # the masked text keeps the positions
+
+
 def asks_speed_first(reading: Reading) -> bool:
     """Speed words before any fit, limit, memory or which-GPU words ('will it fit ... and how fast' asks fit first)."""
     return first(reading, SPEED, FIT_ASK, LIMIT, ESTIMATE_ASK, WHICH_GPU)
@@ -701,7 +711,7 @@ def limit_is_batch(phrase: str, after: str) -> bool:
     if re.search(BATCH_WORDS, phrase):
         return True
     for word in after.split()[:7]:  # "how big can i make the per-device batch"
-        if re.match(r"(?:micro[-_]?)?(?:" + BATCH_WORDS + ")", word):
+        if re.match(r"(?:micro[-_]?|-?num[-_]?)?(?:" + BATCH_WORDS + ")", word):  # vLLM's 'max-num-seqs' counts sequences
             return True
         if re.match(r"context|ctx|seq|sequence|length|len|window|tokens?\b", word):
             return False
@@ -840,14 +850,15 @@ JOURNEYS = [
     Journey("compare", lambda r: compared_count(r) >= 2 and not first(r, ABSOLUTE_SPEED, r"\b(vs|versus|compare|between|or|which one|best"
                                                                                       r"|which (?:\w+ )?(?:gives|has|offers|delivers)"
                                                                                       r"|which is|better|worse|stack up|against)\b")
-            and not first(r, r"\bfits?\b", r"\b(vs|versus|compar\w*|between|stack up|against)\b"),  # '... also, does it fit?'
+            and not first(r, r"\bfits?\b", r"\b(vs|versus|compar\w*|between|stack up|against"
+                                              r"|which (?:one )?(?:would be|is|will be) (?:quicker|faster|better|cheaper|slower))\b"),
             answer_compare, ("compare", "speed", "cost", "fit", "which_gpu")),
     Journey("cloud_cost", asks_job_cost, answer_cloud, ("cost",)),
     Journey("speed", lambda r: has_subject(r) and asks_speed_first(r), answer_speed, ("speed",)),
     Journey("limits", lambda r: bool(r.gpus) and has_subject(r) and asks_limit(r), answer_limits, ("fit", "limits")),
     Journey("fit", lambda r: bool(r.gpus) and has_subject(r) and not first(r, ESTIMATE_ASK, FIT_ASK)
             and not (said(r, FIT_ASK) and first(r, WHICH_GPU, FIT_ASK))  # 'which gpu should i get so it sits in vram?'
-            and not (r.how_many_gpus and not first(r, FIT_ASK, r"\bhow many\b") and not first(r, ESTIMATE_ASK, r"\bhow many\b")),
+            and not (r.how_many_gpus and not fit_before_count(r) and not first(r, ESTIMATE_ASK, r"\bhow many\b")),
             answer_fit, ("fit",)),
     Journey("which_gpu", lambda r: has_subject(r) and (first(r, WHICH_GPU, ESTIMATE_ASK)
                                                      or r.how_many_gpus and not first(r, ESTIMATE_ASK, r"\bhow many\b")),

@@ -665,6 +665,10 @@ def read_stack(words: Words, reading: Reading) -> None:
             if deepspeed:
                 words.take(deepspeed, "DeepSpeed")
             break
+    for ignored in words.finditer(r"\b(?:ignore|disregard|forget|not|never|no) (?:about )?(?:the |that |any )?(?:\$ ?[\d.]+ ?(?:/ ?hr? )?)?"
+                                  r"(?:spot|preemptible|interruptible)\b"):  # 'ignore the $1.85 spot price'
+        words.take(ignored, "spot ruled out")
+        reading.pricing = "on_demand"
     spot = words.search(r"\bspot\b|\bpreemptible\b|\binterruptible\b")
     on_demand = words.search(r"\bon[ -]?demand\b")
     if spot:
@@ -1089,7 +1093,8 @@ def read_traffic(words: Words, reading: Reading) -> None:
                            r" (?:at once|at the same (?:time|moment)|simultaneously|concurrently|at (?:the )?(?:\w+ )?peak)\b")
     # ('~25 underwriters at once', '150 clinicians at the morning peak')
     at_once = at_once or words.search(r"\b(?:expects?|expecting|expected|peaks? (?:at|of)|maybe|about|around|up to|roughly|~) ?"
-                                      r"(\d+)() (?:at once|at the same time|concurrently|simultaneously)\b")  # 'IT expects 100 at once'
+                                      r"(\d+)() (?:at once|at the same time|concurrently|simultaneously)\b"  # 'IT expects 100 at once'
+                                      r"|\ball (\d+)() of us\b[^.?!]{0,80}?\b(?:at once|at the same time|concurrently|simultaneously)\b")
     staff = (r"(?:" + v.ORGANISATIONS + r")\b" if served  # 'serve it to our 10-person QA team': the team are the users
              else r"(?:[\w-]+ ){0,2}(?:" + v.ORGANISATIONS + r")\b")  # 'our 3-person ML team runs ...': who asks
     users = at_once or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent |parallel |simultaneous |active |internal "

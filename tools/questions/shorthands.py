@@ -32,7 +32,9 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
      lambda m: "kv cache " + {"q4": "q4_0", "q8": "q8_0"}.get(m.group(1), m.group(1))),
     (r"\bsingle-(?=[a-z]+\d)", "single "),  # 'our single-L40S nodes'
     (r"\bq([2-6])k([msl])\b", r"q\1_k_\2"), (r"\bq([2-6])k\b", r"q\1_k"), (r"\bq([4-8])0\b", r"q\1_0"),  # 'q4km', 'q80'
-    (r"\bq([568])\b(?![_.])", lambda m: GGUF_SHORT[m.group(1)]),  # 'in q8': Q1-Q4 may be quarters, Q5-Q8 never
+    (r"\bq([568])\b(?![_.])", lambda m: GGUF_SHORT[m.group(1)]),  # Q1-Q4 may be quarters, Q5-Q8 never
+    (r"\b(load|run|fit|it|model|them|that|serve|use|quantized|quantised) in q([234])\b(?!_|\.\d)",
+     lambda m: f"{m.group(1)} in {GGUF_SHORT[m.group(2)]}"),  # 'load in q4' is a quant, 'launch in Q4' a quarter
     (r"(?<!through )(?<!until )(?<!till )(?<!by )(?<!in )(?<!for )(?<!next )(?<!this )(?<!last )(?<!'s )(?<!our )(?<!end of )"
      r"(?<!pushed to )(?<!moved to )(?<!delayed to )(?<!slipped to )"
      r"\bq([234568])\b(?!_|\.\d)(?! (?:asks|planning|plan|budget|roadmap|goals?|okrs?|review|deadline|launch|\d{4}))",
