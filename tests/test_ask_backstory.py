@@ -834,7 +834,25 @@ def test_a_gpus_card_asked_with_a_models_size_answers_both(catalog):
 
 
 def test_a_serving_plan_asked_for_a_span_prices_that_span_at_the_pricing_asked(catalog):
-    first = ask("need to serve llama 3.1 8b to about 20 concurrent users on A10Gs, each wanting ~30 tok/s. how many gpus?", catalog)
-    week = ask("what would a week of that cost on spot", catalog, first)
+    week = ask("how many A10Gs to serve llama 3.1 8b to 20 concurrent users at 30 tok/s each for a week on spot?", catalog)
     assert week.journey == "serving" and " for 168 h" in week.answer
     assert next(c for c in week.calls if c.tool == "plan_serving").arguments["pricing"] == "spot"
+
+
+def test_a_conversation_keeps_its_setup_through_asides_of_the_asker(catalog):
+    opening = ask("ok and would qwen2.5 14b at q4_k_m still fit on the 3090?", catalog)
+    longest = ask("sweet, whats the longest ctx i can give the 14b before it spills out of vram?", catalog, opening)
+    assert longest.journey == "limits" and longest.reading["model"] == "Qwen/Qwen2.5-14B"
+    assert longest.reading["weights_dtype"] == "q4_k_m" and "params_billions" not in longest.reading
+    fit = ask("does llama 3.3 70b at q4_k_m fit on a 4090?", catalog)
+    count = ask("damn. how many of those cards would i need then?", catalog, fit)
+    assert count.journey == "which_gpu" and count.reading["model"] == "meta-llama/Llama-3.3-70B-Instruct"
+
+
+def test_a_month_of_a_serving_plan_rents_the_gpus_the_plan_needs(catalog):
+    plan = ask("need to serve llama 3.1 8b to about 20 concurrent users on A10Gs, each wanting ~30 tok/s. how many gpus?", catalog)
+    gpus = next(c for c in plan.calls if c.tool == "plan_serving").result["options"][0]["total_gpus"]
+    month = ask("what would a month of that cost on demand?", catalog, plan)
+    assert month.journey == "cloud_cost" and month.reading["gpus"] == [["a10g", gpus]] and gpus > 1
+    compared = ask("would l4s be a better fit than a10gs for this workload?", catalog, plan)
+    assert compared.journey == "compare"

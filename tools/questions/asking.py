@@ -30,17 +30,20 @@ EXAMPLES = [
     "how long to train a 7b model on 1T tokens with 64 h100s?",
     "how many GPUs to serve llama 3.1 70b to 500 concurrent users with vllm?",
 ]
-FOLLOW_UP_OPENING = (r"^(?:(?:ok(?:ay)?|fine|alright|cool|great|hmm|right|so|thanks|thank you|thx|ty|got it|perfect|nice) ,? ?)?"
+FOLLOW_UP_OPENING = (r"^(?:(?:ok(?:ay)?|fine|alright|cool|great|hmm|right|so|thanks|thank you|thx|ty|got it|perfect|nice|sweet|awesome"
+                     r"|damn|dang|yeah|yep|ugh|wow|oof|makes sense|figured|yeah figured) ?[,.!]? ?)?"
                      r"(?:and|what about|how about|same|now|then|follow[- ]?up|versus|vs\.?"
-                     r"|ok(?:ay)?|also|with|at|on|in|using|instead|what if|if|but|try|or|drop|raise|make it|switch|swap|stretch)\b")
-POINTS_BACK = r"\binstead\b|\b(?:it|that|this one|the same|them|those)\b|\b(?:for|with|on) this\b"
+                     r"|ok(?:ay)?|also|with|at|on|in|using|instead|what if|if|but|try|or|drop|raise|make it|switch|swap|stretch"
+                     r"|how much (?:faster|slower|quicker|more|less|cheaper|longer)|how many of (?:those|these|them|the))\b")
+POINTS_BACK = r"\binstead\b|\b(?:it|that|this one|the same|them|those)\b|\b(?:for|with|on) this\b|\b(?:in|on) there\b"
 STRONG_POINTER = (r"\b(?:that|this|the same) (?:one )?(?:card|gpu|box|setup|node|machine|model|config)\b"  # 'on that one card'
                   r"|\bon (?:one|1|two|2|both|each|all|any) of (?:those|these|them)\b"  # 'could i run X on one of those?'
                   r"|\b(?:those|these|the) same (?:\d+ )?(?:gpus|cards|nodes|machines|boxes)\b"  # 'renting those same 16 GPUs'
                   r"|\bsame (?:model|load|traffic|users|setup|config|workload|math|question)\b"  # 'same model, same 50 users'
-                  r"|\b(?:everything|all) else (?:is |stays )?(?:the )?same\b"
+                  r"|\b(?:everything|all) else (?:is |stays )?(?:the )?same\b"  # 'peak is 120 now, everything else the same'
                   r"|\b(?:those|these|the same) (?:\d+ )?(?:users|people|requests|sequences|seqs|sessions)\b"  # 'for those 100 users'
-                  r"|\bof (?:that|this|the same) data\b")  # 'peak is 120 now, everything else the same'
+                  r"|\bof (?:that|this|the same) data\b"
+                  r"|\b(?:give|to|for|on|with|run) the \d+(?:\.\d+)?b\b")  # 'the longest ctx i can give the 14b' after the 14B
 BARE_COUNT = (r"\b(\d+|two|three|four|eight|a pair|a couple) (?:of (?:them|those|these)|of the(?: [\w-]+)? (?:cards|gpus)|cards|gpus)\b"
               r"|\b(both)\b(?: of them| cards| gpus)?|\ba (second|third|fourth) (?:one|card|gpu)\b")
 COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "eight": 8, "a pair": 2, "a couple": 2, "both": 2, "second": 2, "third": 3,
@@ -90,6 +93,9 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
         merged.gpus = [*previous.gpus, *(g for g in new.gpus if g[0] not in {p for p, _ in previous.gpus})]  # 'how's that compare to X'
     if re.search(j.ABSOLUTE_SPEED + "|" + j.COMPARING, new.asked) and not new.how_many_gpus:
         merged.how_many_gpus = False  # 'what speed would each of those 200 people see?' after 'how many H100s?'
+    if re.search(r"\bhow many (?:of )?(?:those|these|them|the|such)(?: \w+)? (?:cards|gpus)\b|\bhow many (?:cards|gpus) (?:would|do|will)\b"
+                 r"|\bhow many of (?:those|these|them)\b", new.text):
+        merged.how_many_gpus = True  # 'damn. how many of those cards would i need then?'
     picks = r"\bwhich (?:\w+ )?(?:gpus?|cards?)\b|\bwhat (?:gpus?|cards?|hardware) (?:should|would|do|to)\b"
     if re.search(picks, new.asked) and not new.gpus:  # 'which gpu should i get instead?': the GPU is the question
         merged.gpus, merged.gpu_at = [], []
@@ -125,10 +131,12 @@ def sibling_follow_up(follow: Reading, new_text: str, model_id: str, catalog: Ca
     if follow.models or follow.params_billions is None or follow.unknown_models:
         return follow
     size = next((span for span in follow.spans if span.meaning == f"a {follow.params_billions:g}B-parameter model"), None)
-    sibling = sibling_of(catalog, model_id, f"{follow.params_billions:g}")
+    same = re.search(rf"(?<![\d.]){follow.params_billions:g}b", model_id.split("/")[-1].lower())  # 'the 14b' after Qwen2.5-14B
+    sibling = model_id if same else sibling_of(catalog, model_id, f"{follow.params_billions:g}")
     if sibling is None or size is None or re.search(r"\b(?:models?|dense|moe|params?|parameters)\b", new_text):
         return follow  # 'what about a 13b model?': any model of that size
-    size.meaning = f"model {sibling} (the {follow.params_billions:g}B sibling of {model_id})"
+    size.meaning = (f"model {sibling} (the one asked about before)" if same
+                    else f"model {sibling} (the {follow.params_billions:g}B sibling of {model_id})")
     return dataclasses.replace(follow, models=[sibling], model_at=[follow.params_at], params_billions=None)
 
 
@@ -299,12 +307,21 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
         kept = j.JOURNEY_BY_NAME[previous.journey]  # 'and a 4090?' after a price question asks the price again
         journey = kept if kept.applies(reading) or kept.name in ("cloud_cost", "rent_or_buy", "gpu_card", "limits") and reading.gpus \
             else journey
-    if follow is not None and follow.hours is not None and re.search(r"\b\d+ ?(?:hours?|hrs?|days?|weeks?)\b", question.lower()) \
+    if follow is not None and follow.hours is not None \
+            and re.search(r"\b(?:\d+|an?|one|two|three) ?(?:hours?|hrs?|days?|weeks?|months?)\b", question.lower()) \
             and re.search(j.COST_ASK, question.lower()) and j.named_gpus(reading):
         journey = j.JOURNEY_BY_NAME["cloud_cost"]  # 'say it takes 5 days: what would renting those 16 GPUs cost?'
+        planned = next((c.result["options"][0] for c in (previous.calls if previous is not None else [])
+                        if c.tool == "plan_serving" and c.result and c.result.get("options")), None)
+        if planned is not None:  # 'what would a month of that cost?' after a serving plan: the GPUs the plan needs
+            reading.gpus = [(planned["gpu_id"], planned["total_gpus"])]
+    if follow is not None and len(j.named_gpus(reading)) >= 2 and re.search(
+            j.COMPARING + r"|\b(?:better|worse|faster|slower|cheaper) (?:\w+ )?than\b", question.lower()):
+        journey = j.JOURNEY_BY_NAME["compare"]  # 'would h100s be a better fit than l40s for this workload?'
     run_cost = re.sub(r"\b(?:that|the|this) run\b", "", question.lower())  # 'would that run cost' asks no fit
     if follow is not None and previous is not None and previous.journey == "training_time" and re.search(j.COST_ASK, run_cost) \
-            and not re.search("|".join((j.FIT_ASK, j.LIMIT, j.ESTIMATE_ASK, r"\b\d+ ?(?:hours?|hrs?|h|days?)\b")), run_cost):
+            and not re.search("|".join((j.FIT_ASK, j.LIMIT, j.ESTIMATE_ASK, r"\b(?:\d+|an?|one|two) ?(?:hours?|hrs?|h|days?|weeks?)\b")),
+                              run_cost):
         journey = j.JOURNEY_BY_NAME["training_time"]  # 'and what would that run cost on spot?': the run's time and its bill
     if journey is not None and journey.name == "limits" and j.asks_past_told_context(reading):
         told = next((s for s in reading.spans if s.meaning.endswith("tokens of context")), None)  # 'OOMs at 128k. max?'
