@@ -856,3 +856,21 @@ def test_a_month_of_a_serving_plan_rents_the_gpus_the_plan_needs(catalog):
     assert month.journey == "cloud_cost" and month.reading["gpus"] == [["a10g", gpus]] and gpus > 1
     compared = ask("would l4s be a better fit than a10gs for this workload?", catalog, plan)
     assert compared.journey == "compare"
+
+
+def test_a_serving_conversation_moves_between_plan_bill_and_purchase(catalog):
+    plan = ask("how many H100s to serve llama 3.3 70b in fp8 with vllm to 100 concurrent users at 20 tok/s each?", catalog)
+    month = ask("and what would that run us per month on demand?", catalog, plan)
+    assert month.journey == "cloud_cost" and month.reading["hours"] == 730
+    other = ask("ok what if we went with H200s instead, how many would that be", catalog, month)
+    assert other.journey == "serving" and other.reading["gpus"] == [["h200-sxm", 1]]
+    bought = ask("if we just bought the h200s outright at ~$32k a card, how long until that beats renting them?", catalog, other)
+    assert bought.journey == "rent_or_buy" and bought.reading["purchase_usd_per_gpu"] == 32000
+
+
+def test_a_follow_up_naming_a_model_and_gpu_then_keeps_the_conversations_context(catalog):
+    first = ask("will qwen2.5 14b at q4_k_m fit on a 4090 with 8k context in llama.cpp?", catalog)
+    then = ask("would gemma 3 27b fit on the 5090 at q5_k_m then", catalog, first)
+    assert then.reading["model"] == "google/gemma-3-27b-pt" and then.reading["seq_len"] == 8192
+    which = ask("ehh should i get a used 3090 or a 5070 ti for this instead? which one's better", catalog, then)
+    assert which.journey == "compare" and which.reading["model"] == "google/gemma-3-27b-pt"

@@ -31,7 +31,8 @@ EXAMPLES = [
     "how many GPUs to serve llama 3.1 70b to 500 concurrent users with vllm?",
 ]
 FOLLOW_UP_OPENING = (r"^(?:(?:ok(?:ay)?|fine|alright|cool|great|hmm|right|so|thanks|thank you|thx|ty|got it|perfect|nice|sweet|awesome"
-                     r"|damn|dang|yeah|yep|ugh|wow|oof|makes sense|figured|yeah figured) ?[,.!]? ?)?"
+                     r"|damn|dang|yeah|yep|ugh|wow|oof|makes sense|figured|yeah figured|lol|haha|ehh?|ah|oh|welp|well|hmm+"
+                     r"|(?:lol|haha|ah|oh) ok(?:ay)?) ?[,.!]? ?)?"
                      r"(?:and|what about|how about|same|now|then|follow[- ]?up|versus|vs\.?"
                      r"|ok(?:ay)?|also|with|at|on|in|using|instead|what if|if|but|try|or|drop|raise|make it|switch|swap|stretch"
                      r"|how much (?:faster|slower|quicker|more|less|cheaper|longer)|how many of (?:those|these|them|the))\b")
@@ -43,7 +44,8 @@ STRONG_POINTER = (r"\b(?:that|this|the same) (?:one )?(?:card|gpu|box|setup|node
                   r"|\b(?:everything|all) else (?:is |stays )?(?:the )?same\b"  # 'peak is 120 now, everything else the same'
                   r"|\b(?:those|these|the same) (?:\d+ )?(?:users|people|requests|sequences|seqs|sessions)\b"  # 'for those 100 users'
                   r"|\bof (?:that|this|the same) data\b"
-                  r"|\b(?:give|to|for|on|with|run) the \d+(?:\.\d+)?b\b")  # 'the longest ctx i can give the 14b' after the 14B
+                  r"|\b(?:give|to|for|on|with|run) the \d+(?:\.\d+)?b\b"  # 'the longest ctx i can give the 14b' after the 14B
+                  r"|\b(?:buy|rent|get) the (?:two|three|four|eight|\d+) [a-z]*\d+\w*s\b")  # 'should we just buy the four a100s?'
 BARE_COUNT = (r"\b(\d+|two|three|four|eight|a pair|a couple) (?:of (?:them|those|these)|of the(?: [\w-]+)? (?:cards|gpus)|cards|gpus)\b"
               r"|\b(both)\b(?: of them| cards| gpus)?|\ba (second|third|fourth) (?:one|card|gpu)\b")
 COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "eight": 8, "a pair": 2, "a couple": 2, "both": 2, "second": 2, "third": 3,
@@ -60,12 +62,14 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     """The previous reading with what the new question changes, when the new question reads as a follow-up: it opens
     with 'and', 'what about', 'same but'..., or it is short and points back ('will it fit on a 4090?')."""
     opens = re.match(FOLLOW_UP_OPENING, new.text)
-    points_back = (re.search(POINTS_BACK, new.text) and len(new.text.split()) <= 14 and not new.models
+    length = 20 if re.search(r"\b(?:instead|then|for this|for that)\b", new.text) else 14  # '... for this instead?'
+    points_back = (re.search(POINTS_BACK, new.text) and len(new.text.split()) <= length and not new.models
                    or re.search(STRONG_POINTER, new.text) and not (new.models and new.gpus))
     short_change = (len(new.text.split()) <= 8 and not new.models and new.params_billions is None and bool(previous.models)
                     and (new.gpus or new.weights_dtype or new.seq_len or new.users or new.engine or new.tokens_per_s_per_user
                          or new.kv_cache_dtype or new.hours or new.years or new.utilization or new.pricing or new.batch_size))
-    if not (opens or points_back or short_change) or new.models and new.gpus:  # a whole new question
+    same_talk = re.search(r"\b(?:then|instead|still)\W*$", new.text)  # 'would gemma 3 27b fit on the 5090 at q5_k_m then'
+    if not (opens or points_back or short_change or same_talk) or new.models and new.gpus and not same_talk:  # a new question
         return None
     merged = dataclasses.replace(previous, text=f"{new.text} {previous.text}", asked=f"{new.asked} {previous.asked}",
                                  asking=new.asking, aside=new.aside, reports_count=new.reports_count, spans=new.spans,
@@ -284,6 +288,7 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
     answer), a follow-up such as 'and on an A100?' or 'what about 4-bit?' changes that question's reading."""
     reading = read_question(question[:2000], catalog)
     follow = follow_up_of(previous._reading, reading) if previous is not None and previous._reading is not None else None
+    fresh = reading  # what the new question says on its own
     if follow is not None:
         sized = previous._reading.models if previous is not None and previous._reading is not None else []
         reading = follow if not sized else sibling_follow_up(follow, reading.text, sized[0], catalog)
@@ -307,8 +312,11 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
         kept = j.JOURNEY_BY_NAME[previous.journey]  # 'and a 4090?' after a price question asks the price again
         journey = kept if kept.applies(reading) or kept.name in ("cloud_cost", "rent_or_buy", "gpu_card", "limits") and reading.gpus \
             else journey
-    if follow is not None and follow.hours is not None \
-            and re.search(r"\b(?:\d+|an?|one|two|three) ?(?:hours?|hrs?|days?|weeks?|months?)\b", question.lower()) \
+    monthly = re.search(r"\b(?:per|a|/) ?month\b|\bmonthly\b", question.lower())  # 'what would that run us per month?'
+    if follow is not None and follow.hours is None and monthly and previous is not None and previous.journey == "serving":
+        reading.hours = HOURS_PER_YEAR / 12
+    if follow is not None and reading.hours is not None \
+            and re.search(r"\b(?:\d+|an?|one|two|three|per) ?(?:hours?|hrs?|days?|weeks?|months?)\b|\bmonthly\b", question.lower()) \
             and re.search(j.COST_ASK, question.lower()) and j.named_gpus(reading):
         journey = j.JOURNEY_BY_NAME["cloud_cost"]  # 'say it takes 5 days: what would renting those 16 GPUs cost?'
         planned = next((c.result["options"][0] for c in (previous.calls if previous is not None else [])
@@ -316,8 +324,20 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
         if planned is not None:  # 'what would a month of that cost?' after a serving plan: the GPUs the plan needs
             reading.gpus = [(planned["gpu_id"], planned["total_gpus"])]
     if follow is not None and len(j.named_gpus(reading)) >= 2 and re.search(
-            j.COMPARING + r"|\b(?:better|worse|faster|slower|cheaper) (?:\w+ )?than\b", question.lower()):
+            j.COMPARING + r"|\b(?:better|worse|faster|slower|cheaper) (?:\w+ )?than\b|\bwhich (?:one'?s|one is|is) (?:better|faster)\b",
+            question.lower()):
         journey = j.JOURNEY_BY_NAME["compare"]  # 'would h100s be a better fit than l40s for this workload?'
+    lower = question.lower()
+    if follow is not None and j.named_gpus(reading) and re.search(j.BUY + r"|\bbought\b", lower) and (
+            fresh.purchase_usd_per_gpu is not None or re.search(r"\b(?:vs\.?|versus|or|than|beats?) (?:just )?rent\w*|break[ -]?even",
+                                                                lower)):
+        journey = j.JOURNEY_BY_NAME["rent_or_buy"]  # 'if we just bought the h200s at ~$32k a card, when does that beat renting?'
+    traffic = fresh.users or fresh.requests_per_s is not None or fresh.tokens_per_s_per_user is not None or (
+        (reading.users or reading.requests_per_s is not None) and previous is not None and previous.journey in ("serving", "cloud_cost"))
+    if follow is not None and traffic and reading.model and re.search(r"\bhow many\b", lower):
+        journey = j.JOURNEY_BY_NAME["serving"]  # 'and if traffic peaks at 10 req/s, how many cards then?'
+        if reading.gpus:
+            reading.gpus = [(reading.gpus[0][0], None), *reading.gpus[1:]]  # the count is what is asked again
     run_cost = re.sub(r"\b(?:that|the|this) run\b", "", question.lower())  # 'would that run cost' asks no fit
     if follow is not None and previous is not None and previous.journey == "training_time" and re.search(j.COST_ASK, run_cost) \
             and not re.search("|".join((j.FIT_ASK, j.LIMIT, j.ESTIMATE_ASK, r"\b(?:\d+|an?|one|two) ?(?:hours?|hrs?|h|days?|weeks?)\b")),

@@ -101,7 +101,7 @@ QUESTION_START = re.compile(r"(?:how|what|what's|whats|which|will|would|can|coul
 REPORTS = (r"(?:say|said|says|saying|claims?|claimed|swears|swore|insists|insisted|told|reckons|thinks|got|gets|ran|runs|did|pays|paid"
            r"|does|oom'd|asked"
            r"|posted|reported|mentioned|recommends|recommended|found|showed|shows|wrote|lists|listed|keeps|kept|couldn't|floated"
-           r"|pitched|proposed|suggested|listing|threw out|tried|post|posts"
+           r"|pitched|proposed|suggested|listing|threw out|tried|post|posts|benchmarked|clocked"
            r"|could not)")  # a quoted price is data
 DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelevant|not asking|not what (?:i'm|im|i am|we're) after"
              r"|neither of which|(?:is|that's|that one's|thats) settled|not relevant|not the question|not my question"
