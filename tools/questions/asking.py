@@ -9,12 +9,13 @@ from typing import Any
 
 from gpusizer.catalog import Catalog, SizingError
 from gpusizer.tools.figures import gib, number
+from gpusizer.tools.plan_serving import HOURS_PER_MONTH
 from gpusizer.tools.pricing import HOURS_PER_YEAR, cheapest_fits
 
 from . import journeys as j
 from . import vocabulary as v
 from .answers import AskAnswer, ToolCall
-from .reading import Reading, Span, facts, read_question, set_aside_told, sibling_of, word_starts
+from .reading import EPOCHS, Reading, Span, epoch_count, facts, read_question, set_aside_told, sibling_of, word_starts
 from .wording import defaults_used, interpretation, not_understood_text
 
 EXAMPLES = [
@@ -51,11 +52,6 @@ BARE_COUNT = (r"\b(\d+|two|three|four|eight|a pair|a couple) (?:of (?:them|those
 COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "eight": 8, "a pair": 2, "a couple": 2, "both": 2, "second": 2, "third": 3,
                "fourth": 4}
 UNSET: tuple[object, ...] = (None, [], False)
-EPOCHS = r"(?<![\w.])(\d+(?:\.\d+)?|one|two|three|four|five) (?:full )?epochs?\b"
-
-
-def epoch_count(found: re.Match[str]) -> float:
-    return float(found.group(1)) if found.group(1)[0].isdigit() else float(v.NUMBER_WORDS[found.group(1)])
 
 
 def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
@@ -314,7 +310,7 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
             else journey
     monthly = re.search(r"\b(?:per|a|/) ?month\b|\bmonthly\b", question.lower())  # 'what would that run us per month?'
     if follow is not None and follow.hours is None and monthly and previous is not None and previous.journey == "serving":
-        reading.hours = HOURS_PER_YEAR / 12
+        reading.hours = HOURS_PER_MONTH
     if follow is not None and reading.hours is not None \
             and re.search(r"\b(?:\d+|an?|one|two|three|per) ?(?:hours?|hrs?|days?|weeks?|months?)\b|\bmonthly\b", question.lower()) \
             and re.search(j.COST_ASK, question.lower()) and j.named_gpus(reading):

@@ -16,7 +16,7 @@ from gpusizer.tools import fitting
 from gpusizer.tools.figures import gib, number, percent, usd
 from gpusizer.tools.llama_cpp_buffers import offloadable_layers
 from gpusizer.tools.parameters import count_parameters
-from gpusizer.tools.plan_serving import SHAPES
+from gpusizer.tools.plan_serving import HOURS_PER_MONTH, SHAPES
 from gpusizer.tools.pricing import HOURS_PER_YEAR, cheapest, cheapest_fits
 from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
 from gpusizer.tools.serving_models import ENGINE_NAMES, engine_runs_on
@@ -334,7 +334,7 @@ def answer_serving(reading: Reading, catalog: Catalog, calls: list[ToolCall]) ->
     for o in result.options[:4]:
         cost = (f"{usd(o.usd_per_month)}/month ({price_or(o.usd_per_million_output_tokens)} per million output tokens)"
                 if o.usd_per_hour is not None else "no cloud price")
-        if o.usd_per_hour is not None and reading.hours is not None and reading.hours != HOURS_PER_YEAR / 12:
+        if o.usd_per_hour is not None and reading.hours is not None and reading.hours != HOURS_PER_MONTH:
             cost += f", {usd(o.usd_per_hour * reading.hours)} for {number(reading.hours)} h"  # 'what would a week of that cost?'
         lines.append(f"{o.total_gpus} × {o.gpu_id} ({o.replicas} replica(s) of {o.gpus_per_replica}): {cost}, "
                      f"{number(o.tokens_per_s_per_user, 1)} tokens/s per user, first token {number(o.ttft_s, 2)} s")

@@ -989,11 +989,19 @@ def read_token_counts(words: Words, reading: Reading) -> None:
         words.take(out, f"{reading.output_tokens} output tokens")
 
 
+EPOCHS = r"(?<![\w.])(\d+(?:\.\d+)?|one|two|three|four|five) (?:full )?epochs?\b"
+
+
+def epoch_count(found: re.Match[str]) -> float:
+    """How many passes an EPOCHS match names ('3 epochs', 'two epochs')."""
+    return float(found.group(1)) if found.group(1)[0].isdigit() else float(v.NUMBER_WORDS[found.group(1)])
+
+
 def read_epochs(words: Words, reading: Reading) -> None:
     """'3 epochs over 60M tokens', '~50M tokens, 2 epochs', '40M tokens ... for 2 epochs': the data times the passes."""
-    epochs = words.search(r"(?<![\w.])(\d+(?:\.\d+)?|one|two|three|four|five) (?:full )?epochs?\b")
+    epochs = words.search(EPOCHS)
     if epochs and reading.training_tokens is not None:
-        passes = float(epochs.group(1)) if epochs.group(1)[0].isdigit() else float(v.NUMBER_WORDS[epochs.group(1)])
+        passes = epoch_count(epochs)
         reading.training_tokens *= passes
         words.take(epochs, f"{epochs.group(1)} epoch{'s' if passes != 1 else ''} ({reading.training_tokens:.3g} tokens in all)")
 
