@@ -38,6 +38,8 @@ def comparable(reading: dict, journey: str) -> dict:
         out.pop("method", None)  # the journey compares the methods: whichever was read is not used
     if "unknown_gpu" in out:
         out["unknown_gpu"] = re.sub(r"\s*\d+ ?gb\b", "", str(out["unknown_gpu"]).lower()).strip()
+        chip = re.search(r"\bm[1-4](?: ?(?:pro|max|ultra))?\b", out["unknown_gpu"])  # 'M3 Max MacBook Pro', 'Apple M3 Max' and
+        out["unknown_gpu"] = chip.group(0) if chip else out["unknown_gpu"]  # 'M3 Max' name one GPU: the chip
     if "unknown_model" in out:  # a name as typed: the same words, whatever the separators, suffixes and size
         words = re.split(r"[-_ /]+", str(out["unknown_model"]).lower())
         out["unknown_model"] = " ".join(w for w in words if w and w not in UNNAMED and not re.fullmatch(r"\d+(\.\d+)?[bm]", w))

@@ -573,6 +573,30 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
     ("how many H200 to hold Llama 3.1 405B in bf16 with 32k ctx? vllm", "which_gpu", {}, set()),
     ("rent or buy 4x H100: on-demand ~$2.50/gpu-hr, buy ~$28k each, 3 years at 16 hrs a day. (ignore the $1.60 spot price)",
      "rent_or_buy", {"pricing": "on_demand"}, set()),
+    # rules written after rounds 45-46 (conversations, infra engineers' flags and asides)
+    ("burn-in of mixtral 8x7b on 3 p4de.24xlarge for 5 days at $4.10 per gpu-hr, what's the total?",
+     "cloud_cost", {"gpus": [["a100-80gb-sxm", 24]], "rent_usd_per_gpu_hour": 4.1, "hours": 120}, set()),
+    ("llama-server with gemma 3 12b q5_k_m on a 3060 12gb, -ctk q8_0 -ctv q8_0: longest -c that stays on the card?",
+     "limits", {"weights_dtype": "q5_k_m", "kv_cache_dtype": "q8_0"}, set()),
+    ("helpdesk assistant, 120 concurrent users, each has to get >=15 tok/s, qwen2.5 14b on vllm. how many L40S?",
+     "serving", {"users": 120, "tokens_per_s_per_user": 15}, set()),
+    ("L4s for llama 3.1 8b at 12 QPS on vllm, how many? a reseller keeps claiming one L4 does 30 QPS, ignoring that",
+     "serving", {"requests_per_s": 12}, set()),
+    ("mistral small 24b fp8 on sglang, 60 concurrent chats at 20 tok/s each. how many H100s? (a consultant pitched a 32-gpu "
+     "cluster, we are not going that route)", "serving", {"gpus": [["h100-sxm", 1]]}, set()),
+    ("our cluster nodes lose a GPU after the driver update and NCCL hangs at init on the A100 boxes. any idea?",
+     None, {}, set()),
+    ("can mistral small 24b in bf16 fit on 2x L40S with vllm, or do we have to use the fp8 weights?",
+     "fit", {"weights_dtype": "bf16"}, set()),
+    ("can qwen2.5 14b go 4-bit gptq on a 4060 ti 16gb with 16k ctx?", "fit", {"weights_dtype": "gptq"}, set()),
+    ("two A30s (24GB) left over from a project: could they run qwen2.5 14b in bf16 with vllm tp=2?",
+     "fit", {"unknown_gpu": "a30", "gpus": [["24GB", 2]]}, set()),
+    ("used to rent a40s for my side gig, maybe 3 hours a day. does buying a 5090 at $2,400 beat that over 3 years?",
+     "rent_or_buy", {"gpus": [["rtx-5090", 1]]}, {"unknown_gpu"}),
+    ("how much vram for gemma 3 27b in bf16 with 12 concurrent seqs at 8k each?", "estimate", {"batch_size": 12}, {"users"}),
+    ("team of 3 here, buy two L40S at $8k each or rent them at $0.95/hr? they'd run 24/7, 3 years",
+     "rent_or_buy", {"utilization": 1.0}, {"users"}),
+    ("what top_p and temperature do you use for gemma 3 when writing fiction?", None, {}, set()),
 ]
 
 
@@ -874,3 +898,62 @@ def test_a_follow_up_naming_a_model_and_gpu_then_keeps_the_conversations_context
     assert then.reading["model"] == "google/gemma-3-27b-pt" and then.reading["seq_len"] == 8192
     which = ask("ehh should i get a used 3090 or a 5070 ti for this instead? which one's better", catalog, then)
     assert which.journey == "compare" and which.reading["model"] == "google/gemma-3-27b-pt"
+
+
+def test_a_conversation_without_a_model_in_the_follow_up_keeps_the_setup(catalog):
+    first = ask("picked up a used 4090 for my homelab. does gemma 3 27b at q4 run in lm studio on it?", catalog)
+    speed = ask("sweet. roughly what tok/s then", catalog, first)
+    assert speed.journey == "speed" and speed.reading["gpus"] == [["rtx-4090", 1]] and speed.reading["engine"] == "llama_cpp"
+    higher = ask("could i do q6 with two of those cards", catalog, speed)
+    assert higher.journey == "fit" and higher.reading["weights_dtype"] == "q6_k" and higher.reading["gpus"] == [["rtx-4090", 2]]
+
+
+def test_a_follow_up_naming_only_a_model_keeps_the_card_asked_about(catalog):
+    first = ask("biggest model i can run on a 3060 12gb in ollama at q4?", catalog)
+    answer = ask("would qwen2.5 14b fit?", catalog, first)
+    assert answer.journey == "fit" and answer.reading["gpus"] == [["rtx-3060-12gb", 1]]
+    assert answer.reading["weights_dtype"] == "q4_k_m"
+
+
+def test_a_follow_up_asking_how_many_of_a_card_after_an_estimate_answers_the_count(catalog):
+    first = ask("vram to full fine-tune qwen2.5 7b in bf16 with adamw at 2k seq len, batch 4?", catalog)
+    answer = ask("right, how many H100s is that", catalog, first)
+    assert answer.journey == "which_gpu" and answer.reading["model"] == "Qwen/Qwen2.5-7B"
+
+
+def test_buying_in_a_follow_up_weighs_owning_over_the_years_said(catalog):
+    first = ask("llama 3.1 8b for 300 concurrent users at 15 tok/s each on vllm, how many L40S?", catalog)
+    bill = ask("what's a month of that on demand", catalog, first)
+    assert bill.journey == "cloud_cost"
+    own = ask("and if we bought them instead and ran them 24/7 for 4 years?", catalog, bill)
+    assert own.journey == "rent_or_buy" and own.reading["years"] == 4 and own.reading["utilization"] == 1.0
+
+
+def test_the_bigger_one_in_a_follow_up_is_the_bigger_model_named_before(catalog):
+    first = ask("torn between gemma 3 12b and 27b. how much memory does the 12b take in bf16 at 8k context?", catalog)
+    answer = ask("and the bigger one?", catalog, first)
+    assert answer.reading["model"] == "google/gemma-3-27b-pt"
+    assert "the bigger of the models asked about before" in " ".join(answer.read)
+
+
+def test_a_follow_up_giving_a_rate_per_minute_changes_the_request_rate(catalog):
+    first = ask("we see 120 requests a minute to a llama 3.1 8b endpoint on vllm, 300 output tokens each. how many L4s?", catalog)
+    answer = ask("what if it's 900 a minute", catalog, first)
+    assert answer.journey == "serving" and answer.reading["requests_per_s"] == 15
+
+
+def test_a_hyphenated_epoch_count_multiplies_the_data(catalog):
+    first = ask("qlora of mistral 7b on a 4090 at 4k context, does it fit?", catalog)
+    answer = ask("how long would a 3-epoch run over 50M tokens take on it", catalog, first)
+    assert answer.journey == "training_time" and answer.reading["training_tokens"] == 150_000_000
+
+
+def test_renting_another_gpu_for_that_in_a_follow_up_prices_that_gpu(catalog):
+    first = ask("can gpt-oss-120b run on one rtx pro 6000 at 32k context?", catalog)
+    answer = ask("what would renting an H200 for that cost per month instead", catalog, first)
+    assert answer.journey == "cloud_cost" and answer.reading["gpus"] == [["h200-sxm", 1]] and answer.reading["hours"] == 730
+
+
+def test_is_one_card_worth_it_over_another_compares_them(catalog):
+    answer = ask("is the 4090 worth it over a 3090 for qwen2.5 14b at q5?", catalog)
+    assert answer.journey == "compare" and [g for g, _ in answer.reading["gpus"]] == ["rtx-4090", "rtx-3090"]

@@ -9,6 +9,7 @@ from typing import Any
 
 from gpusizer.catalog import Catalog, SizingError
 from gpusizer.tools.figures import gib, number
+from gpusizer.tools.parameters import count_parameters
 from gpusizer.tools.plan_serving import HOURS_PER_MONTH
 from gpusizer.tools.pricing import HOURS_PER_YEAR, cheapest_fits
 
@@ -45,13 +46,15 @@ STRONG_POINTER = (r"\b(?:that|this|the same) (?:one )?(?:card|gpu|box|setup|node
                   r"|\b(?:everything|all) else (?:is |stays )?(?:the )?same\b"  # 'peak is 120 now, everything else the same'
                   r"|\b(?:those|these|the same) (?:\d+ )?(?:users|people|requests|sequences|seqs|sessions)\b"  # 'for those 100 users'
                   r"|\bof (?:that|this|the same) data\b"
-                  r"|\b(?:give|to|for|on|with|run) the \d+(?:\.\d+)?b\b"  # 'the longest ctx i can give the 14b' after the 14B
+                  # 'does the 20b fit on a 4090?' after the 120b
+                  r"|\bthe \d+(?:\.\d+)?b\b(?! (?:model|dense|moe|params|parameters|tokens)\b)"
                   r"|\b(?:buy|rent|get) the (?:two|three|four|eight|\d+) [a-z]*\d+\w*s\b")  # 'should we just buy the four a100s?'
 BARE_COUNT = (r"\b(\d+|two|three|four|eight|a pair|a couple) (?:of (?:them|those|these)|of the(?: [\w-]+)? (?:cards|gpus)|cards|gpus)\b"
               r"|\b(both)\b(?: of them| cards| gpus)?|\ba (second|third|fourth) (?:one|card|gpu)\b")
 COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "eight": 8, "a pair": 2, "a couple": 2, "both": 2, "second": 2, "third": 3,
                "fourth": 4}
 UNSET: tuple[object, ...] = (None, [], False)
+SPEC_ASK = r"\b(?:specs?|bandwidth|tdp|tflops|flops|what(?: is|'s|s) an?)\b"  # 'what's the bandwidth of an mi300x?' asks of the card alone
 
 
 def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
@@ -65,10 +68,18 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
                     and (new.gpus or new.weights_dtype or new.seq_len or new.users or new.engine or new.tokens_per_s_per_user
                          or new.kv_cache_dtype or new.hours or new.years or new.utilization or new.pricing or new.batch_size))
     same_talk = re.search(r"\b(?:then|instead|still)\W*$", new.text)  # 'would gemma 3 27b fit on the 5090 at q5_k_m then'
-    if not (opens or points_back or short_change or same_talk) or new.models and new.gpus and not same_talk:  # a new question
+    said_model = bool(new.models or new.unknown_models or new.params_billions is not None)
+    subjectless = (not said_model and bool(previous.models or previous.unknown_models or previous.params_billions is not None)
+                   and asks_anything(new.text) and not re.search(SPEC_ASK, new.asked))  # 'nice. how many tok/s would i get'
+    on_the_same_gpus = (new.models and not new.gpus and not new.unknown_gpus and bool(previous.gpus)
+                        and re.search(j.FIT_ASK + "|" + j.SPEED + "|" + j.LIMIT, new.asked)
+                        and not re.search(j.ESTIMATE_ASK, new.asked))  # 'would gemma 3 27b fit?' after the card was said
+    if not (opens or points_back or short_change or same_talk or subjectless or on_the_same_gpus) \
+            or new.models and new.gpus and not same_talk:  # a new question
         return None
     merged = dataclasses.replace(previous, text=f"{new.text} {previous.text}", asked=f"{new.asked} {previous.asked}",
-                                 asking=new.asking, aside=new.aside, reports_count=new.reports_count, spans=new.spans,
+                                 asking=new.asking or [(0, len(new.asked))], aside=new.aside, reports_count=new.reports_count,
+                                 spans=new.spans,
                                  ignored=new.ignored, notes=list(new.notes))
     for field in dataclasses.fields(Reading):
         if field.name in ("text", "asked", "asking", "aside", "reports_count", "spans", "ignored", "notes", "method",
@@ -116,6 +127,11 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
         merged.ignored = [w for w in merged.ignored if w not in passes.group(0).split()]
         merged.spans = [*merged.spans, Span(passes.group(0), f"{passes.group(1)} epochs of the data asked about before "
                                                               f"({merged.training_tokens:.3g} tokens in all)")]
+    rate = re.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(?:an?|per|/) ?(?:(s|sec|second)|(min|minute)|(h|hr|hour))\b", new.text)
+    if rate and new.requests_per_s is None and previous.requests_per_s is not None:  # 'what if its 600 a minute' after a rate
+        merged.requests_per_s = round(float(rate.group(1)) / (60.0 if rate.group(3) else 3600.0 if rate.group(4) else 1.0), 4)
+        merged.ignored = [w for w in merged.ignored if w not in rate.group(0).split()]
+        merged.spans = [*merged.spans, Span(rate.group(0), f"{merged.requests_per_s:g} requests per second (the rate asked about before)")]
     count = re.search(BARE_COUNT, new.text)
     if count and not new.gpus and merged.gpus:
         value = count.group(1) or count.group(2) or count.group(3)
@@ -138,6 +154,29 @@ def sibling_follow_up(follow: Reading, new_text: str, model_id: str, catalog: Ca
     size.meaning = (f"model {sibling} (the one asked about before)" if same
                     else f"model {sibling} (the {follow.params_billions:g}B sibling of {model_id})")
     return dataclasses.replace(follow, models=[sibling], model_at=[follow.params_at], params_billions=None)
+
+
+RELATIVE_SIZE = r"\bthe (bigger|larger|smaller|big|small) (?:one|model|variant|version|sibling)\b"
+
+
+def relative_size_follow_up(follow: Reading, new_text: str, named: list[str], catalog: Catalog) -> Reading:
+    """'and the bigger one?' after 'either qwen2.5 32b or 72b ... starting with the 32b': the other model named that is
+    bigger (or smaller), nearest first; with none named, the family's nearest bigger (smaller) model in the catalog."""
+    said = re.search(RELATIVE_SIZE, new_text)
+    if said is None or not follow.models or follow.models != named:
+        return follow
+    bigger = said.group(1) in ("bigger", "larger", "big")
+    size = {m: count_parameters(catalog.model_by_id[m]).total for m in catalog.model_by_id}
+    now = follow.models[0]
+    others = [m for m in named[1:] if m in size] or [m for m in size if catalog.model_by_id[m].family == catalog.model_by_id[now].family]
+    candidates = sorted((m for m in others if (size[m] > size[now] if bigger else size[m] < size[now])), key=lambda m: size[m],
+                        reverse=not bigger)
+    if not candidates:
+        return follow
+    merged = dataclasses.replace(follow, models=[candidates[0]], model_at=[0])
+    merged.spans = [*merged.spans, Span(said.group(0), f"model {candidates[0]} (the {said.group(1)} of the models asked about before)")]
+    merged.ignored = [w for w in merged.ignored if w not in said.group(0).split()]
+    return merged
 
 
 def choose(reading: Reading) -> j.Journey | None:
@@ -287,7 +326,8 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
     fresh = reading  # what the new question says on its own
     if follow is not None:
         sized = previous._reading.models if previous is not None and previous._reading is not None else []
-        reading = follow if not sized else sibling_follow_up(follow, reading.text, sized[0], catalog)
+        reading = follow if not sized else relative_size_follow_up(sibling_follow_up(follow, reading.text, sized[0], catalog),
+                                                                    reading.text, sized, catalog)
     elif reading.asking:  # 'which gpu should I buy?' after a story of the cards one had: those are not the candidates
         asking = " ".join(reading.asked[a:b] for a, b in reading.asking)
         own = "".join(" " if any(a <= i < b for a, b in reading.aside) else c for i, c in enumerate(reading.text))
@@ -304,28 +344,35 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
 
     if troubleshooting:  # 'Open WebUI can't talk to ollama since the update: set OLLAMA_HOST?': no sizing asked
         journey = None
-    if follow is not None and previous is not None and previous.journey in j.JOURNEY_BY_NAME and not asks_anything(question):
+    if follow is not None and previous is not None and previous.journey in j.JOURNEY_BY_NAME and not asks_anything(question) \
+            and not fresh.how_many_gpus:  # 'ok so how many A100s is that' asks the count
         kept = j.JOURNEY_BY_NAME[previous.journey]  # 'and a 4090?' after a price question asks the price again
         journey = kept if kept.applies(reading) or kept.name in ("cloud_cost", "rent_or_buy", "gpu_card", "limits") and reading.gpus \
             else journey
+    if follow is not None and fresh.how_many_gpus and journey is not None and journey.name == "estimate" \
+            and not re.search(j.ESTIMATE_ASK, question.lower()):
+        journey = j.JOURNEY_BY_NAME["which_gpu"]  # 'ok so how many A100s is that' after a memory estimate
     monthly = re.search(r"\b(?:per|a|/) ?month\b|\bmonthly\b", question.lower())  # 'what would that run us per month?'
     if follow is not None and follow.hours is None and monthly and previous is not None and previous.journey == "serving":
         reading.hours = HOURS_PER_MONTH
     if follow is not None and reading.hours is not None \
             and re.search(r"\b(?:\d+|an?|one|two|three|per) ?(?:hours?|hrs?|days?|weeks?|months?)\b|\bmonthly\b", question.lower()) \
-            and re.search(j.COST_ASK, question.lower()) and j.named_gpus(reading):
+            and (re.search(j.COST_ASK, question.lower()) or fresh.pricing is not None) and j.named_gpus(reading):
         journey = j.JOURNEY_BY_NAME["cloud_cost"]  # 'say it takes 5 days: what would renting those 16 GPUs cost?'
         planned = next((c.result["options"][0] for c in (previous.calls if previous is not None else [])
                         if c.tool == "plan_serving" and c.result and c.result.get("options")), None)
-        if planned is not None:  # 'what would a month of that cost?' after a serving plan: the GPUs the plan needs
+        if planned is not None and (not fresh.gpus or fresh.gpus == [(planned["gpu_id"], None)]):  # 'what would a month
+            # of that cost?' after a serving plan: the GPUs the plan needs (not when the follow-up names other GPUs)
             reading.gpus = [(planned["gpu_id"], planned["total_gpus"])]
     if follow is not None and len(j.named_gpus(reading)) >= 2 and re.search(
-            j.COMPARING + r"|\b(?:better|worse|faster|slower|cheaper) (?:\w+ )?than\b|\bwhich (?:one'?s|one is|is) (?:better|faster)\b",
+            j.COMPARING + r"|\b(?:better|worse|faster|slower|cheaper) (?:\w+ )?than\b|\bwhich (?:one'?s|one is|is) (?:better|faster)\b"
+            r"|\bworth (?:it |the (?:\w+ )?)?over\b",
             question.lower()):
         journey = j.JOURNEY_BY_NAME["compare"]  # 'would h100s be a better fit than l40s for this workload?'
     lower = question.lower()
     if follow is not None and j.named_gpus(reading) and re.search(j.BUY + r"|\bbought\b", lower) and (
-            fresh.purchase_usd_per_gpu is not None or re.search(r"\b(?:vs\.?|versus|or|than|beats?) (?:just )?rent\w*|break[ -]?even",
+            fresh.purchase_usd_per_gpu is not None or fresh.years is not None
+            or re.search(r"\b(?:vs\.?|versus|or|than|beats?) (?:just )?rent\w*|break[ -]?even",
                                                                 lower)):
         journey = j.JOURNEY_BY_NAME["rent_or_buy"]  # 'if we just bought the h200s at ~$32k a card, when does that beat renting?'
     traffic = fresh.users or fresh.requests_per_s is not None or fresh.tokens_per_s_per_user is not None or (
@@ -350,7 +397,7 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
             told.meaning = "a batch the question tells of, not asks for (the largest is asked)"
         reading.batch_size = None
     if journey is not None and journey.name != "rent_or_buy" and reading.utilization is not None \
-            and not re.search(j.BUY, reading.asked):  # 'up 24/7' of a GPU pick: no rent-or-buy weighs a share of the time
+            and not re.search(j.BUY + r"|\bbought\b", reading.asked):  # 'up 24/7' of a GPU pick: no rent-or-buy weighs a share of the time
         for span in reading.spans:
             if span.meaning.startswith("utilization"):
                 span.meaning = f"{span.meaning} (not used: nothing here weighs owning against renting)"

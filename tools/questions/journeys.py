@@ -617,8 +617,9 @@ BUY = rf"\b(buy\w*|purchas\w*|{OWN}|capex|on[ -]?prem\w*)\b"
 RENT_OR_OWN = rf"\b(rent\w*|cloud|leas\w*|{OWN}|on[ -]?prem\w*|capex|break[ -]?even)\b"
 COST_ASK = (r"\b(bill|invoice|cost\w*|price\w*|cheapest|how much (?:would|will|does|to|is|for)|spend|pay|come to|(?:set|run) (?:me|us) back"
             r"|run (?:me|us))\b"
-            r"|\btotal\s*$")
-FIT_ASK = (r"\b(fits?|enough|oom\w*|hold|(?:can|could) (?:i|we|it|you) (?:run|load|serve|host)|will (?:it|this) (?:run|load)"
+            r"|\btotal\s*$|\bwhat(?:'s| is|s) the total\b")
+FIT_ASK = (r"\b(fits?|enough|oom\w*|hold|(?:can|could) (?:i|we|it|you) (?:run|load|serve|host|do (?=(?:it |this |that )?(?:at |in )?"
+           r"(?:q\d|iq\d|fp\d|bf16|int\d|\d+[- ]?bit|awq|gptq|nf4|mxfp4|full|lora|qlora)))|will (?:it|this) (?:run|load)"
            r"|(?:can|could|would|will) (?:one|one of (?:them|those|these)|a single one|either|both) (?:run|load|handle)"
            # 'can gpt-oss-120b (mxfp4) run ...': a name, perhaps its format, then the verb
            r"|(?:will|would|can|could|does) (?:(?:an? |my |one )?·[·\s]*(?: [a-z0-9_]+)?|that|they|it|this) (?:even |actually )?"
@@ -849,7 +850,8 @@ JOURNEYS = [
     Journey("rent_or_buy", asks_rent_or_buy, answer_rent_or_buy, ("buy", "cost")),
     Journey("compare", lambda r: compared_count(r) >= 2 and not first(r, ABSOLUTE_SPEED, r"\b(vs|versus|compare|between|or|which one|best"
                                                                                       r"|which (?:\w+ )?(?:gives|has|offers|delivers)"
-                                                                                      r"|which is|better|worse|stack up|against)\b")
+                                                                                      r"|which is|better|worse|stack up|against"
+                                                                                      r"|worth (?:it |the (?:\w+ )?)?over)\b")
             and not first(r, r"\bfits?\b", r"\b(vs|versus|compar\w*|between|stack up|against"
                                               r"|which (?:one )?(?:would be|is|will be) (?:quicker|faster|better|cheaper|slower))\b"),
             answer_compare, ("compare", "speed", "cost", "fit", "which_gpu")),

@@ -533,10 +533,17 @@ def read_formats(words: Words, reading: Reading) -> None:
                                r"(?:in|with|using|at) (fp8|fp4|mxfp4|nvfp4|bf16|fp16|fp32)\b"):
         words.take(made, f"trained in {made.group(1)} (how the model was made, not the weights asked about)")
     formats = [(pattern, dtype) for pattern, dtype in v.WEIGHT_FORMATS if dtype]
-    found = words.search_first(*(pattern for pattern, _ in formats))  # where the question asks first ('fp8 on the NVL? now q4')
+    def named(match: re.Match[str]) -> str:
+        dtype = next(d for p, d in formats if re.search(p, match.group(0)))
+        return match.group(match.lastindex or 0) if dtype == "gguf" else dtype
+    found = words.search_first("|".join(f"(?:{pattern})" for pattern, _ in formats))  # the first named where the question asks
+    # ('fp8 on the NVL? now q4'; 'will X in bf16 fit, or do we need the fp8 checkpoint?': bf16, and fp8 answered too)
+    if found and named(found) in SAME_BITS:  # '4-bit AWQ': the format that names the bits
+        specific = words.search_first(*(p for p, d in formats if d in SAME_BITS[named(found)] or d == "gguf"))
+        if specific and words.tier(specific.start()) == words.tier(found.start()) and named(specific) in SAME_BITS[named(found)]:
+            found = specific
     if found:
-        dtype = next(d for p, d in formats if re.search(p, found.group(0)))
-        reading.weights_dtype = found.group(found.lastindex or 0) if dtype == "gguf" else dtype
+        reading.weights_dtype = named(found)
         words.take(found, f"weights in {reading.weights_dtype}")
         gguf = words.search(r"\bggufs?\b")
         if gguf:
@@ -896,6 +903,7 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
         tiers = [2 if t == 0 and not any(a <= words.starts[i] < b for a, b in words.left) else t
                  for t, i in zip(tiers, reading.gpu_at, strict=True)]
     unknown_tiers = [words.tier_at(a) for a in reading.unknown_gpu_at]
+    catalog_top = max((t for t, (gpu, _) in zip(tiers, reading.gpus, strict=True) if not gpu.endswith("GB")), default=0)
     theirs = not words.reports_count  # 'a friend's 2 A100s ... how much VRAM for mine?'
     if tiers and max(tiers) == 0 and not (reading.models or reading.params_billions is not None or reading.unknown_models):
         theirs = False  # 'our rep keeps bringing up the MI325X. what are its specs?': the only thing named is asked about
@@ -910,7 +918,9 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     asked = [(t == max(tiers, default=1) or comparing and t > 0) and (t > 0 or not theirs) and (t > 1 or not open_hardware)
              for t in tiers]
     unknown_asked = [(t > 0 or not (theirs or top > 0)) and (t > 1 or not open_hardware)  # yields to others' stories,
-                     for t in unknown_tiers]  # and to 'leaving aside what hardware we buy'
+                     and not (t < catalog_top and name not in asking and not comparing)  # to a catalog GPU asked about
+                     for t, name in zip(unknown_tiers, reading.unknown_gpus, strict=True)]  # and to 'leaving aside what
+    # hardware we buy'; 'been renting a40s ... does buying the 4090 beat renting?': the 4090
     keep_unknown_gpus(words, reading, unknown_asked, "told about, not asked about")
     keep_gpus(words, reading, asked, "told about, not asked about")
     if len(reading.models) > 1:
@@ -989,7 +999,7 @@ def read_token_counts(words: Words, reading: Reading) -> None:
         words.take(out, f"{reading.output_tokens} output tokens")
 
 
-EPOCHS = r"(?<![\w.])(\d+(?:\.\d+)?|one|two|three|four|five) (?:full )?epochs?\b"
+EPOCHS = r"(?<![\w.])(\d+(?:\.\d+)?|one|two|three|four|five)[ -](?:full )?epochs?\b"  # "3 epochs", "a 2-epoch lora"
 
 
 def epoch_count(found: re.Match[str]) -> float:
@@ -1112,7 +1122,8 @@ def read_traffic(words: Words, reading: Reading) -> None:
                          r"|colleagues)\b(?: at the same time| at once| concurrently| simultaneously)?"
                          r"|(\d+) (?:concurrent|parallel|simultaneous)\b|\b(a single|single|one|1) (?:user|person|stream|request)\b"
                          r"|\b(?:just|only) (?:for )?(me|myself)\b"
-                         r"|\bteam of (\d+)\b")
+                         # 'team of 5 here': who asks
+                         r"|(?<!we're a )(?<!we are a )(?<!i'm on a )(?<!i am on a )\bteam of (\d+)\b(?! here\b)")
     headcount_only = users and rate and not at_once and not re.search(r"concurrent|parallel|simultaneous|active|at once|same time",
                                                                       users.group(0))
     if users and headcount_only:  # '~600 staff ... 5 requests per second': the rate is the load, the staff its source
@@ -1123,7 +1134,9 @@ def read_traffic(words: Words, reading: Reading) -> None:
         words.take(users, f"{reading.users:,} concurrent users")
     rate_words = r"(?<![\d.])(\d+(?:\.\d+)?)\+? ?(?:tok(?:en)?s? ?(?:/|per|a) ?s(?:ec\w*)?|t/s|tps)\b"
     observed = r"(?<!seeing )(?<!getting )(?<!get )(?<!got )(?<!only )(?<!currently )(?<!see )(?<!gives )(?<!give )"
-    speed = (words.search(r"(?:each (?:wanting|needing|getting|at|expects?|expecting|wants?|needs?)"
+    speed = (words.search(r"(?:each (?:wanting|needing|getting|at|expects?|expecting|wants?|needs?"
+                          r"|(?:should|must|will|would|needs? to|has to|ought to) (?:get|see|have|receive|stream at))"
+                          r"(?: at least| >=?| ≥| no less than)?"  # 'each needs >=25 tok/s', 'each should get about 20 tok/s'
                           r"|(?:each|every) (?:user|person|stream|client) (?:to )?(?:see|get)s?"
                           r"|(?:each|every) (?:\w+ )?to (?:stream|get|see|receive) at"
                           r"|(?:each|every) (?:user|person|stream|client) (?:needed|needs|need|wants|wanted|should get)"
@@ -1143,10 +1156,13 @@ def read_traffic(words: Words, reading: Reading) -> None:
 def read_batch(words: Words, reading: Reading) -> None:
     batch = words.search(r"(?:micro[ _-]?|per[ _-]device[ _-]?(?:train[ _-])?)?(?:batch(?:[ _-]?size)?|bs)(?: of| =| is| at)? "
                          r"(\d+|one|two|four|eight|sixteen)\b|(\d+) batch(?: size)?+\b(?! \d)"
-                         r"|(\d+) (?:sequences|prompts)(?: \S+){0,6}? (?:at once|together|in parallel|concurrently|in a batch"
+                         r"|(\d+) (?:seqs|sequences|prompts)(?: \S+){0,6}? (?:at once|together|in parallel|concurrently|in a batch"
                          r"|in flight)"
                          r"|\b(one|1|a single) (?:sequence|request|prompt) at a time\b"
                          r"|\bfor (a single|one) sequence\b")
+    # '16 concurrent seqs (at 8k each)': sequences in flight are a batch, whatever read the words after
+    batch = batch or next((m for m in re.finditer(r"\b(\d+) (?:concurrent|parallel|simultaneous)(?= (?:seqs|sequences)\b)", words.text)
+                           if not any(words.used[words.index_at(m.start()):words.index_at(m.end() - 1) + 1])), None)
     if batch:
         value = next(g for g in batch.groups() if g)
         reading.batch_size = int(value) if value.isdigit() else v.NUMBER_WORDS.get(value, 1)  # 'a single'
@@ -1212,7 +1228,7 @@ def read_money(words: Words, reading: Reading) -> None:
     if purchase:
         reading.purchase_usd_per_gpu = float(purchase.group(1)) * (1000 if purchase.group(2) else 1)
         words.take(purchase, f"purchase ${reading.purchase_usd_per_gpu:,.0f} per GPU")
-    rent = (words.search(r"\$ ?(\d+(?:\.\d+)?) ?(?:/ ?(?:gpu ?/ ?|gpu[ -]?)?h(?:ou)?r?|per (?:gpu[ -])?hour|an hour|/ ?gpu ?h"
+    rent = (words.search(r"\$ ?(\d+(?:\.\d+)?) ?(?:/ ?(?:gpu ?/ ?|gpu[ -]?)?h(?:ou)?r?|per (?:gpu[ -]?)?(?:hour|hr)|an hour|/ ?gpu ?h"
                          r"|per gpu per hour"
                          r"|/ ?hr? per gpu)\b")
             or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(?:bucks? |dollars? |usd )?(?:/ ?(?:gpu[ -]?)?hr?\b|(?:an|per|a) hour\b)"))

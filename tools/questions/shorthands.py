@@ -39,7 +39,9 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
      r"(?<!pushed to )(?<!moved to )(?<!delayed to )(?<!slipped to )"
      r"\bq([234568])\b(?!_|\.\d)(?! (?:asks|planning|plan|budget|roadmap|goals?|okrs?|review|deadline|launch|\d{4}))",
      lambda m: GGUF_SHORT[m.group(1)]),  # 'q4' the usual file; 'through Q3', 'our Q3 asks' a quarter
-    (r"(?:^|\s)-c (\d+)\b", r" context \1"), (r"(?:^|\s)--?(?:cache-type-k|ctk|ctv|cache-type-v) (\w+)", r" kv cache \1"),
+    (r"(?:^|\s)-c (\d+)\b", r" context \1"),
+    (r"(?:^|\s)--?(?:cache-type-k|ctk) (\w+) --?(?:cache-type-v|ctv) \1\b", r" kv cache \1"),  # K and V alike: one format
+    (r"(?:^|\s)--?(?:cache-type-k|ctk|ctv|cache-type-v) (\w+)", r" kv cache \1"),
     (r"(?:^|\s)-ngl (\d+)\b", r" llama.cpp n_gpu_layers \1"),
     (r"--quantization[ =](\w+)", r"\1"), (r"--?gpu[-_]memory[-_]utili[sz]ation[ =]", "gpu_memory_utilization "),
     (r"\b(\d+)-gpus?\b", r"\1 gpus"), (r"\b(\d+(?:\.\d+)?[kmbt]?)-tokens?\b", r"\1 tokens"),
@@ -54,9 +56,10 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\bds[ -]?(v3|v2|r1)\b", r"deepseek \1"),
     (r"\bollama_kv_cache_type ?= ?", "ollama kv cache "), (r"--?kv[-_]cache[-_]dtype[ =]", "kv cache "),
     (r"--?cache[-_]type[-_][kv][ =]", "kv cache "), (r"--?max[-_]model[-_]len[ =]", "context "),
-    (r"\b(?:p\d\w*(?:-b200)?\.\d*xlarge|g\d\w*\.(?:\d*xlarge|metal)|a\d-[a-z]+-\d+g|g2-standard-\d+|nd96\w+"
-     r"|(?:(?<=a )|(?<=an ))p5(?= instance| node| box|\b(?! ?x))|\b(?:p5en?|p6-b200)\b(?! ?x))\b",  # 'a p5', 'p5e': eight GPUs
-     lambda m: instance_words(m.group(0))),  # 'a p4d.24xlarge': 8 x a100-40gb-sxm
+    (r"(?:\b(\d{1,3}) ?[x*]? ?)?"  # '2x p5.48xlarge': two instances of eight GPUs
+     r"\b((?:p\d\w*(?:-b200)?\.\d*xlarge|g\d\w*\.(?:\d*xlarge|metal)|a\d-[a-z]+-\d+g|g2-standard-\d+|nd96\w+"
+     r"|(?:(?<=a )|(?<=an ))p5(?= instance| node| box|\b(?! ?x))|\b(?:p5en?|p6-b200)\b(?! ?x))\b)",  # 'a p5', 'p5e': eight GPUs
+     lambda m: instance_words(m.group(2), int(m.group(1) or 1))),  # 'a p4d.24xlarge': 8 x a100-40gb-sxm
     (r"\blora_(?:r|alpha|dropout|rank) ?[=:] ?[\d.]+", " "),  # a LoRA rank is no size, context or batch
     (r"\b(?:deepseek[ -])?r1[ -]distill(?:ed)?(?: model| version| one)?(?: (?:that's|that is|which is))? (?:based on|of|on) (?:the )?"
      r"(qwen|llama)[ -]?(?:(?:2\.5|3\.1|3\.3|3)[ -])?(\d+b)\b", r"deepseek-r1-distill-\1-\2"),  # 'the R1 distill based on Qwen 32B'
@@ -86,10 +89,13 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
 ]
 
 
-def instance_words(name: str) -> str:
-    """A cloud instance type as the GPUs it holds ('p4d.24xlarge' -> '8 x a100-40gb-sxm'); unknown names stay as typed."""
+def instance_words(name: str, instances: int = 1) -> str:
+    """Cloud instances as the GPUs they hold ('p4d.24xlarge' -> '8 x a100-40gb-sxm', two of them '16 x ...'); unknown
+    names stay as typed."""
     found = instance_gpus(name)
-    return f"{found[1]} x {found[0]}" if found else name
+    if not found:
+        return name if instances == 1 else f"{instances} x {name}"
+    return f"{found[1] * instances} x {found[0]}"
 
 
 def normalize(question: str) -> str:
@@ -98,6 +104,7 @@ def normalize(question: str) -> str:
     text = re.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 30,000 -> 30000
     text = re.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 1,000,000 needs a second pass
     text = digits_for_number_words(text)
+    text = re.sub(r"([<>]=?|≥|≤)(?=\d)", r"\1 ", text)  # '>=25 tok/s' -> '>= 25 tok/s'
     for pattern, replacement in SHORTHANDS:
         text = re.sub(pattern, replacement, text)
     times = r"\b(\d+)\s*[x*]\s*(?=[a-z])(?!tx?\b|large\b)|\b(\d+)\s*\*\s*(?=\w)"  # 2xH100 -> 2 x h100 (not 12xlarge)

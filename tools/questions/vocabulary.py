@@ -50,7 +50,7 @@ UNKNOWN_GPU_PATTERNS = [
     r"(?<!\$)\b(?:rtx |gtx )?(?:[1-5]0[5-9]0|20[6-8]0|1[06][5-8]0)(?: ?ti| ?super)?(?: (?:mobile|laptop|max-q))?\b"
     r"(?! ?(?:b\b|tokens|users|hours|h\b|days|\$))",
     r"\b(?:amd )?(?:radeon )?(?:rx )?[5-9][0-9]00 ?xtx?\b",
-    r"\b(?:nvidia )?(?:a2|a16|a30|a40|a800|h20|h800|l20|b100|mi50|mi100|mi210|mi250|w7900|w6800|rtx ?a[245]000|rtx ?[345]000)\b",
+    r"\b(?:nvidia )?(?:a2|a16|a30|a40|a800|h20|h800|l20|b100|mi50|mi100|mi210|mi250|w7900|w6800|rtx ?a[245]000|rtx ?[345]000)s?\b",
     r"\b(?:quadro )?rtx ?8000\b|\bquadro (?:rtx )?[a-z]?\d{3,4}\b",
     r"\brtx ?(?:pro ?)?[2-6]\d00(?: ada| blackwell)?\b(?! ?(?:tokens|users|hours))",
     r"\b(?:intel )?arc ?[ab][3-7][0-9]0\b", r"\btesla [pkm]\d{2,3}s?\b",
@@ -98,7 +98,8 @@ gonna wanna gotta what's whats way it's that's there's i'd we'd don't doesn't ca
 # ---- how a sentence stands to the question: asking, telling, or reporting what others did or what was before
 QUESTION_START = re.compile(r"(?:how|what|what's|whats|which|will|would|can|could|is|are|does|do|should|any|where|why|when"
                             r"|please|estimate|calculate|tell me|give me|help me|quote me)\b")
-REPORTS = (r"(?:say|said|says|saying|claims?|claimed|swears|swore|insists|insisted|told|reckons|thinks|got|gets|ran|runs|did|pays|paid"
+REPORTS = (r"(?:say|said|says|saying|claims?|claimed|claiming|swears|swore|insists|insisted|told|reckons|thinks|got|gets|ran|runs|did"
+           r"|pays|paid"
            r"|does|oom'd|asked"
            r"|posted|reported|mentioned|recommends|recommended|found|showed|shows|wrote|lists|listed|keeps|kept|couldn't|floated"
            r"|pitched|proposed|suggested|listing|threw out|tried|post|posts|benchmarked|clocked"
@@ -128,7 +129,10 @@ DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelev
              r"|(?:that's|thats|that is) (?:his|her|their) (?:problem|business|thing)"
              # 'still not touching the Mixtral setup', 'the quote fell through'
              r"|(?:not|n't|never) (?:be )?(?:touching|touched|changing|changed|replacing|replaced)|fell through|(?:has |have )?expired"
-             r"|(?:stays?|remains?|staying|left) (?:as[ -]is|untouched|unchanged|where (?:it|they) (?:is|are)))\b")
+             r"|(?:stays?|remains?|staying|left) (?:as[ -]is|untouched|unchanged|where (?:it|they) (?:is|are))"
+             # 'a turnkey appliance, we are not going that route', 'that was a 7b, not comparable', '..., ignoring that'
+             r"|not (?:going|taking) (?:that|this) (?:route|way|path)|(?:not|isn't|aren't|wasn't|weren't) (?:really )?comparable"
+             r"|ignoring (?:it|that|this|them)|not applicable)\b")
 DISMISSED = re.compile(DISMISSAL)  # said of the clause before: '... a quote at $2.10/hr, but that's for another team, ignore it'
 # what the asker had, left or cannot use: never an input, even where the question refers back to what others said
 LEFT_BEHIND = (r"\b(?:(?<!in )my old|(?:his|her|their) old"
@@ -247,9 +251,13 @@ TROUBLESHOOTING = (r"\b(?:can't talk to|cannot talk to|connection refused|won't 
                    r"|exit status|error code|driver update|after updating|roll (?:it )?back|reboot\w*|systemctl|ollama_host"
                    r"|localhost|throwing \d{3}s?|stopped using my gpu|fans? (?:get|gets|are) (?:really )?loud|grinding noise|coil whine"
                    r"|making (?:a |an )?(?:\w+ )?noise|fans? (?:spin|spins|spinning|ramp|ramps|ramping|rev|revs)\w*"
-                   r"|drivers? (?:is |are )?(?:up to date|updated))\b")
+                   r"|drivers? (?:is |are )?(?:up to date|updated)"
+                   # 'NCCL hangs at init', 'does fabricmanager have to match the driver version?', 'nothing useful in dmesg'
+                   r"|nccl (?:error|hangs?|hung|hanging|timeout|timed out)|hangs? at init|fabric ?manager|driver version|dmesg"
+                   r"|unhandled system error|segfault\w*|stack ?trace|traceback)\b")
 OFF_TOPIC = (r"\b(?:rgb|led lighting|(?:nicest|coolest|prettiest|best) (?:looking|lights?|colou?rs?)"  # looks, not sizing
-             r"|who (?:launched|started|created|spun up|owns|made)|(?:ai|ml|data|cloud|gpu|it) strategy)\b")  # an audit, a plan
+             r"|who (?:launched|started|created|spun up|owns|made)|(?:ai|ml|data|cloud|gpu|it) strategy"  # an audit, a plan
+             r"|temperature and top[_ -]?[pk]|top[_ -]?[pk] and temperature|sampling (?:params|parameters|settings))\b")  # sampling
 LEAD_IN = re.compile(r"\s*(?:on|with|using|for|at|in|if|assuming|given|across|under|via|at|over|from) "
                      r"(?!(?:reference|context|comparison|what it's worth|the record)\b)")  # a phrase; 'for reference, ...' tells
 REFERS_BACK = (r"\b(?:fits?|run|work|load)s? (?:\w+ )?(?:on|in|across) (?:that|those|them|it)\b"
