@@ -597,6 +597,34 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
     ("team of 3 here, buy two L40S at $8k each or rent them at $0.95/hr? they'd run 24/7, 3 years",
      "rent_or_buy", {"utilization": 1.0}, {"users"}),
     ("what top_p and temperature do you use for gemma 3 when writing fiction?", None, {}, set()),
+    # rules written after rounds 47-48 (platform messages, terse one-liners, people outside ML)
+    ("vllm serve Qwen/Qwen2.5-32B-Instruct --quantization fp8 --kv-cache-dtype fp8_e4m3 on one L40S: longest context?",
+     "limits", {"weights_dtype": "fp8", "kv_cache_dtype": "fp8"}, set()),
+    ("chat endpoint on llama 3.1 8b, vllm, 20 QPS, p50 output 150 tokens, p95 output 500 tokens, sizing for the p95. how many A10Gs?",
+     "serving", {"output_tokens": 500, "requests_per_s": 20}, {"seq_len"}),
+    ("H100 vs B200 for deepseek v3 fp8 in sglang, which serves more tokens/s per node (8 gpus each)?",
+     "compare", {"gpus": [["h100-sxm", 8], ["b200", 8]]}, set()),
+    ("the triton pods get OOMKilled by the kubelet right after start, limits.memory is 32Gi on the L4 nodes. why?", None, {}, set()),
+    ("TGI --num-shard 2 --max-total-tokens 16384 with mistral 7b on 2x L4, what aggregate tok/s at batch 16?",
+     "speed", {"seq_len": 16384, "batch_size": 16}, set()),
+    ("k8s: limits.nvidia.com/gpu: 4, nodeSelector nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3, qwen2.5 72b bf16 on vllm. fits?",
+     "fit", {"gpus": [["h100-sxm", 4]]}, set()),
+    ("should the lab buy A100 80GB cards at ~$15,000 each (we'd get 8) or keep renting them at $1.40/hr, 12 hours a day, 3 years?",
+     "rent_or_buy", {"gpus": [["a100-80gb-sxm", 8]]}, set()),
+    ("max batch for qwen2.5 7b on one L4 at 2k total tokens per sequence?", "limits", {"seq_len": 2048}, set()),
+    ("lora qwen2.5 7b on a 4090, batch 4 at 2048, will it fit?", "fit", {"seq_len": 2048, "batch_size": 4}, set()),
+    ("rent 2 h100 3wk cost", "cloud_cost", {"hours": 504}, set()),
+    ("ft qwen2.5 7b full, 4x a100, 50M tok, how long?", "training_time", {"method": "full"}, set()),
+    ("one A100 for a workshop: 2 hours a session, 3 times a week, for 6 weeks. spot is fine. roughly what will it cost?",
+     "cloud_cost", {"hours": 36, "pricing": "spot"}, set()),
+    ("$50k of our grant is set aside for GPUs. which card should we buy to full fine-tune qwen2.5 7b, and how many?",
+     "which_gpu", {}, {"purchase_usd_per_gpu"}),
+    ("our support team would have 30 people chatting at once, each one should get about 25 tokens a second. llama 3.1 8b, how many L4s?",
+     "serving", {"users": 30, "tokens_per_s_per_user": 25}, set()),
+    ("our engineer wants to run mistral small 24b locally instead of paying anthropic every month. how much vram is that? she said 8-bit "
+     "if that matters", "estimate", {"weights_dtype": "int8"}, {"hours"}),
+    ("the office has a tower with two RTX A5000s that used to do video editing. could qwen2.5 32b at q4 run across the two cards?",
+     "fit", {"unknown_gpu": "rtx a5000"}, set()),
 ]
 
 
@@ -957,3 +985,9 @@ def test_renting_another_gpu_for_that_in_a_follow_up_prices_that_gpu(catalog):
 def test_is_one_card_worth_it_over_another_compares_them(catalog):
     answer = ask("is the 4090 worth it over a 3090 for qwen2.5 14b at q5?", catalog)
     assert answer.journey == "compare" and [g for g, _ in answer.reading["gpus"]] == ["rtx-4090", "rtx-3090"]
+
+
+def test_a_follow_up_asking_if_the_cards_keep_up_with_the_traffic_plans_serving(catalog):
+    first = ask("gpt-oss-120b on 2x H100 with vllm at 16k context, what's the max number of concurrent users?", catalog)
+    answer = ask("would those 2 H100s keep up with 150 concurrent users at 20 tok/s each?", catalog, first)
+    assert answer.journey == "serving" and answer.reading["users"] == 150

@@ -248,6 +248,7 @@ def asks_anything(question: str) -> bool:
     text = question.lower()
     return any(re.search(p, text) for p in (j.FIT_ASK, j.SPEED, j.LIMIT, j.ESTIMATE_ASK, j.WHICH_GPU, j.COST_ASK, j.BUY,
                                             j.CHEAPEST_WAY, r"\b(vs\.?|versus|compar\w*|stack up|against|how long|what is|what's an?|specs?"
+                                                            r"|keep up with|cope with"
                                                             r"|how many (?:of (?:those|these|them) )?[\w-]+ (?:[\w-]+ )?"
                                                             r"(?:cards|gpus|nodes) (?:would|will|do|should) (?:we|i) need)\b"))
 

@@ -601,7 +601,8 @@ ABSOLUTE_SPEED = (r"how fast|\bspeed\b|\blatency\b|\btime (?:per|to first) (?:re
                   r"|\btps\b|throughput|how quick|generation rate")
 SPEED = ABSOLUTE_SPEED + r"|\b(?:quicker|faster|slower|snappier)\b"  # 'how much faster is the B200' compares, given two GPUs
 COMPARING = r"\b(?:vs\.?|versus|compar\w*|stack up|against)\b"  # 'how does the L4 stack up against an A10G?'
-SERVING = (r"\b(serv\w*|host\w*|deploy\w*|handle|how many (gpus?|cards?|replicas?|h100s?|a100s?|machines?|nodes?|instances?)"
+SERVING = (r"\b(serv\w*|host\w*|deploy\w*|handle|keep up with|cope with"
+           r"|how many (gpus?|cards?|replicas?|h100s?|a100s?|machines?|nodes?|instances?)"
            r"|how many (?:do|would|will|should) (?:we|i) need"
            r"|capacity|rps|qps|(?:gpu|card|node) count|number of (?:gpus|cards|nodes))\b|\bhow many\s*$")
 CHEAPEST_WAY = (r"\b(?:cheapest|most cheap|most economical|least costly) (?:way|option|setup|route|approach|method)\b"
@@ -618,7 +619,8 @@ RENT_OR_OWN = rf"\b(rent\w*|cloud|leas\w*|{OWN}|on[ -]?prem\w*|capex|break[ -]?e
 COST_ASK = (r"\b(bill|invoice|cost\w*|price\w*|cheapest|how much (?:would|will|does|to|is|for)|spend|pay|come to|(?:set|run) (?:me|us) back"
             r"|run (?:me|us))\b"
             r"|\btotal\s*$|\bwhat(?:'s| is|s) the total\b")
-FIT_ASK = (r"\b(fits?|enough|oom\w*|hold|(?:can|could) (?:i|we|it|you) (?:run|load|serve|host|do (?=(?:it |this |that )?(?:at |in )?"
+FIT_ASK = (r"\b(fits?|enough|oom(?![ -]?killed)\w*|hold"
+           r"|(?:can|could) (?:i|we|it|you) (?:run|load|serve|host|do (?=(?:it |this |that )?(?:at |in )?"
            r"(?:q\d|iq\d|fp\d|bf16|int\d|\d+[- ]?bit|awq|gptq|nf4|mxfp4|full|lora|qlora)))|will (?:it|this) (?:run|load)"
            r"|(?:can|could|would|will) (?:one|one of (?:them|those|these)|a single one|either|both) (?:run|load|handle)"
            # 'can gpt-oss-120b (mxfp4) run ...': a name, perhaps its format, then the verb
@@ -727,7 +729,8 @@ def asks_serving(reading: Reading) -> bool:
     """A model and traffic (users or a request rate) with serving words; 'max concurrent on an H100' is a limit, 'how
     much VRAM to serve 5 people' a memory question, 'single user: what tok/s' a speed one."""
     traffic = (reading.users or 0) > 1 or reading.requests_per_s is not None
-    per_gpu_limit = bool(reading.gpus) and said(reading, r"\b(max\w*|how many (users|requests|concurrent))\b") \
+    asked_here = " ".join(reading.asked[a:b] for a, b in reading.asking) or reading.asked  # not a limit asked before
+    per_gpu_limit = bool(reading.gpus) and re.search(r"\b(max\w*|how many (users|requests|concurrent))\b", asked_here) is not None \
         and not said(reading, r"how many (gpus?|cards?|replicas?|machines?|nodes?|h100s?|a100s?)") and not reading.how_many_gpus
     memory_question = said(reading, ESTIMATE_ASK) and not reading.how_many_gpus
     owned = any(c is not None for _, c in reading.gpus) and not said(reading, r"\bhow many\b")  # 'got one H100: host X?'

@@ -376,8 +376,8 @@ def read_counts_after(words: Words, reading: Reading) -> None:
                              r"|\b(?:only|just) (?:get|have|got|use|using|can use) (\d+|one|two|four) of (?:them|those|these)\b"
                              r"|\bon (?:that|this|the) (one|single) (?:gpu|card)\b"  # 'I only get one of them', 'on that one GPU'
                              r"|\b(?:split |spread |sharded )?(?:across|over|between|on) (both|the two)(?: of them| cards| gpus)?\b")
-        need = words.search(r"\b(?:we|i|we'd|i'd) (?:need|would need|'d need|will need|plan to buy|'d buy|would buy|would take"
-                            r"|take|buy) (\d+|two|three|four|six"
+        need = words.search(r"\b(?:we|i|we'd|i'd|we'll|i'll) (?:need|would need|'d need|will need|plan to buy|'d buy|would buy|would take"
+                            r"|take|buy|would get|will get|(?<=we'd )get|(?<=i'd )get|(?<=we'll )get|(?<=i'll )get) (\d+|two|three|four|six"
                             r"|eight|sixteen)(?: of (?:them|those|these))?\b(?! ?(?:k\b|gb|gigs?|b\b|x\b|tokens?|users|people|hours|days"
                             r"|weeks|months|years|gpus? (?:of|for)|%|\.\d|tok\w*|t/s|tps|req\w*|rps|concurrent|per\b|each|more|ms\b|s\b"
                             r"|sec\w*))")  # 'X per H100 PCIe, we need 8'
@@ -387,6 +387,10 @@ def read_counts_after(words: Words, reading: Reading) -> None:
             count = int(value) if value.isdigit() else 2 if value in ("both", "the two") else v.NUMBER_WORDS[value.split()[-1]]
             reading.gpus[named[0]] = (reading.gpus[named[0]][0], count)
             words.take(told, f"{count} of the GPU named")
+    each = words.search(r"\b(\d+) (?:gpus|cards) each\b")  # 'H200 vs MI300X ... which gets more per node (8 gpus each)?'
+    if each and len(reading.gpus) >= 2 and all(count is None for _, count in reading.gpus):
+        reading.gpus = [(gpu, int(each.group(1))) for gpu, _ in reading.gpus]
+        words.take(each, f"{each.group(1)} of each GPU named")
     machines = words.search(r"\b(\d+) (?:vms?|nodes?|instances?|machines?|servers?|boxes) ,? ?(\d+) gpus? each\b")
     bare = machines or words.search(r"(?<![\w.$])(\d+) (?:gpus|cards|chips)\b")
     if bare and len(reading.gpus) == 1 and (reading.gpus[0][1] is None or machines):  # 'H100s ... 32 GPUs for 30 days'
@@ -579,7 +583,9 @@ def read_workload(words: Words, reading: Reading) -> None:
     full = words.search(r"\bfull(?:y)?(?: parameters?| params?| bf16| fp16| precision)?[ -]?(?:fine[ -]?tun\w*|finetun\w*|ft|sft)\b"
                         r"|\bwith full param\w*"
                         r"|\bfull[ -]param\w*|\b(?:fine[ -]?tun\w*|finetun\w*) \w+(?: \w+)? fully\b")
-    tune = words.search(r"\b(?:fine[ -]?tun\w*|finetun\w*|sft|dpo|grpo|rlhf)\b")
+    tune = words.search(r"\b(?:fine[ -]?tun\w*|finetun\w*|sft|dpo|grpo|rlhf|ft)\b")
+    if tune and not full:  # 'ft time qwen2.5 32b full, 8x h100': 'full' standing alone after a fine-tune names the method
+        full = words.search(r"\bfull\b(?= ,| ?$| (?:run|training|ft)\b)")
     # 'serving our fine-tuned Mistral 7B': the model was tuned; the question serves it ('can it be fine-tuned' still trains)
     if tune and re.fullmatch(r"fine[ -]?tuned|finetuned", tune.group(0)) and re.search(
             r"\b(?:a|an|our|my|the|your|their|this|that)(?: \w+)?$", words.text[:tune.start()].rstrip()):
@@ -959,6 +965,24 @@ def read_unknown_gpus(words: Words, reading: Reading) -> None:
 
 
 # ---- numbers
+def read_percentile_outputs(words: Words) -> None:
+    """'p50 output 180 tokens, p99 output 650 tokens (size for the p99)': one percentile is sized for, the one the
+    question says to size for, else the median; the others are set aside, so the output read next is that one."""
+    said = words.finditer(r"\bp(\d{2,3}) (?:output|completion|generation|response)s?(?: length| len)?(?: of| is| at| ~| =| :)* ?"
+                          r"\d+(?:\.\d+)? ?k?(?: tokens?)?\b")
+    if len(said) < 2:
+        return
+    chosen = re.search(r"\b(?:size|sized|sizing|plan|planning|provision)\w* (?:for|to|on|at|against) (?:the )?p(\d{2,3})\b", words.text)
+    keep = chosen.group(1) if chosen else "50"
+    if not any(m.group(1) == keep for m in said):
+        keep = said[0].group(1)
+    for found in said:
+        if found.group(1) != keep:
+            words.take(found, f"the p{found.group(1)} output (not the percentile sized for)")
+    if chosen:
+        words.take(chosen, f"sized for the p{keep} output")
+
+
 def read_token_counts(words: Words, reading: Reading) -> None:
     """'on 1T tokens', '20B tokens of data', 'generate 500 tokens', '300 output tokens'."""
     scale = "|".join(sorted(v.TOKEN_SCALE, key=len, reverse=True))
@@ -983,6 +1007,7 @@ def read_token_counts(words: Words, reading: Reading) -> None:
             reading.seq_len = length
         words.take(rows, f"{reading.training_tokens:.3g} training tokens ({count:g} sequences of {length:,} tokens)")
         read_epochs(words, reading)
+    read_percentile_outputs(words)
     out = (words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:output|generated|new|completion|response) tokens?\b"
                         r"|(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? tokens? generated\b"
                         r"|(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?[ -]tokens? (?:repl(?:y|ies)|responses?|answers?|outputs?|completions?)\b")
@@ -1047,6 +1072,8 @@ def money_without_model(words: Words, reading: Reading) -> bool:
 
 def read_context(words: Words, reading: Reading) -> None:
     patterns = [r"(?:(?<=concurrent )|(?<=parallel ))(\d+) ?(k)[ -]?(?:tokens? )?(?=requests|prompts|sequences|chats)",
+                r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: total)? tokens? (?:per|each|a|for each) (?:sequence|seq|request|conversation)\b",
+                r"(?<=\bbatch )(?:size )?\d+ (?:at|of|x) (\d{3,6})()\b(?! ?(?:tok|users|requests|\$|ms\b|s\b))",  # 'batch 8 at 4096'
                 r"\bcontext per (?:conversation|chat|request|user|session|npc) ,? ?(\d+) ?(k)?\b",
                 r"\b(?:sequences|requests|chats|prompts|sessions) (?:\S+ ){0,8}?(?:at|of|with) (\d+) ?(k)(?: tokens?)? each\b",
                 r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:context|ctx|context window|sequence\b|seq\b(?: len)?"
@@ -1065,7 +1092,8 @@ def read_context(words: Words, reading: Reading) -> None:
         reading.seq_len = kilo(number, "k" if "k" in found.groups() else None)
         reading.seq_len_told = bool(words.asking) and not any(a <= found.start() < b for a, b in words.asking)
         first_number = next(n for n in range(1, len(found.groups()) + 1) if found.group(n))
-        leading_noun = re.match(r"(?:sequences|requests|chats|prompts|sessions)\b", found.group(0))  # '8 sequences of 8k each'
+        leading_noun = (re.match(r"(?:sequences|requests|chats|prompts|sessions)\b", found.group(0))  # '8 sequences of 8k each'
+                        or re.search(r"\bbatch (?:size )?$", words.text[:found.start()]))  # 'batch 8 at 4096': the batch stays
         words.take_range(found.start(first_number) if leading_noun else found.start(), found.end(),
                          f"{reading.seq_len:,} tokens of context")
 
@@ -1135,7 +1163,8 @@ def read_traffic(words: Words, reading: Reading) -> None:
     rate_words = r"(?<![\d.])(\d+(?:\.\d+)?)\+? ?(?:tok(?:en)?s? ?(?:/|per|a) ?s(?:ec\w*)?|t/s|tps)\b"
     observed = r"(?<!seeing )(?<!getting )(?<!get )(?<!got )(?<!only )(?<!currently )(?<!see )(?<!gives )(?<!give )"
     speed = (words.search(r"(?:each (?:wanting|needing|getting|at|expects?|expecting|wants?|needs?"
-                          r"|(?:should|must|will|would|needs? to|has to|ought to) (?:get|see|have|receive|stream at))"
+                          r"|(?:one |user |person |of them )?(?:should|must|will|would|needs? to|has to|ought to)"
+                          r" (?:get|see|have|receive|stream at))"
                           r"(?: at least| >=?| ≥| no less than)?"  # 'each needs >=25 tok/s', 'each should get about 20 tok/s'
                           r"|(?:each|every) (?:user|person|stream|client) (?:to )?(?:see|get)s?"
                           r"|(?:each|every) (?:\w+ )?to (?:stream|get|see|receive) at"
@@ -1171,7 +1200,7 @@ def read_batch(words: Words, reading: Reading) -> None:
 
 
 def read_money(words: Words, reading: Reading) -> None:
-    budget = words.search(r"\$ ?\d[\d,.]* ?k? (?:of |in )?(?:grant money|grant|budget|funding)\b"
+    budget = words.search(r"\$ ?\d[\d,.]* ?k? (?:of |in )?(?:an? |our |my |the )?(?:grant money|grant|budget|funding)\b"
                           r"|\b(?:budget|grant|funding)\w*:? (?:(?:of|is|around|about|roughly|under|below|up to|max|at most|~) ?){0,2}"
                           r"\$ ?\d[\d,.]* ?k?\b")
     if budget:  # '$15k of grant money': what there is to spend, not what one GPU costs
@@ -1245,6 +1274,26 @@ def read_money(words: Words, reading: Reading) -> None:
             words.take(price, f"purchase ${reading.purchase_usd_per_gpu:,.0f} per GPU")
 
 
+TIMES_A_WEEK = {"once": 1, "twice": 2, "thrice": 3}
+WEEKS_PER_MONTH = v.DURATION_HOURS["month"] / v.DURATION_HOURS["week"]
+
+
+def read_weekly_schedule(words: Words, reading: Reading) -> bool:
+    """'3 hours a night, twice a week, for a ten week semester': the hours of use over the whole span (60), said as a
+    schedule and a span together."""
+    found = words.search(r"\b(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) (?:a|per|each|every|/) ?(?:day|night|evening|session|class|weekday)\b"
+                         r" ?,? (?:and )?(once|twice|thrice|(\d) (?:times|days|nights|evenings)) (?:a|per|each|every|/) ?week\b"
+                         r" ?,? (?:and )?(?:for|over|across|during) (?:a |an |the )?(?:whole |full |entire )?(\d+(?:\.\d+)?)[ -]?"
+                         r"(weeks?|months?)\b(?: long)?(?: (?:semester|term|course|quarter|project|stretch|period))?")
+    if found is None:
+        return False
+    per_week = int(found.group(3)) if found.group(3) else TIMES_A_WEEK[found.group(2)]
+    weeks = float(found.group(4)) * (WEEKS_PER_MONTH if found.group(5).startswith("month") else 1.0)
+    reading.hours = round(float(found.group(1)) * per_week * weeks, 2)
+    words.take(found, f"{reading.hours:g} hours of use ({found.group(0)})")
+    return True
+
+
 def read_durations(words: Words, reading: Reading) -> None:
     """'100 hours', '3 days', 'a week', 'two weeks', 'for a month'; 'over 3 years' is a horizon, not a job."""
     horizon = words.search(r"(\d+(?:\.\d+)?) ?(month|year)s? (?:horizon|term|depreciation|lifetime|amortization|amortisation)\b")
@@ -1278,6 +1327,8 @@ def read_durations(words: Words, reading: Reading) -> None:
             reading.years += 0.5
             words.take_range(years.end(), years.end() + half.end(), "half a year more")
         words.take(years, f"{reading.years:g} year{'s' if reading.years != 1 else ''}")
+    if read_weekly_schedule(words, reading):
+        return
     units = "|".join(sorted((u for u in v.DURATION_HOURS if u != "year"), key=len, reverse=True))
     count_words = "|".join(w for w in v.NUMBER_WORDS if w not in ("dual", "pair", "couple", "single", "quad"))
     measured = (r"(?<!once )(?<!twice )(?<!times )"  # 'once a month' is how often
@@ -1314,6 +1365,9 @@ def read_durations(words: Words, reading: Reading) -> None:
         words.take(bare, f"{reading.hours:g} hours")
         return
     monthly = words.search(r"\b(?:per|each|every) month\b|\bmonthly\b|/ ?month\b")
+    if monthly and re.search(r"\b(?:pay|paying|paid|pays|spend\w*|spent|billed|charged)\b(?: \S+){0,3} $", words.text[:monthly.start()]):
+        words.take(monthly, "how often something is paid (not a length of time)")  # 'instead of paying openai every month'
+        monthly = None
     if monthly:
         reading.hours = v.DURATION_HOURS["month"]
         words.take(monthly, f"a month ({reading.hours:g} hours)")

@@ -89,6 +89,9 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
         moving = v.MOVING_TO.search(own) is not None  # 'moving off the old setup onto 2x H100': the move itself is told
         reported = (v.REPORTED.search(own) is not None or v.NAMED_SAYS.search(re.sub(r"\([^()]*\)", " ", sentence)) is not None) \
             and re.search(v.BUYING_PLAN, own) is None  # 'saw a 5070 Ti on sale and am thinking of pulling the trigger'
+        if re.search(r"\b(?:if (?:that|it|this) (?:matters|helps|changes anything|makes a difference)|if relevant"
+                     r"|in case (?:it|that) matters)\W*$", own):
+            reported = False  # 'he mentioned running it in 4-bit if that matters': passed on as part of the question
         told = not ask_here and (reported or v.LEFT.search(own) is not None and not moving or dismissed_next)
         left = told and (dismissed_next or v.LEFT.search(own) is not None and not reported)
         for piece in re.split(r"(\([^()]*\))", sentence):  # '(my old 3090 went to my kid)': an aside of its own

@@ -54,8 +54,15 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\b(\d+) ?(?:gigabytes?|gbs)\b", r"\1 gb"),
     (r"\bl3(\.[123])?(?=[ -]\d)", r"llama 3\1"), (r"\bmixtral[ -](\d+x\d+)\b(?!b)", r"mixtral \1b"),
     (r"\bds[ -]?(v3|v2|r1)\b", r"deepseek \1"),
-    (r"\bollama_kv_cache_type ?= ?", "ollama kv cache "), (r"--?kv[-_]cache[-_]dtype[ =]", "kv cache "),
+    (r"\bollama_kv_cache_type ?= ?", "ollama kv cache "), (r"--?kv[-_]cache[-_]dtype[ =]", ", kv cache "),  # a clause of its own:
+    # '--quantization fp8 --kv-cache-dtype fp8_e5m2' names the weights' format, then the cache's
+    (r"\bfp8_e[45]m[23]\b", "fp8"),
     (r"--?cache[-_]type[-_][kv][ =]", "kv cache "), (r"--?max[-_]model[-_]len[ =]", "context "),
+    (r"--?max[-_]total[-_]tokens[ =]", "context "),  # TGI: prompt and output of one request
+    (r"--?num[-_]shard[ =](\d+)", r"tensor parallel \1"),  # TGI's tensor parallelism
+    # Kubernetes: 'limits.nvidia.com/gpu: 2' asks for two GPUs, 'nvidia.com/gpu.product=NVIDIA-A100-SXM4-40GB' names them
+    (r"\b(?:resources\.)?(?:limits|requests)\.nvidia\.com/gpu ?[:=] ?(\d+)", r"\1 gpus"),
+    (r"\bnvidia\.com/gpu\.product ?[:=] ?", " "),
     (r"(?:\b(\d{1,3}) ?[x*]? ?)?"  # '2x p5.48xlarge': two instances of eight GPUs
      r"\b((?:p\d\w*(?:-b200)?\.\d*xlarge|g\d\w*\.(?:\d*xlarge|metal)|a\d-[a-z]+-\d+g|g2-standard-\d+|nd96\w+"
      r"|(?:(?<=a )|(?<=an ))p5(?= instance| node| box|\b(?! ?x))|\b(?:p5en?|p6-b200)\b(?! ?x))\b)",  # 'a p5', 'p5e': eight GPUs

@@ -34,7 +34,7 @@ RECIPES = {"unsloth": "unsloth", "trl": "trl", "sfttrainer": "trl", "torchtune":
            "huggingface trainer": "hf_trainer"}
 SHARDING = [(r"\bzero[ -]?(?:stage[ -]?)?([123])\b|\bzero([123])\b|\bdeepspeed (?:zero )?stage[ -]?([123])\b", "zero"),
             (r"\bfsdp\b", "fsdp")]
-DURATION_HOURS = {"hour": 1.0, "hr": 1.0, "h": 1.0, "day": 24.0, "week": 168.0, "month": 730.0, "year": 8760.0}
+DURATION_HOURS = {"hour": 1.0, "hr": 1.0, "h": 1.0, "day": 24.0, "week": 168.0, "wk": 168.0, "month": 730.0, "year": 8760.0}
 HOURS_PER_QUARTER = 3 * DURATION_HOURS["month"]  # as the tools price a year
 SPEND_RATE = (r"(?:\$ ?\d[\d,.]*|\d[\d,.]* ?(?:usd|dollars|bucks|eur|euros))(?: ?k\b)? ?(?:a|an|per|each|every|/) ?"
               r"(?:day|week|month|mo|year|yr)\b")  # '$4k a month' is what is paid, not how long
@@ -132,13 +132,13 @@ DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelev
              r"|(?:stays?|remains?|staying|left) (?:as[ -]is|untouched|unchanged|where (?:it|they) (?:is|are))"
              # 'a turnkey appliance, we are not going that route', 'that was a 7b, not comparable', '..., ignoring that'
              r"|not (?:going|taking) (?:that|this) (?:route|way|path)|(?:not|isn't|aren't|wasn't|weren't) (?:really )?comparable"
-             r"|ignoring (?:it|that|this|them)|not applicable)\b")
+             r"|ignoring (?:it|that|this|them)|not applicable|not what (?:we|i) (?:have|own|run|use|got)|not what (?:we've|i've) got)\b")
 DISMISSED = re.compile(DISMISSAL)  # said of the clause before: '... a quote at $2.10/hr, but that's for another team, ignore it'
 # what the asker had, left or cannot use: never an input, even where the question refers back to what others said
 LEFT_BEHIND = (r"\b(?:(?<!in )my old|(?:his|her|their) old"
                r"|(?<!in my )(?<!in our )old (?:[\w-]+ ){0,2}(?:box|rig|card|gpu|setup|fleet|cluster|servers?|nodes?|machines?"
                r"|workstations?|cards"
-               r"|gpus)|our old|reassigned|repurposed|\w+'s old|used to|back in|last year|previously"
+               r"|gpus)|our old|reassigned|repurposed|\w+'s old|(?<!that )(?<!which )used to|back in|last year|previously"
                r"|previous(?! (?:admin|owner|sysadmin|manager|it admin)\b)"
                r"|last time|earlier|(?:our|my|the) (?:last|previous) (?:run|job|attempt|experiment|training run|project|gig|company"
                r"|employer"
@@ -254,7 +254,8 @@ TROUBLESHOOTING = (r"\b(?:can't talk to|cannot talk to|connection refused|won't 
                    r"|drivers? (?:is |are )?(?:up to date|updated)"
                    # 'NCCL hangs at init', 'does fabricmanager have to match the driver version?', 'nothing useful in dmesg'
                    r"|nccl (?:error|hangs?|hung|hanging|timeout|timed out)|hangs? at init|fabric ?manager|driver version|dmesg"
-                   r"|unhandled system error|segfault\w*|stack ?trace|traceback)\b")
+                   r"|unhandled system error|segfault\w*|stack ?trace|traceback"
+                   r"|oom[ -]?killed)\b")  # the container's host memory limit, not the GPU's
 OFF_TOPIC = (r"\b(?:rgb|led lighting|(?:nicest|coolest|prettiest|best) (?:looking|lights?|colou?rs?)"  # looks, not sizing
              r"|who (?:launched|started|created|spun up|owns|made)|(?:ai|ml|data|cloud|gpu|it) strategy"  # an audit, a plan
              r"|temperature and top[_ -]?[pk]|top[_ -]?[pk] and temperature|sampling (?:params|parameters|settings))\b")  # sampling
