@@ -625,6 +625,22 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      "if that matters", "estimate", {"weights_dtype": "int8"}, {"hours"}),
     ("the office has a tower with two RTX A5000s that used to do video editing. could qwen2.5 32b at q4 run across the two cards?",
      "fit", {"unknown_gpu": "rtx a5000"}, set()),
+    # rules written after round 49 (two-turn exchanges, forum threads)
+    ("cmake with -DGGML_CUDA=ON fails at the link step, undefined reference to cublas symbols. card is a 3060. which lib is missing?",
+     None, {}, set()),
+    ("after updating peft my qlora adapter won't load anymore, it throws KeyError on lora_B. trained it on a 3090 with qwen2.5 7b. why?",
+     None, {}, set()),
+    ("Did a QLoRA of mistral 7b on a 4060 ti 16gb. A tutorial used seq len 4096 and batch size 4 and I copied it. Will that fit at "
+     "those settings?", "fit", {"seq_len": 4096, "batch_size": 4}, set()),
+    ("new build with a 5080 16gb, coming from a 1070 so it's a big jump. biggest model at q4_k_m with 8k ctx fully on the gpu?",
+     "biggest_model", {"gpus": [["rtx-5080", 1]]}, {"unknown_gpu"}),
+    ("one L40S runs our chatbot on qwen2.5 14b now; at peak 60 concurrent users and we want each of them to get 25 tok/s. how many "
+     "L40S do we need?", "serving", {"users": 60, "tokens_per_s_per_user": 25}, set()),
+    ("a 4x H100 box 12 hours a day on weekdays, so about 20 days, at $2.40 per gpu-hour: what's the bill?",
+     "cloud_cost", {"hours": 240, "rent_usd_per_gpu_hour": 2.4}, set()),
+    ("deepseek r1 at q4 gguf with llama.cpp, 32k context: can H200s do it, and how many would we need?", "which_gpu", {}, set()),
+    ("a 4x A100 node is booked for us for the next 10 days. LoRA of qwen2.5 32b on 500M tokens: how long will the run take?",
+     "training_time", {"training_tokens": 500_000_000}, {"hours"}),
 ]
 
 
@@ -991,3 +1007,27 @@ def test_a_follow_up_asking_if_the_cards_keep_up_with_the_traffic_plans_serving(
     first = ask("gpt-oss-120b on 2x H100 with vllm at 16k context, what's the max number of concurrent users?", catalog)
     answer = ask("would those 2 H100s keep up with 150 concurrent users at 20 tok/s each?", catalog, first)
     assert answer.journey == "serving" and answer.reading["users"] == 150
+
+
+def test_assuming_it_fits_asks_the_time_not_the_fit(catalog):
+    first = ask("full fine-tune of qwen2.5 3b on 2x A100 80GB, 4k context: does it fit?", catalog)
+    answer = ask("assuming it fits, how long would 300M tokens take on those two cards?", catalog, first)
+    assert answer.journey == "training_time" and answer.reading["training_tokens"] == 300_000_000
+
+
+def test_two_nodes_in_a_follow_up_is_sixteen_gpus(catalog):
+    first = ask("renting a node of H200s for 3 weeks on-demand, what's the bill?", catalog)
+    answer = ask("what if we take two nodes instead and finish in 12 days?", catalog, first)
+    assert answer.journey == "cloud_cost" and answer.reading["gpus"] == [["h200-sxm", 16]] and answer.reading["hours"] == 288
+
+
+def test_n_of_each_in_a_follow_up_counts_every_gpu_compared(catalog):
+    first = ask("H100 vs H200 for llama 3.1 70b in fp8 on vllm?", catalog)
+    answer = ask("same comparison but for qwen3 235b, 4 of each?", catalog, first)
+    assert answer.journey == "compare" and answer.reading["gpus"] == [["h100-sxm", 4], ["h200-sxm", 4]]
+
+
+def test_a_follow_up_asking_whether_that_changes_the_answer_keeps_the_question(catalog):
+    first = ask("buy 4x L40S at $8k each or rent at $0.90/hr, 3 years, 24/7?", catalog)
+    answer = ask("Honestly they would sit idle most nights, maybe busy 10 hours a day. Does that change the answer?", catalog, first)
+    assert answer.journey == "rent_or_buy" and abs(answer.reading["utilization"] - 10 / 24) < 1e-9

@@ -46,6 +46,7 @@ STRONG_POINTER = (r"\b(?:that|this|the same) (?:one )?(?:card|gpu|box|setup|node
                   r"|\b(?:everything|all) else (?:is |stays )?(?:the )?same\b"  # 'peak is 120 now, everything else the same'
                   r"|\b(?:those|these|the same) (?:\d+ )?(?:users|people|requests|sequences|seqs|sessions)\b"  # 'for those 100 users'
                   r"|\bof (?:that|this|the same) data\b"
+                  r"|\bdoes (?:that|this|it) change (?:the answer|anything|things|the math|the picture|your answer|the result)\b"
                   # 'does the 20b fit on a 4090?' after the 120b
                   r"|\bthe \d+(?:\.\d+)?b\b(?! (?:model|dense|moe|params|parameters|tokens)\b)"
                   r"|\b(?:buy|rent|get) the (?:two|three|four|eight|\d+) [a-z]*\d+\w*s\b")  # 'should we just buy the four a100s?'
@@ -132,8 +133,21 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
         merged.requests_per_s = round(float(rate.group(1)) / (60.0 if rate.group(3) else 3600.0 if rate.group(4) else 1.0), 4)
         merged.ignored = [w for w in merged.ignored if w not in rate.group(0).split()]
         merged.spans = [*merged.spans, Span(rate.group(0), f"{merged.requests_per_s:g} requests per second (the rate asked about before)")]
+    nodes = re.search(r"\b(\d+|two|three|four|eight|a pair of|a couple of) (?:nodes|boxes|servers)\b", new.text)
+    if nodes and not new.gpus and merged.gpus:  # 'what if we grab two nodes instead': eight GPUs each
+        value = nodes.group(1)
+        merged.gpus = [(merged.gpus[0][0], (int(value) if value.isdigit() else COUNT_WORDS[value.removesuffix(" of")])
+                        * v.GPUS_PER_NODE), *merged.gpus[1:]]
+        merged.ignored = [w for w in merged.ignored if w not in nodes.group(0).split()]
+        merged.spans = [*merged.spans, Span(nodes.group(0), f"{merged.gpus[0][1]} of the GPU asked about before")]
+    each = re.search(r"\b(\d+|two|three|four|eight) of each\b", new.text)
+    if each and not new.gpus and len(merged.gpus) >= 2:  # 'same comparison but for deepseek v3, 8 of each?'
+        value = each.group(1)
+        merged.gpus = [(gpu, int(value) if value.isdigit() else COUNT_WORDS[value]) for gpu, _ in merged.gpus]
+        merged.ignored = [w for w in merged.ignored if w not in each.group(0).split()]
+        merged.spans = [*merged.spans, Span(each.group(0), f"{merged.gpus[0][1]} of each GPU asked about before")]
     count = re.search(BARE_COUNT, new.text)
-    if count and not new.gpus and merged.gpus:
+    if count and not new.gpus and merged.gpus and not nodes and not each:
         value = count.group(1) or count.group(2) or count.group(3)
         merged.gpus = [(merged.gpus[0][0], int(value) if value.isdigit() else COUNT_WORDS[value]), *merged.gpus[1:]]
         merged.ignored = [w for w in merged.ignored if w not in count.group(0).split()]
@@ -403,6 +417,12 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
             if span.meaning.startswith("utilization"):
                 span.meaning = f"{span.meaning} (not used: nothing here weighs owning against renting)"
         reading.utilization = None
+    if journey is not None and journey.name == "training_time" and reading.hours is not None \
+            and re.search(TRAINING_TIME_ASK, asking_text.lower()):  # 'an 8x H100 box reserved for two weeks ... how long will
+        for span in reading.spans:  # the run take?': the run's length is what is asked; the reservation is told
+            if re.fullmatch(r"[\d,.]+ hours|a month \(.*\)", span.meaning):
+                span.meaning = f"{span.meaning}, a time told of (how long the run takes is what is asked)"
+        reading.hours = None
     if journey is not None and journey.name == "cheapest_method" and reading.workload is None and reading.training_tokens:
         reading.workload = "training"  # 'adapt X to our docs, 40M tokens, one epoch: the cheapest way?' trains
     if journey is not None and journey.name == "cloud_cost" and reading.hours is None and reading.years is not None:

@@ -356,6 +356,11 @@ def read_sibling_sizes(words: Words, reading: Reading, catalog: Catalog) -> None
 
 def read_counts_after(words: Words, reading: Reading) -> None:
     """Counts written after the GPU: 'could eight of them', '32 GPUs for 30 days', 'two VMs, 8 GPUs each'."""
+    count_asked = words.search(r"\bhow many (?:of (?:them|those|these) )?(?:would|do|will|should|must|'d) (?:i|we) (?:need|have to"
+                               r" (?:buy|get|rent))\b")  # 'is that possible with RTX PRO 6000s, and how many would I need?'
+    if count_asked and len(reading.gpus) == 1 and reading.gpus[0][1] is None and not reading.gpus[0][0].endswith("GB"):
+        reading.how_many_gpus = True
+        words.take(count_asked, "how many GPUs")
     # 'could eight of them' (not '60 of them hitting it at once': those are users)
     after = words.search(r"\b(\d+|two|three|four|eight) of (?:them|those|these)\b(?! (?:\w+ ){0,2}?" + v.AT_ONCE + ")")
     asker_gpus = [n for n, _ in enumerate(reading.gpus) if words.tier_at(reading.gpu_at[n]) > 0] or list(range(len(reading.gpus)))
@@ -387,7 +392,7 @@ def read_counts_after(words: Words, reading: Reading) -> None:
             count = int(value) if value.isdigit() else 2 if value in ("both", "the two") else v.NUMBER_WORDS[value.split()[-1]]
             reading.gpus[named[0]] = (reading.gpus[named[0]][0], count)
             words.take(told, f"{count} of the GPU named")
-    each = words.search(r"\b(\d+) (?:gpus|cards) each\b")  # 'H200 vs MI300X ... which gets more per node (8 gpus each)?'
+    each = words.search(r"\b(\d+) (?:(?:gpus|cards) each|of each)\b")  # 'H200 vs MI300X ... which gets more per node (8 gpus each)?'
     if each and len(reading.gpus) >= 2 and all(count is None for _, count in reading.gpus):
         reading.gpus = [(gpu, int(each.group(1))) for gpu, _ in reading.gpus]
         words.take(each, f"{each.group(1)} of each GPU named")
@@ -490,7 +495,8 @@ def node_after(words: Words, after: int, modules: bool) -> int | None:
 # ---- formats, workload, engine and recipe
 NEGATION = (r"\b(?:not|no|without|instead of|rather than|except|swap(?:ped|ping)?(?: out)?|replac(?:e|ed|ing)|ditch(?:ed|ing)?"
             r"|(?:don't|dont|do not|doesn't) have(?: any)?"
-            r"|sell(?:ing)?|sold|upgrad(?:e|ed|ing) from|switch(?:ed|ing)? from|moving from|(?:don't|dont|do not) (?:want|use|need)"
+            r"|sell(?:ing)?|sold|upgrad(?:e|ed|ing) from|switch(?:ed|ing)? from|moving from|coming from"
+            r"|(?:don't|dont|do not) (?:want|use|need)"
             r"|(?:can't|cannot|can not|won't) (?:risk|use|do|afford|tolerate)|(?:don't|dont|do not) (?:quote|give|show) (?:me|us))"
             r"(?: a| an| the| my| our| using| use| with)? ")
 
@@ -1167,7 +1173,7 @@ def read_traffic(words: Words, reading: Reading) -> None:
                           r" (?:get|see|have|receive|stream at))"
                           r"(?: at least| >=?| ≥| no less than)?"  # 'each needs >=25 tok/s', 'each should get about 20 tok/s'
                           r"|(?:each|every) (?:user|person|stream|client) (?:to )?(?:see|get)s?"
-                          r"|(?:each|every) (?:\w+ )?to (?:stream|get|see|receive) at"
+                          r"|(?:each|every) (?:\w+ )?(?:of (?:them|us|those|these) )?to (?:stream|get|see|receive)(?: at)?"
                           r"|(?:each|every) (?:user|person|stream|client) (?:needed|needs|need|wants|wanted|should get)"
                           r"|keep(?:ing)? (?:each|every) (?:user|person|stream|client) (?:at|above)"
                           r"|at least|min(?:imum)?|target(?:ing)?(?: to| of)?|>=?|no less than"
@@ -1281,10 +1287,21 @@ WEEKS_PER_MONTH = v.DURATION_HOURS["month"] / v.DURATION_HOURS["week"]
 def read_weekly_schedule(words: Words, reading: Reading) -> bool:
     """'3 hours a night, twice a week, for a ten week semester': the hours of use over the whole span (60), said as a
     schedule and a span together."""
-    found = words.search(r"\b(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) (?:a|per|each|every|/) ?(?:day|night|evening|session|class|weekday)\b"
+    # (on the words as written: the hours a day were read as a share of the day already)
+    found = re.search(r"\b(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) (?:a|per|each|every|/) ?(?:day|night|evening|session|class|weekday)\b"
                          r" ?,? (?:and )?(once|twice|thrice|(\d) (?:times|days|nights|evenings)) (?:a|per|each|every|/) ?week\b"
                          r" ?,? (?:and )?(?:for|over|across|during) (?:a |an |the )?(?:whole |full |entire )?(\d+(?:\.\d+)?)[ -]?"
-                         r"(weeks?|months?)\b(?: long)?(?: (?:semester|term|course|quarter|project|stretch|period))?")
+                         r"(weeks?|months?)\b(?: long)?(?: (?:semester|term|course|quarter|project|stretch|period))?", words.text)
+    days = re.search(r"\b(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) (?:a|per|each|every|/) ?day\b(?: on (?:weekdays|workdays|business days))?"
+                        r" ?,? (?:so |i\.?e\.? |that's |thats |which is |for |over )?(?:about |roughly |around )?(\d+) (?:days|weekdays"
+                        r"|workdays|working days|business days)\b", words.text)  # '10 hours a day on weekdays, so ~22 days'
+    if found is None and days is not None:
+        reading.hours = round(float(days.group(1)) * float(days.group(2)), 2)
+        words.take(days, f"{reading.hours:g} hours of use ({days.group(0)})")  # 220 hours of use
+        month = words.search(r"\b(?:a |one )?month[ -]long\b")  # the span the days fall in, not a month of round-the-clock use
+        if month:
+            words.take(month, "the span those days fall in")
+        return True
     if found is None:
         return False
     per_week = int(found.group(3)) if found.group(3) else TIMES_A_WEEK[found.group(2)]

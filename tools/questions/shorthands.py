@@ -25,6 +25,8 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\b(?:the )?(?:new )?openai(?:'s)? open(?:[- ]weights?)? models?,? (?:the )?(big|large|bigger|larger|small|smaller)(?: one)?\b",
      lambda m: "gpt-oss-120b" if m.group(1).startswith(("big", "larg")) else "gpt-oss-20b"),  # 'the new OpenAI open model, the big one'
     (r"\bdgx ?(h100|h200|b200|b300|a100)\b", r"8 x \1"),  # a DGX holds eight
+    (r"\b(?:assuming|provided|given) (?:that )?(?:it|that|this|the model|everything) (?:fits|does fit|will fit)\b", "assuming so"),
+    # ('assuming it fits, how long would 200M tokens take?': a premise, not a fit asked)
     (r"(?<!rtx )\bpro 6000\b(?! (?:blackwell|ada|server|workstation))", "rtx pro 6000 blackwell"),  # 'the PRO 6000'
     (r"\b([\w.-]+/[\w.-]+?)-(?:instruct|thinking)-(?:2[4-9]\d\d)\b", r"\1"),  # 'Qwen3-30B-A3B-Instruct-2507': the model
     (r"\b(?:tpu[ -]?)?v(5e|5p|6e)-(\d+)\b", r"tpu v\1 \2 chips"),  # TPU slices: v5e-8

@@ -255,7 +255,11 @@ TROUBLESHOOTING = (r"\b(?:can't talk to|cannot talk to|connection refused|won't 
                    # 'NCCL hangs at init', 'does fabricmanager have to match the driver version?', 'nothing useful in dmesg'
                    r"|nccl (?:error|hangs?|hung|hanging|timeout|timed out)|hangs? at init|fabric ?manager|driver version|dmesg"
                    r"|unhandled system error|segfault\w*|stack ?trace|traceback"
-                   r"|oom[ -]?killed)\b")  # the container's host memory limit, not the GPU's
+                   r"|oom[ -]?killed"  # the container's host memory limit, not the GPU's
+                   # a build or a load that breaks: 'fails at the link step', 'throws KeyError on ...lora_A'
+                   r"|undefined reference|link(?:er)? (?:step|error)|build (?:fails|failed|error)|fails to (?:build|compile)"
+                   r"|compil(?:e|ation) error|(?:key|value|type|attribute|import|runtime|index)error|won't load anymore"
+                   r"|save format)\b")
 OFF_TOPIC = (r"\b(?:rgb|led lighting|(?:nicest|coolest|prettiest|best) (?:looking|lights?|colou?rs?)"  # looks, not sizing
              r"|who (?:launched|started|created|spun up|owns|made)|(?:ai|ml|data|cloud|gpu|it) strategy"  # an audit, a plan
              r"|temperature and top[_ -]?[pk]|top[_ -]?[pk] and temperature|sampling (?:params|parameters|settings))\b")  # sampling
@@ -263,6 +267,7 @@ LEAD_IN = re.compile(r"\s*(?:on|with|using|for|at|in|if|assuming|given|across|un
                      r"(?!(?:reference|context|comparison|what it's worth|the record)\b)")  # a phrase; 'for reference, ...' tells
 REFERS_BACK = (r"\b(?:fits?|run|work|load)s? (?:\w+ )?(?:on|in|across) (?:that|those|them|it)\b"
                r"|\b(?:can|could|will|would|does|do) (?:the pair|the two|both of them|those two|these two)\b"  # 'can the pair hold X?'
+               r"|\b(?:at|with|using) (?:those|these|the same|that) (?:settings|config\w*|params|parameters|hyperparam\w*|numbers)\b"
                r"|\b(?:the )?same (?:quant\w*|context(?: length)?|settings?|config\w*|format|precision|setup)\b"
                r"|\b(?:does|did|will|would) (?:it|that|this) (?:really|actually)\b|\b(?:legit|claim\w*)\b|\bholds? (?:up|true)\b"
                r"|\b(?:should|would|could) (?:that|it|this|they) have\b"
