@@ -71,7 +71,10 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     same_talk = re.search(r"\b(?:then|instead|still)\W*$", new.text)  # 'would gemma 3 27b fit on the 5090 at q5_k_m then'
     said_model = bool(new.models or new.unknown_models or new.params_billions is not None)
     subjectless = (not said_model and bool(previous.models or previous.unknown_models or previous.params_billions is not None)
-                   and asks_anything(new.text) and not re.search(SPEC_ASK, new.asked))  # 'nice. how many tok/s would i get'
+                   and asks_anything(new.text) and not re.search(SPEC_ASK, new.asked)  # 'nice. how many tok/s would i get'
+                   and not ((new.gpus or new.unknown_gpus)  # 'Rent vs buy for a single RTX 5090, 8 hours a day' after
+                            and not {g for g, _ in new.gpus} & {g for g, _ in previous.gpus}  # an H100 fit: whole
+                            and re.search("|".join((j.BUY, j.RENT_OR_OWN, j.COST_ASK)), new.asked)))
     on_the_same_gpus = (new.models and not new.gpus and not new.unknown_gpus and bool(previous.gpus)
                         and re.search(j.FIT_ASK + "|" + j.SPEED + "|" + j.LIMIT, new.asked)
                         and not re.search(j.ESTIMATE_ASK, new.asked))  # 'would gemma 3 27b fit?' after the card was said
@@ -134,6 +137,8 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
         merged.ignored = [w for w in merged.ignored if w not in rate.group(0).split()]
         merged.spans = [*merged.spans, Span(rate.group(0), f"{merged.requests_per_s:g} requests per second (the rate asked about before)")]
     nodes = re.search(r"\b(\d+|two|three|four|eight|a pair of|a couple of) (?:nodes|boxes|servers)\b", new.text)
+    if nodes and re.search(BARE_COUNT, new.text[nodes.end():]):
+        nodes = None  # 'two nodes, so 8 of them': the count said
     if nodes and not new.gpus and merged.gpus:  # 'what if we grab two nodes instead': eight GPUs each
         value = nodes.group(1)
         merged.gpus = [(merged.gpus[0][0], (int(value) if value.isdigit() else COUNT_WORDS[value.removesuffix(" of")])
@@ -354,7 +359,7 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
                        subject=re.search(ASKS_FOR_A_MODEL, asking) is not None)
     journey = choose(reading)
     asking_text = " ".join(reading.text[a:b] for a, b in reading.asking) or reading.text
-    troubleshooting = follow is None and (re.search(v.TROUBLESHOOTING, reading.text) and not asks_anything(question)
+    troubleshooting = follow is None and (re.search(v.TROUBLESHOOTING, reading.text) and not asks_anything(asking_text)
                                           or re.search(v.OFF_TOPIC, asking_text))  # 'which one has the nicest RGB?'
 
     if troubleshooting:  # 'Open WebUI can't talk to ollama since the update: set OLLAMA_HOST?': no sizing asked

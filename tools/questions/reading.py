@@ -1131,12 +1131,15 @@ def read_traffic(words: Words, reading: Reading) -> None:
         words.take(team, f"an organisation of {team.group(1)} (its size, not concurrent users)")
     rates = words.finditer(r"(\d+(?:\.\d+)?) ?(?:rps|qps|req/s|(?:requests?|reqs?) ?(?:per|/|a) ?"
                            r"(?:(s\b|sec\w*|second)|(min\w*)|(h\b|hr|hour))"
-                           r"|queries (?:per|a) second)")
+                           r"|queries (?:per|a) second)"
+                           r"|\b(?:qps|rps)(?: target| peak| of| is| at| around| about| =)* (\d+(?:\.\d+)?)\b(?! ?(?:%|tok|users))")  # 'QPS target 25'
+    top = max((words.tier(r.start()) for r in rates), default=0)
+    rates = [r for r in rates if words.tier(r.start()) == top]  # not a rate from a blog the question sets aside
     rate = next((r for r in rates if re.search(r"\b(?:spikes?|peaks?|peaking|max\w*|up to|bursts?)(?: \w+)?(?: to| at| of| is)? ?$",
                                                words.text[:r.start()])), rates[0] if rates else None)  # 'averages 2/s, spikes to 8'
     if rate:
         per = 60.0 if rate.group(3) else 3600.0 if rate.group(4) else 1.0  # '180 requests per minute'
-        reading.requests_per_s = round(float(rate.group(1)) / per, 4)
+        reading.requests_per_s = round(float(rate.group(1) or rate.group(5)) / per, 4)
         words.take(rate, f"{reading.requests_per_s:g} requests per second")
     at_once = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent|parallel|simultaneous|active) (?:[a-z]+ )?(?:users?|requests"
                            r"|sessions|streams|people|chats|connections|clients)\b"  # of '400 devs, 60 concurrent sessions'
