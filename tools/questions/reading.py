@@ -1132,7 +1132,8 @@ def read_traffic(words: Words, reading: Reading) -> None:
     rates = words.finditer(r"(\d+(?:\.\d+)?) ?(?:rps|qps|req/s|(?:requests?|reqs?) ?(?:per|/|a) ?"
                            r"(?:(s\b|sec\w*|second)|(min\w*)|(h\b|hr|hour))"
                            r"|queries (?:per|a) second)"
-                           r"|\b(?:qps|rps)(?: target| peak| of| is| at| around| about| =)* (\d+(?:\.\d+)?)\b(?! ?(?:%|tok|users))")  # 'QPS target 25'
+                           # 'QPS target 25'
+                           r"|\b(?:qps|rps)(?: target| peak| of| is| at| around| about| =)* (\d+(?:\.\d+)?)\b(?! ?(?:%|tok|users))")
     top = max((words.tier(r.start()) for r in rates), default=0)
     rates = [r for r in rates if words.tier(r.start()) == top]  # not a rate from a blog the question sets aside
     rate = next((r for r in rates if re.search(r"\b(?:spikes?|peaks?|peaking|max\w*|up to|bursts?)(?: \w+)?(?: to| at| of| is)? ?$",
