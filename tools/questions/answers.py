@@ -35,6 +35,7 @@ class AskAnswer(BaseModel):
     follow_up: bool = Field(default=False, description="read as a change to the previous question")
     calls: list[ToolCall] = []
     _reading: Any = PrivateAttr(default=None)  # the Reading, for follow-up questions
+    _models_seen: list[str] = PrivateAttr(default_factory=list)  # the conversation's models so far, the latest last
 
 
 def partly_in_system_ram(serving: Mapping[str, Any] | None) -> bool:

@@ -198,6 +198,34 @@ def relative_size_follow_up(follow: Reading, new_text: str, named: list[str], ca
     return merged
 
 
+def conversation_models(previous: AskAnswer | None) -> list[str]:
+    """The models a conversation has asked about, oldest first, each once (where it was last asked about)."""
+    if previous is None:
+        return []
+    named = [*previous._models_seen, *(previous._reading.models[:1] if previous._reading is not None else [])]
+    return [m for n, m in enumerate(named) if m not in named[n + 1:]]
+
+
+def back_to_an_earlier_model(reading: Reading, fresh: Reading, seen: list[str]) -> Reading:
+    """'ok back to mistral, how fast?' after Mistral Small 24B then Qwen2.5 32B: a bare family word after 'back to' (or
+    'the mistral one') names the model of that family the conversation asked about last, not a new one."""
+    if fresh.models or not reading.models:
+        return reading
+    said = re.search(r"\b(?:back to|go back to|return to|switch back to|revert to|again with|the) (?:the )?([a-z][a-z0-9.]{2,})"
+                     r"(?: one| model| again)?\b", fresh.text)
+    if said is None:
+        return reading
+    word = said.group(1)
+    earlier = next((m for m in reversed(seen) if m not in reading.models[:1]
+                    and m.split("/")[-1].lower().split("-")[0].startswith(word)), None)
+    if earlier is None:
+        return reading
+    back = dataclasses.replace(reading, models=[earlier], model_at=[0], params_billions=None, unknown_models=[])
+    back.spans = [*reading.spans, Span(said.group(0), f"model {earlier} (asked about earlier in the conversation)")]
+    back.ignored = [w for w in reading.ignored if w not in said.group(0).split()]
+    return back
+
+
 def choose(reading: Reading) -> j.Journey | None:
     stand_in = reading
     if reading.unknown_models and not j.has_subject(reading):  # pick the journey as if the model were known
@@ -344,10 +372,12 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
     reading = read_question(question[:2000], catalog)
     follow = follow_up_of(previous._reading, reading) if previous is not None and previous._reading is not None else None
     fresh = reading  # what the new question says on its own
+    seen = conversation_models(previous)
     if follow is not None:
         sized = previous._reading.models if previous is not None and previous._reading is not None else []
         reading = follow if not sized else relative_size_follow_up(sibling_follow_up(follow, reading.text, sized[0], catalog),
                                                                     reading.text, sized, catalog)
+        reading = back_to_an_earlier_model(reading, fresh, seen)
     elif reading.asking:  # 'which gpu should I buy?' after a story of the cards one had: those are not the candidates
         asking = " ".join(reading.asked[a:b] for a, b in reading.asking)
         own = "".join(" " if any(a <= i < b for a, b in reading.aside) else c for i, c in enumerate(reading.text))
@@ -453,7 +483,7 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
                     + "\n".join(f"  • {e}" for e in EXAMPLES))
         base["reading"] = {}  # nothing was answered: no field of it is a reading of what was asked
         answer = AskAnswer(understood=False, interpretation="not understood", answer=text, **base)
-        answer._reading = reading
+        answer._reading, answer._models_seen = reading, seen
         return answer
     calls: list[ToolCall] = []
     defaults = defaults_used(reading, journey.name, catalog)
@@ -528,5 +558,5 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
         text += "\nIgnored: " + ", ".join(f"'{w}'" for w in reading.ignored) + "."
     answer = AskAnswer(understood=True, journey=journey.name, interpretation=text, answer="\n".join(lines), calls=calls,
                        defaults_used=defaults, not_answered=not_answered, answered=answered, **base)
-    answer._reading = reading
+    answer._reading, answer._models_seen = reading, seen
     return answer
