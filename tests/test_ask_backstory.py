@@ -641,6 +641,36 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
     ("deepseek r1 at q4 gguf with llama.cpp, 32k context: can H200s do it, and how many would we need?", "which_gpu", {}, set()),
     ("a 4x A100 node is booked for us for the next 10 days. LoRA of qwen2.5 32b on 500M tokens: how long will the run take?",
      "training_time", {"training_tokens": 500_000_000}, {"hours"}),
+    # rules written after rounds 51-52 (forum threads, ops messages, long conversations, hobbyists)
+    ("still on a 2060 that can't hold anything over 7b. I want qwen2.5 32b q4_k_m at 8k ctx in llama.cpp: how many 3060 12gbs do I "
+     "need?", "which_gpu", {"weights_dtype": "q4_k_m"}, set()),
+    ("We serve llama 3.1 8b on one L4 with vllm, about 25 concurrent users right now. Sales wants to roll it out to 200 concurrent "
+     "users at 20 tok/s each. How many L4s?", "serving", {"users": 200, "tokens_per_s_per_user": 20}, set()),
+    ("a forum post said ~2 bytes per param so ~28GB for qwen2.5 14b. how much VRAM does it really need in bf16 at 4k context?",
+     "estimate", {"weights_dtype": "bf16"}, {"gpus"}),
+    ("one L40S with qwen2.5 14b in vllm, a single user sees ~60 tok/s. how many concurrent users at 8k context before the kv cache "
+     "is full?", "limits", {"seq_len": 8192}, {"users"}),
+    ("need 32k sequences now for contracts; which GPU should I rent to LoRA qwen2.5 7b at 32k context?",
+     "which_gpu", {"seq_len": 32768}, {"users"}),
+    ("we send ~20M tokens/day to an API for classification. cheapest way to run qwen2.5 7b ourselves: which GPU and quant?",
+     "cheapest_method", {}, {"training_tokens"}),
+    ("full fine-tune of qwen2.5 1.5b on the 40GB A100 with the HF Trainer, seq 1024: max batch size?",
+     "limits", {"gpus": [["a100-40gb-sxm", 1]], "recipe": "hf_trainer"}, set()),
+    ("which prompt format should I use for mistral nemo in LM Studio? it keeps printing [INST]", None, {}, set()),
+    ("vllm wheel on my 5080 fails with 'no kernel image is available for execution on the device'. is there a prebuilt wheel that "
+     "works?", None, {}, set()),
+    ("is a 850W psu enough for a 4090 and a 7800x3d?", None, {}, set()),
+    ("Ray Serve with vllm, llama 3.1 8b on L4s: ~600 requests/min, output len ~300 tokens. how many L4s?",
+     "serving", {"output_tokens": 300, "requests_per_s": 10}, {"seq_len"}),
+    ("B200 vs MI355X for deepseek v3 fp8, which gives more tok/s per node? 8 gpus either way",
+     "compare", {"gpus": [["b200", 8], ["mi355x", 8]]}, set()),
+    ("how many 4060 ti 16gbs would i need for qwen2.5 32b in q4? lol", "which_gpu", {"weights_dtype": "q4_k_m"}, set()),
+    ("my rtx 4080 laptop gpu has 12gb. can it run qwen2.5 14b at q4_k_m?", "fit", {"unknown_gpu": "rtx 4080 laptop"}, set()),
+    ("picked up three mi50s on ebay (32gb each, about $150 a pop). biggest model across all three in q4?",
+     "biggest_model", {"gpus": [["32GB", 3]]}, {"purchase_usd_per_gpu"}),
+    ("h100 80gb going cheap at a local auction - what are its specs and bandwidth?", "gpu_card", {}, set()),
+    ("me and 3 discord friends want to share my 3090 running qwen2.5 7b in vllm. how long can the context be with 4 users at once?",
+     "limits", {"users": 4, "engine": "vllm"}, set()),
 ]
 
 
@@ -1031,3 +1061,33 @@ def test_a_follow_up_asking_whether_that_changes_the_answer_keeps_the_question(c
     first = ask("buy 4x L40S at $8k each or rent at $0.90/hr, 3 years, 24/7?", catalog)
     answer = ask("Honestly they would sit idle most nights, maybe busy 10 hours a day. Does that change the answer?", catalog, first)
     assert answer.journey == "rent_or_buy" and abs(answer.reading["utilization"] - 10 / 24) < 1e-9
+
+
+def test_back_to_an_earlier_model_restores_that_model(catalog):
+    first = ask("can gemma 3 12b run on my 3090 at q4 in ollama?", catalog)
+    second = ask("what about qwen2.5 32b?", catalog, first)
+    back = ask("ok back to gemma, how fast is it?", catalog, second)
+    assert back.journey == "speed" and back.reading["model"] == "google/gemma-3-12b-pt"
+    again = ask("and the qwen one at 16k context?", catalog, back)
+    assert again.reading["model"] == "Qwen/Qwen2.5-32B" and again.reading["seq_len"] == 16384
+
+
+def test_back_to_the_size_said_earlier_restores_that_model(catalog):
+    first = ask("llama 3.1 8b at q4 on a 4070 ti super in ollama, fits?", catalog)
+    second = ask("what if i try mistral small 24b instead, same quant?", catalog, first)
+    back = ask("back to the 8b at q8 then, what tok/s?", catalog, second)
+    assert back.reading["model"] == "meta-llama/Llama-3.1-8B" and back.reading["weights_dtype"] == "q8_0"
+
+
+def test_a_monthly_bill_of_that_card_keeps_the_conversation(catalog):
+    first = ask("can qwen3 32b in fp8 fit on one L40S with vllm at 16k context?", catalog)
+    second = ask("and on an H100 instead?", catalog, first)
+    answer = ask("whats a month of that h100 gonna cost to rent?", catalog, second)
+    assert answer.journey == "cloud_cost" and answer.reading["model"] == "Qwen/Qwen3-32B" and answer.reading["hours"] == 730
+
+
+def test_how_many_of_another_card_after_rent_or_buy_plans_serving_again(catalog):
+    first = ask("llama 3.1 70b in fp8 on vllm for 80 concurrent users at 20 tok/s each: how many H100s?", catalog)
+    second = ask("should we buy them at $26k each instead, 24/7 for 3 years?", catalog, first)
+    answer = ask("what if we went with H200s instead, how many of those would it take?", catalog, second)
+    assert answer.journey == "serving" and answer.reading["gpus"] == [["h200-sxm", 1]]

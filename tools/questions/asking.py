@@ -55,7 +55,8 @@ BARE_COUNT = (r"\b(\d+|two|three|four|eight|a pair|a couple) (?:of (?:them|those
 COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "eight": 8, "a pair": 2, "a couple": 2, "both": 2, "second": 2, "third": 3,
                "fourth": 4}
 UNSET: tuple[object, ...] = (None, [], False)
-SPEC_ASK = r"\b(?:specs?|bandwidth|tdp|tflops|flops|what(?: is|'s|s) an?)\b"  # 'what's the bandwidth of an mi300x?' asks of the card alone
+# 'what's the bandwidth of an mi300x?' asks of the card alone
+SPEC_ASK = r"\b(?:specs?|bandwidth|tdp|tflops|flops)\b|\bwhat(?: is|'s|s) an? ·"
 
 
 def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
@@ -74,6 +75,7 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
                    and asks_anything(new.text) and not re.search(SPEC_ASK, new.asked)  # 'nice. how many tok/s would i get'
                    and not ((new.gpus or new.unknown_gpus)  # 'Rent vs buy for a single RTX 5090, 8 hours a day' after
                             and not {g for g, _ in new.gpus} & {g for g, _ in previous.gpus}  # an H100 fit: whole
+                            and not re.search(r"\b(?:instead|then|that|those|these)\b", new.text)  # 'that mi300x'
                             and re.search("|".join((j.BUY, j.RENT_OR_OWN, j.COST_ASK)), new.asked)))
     on_the_same_gpus = (new.models and not new.gpus and not new.unknown_gpus and bool(previous.gpus)
                         and re.search(j.FIT_ASK + "|" + j.SPEED + "|" + j.LIMIT, new.asked)
@@ -209,7 +211,17 @@ def conversation_models(previous: AskAnswer | None) -> list[str]:
 def back_to_an_earlier_model(reading: Reading, fresh: Reading, seen: list[str]) -> Reading:
     """'ok back to mistral, how fast?' after Mistral Small 24B then Qwen2.5 32B: a bare family word after 'back to' (or
     'the mistral one') names the model of that family the conversation asked about last, not a new one."""
-    if fresh.models or not reading.models:
+    if fresh.models:
+        return reading
+    size = re.search(r"\b(?:back to |again with |on )?the (\d+(?:\.\d+)?)b\b", fresh.text)  # 'ok back to the 8b' after the 70b
+    earlier_size = size and next((m for m in reversed(seen) if m not in reading.models[:1]
+                                  and re.search(rf"(?<![\d.]){re.escape(size.group(1))}b", m.split("/")[-1].lower())), None)
+    if size and earlier_size:
+        back = dataclasses.replace(reading, models=[earlier_size], model_at=[0], params_billions=None, unknown_models=[])
+        back.spans = [*(s for s in reading.spans if not s.meaning.startswith(("a ", "model "))),
+                      Span(size.group(0), f"model {earlier_size} (asked about earlier in the conversation)")]
+        return back
+    if not reading.models:
         return reading
     said = re.search(r"\b(?:back to|go back to|return to|switch back to|revert to|again with|the) (?:the )?([a-z][a-z0-9.]{2,})"
                      r"(?: one| model| again)?\b", fresh.text)
@@ -426,7 +438,8 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
                                                                 lower)):
         journey = j.JOURNEY_BY_NAME["rent_or_buy"]  # 'if we just bought the h200s at ~$32k a card, when does that beat renting?'
     traffic = fresh.users or fresh.requests_per_s is not None or fresh.tokens_per_s_per_user is not None or (
-        (reading.users or reading.requests_per_s is not None) and previous is not None and previous.journey in ("serving", "cloud_cost"))
+        (reading.users or reading.requests_per_s is not None) and previous is not None
+        and previous.journey in ("serving", "cloud_cost", "rent_or_buy"))
     if follow is not None and traffic and reading.model and re.search(r"\bhow many\b", lower):
         journey = j.JOURNEY_BY_NAME["serving"]  # 'and if traffic peaks at 10 req/s, how many cards then?'
         if reading.gpus:
@@ -441,6 +454,12 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
         if told is not None:
             told.meaning = "a length the question tells of, not asks for (the longest is asked)"
         reading.seq_len = None
+    if journey is not None and journey.name == "limits" and reading.users == 1 and re.search(
+            r"\bhow many (?:\w+ )?(?:users|people|sessions|requests|chats|streams)\b", asking_text.lower()):
+        told = next((s for s in reading.spans if s.meaning == "1 concurrent users"), None)  # 'single user does ~150 tok/s ...
+        if told is not None:  # how many concurrent users can it handle?': the count is what is asked
+            told.meaning = "one user, told of (how many is what is asked)"
+        reading.users = None
     if journey is not None and journey.name == "limits" and j.asks_past_told_batch(reading):
         told = next((s for s in reading.spans if s.meaning.startswith("batch ")), None)  # 'right now I'm at bs 2'
         if told is not None:

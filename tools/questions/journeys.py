@@ -673,7 +673,9 @@ def first(reading: Reading, pattern: str, *others: str) -> bool:
 def fit_before_count(reading: Reading) -> bool:
     """'Does it fit on one H100, or how many do I need?' asks the fit first; 'how many MI300X to hold it?' the count (the
     count's words are taken with the GPU's name, so they are looked for in the question as written)."""
-    fit = re.search(FIT_ASK, reading.asked)
+    def asked_here(found: re.Match[str]) -> bool:  # 'a 3060 that can't hold anything past 14B. how many 3090s?': told
+        return not reading.asking or any(a <= found.start() < b for a, b in reading.asking)
+    fit = next((m for m in re.finditer(FIT_ASK, reading.asked) if asked_here(m)), None)
     count = re.search(r"\bhow many\b|\bnumber of\b", reading.text)
     return fit is not None and (count is None or fit.start() < count.start())  # the masked text keeps the positions
 
@@ -793,7 +795,9 @@ def asks_job_cost(reading: Reading) -> bool:
     if not named_gpus(reading):
         return False
     if not has_subject(reading):
-        cost = r"\b(cheap\w*|cost\w*|price\w*|rent\w*|pay|spend|bill\w*|rate|going for|go for|per hour|an hour|hourly)\b|/ ?hr\b"
+        # ('a v100 going cheap on ebay: specs?' tells a price; it asks the card)
+        cost = (r"\b((?<!going )(?<!selling )cheap\w*|cost\w*|price\w*|rent\w*|pay|spend|bill\w*|rate|going for|go for|per hour|an hour"
+                r"|hourly)\b|/ ?hr\b")
         card = r"\b(specs?|tdp|bandwidth|how much (?:memory|vram))\b"  # 'what is a Gaudi 3: memory, bandwidth, TDP?'
         return (said(reading, cost) or reading.hours is not None) and not first(reading, card, cost)
     return reading.hours is not None and said(reading, COST_ASK) and not any(first(reading, ask, COST_ASK) for ask in (

@@ -232,6 +232,8 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
             if re.search(NEGATION.rstrip() + r"(?: (?:\d+|two|three|four|eight)(?: x)?)?$", before):
                 words.take_words(start, start + size - 1, f"ruled out: {found.item_id}")
                 continue
+            if found.kind == "gpu" and re.match(r"(?:gpu )?(?:laptop|mobile|max-q)\b", " ".join(tokens[start + size:start + size + 2])):
+                continue  # 'an rtx 4070 laptop gpu' is another chip than the desktop card: read as a GPU outside the catalog
             if found.kind == "model":
                 words.take_words(start, start + size - 1, f"model {found.item_id}")
                 models.append((start, found.item_id))
@@ -392,7 +394,8 @@ def read_counts_after(words: Words, reading: Reading) -> None:
             count = int(value) if value.isdigit() else 2 if value in ("both", "the two") else v.NUMBER_WORDS[value.split()[-1]]
             reading.gpus[named[0]] = (reading.gpus[named[0]][0], count)
             words.take(told, f"{count} of the GPU named")
-    each = words.search(r"\b(\d+) (?:(?:gpus|cards) each|of each)\b")  # 'H200 vs MI300X ... which gets more per node (8 gpus each)?'
+    # 'H200 vs MI300X ... which gets more per node (8 gpus each)?'
+    each = words.search(r"\b(\d+) (?:(?:gpus|cards) (?:each|apiece|either way|on each side|per side)|of each)\b")
     if each and len(reading.gpus) >= 2 and all(count is None for _, count in reading.gpus):
         reading.gpus = [(gpu, int(each.group(1))) for gpu, _ in reading.gpus]
         words.take(each, f"{each.group(1)} of each GPU named")
@@ -596,8 +599,12 @@ def read_workload(words: Words, reading: Reading) -> None:
     if tune and re.fullmatch(r"fine[ -]?tuned|finetuned", tune.group(0)) and re.search(
             r"\b(?:a|an|our|my|the|your|their|this|that)(?: \w+)?$", words.text[:tune.start()].rstrip()):
         tune = None
+    if tune and re.fullmatch(r"fine[ -]?tuned|finetuned", tune.group(0)) and re.search(
+            r"\b(?:we|i|they|we've|i've|we have|i have|they've)(?: already)?$", words.text[:tune.start()].rstrip()) \
+            and re.search(r"\b(?:serv\w*|host\w*|deploy\w*|inference)\b", words.text[tune.end():]):
+        tune = None  # 'We fine-tuned Yi 34B ... and serve it with vllm': the tuning is done; the question serves it
     rebuilt = r"\b(?:rebuild\w*|build\w*|start\w*|rewrit\w*|redo\w*|set(?:ting)? up)(?: [\w'-]+){0,3} $"
-    train = words.search(r"\b(?:pre[ -]?train\w*|from[ -]scratch|train\w*)\b")
+    train = words.search(r"\b(?:pre[ -]?train\w*|from[ -]scratch|train(?!ers?\b)\w*)\b")  # 'the HF Trainer' is a recipe
     if train and train.group(0).startswith("from") and re.search(rebuilt, words.text[:train.start()]):
         train = words.search(r"\b(?:pre[ -]?train\w*|train\w*)\b")  # 'rebuilding the deployment from scratch' trains nothing
     if train and train.group(0) == "trained" and re.search(r"\b(?:was|were|been|is|are|got)(?: \w+)? $",
@@ -714,7 +721,8 @@ def read_gpu_memory(words: Words, reading: Reading) -> None:
         after = " ".join(words.words[first + 1:first + 5])
         if re.search(r"\b(?:eat\w*|us(?:e|es|ing)|tak(?:e|es|ing)|took|consum\w*|allocat\w*|at least|needs?|wants?|requires?|shows?)"
                      r"(?: \w+)?$|\d-$|\b(?:files?|weights?|checkpoints?|downloads?|disk|gguf|model|quant)s?(?: alone| itself)? "
-                     r"(?:is|are|weighs?)(?: only| about| around| near| nearly| roughly| like)?$|\b(?:from|to) (?:about |around )?$",
+                     r"(?:is|are|weighs?)(?: only| about| around| near| nearly| roughly| like)?$|\b(?:from|to) (?:about |around )?$"
+                     r"|\b(?:so|=|which is|that's|thats|that is|thus|hence|i\.?e\.?|comes to|works out to)(?: about| around| roughly)?$",
                      before):  # what something uses or needs, or what its files weigh, is no GPU
             words.take(found, "memory used or needed (not a GPU)")
             continue
@@ -993,6 +1001,10 @@ def read_token_counts(words: Words, reading: Reading) -> None:
     """'on 1T tokens', '20B tokens of data', 'generate 500 tokens', '300 output tokens'."""
     scale = "|".join(sorted(v.TOKEN_SCALE, key=len, reverse=True))
     corpus = words.search(rf"(\d+(?:\.\d+)?) ?({scale}) (?:tokens?|toks?)\b(?! ?(?:/|per) ?s)(?! context)")
+    volume = corpus and re.match(r" ?(?:/ ?|per |a |each |every )(?:day|month|week)\b|/d\b| daily\b", words.text[corpus.end():])
+    if corpus and volume and not re.search(r"\b(?:train\w*|fine[ -]?tun\w*|finetun\w*|sft|epochs?|dataset|corpus|lora|qlora)\b", words.text):
+        words.take_range(corpus.start(), corpus.end() + volume.end(), "tokens served per period (not training data)")
+        corpus = None  # 'we pay OpenAI for ~5M tokens/day of summarization': a load, not a dataset
     if corpus and v.TOKEN_SCALE[corpus.group(2)] >= 1e6:
         reading.training_tokens = float(corpus.group(1)) * v.TOKEN_SCALE[corpus.group(2)]
         words.take(corpus, f"{reading.training_tokens:.3g} training tokens")
@@ -1017,7 +1029,9 @@ def read_token_counts(words: Words, reading: Reading) -> None:
     out = (words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:output|generated|new|completion|response) tokens?\b"
                         r"|(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? tokens? generated\b"
                         r"|(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?[ -]tokens? (?:repl(?:y|ies)|responses?|answers?|outputs?|completions?)\b")
-           or words.search(r"\b(?:generat\w*|output\w*|respon\w*|answers? of) (?:about |around |up to )?(\d+(?:\.\d+)?) ?(k)? tokens?\b")
+           or words.search(r"\b(?:generat\w*|output\w*|respon\w*|answers? of)(?: len(?:gth)?s?| size)?"
+                           r" (?:about |around |up to |is |of |= )?"
+                           r"(\d+(?:\.\d+)?) ?(k)? tokens?\b")  # 'output len ~200 tokens'
            or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:out|of output|output)\b")
            or words.search(r"\b(?:repl(?:y|ies)|responses?|answers?|completions?|outputs?)(?: of| about| around| are| is| ~"
                            r"| roughly| usually| typically| average| averaging| avg| run| short| brief| maybe| probably| like"
@@ -1080,6 +1094,7 @@ def read_context(words: Words, reading: Reading) -> None:
     patterns = [r"(?:(?<=concurrent )|(?<=parallel ))(\d+) ?(k)[ -]?(?:tokens? )?(?=requests|prompts|sequences|chats)",
                 r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: total)? tokens? (?:per|each|a|for each) (?:sequence|seq|request|conversation)\b",
                 r"(?<=\bbatch )(?:size )?\d+ (?:at|of|x) (\d{3,6})()\b(?! ?(?:tok|users|requests|\$|ms\b|s\b))",  # 'batch 8 at 4096'
+                r"(?<![\w.$])(1|2|4|8|16|32|64|128|256) ?(k)[ -]?(?:token )?(?:sequences?|seqs?)\b",  # 'I need 16k sequences'
                 r"\bcontext per (?:conversation|chat|request|user|session|npc) ,? ?(\d+) ?(k)?\b",
                 r"\b(?:sequences|requests|chats|prompts|sessions) (?:\S+ ){0,8}?(?:at|of|with) (\d+) ?(k)(?: tokens?)? each\b",
                 r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:context|ctx|context window|sequence\b|seq\b(?: len)?"
@@ -1091,7 +1106,8 @@ def read_context(words: Words, reading: Reading) -> None:
                 r"(?! (?:each|per user|out|of output))"]
     if not money_without_model(words, reading):
         patterns.append(r"(?<!wants )(?<!asking )(?<!asks )(?<!costs )(?<!cost )(?<!paid )(?<!selling for )(?<!sells for )"
-                        r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)\b" + NOT_CONTEXT_NOUNS)  # 'someone wants 9k for it': a price
+                        r"(?<![\w.$])(\d{1,4}(?:\.\d+)?) ?(k)\b" + NOT_CONTEXT_NOUNS)  # 'someone wants 9k for it': a price
+    # (and '13900k' a CPU: no context is ten million tokens)
     found = words.search_first(*patterns)
     if found:
         number = next(g for g in found.groups() if g and g[0].isdigit())  # the alternatives number their groups apart
@@ -1107,6 +1123,8 @@ def read_context(words: Words, reading: Reading) -> None:
 def read_traffic(words: Words, reading: Reading) -> None:
     """'1000 concurrent users', '20 requests per second', '50 rps', '30 tokens/s per user'; of '200 devs, 60 of them
     hitting it at once' the 60 are the concurrent users."""
+    for length in words.finditer(r"(?<![\w.$])\d+ ?k[ -]?(?:token )?(?:sequences?|seqs?)\b"):  # '16k sequences': a length, not a count
+        words.take(length, "a sequence length")
     peak = (words.search(r"\b(\d+) of (?:them|those|these|us) (?:\w+ ){0,2}?" + v.AT_ONCE)
             or words.search(r"(?<!than )(?<!over )(?<!above )\b(\d+) (?:people|users|devs?|developers|engineers|employees|staff)"
                             r" (?:\w+ ){0,5}?(?:at the same (?:time|moment)|at once|simultaneously|concurrently)\b")
@@ -1162,6 +1180,17 @@ def read_traffic(words: Words, reading: Reading) -> None:
                          r"|\b(?:just|only) (?:for )?(me|myself)\b"
                          # 'team of 5 here': who asks
                          r"|(?<!we're a )(?<!we are a )(?<!i'm on a )(?<!i am on a )\bteam of (\d+)\b(?! here\b)")
+    today = users and re.search(r"\b(?:today|currently|right now|at the moment|these days)\b",
+                                words.text[max(0, users.start() - 40):users.end() + 20])
+    goal = today and words.search(r"\b(?:roll(?:ing)? (?:it |this )?out to|scal(?:e|ing) (?:it |this )?(?:up )?to|grow(?:ing)? to|"
+                                  r"expand(?:ing)? to|going to|need(?:s)? to (?:handle|serve|support)|target(?:ing)?)(?: about| around)?"
+                                  r" (\d+) (?:concurrent |simultaneous |parallel |active )?(?:users|sessions|people|seats|customers"
+                                  r"|clients|chats)\b")
+    if goal and users:  # 'about 40 concurrent users today ... roll it out to 300 concurrent users': the load planned for
+        words.take(users, "today's load (not the one planned for)")
+        words.take_range(goal.start(1), goal.end(), f"{goal.group(1)} concurrent users")
+        reading.users = int(goal.group(1))
+        users = None
     headcount_only = users and rate and not at_once and not re.search(r"concurrent|parallel|simultaneous|active|at once|same time",
                                                                       users.group(0))
     if users and headcount_only:  # '~600 staff ... 5 requests per second': the rate is the load, the staff its source
@@ -1264,6 +1293,12 @@ def read_money(words: Words, reading: Reading) -> None:
     purchase = purchase or (None if of_requests else each)  # 'buy 4 at ~8.5k each'; 'sequences ... at 4k each' are contexts
     purchase = purchase or words.search(r"\b(?:buy\w*|purchas\w*)(?: (?:an?|one|the|a used|a new))? \S+(?: \S+)? for "
                                         r"(?:about |around |~ ?)?\$? ?(\d+(?:\.\d+)?) ?(k)\b")  # 'buy an h100 for 25k'
+    paid_before = purchase and re.search(r"\b(?:bought|got|picked up|grabbed|snagged|paid)\b", words.text[max(0, purchase.start() - 80):
+                                                                                              purchase.start()])
+    if purchase and paid_before and not re.search(r"\b(?:buy\w*|purchas\w*|rent\w*|cloud|worth|vs\.?|versus|break[ -]?even)\b",
+                                     words.text):
+        words.take(purchase, "the price paid (told of, not a price to weigh)")  # 'bought two p40s (like $180 a pop). largest
+        purchase = None  # model that fits?'
     if purchase:
         reading.purchase_usd_per_gpu = float(purchase.group(1)) * (1000 if purchase.group(2) else 1)
         words.take(purchase, f"purchase ${reading.purchase_usd_per_gpu:,.0f} per GPU")

@@ -25,6 +25,7 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\b(?:the )?(?:new )?openai(?:'s)? open(?:[- ]weights?)? models?,? (?:the )?(big|large|bigger|larger|small|smaller)(?: one)?\b",
      lambda m: "gpt-oss-120b" if m.group(1).startswith(("big", "larg")) else "gpt-oss-20b"),  # 'the new OpenAI open model, the big one'
     (r"\bdgx ?(h100|h200|b200|b300|a100)\b", r"8 x \1"),  # a DGX holds eight
+    (r"\b(\d{2,3}) ?(?:gb|gig|gigs) (a100|v100|h100|a6000|l40s?|a40|a10g?|mi\d{3}x?)\b", r"\2 \1gb"),  # 'the 40GB A100'
     (r"\b(?:assuming|provided|given) (?:that )?(?:it|that|this|the model|everything) (?:fits|does fit|will fit)\b", "assuming so"),
     # ('assuming it fits, how long would 200M tokens take?': a premise, not a fit asked)
     (r"(?<!rtx )\bpro 6000\b(?! (?:blackwell|ada|server|workstation))", "rtx pro 6000 blackwell"),  # 'the PRO 6000'
@@ -35,7 +36,7 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\bsingle-(?=[a-z]+\d)", "single "),  # 'our single-L40S nodes'
     (r"\bq([2-6])k([msl])\b", r"q\1_k_\2"), (r"\bq([2-6])k\b", r"q\1_k"), (r"\bq([4-8])0\b", r"q\1_0"),  # 'q4km', 'q80'
     (r"\bq([568])\b(?![_.])", lambda m: GGUF_SHORT[m.group(1)]),  # Q1-Q4 may be quarters, Q5-Q8 never
-    (r"\b(load|run|fit|it|model|them|that|serve|use|quantized|quantised) in q([234])\b(?!_|\.\d)",
+    (r"\b(load|run|fit|it|model|them|that|serve|use|quantized|quantised|\d+(?:\.\d+)?b) in q([234])\b(?!_|\.\d)",
      lambda m: f"{m.group(1)} in {GGUF_SHORT[m.group(2)]}"),  # 'load in q4' is a quant, 'launch in Q4' a quarter
     (r"(?<!through )(?<!until )(?<!till )(?<!by )(?<!in )(?<!for )(?<!next )(?<!this )(?<!last )(?<!'s )(?<!our )(?<!end of )"
      r"(?<!pushed to )(?<!moved to )(?<!delayed to )(?<!slipped to )"

@@ -152,7 +152,7 @@ LEFT_BEHIND = (r"\b(?:(?<!in )my old|(?:his|her|their) old"
                r"|stays in|lent|borrowed|sold|won't cut it|no better"
                r"|(?:being |been |is |are |was )?retired|retiring|goes (?:back|to)|(?:is|are) taken|taken by|spoken for"
                r"|regrets|gave up|(?:like|as) (?:we|i) did|kept oom\w*|took (?:forever|ages)"
-               r"|(?:our|my) first (?:\w+ )?(?:experiment|attempt|try|test)"
+               r"|(?:our|my|the) first (?:\w+ )?(?:experiment|attempt|try|test|run)"
                r"|(?:it|they) (?:stays?|remains?) with|anymore|no longer|before this|paperweights?|obsolete|(?:i|we) (?:first )?tried"
                r"|prototyp\w*(?: \w+)? on|up until|until recently|until now|off[ -]limits"
                r"|(?:moved|moving|move|got|getting) (?:off|away from|rid of)|ditch(?:ed|ing)?|dumped"
@@ -173,12 +173,13 @@ REPORTED = re.compile(  # a report of what someone else did or said; a possessiv
     rf"|girlfriend"
     rf"|others|he|she|they|rep|vendor|marketplace|listing|provider|ad|peer|consultant|contractor|advisor|cfo|ceo|cto|boss"
     rf"|another|integrator|reseller|supplier|firm|partner"
-    rf"|post|pr|site|table|framework|page|paper|docs?)(?:'s)?(?: \w+){{0,5}}? {REPORTS}"
+    rf"|post|pr|site|table|framework|page|paper|docs?|guide|writeup|write-up|video)(?:'s)?(?: \w+){{0,5}}? {REPORTS}"
     r"|(?<!through a )(?<!via a )(?<!from a )(?<!at a )(?<!through my )(?<!via my )(?<!at my )"
     r"\b(?:friend|buddy|colleague|coworker|cousin|brother|sister)'s (?:\w+ ){0,3}(?:startup|company|team|lab|rig|setup|box|build)\b"
     r"|\b(?:friend|buddy|colleague|coworker|cousin|brother|sister|roommate|labmate|teammate) (?:\w+ )?(?:has|have|had|owns|owned)\b"
     r"|\b(?:they're|they are|he's|he is|she's|she is) (?:all )?(?:on|using|running)\b"
-    r"|guy on|blog|article|tutorial|thread|reddit|(?<!my )(?<!our )discord(?! bot)|readme|faq|reportedly|apparently|i read"
+    r"|guy on|blog|article|tutorial|thread|reddit|(?<!my )(?<!our )discord(?! bot| friends?| buddies| pals| server| crew)|readme|faq"
+    r"|reportedly|apparently|i read"
     r"|i've read|i have read|i saw"
     r"|saw (?:someone|a|people)|saw (?:an?|one|some|this|that)(?: \w+)? (?:ad|advert|post|tweet|thread|video|article|listing|benchmark"
     r"|claim|comment|blog|offer|deal|quote)"
@@ -259,10 +260,14 @@ TROUBLESHOOTING = (r"\b(?:can't talk to|cannot talk to|connection refused|won't 
                    # a build or a load that breaks: 'fails at the link step', 'throws KeyError on ...lora_A'
                    r"|undefined reference|link(?:er)? (?:step|error)|build (?:fails|failed|error)|fails to (?:build|compile)"
                    r"|compil(?:e|ation) error|(?:key|value|type|attribute|import|runtime|index)error|won't load anymore"
-                   r"|save format)\b")
+                   r"|save format|no kernel image|prebuilt wheel|wheel (?:that|which) works|arch list|\[bug\]|garbage tokens"
+                   r"|known issue)\b")
 OFF_TOPIC = (r"\b(?:rgb|led lighting|(?:nicest|coolest|prettiest|best) (?:looking|lights?|colou?rs?)"  # looks, not sizing
              r"|who (?:launched|started|created|spun up|owns|made)|(?:ai|ml|data|cloud|gpu|it) strategy"  # an audit, a plan
-             r"|temperature and top[_ -]?[pk]|top[_ -]?[pk] and temperature|sampling (?:params|parameters|settings))\b")  # sampling
+             r"|temperature and top[_ -]?[pk]|top[_ -]?[pk] and temperature|sampling (?:params|parameters|settings)"  # sampling
+             r"|prompt (?:format|template)|chat template"  # which template a model wants
+             # power, not memory: 'is a 1000W psu enough for 2x 3090?'
+             r"|(?:psu|power supply) (?:is |be |would be |will be )?(?:enough|sufficient|big enough)|how (?:many|much) watt\w*)\b")
 LEAD_IN = re.compile(r"\s*(?:on|with|using|for|at|in|if|assuming|given|across|under|via|at|over|from) "
                      r"(?!(?:reference|context|comparison|what it's worth|the record)\b)")  # a phrase; 'for reference, ...' tells
 REFERS_BACK = (r"\b(?:fits?|run|work|load)s? (?:\w+ )?(?:on|in|across) (?:that|those|them|it)\b"
