@@ -1002,7 +1002,8 @@ def read_token_counts(words: Words, reading: Reading) -> None:
     scale = "|".join(sorted(v.TOKEN_SCALE, key=len, reverse=True))
     corpus = words.search(rf"(\d+(?:\.\d+)?) ?({scale}) (?:tokens?|toks?)\b(?! ?(?:/|per) ?s)(?! context)")
     volume = corpus and re.match(r" ?(?:/ ?|per |a |each |every )(?:day|month|week)\b|/d\b| daily\b", words.text[corpus.end():])
-    if corpus and volume and not re.search(r"\b(?:train\w*|fine[ -]?tun\w*|finetun\w*|sft|epochs?|dataset|corpus|lora|qlora)\b", words.text):
+    trains = re.search(r"\b(?:train\w*|fine[ -]?tun\w*|finetun\w*|sft|epochs?|dataset|corpus|lora|qlora)\b", words.text)
+    if corpus and volume and not trains:
         words.take_range(corpus.start(), corpus.end() + volume.end(), "tokens served per period (not training data)")
         corpus = None  # 'we pay OpenAI for ~5M tokens/day of summarization': a load, not a dataset
     if corpus and v.TOKEN_SCALE[corpus.group(2)] >= 1e6:
