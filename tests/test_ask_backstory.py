@@ -671,6 +671,24 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
     ("h100 80gb going cheap at a local auction - what are its specs and bandwidth?", "gpu_card", {}, set()),
     ("me and 3 discord friends want to share my 3090 running qwen2.5 7b in vllm. how long can the context be with 4 users at once?",
      "limits", {"users": 4, "engine": "vllm"}, set()),
+    # rules written after rounds 53-54 (conversations, forum posts, work messages)
+    ("want to QLoRA mistral 7b at 2k ctx, batch 2. a youtube video says 5GB is plenty but I doubt it. how much vram does it need?",
+     "estimate", {"method": "qlora"}, {"gpus"}),
+    ("internal assistant on qwen2.5 32b for ~300 staff, maybe 50 chatting at the same time, 15 tok/s each. how many L40S with vllm?",
+     "serving", {"users": 50}, set()),
+    ("We rent 4x A100 at $1.80/gpu/hr about 10 hours a day. We got a quote of ~$14k per card, and our CTO thinks buying wins. Over "
+     "3 years, rent or buy?", "rent_or_buy", {"purchase_usd_per_gpu": 14000, "rent_usd_per_gpu_hour": 1.8}, set()),
+    ("sglang crashes with 'CUDA error: an illegal memory access was encountered' after an hour on my H100. is there a fix?",
+     None, {}, set()),
+    ("does gemma 3 27b at q4_k_m get noticeably dumber than q8 for summaries? vram isn't the issue", None, {}, set()),
+    ("how many parameters does deepseek v3 have, and how many are active per token?", "model_card", {}, set()),
+    ("LoRA of qwen2.5 14b on 80M tokens x2 epochs on one L40S, how long?", "training_time", {"training_tokens": 160_000_000}, set()),
+    ("Fine-tuning Mistral 7B fully on 500M tokens with FSDP on 4x A100, how long?", "training_time", {"method": "full"}, set()),
+    ("dashboard shows ~28 tok/s per stream for llama 3.3 70b fp8 on one H100 with vllm. is that the decode speed to expect?",
+     "speed", {}, {"tokens_per_s_per_user"}),
+    ("llama 3.1 70b for ~25 QPS, 250 output tokens, on H100s with vllm. how many? ignore the 16-GPU figure in the reseller deck, "
+     "that assumed fp8 and we're not doing that.", "serving", {"gpus": [["h100-sxm", 1]]}, {"weights_dtype"}),
+    ("our training jobs keep dying with NCCL timeouts on the A100 nodes since the driver upgrade. any ideas?", None, {}, set()),
 ]
 
 
@@ -1091,3 +1109,35 @@ def test_how_many_of_another_card_after_rent_or_buy_plans_serving_again(catalog)
     second = ask("should we buy them at $26k each instead, 24/7 for 3 years?", catalog, first)
     answer = ask("what if we went with H200s instead, how many of those would it take?", catalog, second)
     assert answer.journey == "serving" and answer.reading["gpus"] == [["h200-sxm", 1]]
+
+
+def test_a_count_said_in_a_follow_up_beats_the_serving_plans_count(catalog):
+    first = ask("qwen2.5 32b on vllm for 300 concurrent users at 15 tok/s each, how many L40S?", catalog)
+    answer = ask("say we go with 3 of them, what's the monthly bill on demand?", catalog, first)
+    assert answer.journey == "cloud_cost" and answer.reading["gpus"] == [["l40s", 3]]
+
+
+def test_going_back_to_an_earlier_setting_is_a_follow_up(catalog):
+    first = ask("rent or buy 4x H100: $2.20/gpu-hr rent, $27k each to buy, 3 years at 12 hours a day?", catalog)
+    second = ask("and at 24/7?", catalog, first)
+    answer = ask("Going back to the 12 hours a day: what if the purchase price drops to $22k per GPU?", catalog, second)
+    assert answer.journey == "rent_or_buy" and answer.reading["purchase_usd_per_gpu"] == 22000
+    assert answer.reading["utilization"] == 0.5
+
+
+def test_would_a_card_do_it_asks_the_fit(catalog):
+    first = ask("cheapest gpu to qlora qwen2.5 7b at 4k context?", catalog)
+    answer = ask("would an L4 do it?", catalog, first)
+    assert answer.journey == "fit" and answer.reading["gpus"] == [["l4", 1]]
+
+
+def test_how_many_of_a_card_after_a_fit_asks_the_count(catalog):
+    first = ask("would mixtral 8x7b at 4-bit fit on one L40S?", catalog)
+    answer = ask("ok and how many L40S would the bf16 version need", catalog, first)
+    assert answer.journey == "which_gpu" and answer.reading["weights_dtype"] == "bf16"
+
+
+def test_hours_a_day_over_those_weeks_is_the_hours_of_use(catalog):
+    first = ask("8x H100 on demand for 3 weeks, what's the bill?", catalog)
+    answer = ask("and if we only run it 8 hours a day over those 3 weeks?", catalog, first)
+    assert answer.journey == "cloud_cost" and answer.reading["hours"] == 168

@@ -35,7 +35,7 @@ EXAMPLES = [
 FOLLOW_UP_OPENING = (r"^(?:(?:ok(?:ay)?|fine|alright|cool|great|hmm|right|so|thanks|thank you|thx|ty|got it|perfect|nice|sweet|awesome"
                      r"|damn|dang|yeah|yep|ugh|wow|oof|makes sense|figured|yeah figured|lol|haha|ehh?|ah|oh|welp|well|hmm+"
                      r"|(?:lol|haha|ah|oh) ok(?:ay)?) ?[,.!]? ?)?"
-                     r"(?:and|what about|how about|same|now|then|follow[- ]?up|versus|vs\.?"
+                     r"(?:and|what about|how about|same|now|then|follow[- ]?up|versus|vs\.?|(?:going |go )?back to"
                      r"|ok(?:ay)?|also|with|at|on|in|using|instead|what if|if|but|try|or|drop|raise|make it|switch|swap|stretch"
                      r"|how much (?:faster|slower|quicker|more|less|cheaper|longer)|how many of (?:those|these|them|the))\b")
 POINTS_BACK = r"\binstead\b|\b(?:it|that|this one|the same|them|those)\b|\b(?:for|with|on) this\b|\b(?:in|on) there\b"
@@ -411,9 +411,9 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
         kept = j.JOURNEY_BY_NAME[previous.journey]  # 'and a 4090?' after a price question asks the price again
         journey = kept if kept.applies(reading) or kept.name in ("cloud_cost", "rent_or_buy", "gpu_card", "limits") and reading.gpus \
             else journey
-    if follow is not None and fresh.how_many_gpus and journey is not None and journey.name == "estimate" \
-            and not re.search(j.ESTIMATE_ASK, question.lower()):
-        journey = j.JOURNEY_BY_NAME["which_gpu"]  # 'ok so how many A100s is that' after a memory estimate
+    if follow is not None and fresh.how_many_gpus and journey is not None and journey.name in ("estimate", "fit") \
+            and not re.search(j.ESTIMATE_ASK + "|" + j.FIT_ASK, question.lower()):
+        journey = j.JOURNEY_BY_NAME["which_gpu"]  # 'ok so how many A100s is that' after a memory estimate or a fit
     monthly = re.search(r"\b(?:per|a|/) ?month\b|\bmonthly\b", question.lower())  # 'what would that run us per month?'
     if follow is not None and follow.hours is None and monthly and previous is not None and previous.journey == "serving":
         reading.hours = HOURS_PER_MONTH
@@ -423,8 +423,9 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
         journey = j.JOURNEY_BY_NAME["cloud_cost"]  # 'say it takes 5 days: what would renting those 16 GPUs cost?'
         planned = next((c.result["options"][0] for c in (previous.calls if previous is not None else [])
                         if c.tool == "plan_serving" and c.result and c.result.get("options")), None)
-        if planned is not None and (not fresh.gpus or fresh.gpus == [(planned["gpu_id"], None)]):  # 'what would a month
-            # of that cost?' after a serving plan: the GPUs the plan needs (not when the follow-up names other GPUs)
+        if planned is not None and (not fresh.gpus or fresh.gpus == [(planned["gpu_id"], None)]) \
+                and not re.search(BARE_COUNT, fresh.text):  # 'what would a month of that cost?' after a serving plan: the
+            # GPUs the plan needs (not when the follow-up names other GPUs or a count: 'say we go with 4 of them')
             reading.gpus = [(planned["gpu_id"], planned["total_gpus"])]
     if follow is not None and len(j.named_gpus(reading)) >= 2 and re.search(
             j.COMPARING + r"|\b(?:better|worse|faster|slower|cheaper) (?:\w+ )?than\b|\bwhich (?:one'?s|one is|is) (?:better|faster)\b"

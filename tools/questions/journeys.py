@@ -626,6 +626,8 @@ FIT_ASK = (r"\b(fits?|enough|oom(?![ -]?killed)\w*|hold"
            # 'can gpt-oss-120b (mxfp4) run ...': a name, perhaps its format, then the verb
            r"|(?:will|would|can|could|does) (?:(?:an? |my |one )?·[·\s]*(?: [a-z0-9_]+)?|that|they|it|this) (?:even |actually )?"
            r"(?:run|load)"
+           r"|(?:would|will|can|could|does) (?:an? |the |one |my )?(?:·[·\s]*|[a-z]{0,4}\d{1,4}[a-z0-9]*)(?: \w+)? (?:do|handle|manage)"
+           r" (?:it|that|this)"  # 'would a t4 do it?'
            r"|(?:sit|stay|live|load)s? (?:entirely |fully |completely |all |actually )?(?:in|on|inside|within))\b")
 TIME_ASK = r"\bhow long\b|\bhow many (?:gpu[- ]?)?(?:hours|days)\b|\bwall[- ]?clock\b|\btime\b"
 ESTIMATE_ASK = (r"\b(how (?:much|many) (?:total )?(?:vram|memory|gpu memory|gigs?|gb|gib)"
@@ -675,6 +677,8 @@ def fit_before_count(reading: Reading) -> bool:
     count's words are taken with the GPU's name, so they are looked for in the question as written)."""
     def asked_here(found: re.Match[str]) -> bool:  # 'a 3060 that can't hold anything past 14B. how many 3090s?': told
         return not reading.asking or any(a <= found.start() < b for a, b in reading.asking)
+    if reading.gpus and all(count is None for _, count in reading.gpus):
+        return False  # 'can H200s do it, and how many would we need?': with no count said, the count is the question
     fit = next((m for m in re.finditer(FIT_ASK, reading.asked) if asked_here(m)), None)
     count = re.search(r"\bhow many\b|\bnumber of\b", reading.text)
     return fit is not None and (count is None or fit.start() < count.start())  # the masked text keeps the positions
@@ -811,7 +815,8 @@ SPECS_OF_A_NAME = (r"\b(?:specs?|memory(?: size)?|vram|bandwidth|tdp)(?: (?:and|
 # 'what's an L40S exactly?' asks its card, 'what's an L40S going for?' its price
 CARD_FIRST = (r"\bwhat(?:'s|s| is) inside\b|\bwhat does (?:the )?\S+ (?:part |bit |suffix )?(?:mean|stand for)\b"
               r"|\barchitectur\w*(?! (?:proposal|review|diagram|doc\w*|decision))"
-              r"|\bactive param\w*|\bhow many (?:layers|experts|heads)\b|\bhow many (?:params |parameters )?(?:are )?active\b"
+              r"|\bactive param\w*|\bhow many (?:layers|experts|heads|(?:total )?(?:params|parameters) (?:does|do))\b"
+              r"|\bhow many (?:params |parameters )?(?:are )?active\b"
               r"|\b(?:a )?(?:trillion|billion) param\w*|\bis (?:it|·[·\s]*) (?:an? )?moe\b"
               r"|\b(?:layers|kv heads|hidden size|vocab\w*)\b")  # · : a model's name, masked
 def asks_what_is(reading: Reading, named_at: list[int], pattern: str = CARD_OF_A_NAME) -> str | None:

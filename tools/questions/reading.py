@@ -591,7 +591,7 @@ def read_workload(words: Words, reading: Reading) -> None:
     lora = words.search(r"\blora\b|\badapters?\b|\bpeft\b")
     full = words.search(r"\bfull(?:y)?(?: parameters?| params?| bf16| fp16| precision)?[ -]?(?:fine[ -]?tun\w*|finetun\w*|ft|sft)\b"
                         r"|\bwith full param\w*"
-                        r"|\bfull[ -]param\w*|\b(?:fine[ -]?tun\w*|finetun\w*) \w+(?: \w+)? fully\b")
+                        r"|\bfull[ -]param\w*|\b(?:fine[ -]?tun\w*|finetun\w*) \S+(?: \S+)? fully\b")
     tune = words.search(r"\b(?:fine[ -]?tun\w*|finetun\w*|sft|dpo|grpo|rlhf|ft)\b")
     if tune and not full:  # 'ft time qwen2.5 32b full, 8x h100': 'full' standing alone after a fine-tune names the method
         full = words.search(r"\bfull\b(?= ,| ?$| (?:run|training|ft)\b)")
@@ -722,7 +722,8 @@ def read_gpu_memory(words: Words, reading: Reading) -> None:
         if re.search(r"\b(?:eat\w*|us(?:e|es|ing)|tak(?:e|es|ing)|took|consum\w*|allocat\w*|at least|needs?|wants?|requires?|shows?)"
                      r"(?: \w+)?$|\d-$|\b(?:files?|weights?|checkpoints?|downloads?|disk|gguf|model|quant)s?(?: alone| itself)? "
                      r"(?:is|are|weighs?)(?: only| about| around| near| nearly| roughly| like)?$|\b(?:from|to) (?:about |around )?$"
-                     r"|\b(?:so|=|which is|that's|thats|that is|thus|hence|i\.?e\.?|comes to|works out to)(?: about| around| roughly)?$",
+                     r"|\b(?:so|=|which is|that's|thats|that is|thus|hence|i\.?e\.?|comes to|works out to)(?: about| around| roughly)?$"
+                     r"|\b(?:says?|said|claims?|claimed|reckons?)(?: only| about| around| that)?$",
                      before):  # what something uses or needs, or what its files weigh, is no GPU
             words.take(found, "memory used or needed (not a GPU)")
             continue
@@ -1045,7 +1046,7 @@ def read_token_counts(words: Words, reading: Reading) -> None:
         words.take(out, f"{reading.output_tokens} output tokens")
 
 
-EPOCHS = r"(?<![\w.])(\d+(?:\.\d+)?|one|two|three|four|five)[ -](?:full )?epochs?\b"  # "3 epochs", "a 2-epoch lora"
+EPOCHS = r"(?<![\w.])(?:x ?)?(\d+(?:\.\d+)?|one|two|three|four|five)[ -](?:full )?epochs?\b"  # "3 epochs", "a 2-epoch lora"
 
 
 def epoch_count(found: re.Match[str]) -> float:
@@ -1130,6 +1131,8 @@ def read_traffic(words: Words, reading: Reading) -> None:
             or words.search(r"(?<!than )(?<!over )(?<!above )\b(\d+) (?:people|users|devs?|developers|engineers|employees|staff)"
                             r" (?:\w+ ){0,5}?(?:at the same (?:time|moment)|at once|simultaneously|concurrently)\b")
             or words.search(r"\bconcurrency (?:estimate |target |is |of |at |around |about |roughly |~ ?)*(\d+)\b")
+            or words.search(r"\b(?:maybe |about |around |only |perhaps |roughly |approximately |some |up to )(\d+) (?:\w+ing|online|active)"
+                            r" (?:\w+ ){0,3}?(?:at the same (?:time|moment)|at once|simultaneously|concurrently)\b")  # 'maybe 40 chatting
             or words.search(r"\b(?:maybe |about |around |only |perhaps |roughly |approximately |some |up to )(\d+) (?:of (?:them|us) )?"
                             r"(?:are|will be|would be|might be)"
                             r" (?:\w+ ){0,4}?(?:at the same (?:time|moment)|at once|simultaneously|concurrently)\b"))
@@ -1201,7 +1204,8 @@ def read_traffic(words: Words, reading: Reading) -> None:
         reading.users = int(float(value) * (1000 if users.group(2) else 1))
         words.take(users, f"{reading.users:,} concurrent users")
     rate_words = r"(?<![\d.])(\d+(?:\.\d+)?)\+? ?(?:tok(?:en)?s? ?(?:/|per|a) ?s(?:ec\w*)?|t/s|tps)\b"
-    observed = r"(?<!seeing )(?<!getting )(?<!get )(?<!got )(?<!only )(?<!currently )(?<!see )(?<!gives )(?<!give )"
+    observed = (r"(?<!seeing )(?<!getting )(?<!get )(?<!got )(?<!only )(?<!currently )(?<!see )(?<!gives )(?<!give )"
+                r"(?<!shows )(?<!showing )(?<!measured )(?<!reports )(?<!clocking )")  # 'grafana shows ~35 tok/s per stream'
     speed = (words.search(r"(?:each (?:wanting|needing|getting|at|expects?|expecting|wants?|needs?"
                           r"|(?:one |user |person |of them )?(?:should|must|will|would|needs? to|has to|ought to)"
                           r" (?:get|see|have|receive|stream at))"
@@ -1296,7 +1300,8 @@ def read_money(words: Words, reading: Reading) -> None:
                                         r"(?:about |around |~ ?)?\$? ?(\d+(?:\.\d+)?) ?(k)\b")  # 'buy an h100 for 25k'
     paid_before = purchase and re.search(r"\b(?:bought|got|picked up|grabbed|snagged|paid)\b", words.text[max(0, purchase.start() - 80):
                                                                                               purchase.start()])
-    if purchase and paid_before and not re.search(r"\b(?:buy\w*|purchas\w*|rent\w*|cloud|worth|vs\.?|versus|break[ -]?even)\b",
+    if purchase and paid_before and not re.search(r"\b(?:buy\w*|purchas\w*|rent\w*|cloud|worth|vs\.?|versus|break[ -]?even|quot\w*"
+                                                  r"|cheaper|pays? (?:off|for itself)|if (?:we|i) (?:just )?bought)\b",
                                      words.text):
         words.take(purchase, "the price paid (told of, not a price to weigh)")  # 'bought two p40s (like $180 a pop). largest
         purchase = None  # model that fits?'
@@ -1403,7 +1408,7 @@ def read_durations(words: Words, reading: Reading) -> None:
         amount = float(value) if value[0].isdigit() else float(v.NUMBER_WORDS[value])
         reading.hours = amount * v.DURATION_HOURS[found.group(2)]
         schedule = re.search(r"(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) ?(?:a |per |each |every |/) ?(day|week),? "
-                             r"(?:for |over |across |during )?$",
+                             r"(?:for |over |across |during )?(?:those |these |the |that )?$",
                              words.text[:found.start()])  # the schedule and the span said together, not in two clauses
         if schedule and reading.utilization and reading.hours > v.DURATION_HOURS[schedule.group(2)]:
             reading.hours = round(reading.hours * reading.utilization, 2)  # '10 hours a day for 30 days': 300 hours of use

@@ -28,8 +28,9 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
                # 'retired my 1080 Ti and got a 5090'
                r"|\s+(?=and (?:got|bought|picked up|grabbed|(?:now|then) (?:i|we|they|wants?|needs?)|(?:the|our|my) new)\b)"
                r"|\s+(?=but (?:just |then |recently |finally |now )?(?:moved|switched|upgraded|got|bought|picked up|grabbed|went)\b)"
-               r"|,\s+(?=and (?:someone|somebody|a (?:friend|colleague|coworker|guy)|my (?:friend|buddy|colleague|boss)"
-               r"|people)\b)"  # "..., and someone on our Slack insists": a report of its own
+               r"|,\s+(?=and (?:someone|somebody|a (?:friend|colleague|coworker|guy|teammate)"
+               # "..., and someone on our Slack insists": a report of its own
+               r"|(?:my|our) (?:friend|buddy|colleague|boss|teammate|cto|ceo|manager|lead)|people)\b)"
                r"|,\s+(?=(?:my|our|a|the) (?:professor|prof|advisor|boss|manager|lead|friend|buddy|colleague|coworker|roommate"
                r"|cto|ceo) (?:\w+ )?(?:says|said|thinks|claims|swears|insists|told)\b)")  # '..., my professor says ...'
     clauses = rf"(?<=;)\s+|(?:{clauses})(?![^()]*\))"  # not inside brackets, but at ';': '(4x V100 here; the A100s are booked)'

@@ -132,7 +132,9 @@ DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelev
              r"|(?:stays?|remains?|staying|left) (?:as[ -]is|untouched|unchanged|where (?:it|they) (?:is|are))"
              # 'a turnkey appliance, we are not going that route', 'that was a 7b, not comparable', '..., ignoring that'
              r"|not (?:going|taking) (?:that|this) (?:route|way|path)|(?:not|isn't|aren't|wasn't|weren't) (?:really )?comparable"
-             r"|ignoring (?:it|that|this|them)|not applicable|not what (?:we|i) (?:have|own|run|use|got)|not what (?:we've|i've) got)\b")
+             r"|ignoring (?:it|that|this|them)|not applicable|not doing (?:that|this|it)|(?:please )?(?:ignore|disregard) the [\w-]+"
+             r" (?:figure|number|estimate|quote|deck|slide|claim)|not what (?:we|i) (?:have|own|run|use|got)"
+             r"|not what (?:we've|i've) got)\b")
 DISMISSED = re.compile(DISMISSAL)  # said of the clause before: '... a quote at $2.10/hr, but that's for another team, ignore it'
 # what the asker had, left or cannot use: never an input, even where the question refers back to what others said
 LEFT_BEHIND = (r"\b(?:(?<!in )my old|(?:his|her|their) old"
@@ -261,13 +263,14 @@ TROUBLESHOOTING = (r"\b(?:can't talk to|cannot talk to|connection refused|won't 
                    r"|undefined reference|link(?:er)? (?:step|error)|build (?:fails|failed|error)|fails to (?:build|compile)"
                    r"|compil(?:e|ation) error|(?:key|value|type|attribute|import|runtime|index)error|won't load anymore"
                    r"|save format|no kernel image|prebuilt wheel|wheel (?:that|which) works|arch list|\[bug\]|garbage tokens"
-                   r"|known issue)\b")
+                   r"|known issue|illegal memory access|cuda error|is there a fix|nccl timeouts?)\b")
 OFF_TOPIC = (r"\b(?:rgb|led lighting|(?:nicest|coolest|prettiest|best) (?:looking|lights?|colou?rs?)"  # looks, not sizing
              r"|who (?:launched|started|created|spun up|owns|made)|(?:ai|ml|data|cloud|gpu|it) strategy"  # an audit, a plan
              r"|temperature and top[_ -]?[pk]|top[_ -]?[pk] and temperature|sampling (?:params|parameters|settings)"  # sampling
              r"|prompt (?:format|template)|chat template"  # which template a model wants
              # power, not memory: 'is a 1000W psu enough for 2x 3090?'
-             r"|(?:psu|power supply) (?:is |be |would be |will be )?(?:enough|sufficient|big enough)|how (?:many|much) watt\w*)\b")
+             r"|(?:psu|power supply) (?:is |be |would be |will be )?(?:enough|sufficient|big enough)|how (?:many|much) watt\w*"
+             r"|dumber|(?:answer|output) quality|quality loss|perplexity|answers? get worse)\b")  # quality, not hardware
 LEAD_IN = re.compile(r"\s*(?:on|with|using|for|at|in|if|assuming|given|across|under|via|at|over|from) "
                      r"(?!(?:reference|context|comparison|what it's worth|the record)\b)")  # a phrase; 'for reference, ...' tells
 REFERS_BACK = (r"\b(?:fits?|run|work|load)s? (?:\w+ )?(?:on|in|across) (?:that|those|them|it)\b"
