@@ -689,6 +689,12 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
     ("llama 3.1 70b for ~25 QPS, 250 output tokens, on H100s with vllm. how many? ignore the 16-GPU figure in the reseller deck, "
      "that assumed fp8 and we're not doing that.", "serving", {"gpus": [["h100-sxm", 1]]}, {"weights_dtype"}),
     ("our training jobs keep dying with NCCL timeouts on the A100 nodes since the driver upgrade. any ideas?", None, {}, set()),
+    # rules written after round 55 (conversations, posts with backstory)
+    ("qwen2.5 72b awq on vllm, 150 concurrent users at 20 tok/s each. the reseller quoted us 6 GPUs. how many L40S do we really "
+     "need?", "serving", {"gpus": [["l40s", 1]]}, set()),
+    ("last run was a LoRA of qwen2.5 7b on 3B tokens. this one is qwen2.5 14b, 500M tokens x 2 epochs, on 8 H100s. how long?",
+     "training_time", {"model": "Qwen/Qwen2.5-14B", "training_tokens": 1_000_000_000}, set()),
+    ("mistral 7b in ollama answers way worse than chatgpt for me. how do i make it smarter?", None, {}, set()),
 ]
 
 
@@ -1141,3 +1147,15 @@ def test_hours_a_day_over_those_weeks_is_the_hours_of_use(catalog):
     first = ask("8x H100 on demand for 3 weeks, what's the bill?", catalog)
     answer = ask("and if we only run it 8 hours a day over those 3 weeks?", catalog, first)
     assert answer.journey == "cloud_cost" and answer.reading["hours"] == 168
+
+
+def test_doubling_the_users_in_a_follow_up_doubles_the_load_asked_about(catalog):
+    first = ask("llama 3.1 8b on vllm for 60 concurrent users at 25 tok/s each: how many L4s?", catalog)
+    answer = ask("And if we double the users?", catalog, first)
+    assert answer.journey == "serving" and answer.reading["users"] == 120
+
+
+def test_the_first_one_in_a_follow_up_is_the_first_gpu_compared(catalog):
+    first = ask("compare the L40S, A100 80GB and H100 PCIe for serving llama 3.1 70b in fp8", catalog)
+    answer = ask("how many tokens per second would it do on the first one?", catalog, first)
+    assert answer.journey == "speed" and answer.reading["gpus"] == [["l40s", 1]]

@@ -138,6 +138,23 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
         merged.requests_per_s = round(float(rate.group(1)) / (60.0 if rate.group(3) else 3600.0 if rate.group(4) else 1.0), 4)
         merged.ignored = [w for w in merged.ignored if w not in rate.group(0).split()]
         merged.spans = [*merged.spans, Span(rate.group(0), f"{merged.requests_per_s:g} requests per second (the rate asked about before)")]
+    scaled = re.search(r"\b(double|triple|halve|half|twice|quadruple) (?:the |our |those |that )?(users|people|traffic|load|requests"
+                       r"|rate|qps|rps)\b", new.text)
+    if scaled and new.users is None and new.requests_per_s is None:  # 'and if we double the users?': of the load asked about
+        factor = {"double": 2.0, "twice": 2.0, "triple": 3.0, "quadruple": 4.0, "halve": 0.5, "half": 0.5}[scaled.group(1)]
+        if previous.requests_per_s is not None and scaled.group(2) not in ("users", "people"):
+            merged.requests_per_s = round(previous.requests_per_s * factor, 4)
+        elif previous.users:
+            merged.users = max(1, round(previous.users * factor))
+        merged.ignored = [w for w in merged.ignored if w not in scaled.group(0).split()]
+        merged.spans = [*merged.spans, Span(scaled.group(0), f"{scaled.group(1)} the load asked about before")]
+    which = re.search(r"\b(?:on |with |for )?the (first|second|third|last) (?:one|card|gpu|option)\b", new.text)
+    if which and not new.gpus and len(previous.gpus) >= 2:  # 'how fast on the first one?' after comparing three cards
+        index = {"first": 0, "second": 1, "third": 2, "last": -1}[which.group(1)]
+        if index < len(previous.gpus):
+            merged.gpus = [previous.gpus[index]]
+            merged.gpu_at = [0]
+            merged.spans = [*merged.spans, Span(which.group(0), f"GPU {previous.gpus[index][0]} (the {which.group(1)} named before)")]
     nodes = re.search(r"\b(\d+|two|three|four|eight|a pair of|a couple of) (?:nodes|boxes|servers)\b", new.text)
     if nodes and re.search(BARE_COUNT, new.text[nodes.end():]):
         nodes = None  # 'two nodes, so 8 of them': the count said

@@ -399,6 +399,9 @@ def read_counts_after(words: Words, reading: Reading) -> None:
     if each and len(reading.gpus) >= 2 and all(count is None for _, count in reading.gpus):
         reading.gpus = [(gpu, int(each.group(1))) for gpu, _ in reading.gpus]
         words.take(each, f"{each.group(1)} of each GPU named")
+    for quoted in words.finditer(r"\b(?:quoted|pitched|proposed|recommended|suggested|sold) (?:us |me )?(?:an? )?(\d+)[ -]?(?:x )?"
+                                 r"(?:gpus?|cards?)\b"):  # 'vendor quoted us 4 GPUs. how many do we really need?': their count
+        words.take(quoted, "a count someone else quoted (not what is asked)")
     machines = words.search(r"\b(\d+) (?:vms?|nodes?|instances?|machines?|servers?|boxes) ,? ?(\d+) gpus? each\b")
     bare = machines or words.search(r"(?<![\w.$])(\d+) (?:gpus|cards|chips)\b")
     if bare and len(reading.gpus) == 1 and (reading.gpus[0][1] is None or machines):  # 'H100s ... 32 GPUs for 30 days'
