@@ -154,7 +154,8 @@ LEFT_BEHIND = (r"\b(?:(?<!in )my old|(?:his|her|their) old"
                r"|stays in|lent|borrowed|sold|won't cut it|no better"
                r"|(?:being |been |is |are |was )?retired|retiring|goes (?:back|to)|(?:is|are) taken|taken by|spoken for"
                r"|regrets|gave up|(?:like|as) (?:we|i) did|kept oom\w*|took (?:forever|ages)"
-               r"|(?:our|my|the) first (?:\w+ )?(?:experiment|attempt|try|test|run)|(?<!the )(?<!our )(?<!my )\blast (?:job|run) (?:was|took|used|ran)"
+               r"|(?:our|my|the) first (?:\w+ )?(?:experiment|attempt|try|test|run)"
+               r"|(?<!the )(?<!our )(?<!my )\blast (?:job|run) (?:was|took|used|ran)"
                r"|(?:it|they) (?:stays?|remains?) with|anymore|no longer|before this|paperweights?|obsolete|(?:i|we) (?:first )?tried"
                r"|prototyp\w*(?: \w+)? on|up until|until recently|until now|off[ -]limits"
                r"|(?:moved|moving|move|got|getting) (?:off|away from|rid of)|ditch(?:ed|ing)?|dumped"
@@ -270,7 +271,8 @@ OFF_TOPIC = (r"\b(?:rgb|led lighting|(?:nicest|coolest|prettiest|best) (?:lookin
              r"|prompt (?:format|template)|chat template"  # which template a model wants
              # power, not memory: 'is a 1000W psu enough for 2x 3090?'
              r"|(?:psu|power supply) (?:is |be |would be |will be )?(?:enough|sufficient|big enough)|how (?:many|much) watt\w*"
-             r"|dumber|make it (?:smarter|better|less dumb)|(?:answer|output) quality|quality loss|perplexity|answers? get worse)\b")  # quality, not hardware
+             # quality, not hardware
+             r"|dumber|make it (?:smarter|better|less dumb)|(?:answer|output) quality|quality loss|perplexity|answers? get worse)\b")
 LEAD_IN = re.compile(r"\s*(?:on|with|using|for|at|in|if|assuming|given|across|under|via|at|over|from) "
                      r"(?!(?:reference|context|comparison|what it's worth|the record)\b)")  # a phrase; 'for reference, ...' tells
 REFERS_BACK = (r"\b(?:fits?|run|work|load)s? (?:\w+ )?(?:on|in|across) (?:that|those|them|it)\b"
