@@ -695,6 +695,19 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
     ("last run was a LoRA of qwen2.5 7b on 3B tokens. this one is qwen2.5 14b, 500M tokens x 2 epochs, on 8 H100s. how long?",
      "training_time", {"model": "Qwen/Qwen2.5-14B", "training_tokens": 1_000_000_000}, set()),
     ("mistral 7b in ollama answers way worse than chatgpt for me. how do i make it smarter?", None, {}, set()),
+    # rules written after rounds 57-58 (conversations, forum posts, one-liners and newcomers, work threads)
+    ("we have ~250 analysts, assume 30 active at once wanting 20 tok/s each, qwen2.5 32b on vllm. how many L40S?",
+     "serving", {"users": 30}, set()),
+    ("budget check: renting eight A100s around the clock for two months at one dollar ninety per GPU per hour, what does that "
+     "come to?", "cloud_cost", {"rent_usd_per_gpu_hour": 1.9, "hours": 1460}, {"purchase_usd_per_gpu"}),
+    ("I have an RTX 3060 and LM Studio. if I load Llama 3.1 8B, about how many words per second will it write?", "speed", {}, set()),
+    ("a student wants to LoRA Qwen2.5 7B on thirty million tokens, three passes over the data, on one L40S. how many hours?",
+     "training_time", {"training_tokens": 90_000_000}, set()),
+    ("we want to train Llama 3.1 8B fully in bf16. how many H100s would that take?", "which_gpu", {"method": "full"}, set()),
+    ("our team's nodes have 2x L40S each. will llama 3.3 70b awq load on one node with 8k context? (research has H100s but that "
+     "cluster is theirs, not ours)", "fit", {"gpus": [["l40s", 2]]}, set()),
+    ("spare RTX 6000 Ada in the office. biggest model at 4-bit on it? don't count the old titan boxes, they're going to recycling",
+     "biggest_model", {}, {"unknown_gpu"}),
 ]
 
 
@@ -1159,3 +1172,39 @@ def test_the_first_one_in_a_follow_up_is_the_first_gpu_compared(catalog):
     first = ask("compare the L40S, A100 80GB and H100 PCIe for serving llama 3.1 70b in fp8", catalog)
     answer = ask("how many tokens per second would it do on the first one?", catalog, first)
     assert answer.journey == "speed" and answer.reading["gpus"] == [["l40s", 1]]
+
+
+def test_a_follow_up_asking_to_redo_the_bill_at_a_quoted_rate_keeps_the_plan(catalog):
+    first = ask("qwen2.5 72b awq on vllm for 100 concurrent users at 20 tok/s, how many H100s?", catalog)
+    bill = ask("what would that cost for a month on demand?", catalog, first)
+    answer = ask("actually another provider quoted us $1.95/gpu-hr, can you redo the month at that rate", catalog, bill)
+    assert answer.journey == "cloud_cost" and answer.reading["rent_usd_per_gpu_hour"] == 1.95 and answer.reading["hours"] == 730
+
+
+def test_how_does_that_compare_to_another_card_for_a_model_compares_both(catalog):
+    first = ask("what tok/s would qwen2.5 14b q4 get on a 5090 in ollama?", catalog)
+    answer = ask("how does that compare to a used 3090 for running llama 3.1 8b?", catalog, first)
+    assert answer.journey == "compare" and [g for g, _ in answer.reading["gpus"]] == ["rtx-5090", "rtx-3090"]
+
+
+def test_forget_the_box_drops_the_gpus_of_the_conversation(catalog):
+    first = ask("does deepseek v3 fit on 8x MI300X in fp8 with sglang?", catalog)
+    answer = ask("ok forget the box for a sec, how much total vram does qwen3 235b need in fp8?", catalog, first)
+    assert answer.journey == "estimate" and "gpus" not in answer.reading
+
+
+def test_concurrent_sessions_of_a_length_are_a_context_not_users(catalog):
+    answer = ask("4x H200 with llama 3.1 405b fp8 on vllm: how many concurrent 16k sessions can we hold?", catalog)
+    assert answer.journey == "limits" and answer.reading["seq_len"] == 16384 and "users" not in answer.reading
+
+
+def test_the_biggest_model_after_adding_a_card_asks_for_a_model(catalog):
+    first = ask("can qwen2.5 14b at q4 run on my 3090 with 32k context in ollama?", catalog)
+    answer = ask("if i add a second 3090, whats the biggest model i could run at q4 keeping that 32k ctx?", catalog, first)
+    assert answer.journey == "biggest_model" and answer.reading["gpus"] == [["rtx-3090", 2]] and "model" not in answer.reading
+
+
+def test_a_time_asked_after_the_cheapest_way_is_the_runs_time(catalog):
+    first = ask("cheapest way to fine-tune mistral 7b on 40M tokens?", catalog)
+    answer = ask("if we go with lora on one A100, how long would that take?", catalog, first)
+    assert answer.journey == "training_time" and answer.reading["gpus"] == [["a100-80gb-sxm", 1]]

@@ -33,6 +33,7 @@ EXAMPLES = [
     "how many GPUs to serve llama 3.1 70b to 500 concurrent users with vllm?",
 ]
 FOLLOW_UP_OPENING = (r"^(?:(?:ok(?:ay)?|fine|alright|cool|great|hmm|right|so|thanks|thank you|thx|ty|got it|perfect|nice|sweet|awesome"
+                     r"|actually"
                      r"|damn|dang|yeah|yep|ugh|wow|oof|makes sense|figured|yeah figured|lol|haha|ehh?|ah|oh|welp|well|hmm+"
                      r"|(?:lol|haha|ah|oh) ok(?:ay)?) ?[,.!]? ?)?"
                      r"(?:and|what about|how about|same|now|then|follow[- ]?up|versus|vs\.?|(?:going |go )?back to"
@@ -46,6 +47,7 @@ STRONG_POINTER = (r"\b(?:that|this|the same) (?:one )?(?:card|gpu|box|setup|node
                   r"|\b(?:everything|all) else (?:is |stays )?(?:the )?same\b"  # 'peak is 120 now, everything else the same'
                   r"|\b(?:those|these|the same) (?:\d+ )?(?:users|people|requests|sequences|seqs|sessions)\b"  # 'for those 100 users'
                   r"|\bof (?:that|this|the same) data\b"
+                  r"|\b(?:redo|re-do|recompute|rerun|re-run|recalculate|rework) (?:the|that|it|this)\b|\bat that rate\b"
                   r"|\bdoes (?:that|this|it) change (?:the answer|anything|things|the math|the picture|your answer|the result)\b"
                   # 'does the 20b fit on a 4090?' after the 120b
                   r"|\bthe \d+(?:\.\d+)?b\b(?! (?:model|dense|moe|params|parameters|tokens)\b)"
@@ -69,7 +71,8 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     short_change = (len(new.text.split()) <= 8 and not new.models and new.params_billions is None and bool(previous.models)
                     and (new.gpus or new.weights_dtype or new.seq_len or new.users or new.engine or new.tokens_per_s_per_user
                          or new.kv_cache_dtype or new.hours or new.years or new.utilization or new.pricing or new.batch_size))
-    same_talk = re.search(r"\b(?:then|instead|still)\W*$", new.text)  # 'would gemma 3 27b fit on the 5090 at q5_k_m then'
+    same_talk = re.search(r"\b(?:then|instead|still)\W*$|\b(?:how )?(?:does|do|would) (?:that|it|this|they|those) (?:compare|stack up)\b",
+                          new.text)  # 'would gemma 3 27b fit on the 5090 at q5_k_m then', 'how does that compare to a 3090 ti for X?'
     said_model = bool(new.models or new.unknown_models or new.params_billions is not None)
     subjectless = (not said_model and bool(previous.models or previous.unknown_models or previous.params_billions is not None)
                    and asks_anything(new.text) and not re.search(SPEC_ASK, new.asked)  # 'nice. how many tok/s would i get'
@@ -113,6 +116,12 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     if re.search(r"\bhow many (?:of )?(?:those|these|them|the|such)(?: \w+)? (?:cards|gpus)\b|\bhow many (?:cards|gpus) (?:would|do|will)\b"
                  r"|\bhow many of (?:those|these|them)\b", new.text):
         merged.how_many_gpus = True  # 'damn. how many of those cards would i need then?'
+    if re.search(r"\b(?:forget|ignore|never ?mind|leave aside|set aside) (?:about )?(?:the|that|those|our|my) (?:box|card|cards|gpus?"
+                 r"|node|nodes|server|machine|rig|hardware|cluster)\b", new.text) and not new.gpus:
+        merged.gpus, merged.gpu_at = [], []  # 'ok forget the box for a sec, how much total vram does kimi k2 need?'
+    if re.search(j.BIGGEST, new.asked) and not (new.models or new.unknown_models or new.params_billions is not None):
+        merged.models, merged.model_at, merged.params_billions, merged.unknown_models = [], [], None, []  # 'if i grab a second
+        # 3090, whats the biggest model i could run?': the model is now the question
     picks = r"\bwhich (?:\w+ )?(?:gpus?|cards?)\b|\bwhat (?:gpus?|cards?|hardware) (?:should|would|do|to)\b"
     if re.search(picks, new.asked) and not new.gpus:  # 'which gpu should i get instead?': the GPU is the question
         merged.gpus, merged.gpu_at = [], []

@@ -598,7 +598,7 @@ def answer_model_card(reading: Reading, catalog: Catalog, calls: list[ToolCall])
 # ---- which journey: what each ask sounds like; of two asks the first said is the question, the other a second part
 ABSOLUTE_SPEED = (r"how fast|\bspeed\b|\blatency\b|\btime (?:per|to first) (?:response|reply|answer|token)\b|\bttft\b"
                   r"|\beval (?:rate|speed)\b|tok(?:en)?s?/s|tokens? (?:per|a|/) ?s(?:ec\w*)?\b|\bt/s\b"
-                  r"|\btps\b|throughput|how quick|generation rate")
+                  r"|\btps\b|throughput|how quick|generation rate|words (?:per|a|/) ?s(?:ec\w*)?\b")
 SPEED = ABSOLUTE_SPEED + r"|\b(?:quicker|faster|slower|snappier)\b"  # 'how much faster is the B200' compares, given two GPUs
 COMPARING = r"\b(?:vs\.?|versus|compar\w*|stack up|against)\b"  # 'how does the L4 stack up against an A10G?'
 SERVING = (r"\b(serv\w*|host\w*|deploy\w*|handle|keep up with|cope with"
@@ -629,6 +629,8 @@ FIT_ASK = (r"\b(fits?|enough|oom(?![ -]?killed)\w*|hold"
            r"|(?:would|will|can|could|does) (?:an? |the |one |my )?(?:·[·\s]*|[a-z]{0,4}\d{1,4}[a-z0-9]*)(?: \w+)? (?:do|handle|manage)"
            r" (?:it|that|this)"  # 'would a t4 do it?'
            r"|(?:sit|stay|live|load)s? (?:entirely |fully |completely |all |actually )?(?:in|on|inside|within))\b")
+# 'if we go with qlora, how long would that take?'
+TRAINING_TIME_WORDS = r"\bhow long (?:would|will|does|to)\b|\bhow many (?:gpu[- ]?)?hours\b"
 TIME_ASK = r"\bhow long\b|\bhow many (?:gpu[- ]?)?(?:hours|days)\b|\bwall[- ]?clock\b|\btime\b"
 ESTIMATE_ASK = (r"\b(how (?:much|many) (?:total )?(?:vram|memory|gpu memory|gigs?|gb|gib)"
                 r"|(?:rough(?:ly)?|ballpark|approx\w*) (?:gigs?|gb|gib) of"
@@ -846,7 +848,7 @@ JOURNEYS = [
     Journey("model_card", lambda r: bool(r.models or r.unknown_models) and first(r, card_words(r), *OTHER_ASKS), answer_model_card,
             ("card",)),  # 'what is GLM-4.5-Air architecturally, and would it fit on 2x H100?': the card, then the fit
     Journey("gpu_card", asks_gpu_card_first, answer_gpu_card, ("card",)),
-    Journey("cheapest_method", lambda r: has_subject(r) and first(r, CHEAPEST_WAY, SPEED, FIT_ASK, ESTIMATE_ASK)
+    Journey("cheapest_method", lambda r: has_subject(r) and first(r, CHEAPEST_WAY, SPEED, FIT_ASK, ESTIMATE_ASK, TRAINING_TIME_WORDS)
             and not (compared_count(r) >= 2 and said(r, r"\b(vs\.?|versus|compare\w*|between)\b")),  # 'h100 vs h200: most cost-effective?'
             answer_cheapest_method, ("cost", "fit", "serving")),
     Journey("serving", asks_serving, answer_serving, ("serving", "speed", "cost", "fit")),

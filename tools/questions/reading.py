@@ -500,7 +500,7 @@ def node_after(words: Words, after: int, modules: bool) -> int | None:
 
 # ---- formats, workload, engine and recipe
 NEGATION = (r"\b(?:not|no|without|instead of|rather than|except|swap(?:ped|ping)?(?: out)?|replac(?:e|ed|ing)|ditch(?:ed|ing)?"
-            r"|(?:don't|dont|do not|doesn't) have(?: any)?"
+            r"|(?:don't|dont|do not|doesn't) have(?: any)?|(?:don't|dont|do not) count(?: the old)?"
             r"|sell(?:ing)?|sold|upgrad(?:e|ed|ing) from|switch(?:ed|ing)? from|moving from|coming from"
             r"|(?:don't|dont|do not) (?:want|use|need)"
             r"|(?:can't|cannot|can not|won't) (?:risk|use|do|afford|tolerate)|(?:don't|dont|do not) (?:quote|give|show) (?:me|us))"
@@ -594,7 +594,7 @@ def read_workload(words: Words, reading: Reading) -> None:
     lora = words.search(r"\blora\b|\badapters?\b|\bpeft\b")
     full = words.search(r"\bfull(?:y)?(?: parameters?| params?| bf16| fp16| precision)?[ -]?(?:fine[ -]?tun\w*|finetun\w*|ft|sft)\b"
                         r"|\bwith full param\w*"
-                        r"|\bfull[ -]param\w*|\b(?:fine[ -]?tun\w*|finetun\w*) \S+(?: \S+)? fully\b")
+                        r"|\bfull[ -]param\w*|\b(?:fine[ -]?tun\w*|finetun\w*|train) \S+(?: \S+){0,3} fully\b")
     tune = words.search(r"\b(?:fine[ -]?tun\w*|finetun\w*|sft|dpo|grpo|rlhf|ft)\b")
     if tune and not full:  # 'ft time qwen2.5 32b full, 8x h100': 'full' standing alone after a fine-tune names the method
         full = words.search(r"\bfull\b(?= ,| ?$| (?:run|training|ft)\b)")
@@ -966,7 +966,7 @@ def read_unknown_gpus(words: Words, reading: Reading) -> None:
     text = words.masked()
     for start, end in merged:
         name = re.sub(r"(\d)s$", r"\1", text[start:end].strip())  # 'two Tesla P40s': a P40
-        before = " ".join(words.words[max(0, words.index_at(start) - 3):words.index_at(start)])
+        before = " ".join(words.words[max(0, words.index_at(start) - 4):words.index_at(start)])
         if re.search(NEGATION.rstrip() + "$", before):  # 'swapped my 3070 for a 7900 xtx': the 3070 is gone
             words.take_range(start, end, f"ruled out: '{name}'")
             continue
@@ -1049,7 +1049,8 @@ def read_token_counts(words: Words, reading: Reading) -> None:
         words.take(out, f"{reading.output_tokens} output tokens")
 
 
-EPOCHS = r"(?<![\w.])(?:x ?)?(\d+(?:\.\d+)?|one|two|three|four|five)[ -](?:full )?epochs?\b"  # "3 epochs", "a 2-epoch lora"
+# "3 epochs", "a 2-epoch lora", "x3 epochs", "two passes over the data"
+EPOCHS = r"(?<![\w.])(?:x ?)?(\d+(?:\.\d+)?|one|two|three|four|five)[ -](?:full )?(?:epochs?|passes(?= over| through))\b"
 
 
 def epoch_count(found: re.Match[str]) -> float:
@@ -1099,7 +1100,8 @@ def read_context(words: Words, reading: Reading) -> None:
     patterns = [r"(?:(?<=concurrent )|(?<=parallel ))(\d+) ?(k)[ -]?(?:tokens? )?(?=requests|prompts|sequences|chats)",
                 r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: total)? tokens? (?:per|each|a|for each) (?:sequence|seq|request|conversation)\b",
                 r"(?<=\bbatch )(?:size )?\d+ (?:at|of|x) (\d{3,6})()\b(?! ?(?:tok|users|requests|\$|ms\b|s\b))",  # 'batch 8 at 4096'
-                r"(?<![\w.$])(1|2|4|8|16|32|64|128|256) ?(k)[ -]?(?:token )?(?:sequences?|seqs?)\b",  # 'I need 16k sequences'
+                r"(?<![\w.$])(1|2|4|8|16|32|64|128|256) ?(k)[ -]?(?:token )?(?:sequences?|seqs?|sessions?|requests?|chats?"
+                r"|conversations?|prompts?)\b",  # 'I need 16k sequences', 'how many concurrent 32k sessions'
                 r"\bcontext per (?:conversation|chat|request|user|session|npc) ,? ?(\d+) ?(k)?\b",
                 r"\b(?:sequences|requests|chats|prompts|sessions) (?:\S+ ){0,8}?(?:at|of|with) (\d+) ?(k)(?: tokens?)? each\b",
                 r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:context|ctx|context window|sequence\b|seq\b(?: len)?"
@@ -1128,13 +1130,15 @@ def read_context(words: Words, reading: Reading) -> None:
 def read_traffic(words: Words, reading: Reading) -> None:
     """'1000 concurrent users', '20 requests per second', '50 rps', '30 tokens/s per user'; of '200 devs, 60 of them
     hitting it at once' the 60 are the concurrent users."""
-    for length in words.finditer(r"(?<![\w.$])\d+ ?k[ -]?(?:token )?(?:sequences?|seqs?)\b"):  # '16k sequences': a length, not a count
+    for length in words.finditer(r"(?<![\w.$])(?:1|2|4|8|16|32|64|128|256) ?k[ -]?(?:token )?(?:sequences?|seqs?|sessions?|requests?|chats?"
+                                 r"|conversations?|prompts?)\b"):  # '16k sequences', '32k sessions': a length, not a count
         words.take(length, "a sequence length")
     peak = (words.search(r"\b(\d+) of (?:them|those|these|us) (?:\w+ ){0,2}?" + v.AT_ONCE)
             or words.search(r"(?<!than )(?<!over )(?<!above )\b(\d+) (?:people|users|devs?|developers|engineers|employees|staff)"
                             r" (?:\w+ ){0,5}?(?:at the same (?:time|moment)|at once|simultaneously|concurrently)\b")
             or words.search(r"\bconcurrency (?:estimate |target |is |of |at |around |about |roughly |~ ?)*(\d+)\b")
-            or words.search(r"\b(?:maybe |about |around |only |perhaps |roughly |approximately |some |up to )(\d+) (?:\w+ing|online|active)"
+            or words.search(r"\b(?:maybe |about |around |only |perhaps |roughly |approximately |some |up to |figure |say |assume "
+                            r"|assuming |expect )(\d+) (?:\w+ing|online|active)"
                             r" (?:\w+ ){0,3}?(?:at the same (?:time|moment)|at once|simultaneously|concurrently)\b")  # 'maybe 40 chatting
             or words.search(r"\b(?:maybe |about |around |only |perhaps |roughly |approximately |some |up to )(\d+) (?:of (?:them|us) )?"
                             r"(?:are|will be|would be|might be)"
@@ -1291,7 +1295,8 @@ def read_money(words: Words, reading: Reading) -> None:
     if re.search(v.PRICE_SET_ASIDE, words.text):  # 'leaving price aside (the quotes expire)': no price is an input
         for set_aside in words.finditer(r"\$ ?\d[\d,.]* ?k?\b(?: (?:each|per card|per gpu|a card|apiece))?"):
             words.take(set_aside, "a price the question sets aside")
-    purchase = words.search(r"\$ ?(\d+(?:\.\d+)?) ?(k)?\b ?(?:each|per gpu(?![ -]?h)|a gpu|a card|per card|apiece|to buy|purchase|a pop"
+    purchase = words.search(r"\$ ?(\d+(?:\.\d+)?) ?(k)?\b ?(?:each|per gpu(?![ -]?h| per h)|a gpu|a card|per card|apiece|to buy|purchase"
+                            r"|a pop"
                             r"|for (?:the|a|one) (?:card|gpu)\b"
                             r"|per (?!h(?:ou)?r|month|year|day|week|token|million|gpu)[a-z0-9]+\b(?![ -]?h(?:ou)?r))")
     buying = re.search(r"\b(?:buy\w*|purchas\w*|own\w*|pric\w*|cost\w*|pay|paid|msrp|retail|capex)\b", words.text)

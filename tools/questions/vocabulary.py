@@ -102,7 +102,7 @@ REPORTS = (r"(?:say|said|says|saying|claims?|claimed|claiming|swears|swore|insis
            r"|pays|paid"
            r"|does|oom'd|asked"
            r"|posted|reported|mentioned|recommends|recommended|found|showed|shows|wrote|lists|listed|keeps|kept|couldn't|floated"
-           r"|pitched|proposed|suggested|listing|threw out|tried|post|posts|benchmarked|clocked"
+           r"|pitched|proposed|suggested|listing|threw out|tried|post|posts|benchmarked|clocked|pushed|pushes|pushing"
            r"|could not)")  # a quoted price is data
 DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelevant|not asking|not what (?:i'm|im|i am|we're) after"
              r"|neither of which|(?:is|that's|that one's|thats) settled|not relevant|not the question|not my question"
@@ -134,7 +134,7 @@ DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelev
              r"|not (?:going|taking) (?:that|this) (?:route|way|path)|(?:not|isn't|aren't|wasn't|weren't) (?:really )?comparable"
              r"|ignoring (?:it|that|this|them)|not applicable|not doing (?:that|this|it)|(?:please )?(?:ignore|disregard) the [\w-]+"
              r" (?:figure|number|estimate|quote|deck|slide|claim)|not what (?:we|i) (?:have|own|run|use|got)"
-             r"|not what (?:we've|i've) got)\b")
+             r"|not what (?:we've|i've) got|(?:is|are) theirs|not ours|(?:feels?|seems?|looks?) like overkill)\b")
 DISMISSED = re.compile(DISMISSAL)  # said of the clause before: '... a quote at $2.10/hr, but that's for another team, ignore it'
 # what the asker had, left or cannot use: never an input, even where the question refers back to what others said
 LEFT_BEHIND = (r"\b(?:(?<!in )my old|(?:his|her|their) old"
