@@ -708,6 +708,9 @@ READINGS = [  # (question, journey, what the reading must hold, keys it must not
      "cluster is theirs, not ours)", "fit", {"gpus": [["l40s", 2]]}, set()),
     ("spare RTX 6000 Ada in the office. biggest model at 4-bit on it? don't count the old titan boxes, they're going to recycling",
      "biggest_model", {}, {"unknown_gpu"}),
+    # rules written after round 59
+    ("B200 or MI355X for llama 3.1 405b in fp8? we'd get 8 of either, sales rep says AMD wins but I want numbers",
+     "compare", {"gpus": [["b200", 8], ["mi355x", 8]]}, set()),
 ]
 
 
@@ -1208,3 +1211,15 @@ def test_a_time_asked_after_the_cheapest_way_is_the_runs_time(catalog):
     first = ask("cheapest way to fine-tune mistral 7b on 40M tokens?", catalog)
     answer = ask("if we go with lora on one A100, how long would that take?", catalog, first)
     assert answer.journey == "training_time" and answer.reading["gpus"] == [["a100-80gb-sxm", 1]]
+
+
+def test_gradient_checkpointing_turned_off_in_a_follow_up_is_off(catalog):
+    first = ask("full fine-tune of qwen2.5 7b on 2x A100 80GB with fsdp and gradient checkpointing, 4k context: fits?", catalog)
+    answer = ask("would it still fit per gpu with gradient checkpointing turned off?", catalog, first)
+    assert answer.journey == "fit" and answer.reading["gradient_checkpointing"] is False
+
+
+def test_the_card_named_by_a_word_picks_that_card_of_the_two(catalog):
+    first = ask("rtx 6000 ada vs rtx a6000 for qlora of qwen2.5 14b at 4k?", catalog)
+    answer = ask("how long would a run over 30M tokens take on the ada card?", catalog, first)
+    assert answer.journey == "training_time" and answer.reading["gpus"] == [["rtx-6000-ada", 1]]

@@ -97,6 +97,8 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
         value = getattr(new, field.name)
         if value not in UNSET:
             setattr(merged, field.name, value)
+    if new.gradient_checkpointing is False:  # 'with gradient checkpointing turned off': False is said, not unset
+        merged.gradient_checkpointing = False
     if new.models or new.params_billions is not None:
         merged.models, merged.params_billions, merged.unknown_models = new.models, new.params_billions, new.unknown_models
     if new.workload and (new.method_said or previous.workload != "training"):  # 'train on that card' keeps the LoRA
@@ -157,6 +159,11 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
             merged.users = max(1, round(previous.users * factor))
         merged.ignored = [w for w in merged.ignored if w not in scaled.group(0).split()]
         merged.spans = [*merged.spans, Span(scaled.group(0), f"{scaled.group(1)} the load asked about before")]
+    named_card = re.search(r"\bthe ([a-z]{2,}) (?:card|one|gpu)\b", new.text)  # 'on the ada card' after an RTX 6000 Ada and an A6000
+    picked = [g for g in previous.gpus if named_card and named_card.group(1) in g[0].split("-")]
+    if len(picked) == 1 and not new.gpus and len(previous.gpus) >= 2:
+        merged.gpus, merged.gpu_at = picked, [0]
+        merged.spans = [*merged.spans, Span(named_card.group(0) if named_card else "", f"GPU {picked[0][0]} (named before)")]
     which = re.search(r"\b(?:on |with |for )?the (first|second|third|last) (?:one|card|gpu|option)\b", new.text)
     if which and not new.gpus and len(previous.gpus) >= 2:  # 'how fast on the first one?' after comparing three cards
         index = {"first": 0, "second": 1, "third": 2, "last": -1}[which.group(1)]

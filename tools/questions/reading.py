@@ -395,7 +395,7 @@ def read_counts_after(words: Words, reading: Reading) -> None:
             reading.gpus[named[0]] = (reading.gpus[named[0]][0], count)
             words.take(told, f"{count} of the GPU named")
     # 'H200 vs MI300X ... which gets more per node (8 gpus each)?'
-    each = words.search(r"\b(\d+) (?:(?:gpus|cards) (?:each|apiece|either way|on each side|per side)|of each)\b")
+    each = words.search(r"\b(\d+) (?:(?:gpus|cards) (?:each|apiece|either way|on each side|per side)|of (?:each|either|both))\b")
     if each and len(reading.gpus) >= 2 and all(count is None for _, count in reading.gpus):
         reading.gpus = [(gpu, int(each.group(1))) for gpu, _ in reading.gpus]
         words.take(each, f"{each.group(1)} of each GPU named")
@@ -520,6 +520,11 @@ def read_negations(words: Words, reading: Reading) -> None:
             reading.pricing = "on_demand"
         if "checkpointing" in found.group(1):
             reading.gradient_checkpointing = False
+    for off in words.finditer(r"(?:gradient|activation|grad|act)[ _-]?(?:checkpoint\w*|ckpt)(?: (?:turned|switched|set))?"
+                              r" (?:off|disabled)\b"
+                              r"|\b(?:turn\w*|switch\w*) off (?:gradient|activation|grad|act)[ _-]?(?:checkpoint\w*|ckpt)\b"):
+        words.take(off, "ruled out: gradient checkpointing")  # 'with gradient checkpointing turned off'
+        reading.gradient_checkpointing = False
 
 
 def read_optimizer(words: Words, reading: Reading) -> None:

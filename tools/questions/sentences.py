@@ -31,8 +31,9 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
                r"|,\s+(?=and (?:someone|somebody|a (?:friend|colleague|coworker|guy|teammate)"
                # "..., and someone on our Slack insists": a report of its own
                r"|(?:my|our) (?:friend|buddy|colleague|boss|teammate|cto|ceo|manager|lead)|people)\b)"
-               r"|,\s+(?=(?:my|our|a|the) (?:professor|prof|advisor|boss|manager|lead|friend|buddy|colleague|coworker|roommate"
-               r"|cto|ceo) (?:\w+ )?(?:says|said|thinks|claims|swears|insists|told)\b)")  # '..., my professor says ...'
+               r"|,\s+(?=(?:(?:my|our|a|the) )?(?:professor|prof|advisor|boss|manager|lead|friend|buddy|colleague|coworker|roommate"
+               r"|cto|ceo|vendor|(?:vendor |sales ?)?rep|salesperson|seller) (?:\w+ )?(?:says|said|thinks|claims|swears|insists|told)\b)")
+    # ('..., my professor says ...', '... 8 of either, vendor rep says AMD wins': a report of its own)
     clauses = rf"(?<=;)\s+|(?:{clauses})(?![^()]*\))"  # not inside brackets, but at ';': '(4x V100 here; the A100s are booked)'
     lines = re.sub(r"(?<=[\w)%])[ \t]*\n", ".\n", question.strip())  # a line (a bullet) ends as a sentence does
     whole = [s for s in re.split(clauses, lines, flags=re.IGNORECASE) if re.search(r"\w", s)]
