@@ -16,8 +16,8 @@ exact apart from workload 'inference' left unsaid and a thirds rounding, journey
 after reading its misses (a count from someone else's claim, 'how many can run at the same time'), so the figure
 printed now is no longer blind for those. It is printed beside the corpus so a change that helps the corpus and
 hurts unseen questions shows. Rounds 29, 39, 50, 56 and 60 (ask_heldout_round29.jsonl, ask_heldout_round39.jsonl,
-ask_heldout_round50.jsonl, ask_heldout_round56.jsonl, ask_heldout_round60.jsonl) are kept the same way; tests/test_ask_corpus.py holds each set
-to at least 85% right, every answer saying what it read.
+ask_heldout_round50.jsonl, ask_heldout_round56.jsonl, ask_heldout_round60.jsonl) are kept the same way;
+tests/test_ask_corpus.py holds each set to at least 85% right, every answer saying what it read.
 """
 from __future__ import annotations
 
