@@ -141,14 +141,12 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     if passes and new.training_tokens is None and previous.training_tokens is not None:  # 'what about 3 epochs of that data?'
         before = re.search(EPOCHS, previous.text)  # the data once, then as many passes as now asked
         merged.training_tokens = previous.training_tokens / (epoch_count(before) if before else 1.0) * epoch_count(passes)
-        merged.ignored = [w for w in merged.ignored if w not in passes.group(0).split()]
-        merged.spans = [*merged.spans, Span(passes.group(0), f"{passes.group(1)} epochs of the data asked about before "
-                                                              f"({merged.training_tokens:.3g} tokens in all)")]
+        read_again(merged, passes.group(0), f"{passes.group(1)} epochs of the data asked about before "
+                                            f"({merged.training_tokens:.3g} tokens in all)")
     rate = re.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(?:an?|per|/) ?(?:(s|sec|second)|(min|minute)|(h|hr|hour))\b", new.text)
     if rate and new.requests_per_s is None and previous.requests_per_s is not None:  # 'what if its 600 a minute' after a rate
         merged.requests_per_s = round(float(rate.group(1)) / (60.0 if rate.group(3) else 3600.0 if rate.group(4) else 1.0), 4)
-        merged.ignored = [w for w in merged.ignored if w not in rate.group(0).split()]
-        merged.spans = [*merged.spans, Span(rate.group(0), f"{merged.requests_per_s:g} requests per second (the rate asked about before)")]
+        read_again(merged, rate.group(0), f"{merged.requests_per_s:g} requests per second (the rate asked about before)")
     scaled = re.search(r"\b(double|triple|halve|half|twice|quadruple) (?:the |our |those |that )?(users|people|traffic|load|requests"
                        r"|rate|qps|rps)\b", new.text)
     if scaled and new.users is None and new.requests_per_s is None:  # 'and if we double the users?': of the load asked about
@@ -157,8 +155,7 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
             merged.requests_per_s = round(previous.requests_per_s * factor, 4)
         elif previous.users:
             merged.users = max(1, round(previous.users * factor))
-        merged.ignored = [w for w in merged.ignored if w not in scaled.group(0).split()]
-        merged.spans = [*merged.spans, Span(scaled.group(0), f"{scaled.group(1)} the load asked about before")]
+        read_again(merged, scaled.group(0), f"{scaled.group(1)} the load asked about before")
     named_card = re.search(r"\bthe ([a-z]{2,}) (?:card|one|gpu)\b", new.text)  # 'on the ada card' after an RTX 6000 Ada and an A6000
     picked = [g for g in previous.gpus if named_card and named_card.group(1) in g[0].split("-")]
     if len(picked) == 1 and not new.gpus and len(previous.gpus) >= 2:
@@ -178,21 +175,25 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
         value = nodes.group(1)
         merged.gpus = [(merged.gpus[0][0], (int(value) if value.isdigit() else COUNT_WORDS[value.removesuffix(" of")])
                         * v.GPUS_PER_NODE), *merged.gpus[1:]]
-        merged.ignored = [w for w in merged.ignored if w not in nodes.group(0).split()]
-        merged.spans = [*merged.spans, Span(nodes.group(0), f"{merged.gpus[0][1]} of the GPU asked about before")]
+        read_again(merged, nodes.group(0), f"{merged.gpus[0][1]} of the GPU asked about before")
     each = re.search(r"\b(\d+|two|three|four|eight) of each\b", new.text)
     if each and not new.gpus and len(merged.gpus) >= 2:  # 'same comparison but for deepseek v3, 8 of each?'
         value = each.group(1)
         merged.gpus = [(gpu, int(value) if value.isdigit() else COUNT_WORDS[value]) for gpu, _ in merged.gpus]
-        merged.ignored = [w for w in merged.ignored if w not in each.group(0).split()]
-        merged.spans = [*merged.spans, Span(each.group(0), f"{merged.gpus[0][1]} of each GPU asked about before")]
+        read_again(merged, each.group(0), f"{merged.gpus[0][1]} of each GPU asked about before")
     count = re.search(BARE_COUNT, new.text)
     if count and not new.gpus and merged.gpus and not nodes and not each:
         value = count.group(1) or count.group(2) or count.group(3)
         merged.gpus = [(merged.gpus[0][0], int(value) if value.isdigit() else COUNT_WORDS[value]), *merged.gpus[1:]]
-        merged.ignored = [w for w in merged.ignored if w not in count.group(0).split()]
-        merged.spans = [*merged.spans, Span(count.group(0), f"{merged.gpus[0][1]} of the GPU asked about before")]
+        read_again(merged, count.group(0), f"{merged.gpus[0][1]} of the GPU asked about before")
     return merged
+
+
+def read_again(merged: Reading, words: str, meaning: str) -> None:
+    """Words of a follow-up read against the question before ('600 a minute', 'two nodes'): listed with what they meant,
+    no longer among the ignored."""
+    merged.ignored = [w for w in merged.ignored if w not in words.split()]
+    merged.spans = [*merged.spans, Span(words, meaning)]
 
 
 def sibling_follow_up(follow: Reading, new_text: str, model_id: str, catalog: Catalog) -> Reading:
