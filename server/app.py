@@ -45,7 +45,7 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempot
 
 TITLES = {"estimate_vram": "Estimate VRAM", "compare_gpus": "Compare GPUs", "cloud_cost": "Cloud cost",
           "rent_vs_buy": "Rent vs buy", "plan_serving": "Plan serving"}
-SERVER_DESCRIPTION = ("GPU sizing from a sourced catalog: memory per GPU for serving and fine-tuning, GPU comparisons, "
+SERVER_DESCRIPTION = ("GPU sizing from a sourced catalog: memory to serve and fine-tune, GPU comparisons, "
                       "cloud prices, rent-or-buy.")
 
 # Arguments whose names say what they are: the tool's description names them once instead of a description each.
@@ -55,7 +55,8 @@ NAMED_IN_DESCRIPTION = {
                       "max_num_batched_tokens", "enforce_eager", "n_gpu_layers", "flash_attention"),
     "cloud_cost": ("spot_interruptions_per_hour", "hours_lost_per_interruption", "checkpoint_overhead_fraction",
                    "storage_gb_months", "egress_gb", "storage_usd_per_gb_month", "egress_usd_per_gb"),
-    "plan_serving": ("weights_dtype", "kv_cache_dtype", "engine_version", "gpu_memory_utilization", "bandwidth_efficiency",
+    "plan_serving": ("params_billions", "weights_dtype", "kv_cache_dtype", "engine_version", "gpu_memory_utilization",
+                     "bandwidth_efficiency",
                      "compute_efficiency", "pricing", "prompt_tokens", "output_tokens", "jurisdiction", "gpu"),
     "rent_vs_buy": ("electricity_usd_per_kwh", "pue", "power_watts_per_gpu", "idle_watts_per_gpu", "colocation_usd_per_kw_month",
                     "staff_usd_per_year", "maintenance_fraction_per_year", "residual_fraction", "cost_of_capital",
@@ -64,26 +65,27 @@ NAMED_IN_DESCRIPTION = {
 
 DESCRIPTIONS = {
     "estimate_vram": (
-        "Peak memory per GPU to serve or train a model: bytes with a breakdown and assumptions, the GPUs it fits on, and "
-        "with gpu the largest batch and context. Training: recipe sets loss, logits_kept, gradient_checkpointing, "
+        "Peak memory per GPU to serve or train a model: bytes, breakdown, assumptions, the GPUs it fits on; with gpu "
+        "the largest batch and context. Training: recipe sets loss, logits_kept, gradient_checkpointing, "
         "activation_offloading, optimizer_in_backward, torch_compile. Engines (vllm or sglang with gpu, llama_cpp): "
         "start-up budget, KV tokens, max concurrency; engine_version, gpu_memory_utilization, max_model_len, max_num_seqs, "
         "max_num_batched_tokens, enforce_eager, n_gpu_layers, flash_attention."),
     "compare_gpus": (
-        "Specs and prices of 2-20 GPUs side by side with ratios to the first; with a model (and estimate_vram's "
+        "Specs and prices of 2-20 GPUs with ratios to the first; with a model (and estimate_vram's "
         "workload, method, weights_dtype, batch_size, seq_len), also fits, decode tokens/s and $/million tokens."),
     "cloud_cost": (
         "Cloud offers that run N GPUs for H hours, cheapest first. Give a model (and estimate_vram's workload arguments) "
         "instead of gpu_count to rent what it needs. Also storage_gb_months, egress_gb, storage_usd_per_gb_month, "
         "egress_usd_per_gb, spot_interruptions_per_hour, hours_lost_per_interruption, checkpoint_overhead_fraction."),
     "rent_vs_buy": (
-        "Owning versus renting N GPUs over years at a utilization: both totals, the recommendation, break-even "
+        "Owning vs renting N GPUs over years at a utilization: both totals, the verdict, break-even "
         "utilization, yearly table. Owned: electricity_usd_per_kwh, pue, power_watts_per_gpu, idle_watts_per_gpu, "
         "colocation_usd_per_kw_month, staff_usd_per_year, maintenance_fraction_per_year, residual_fraction, "
         "cost_of_capital, server_share_usd_per_gpu."),
     "plan_serving": (
-        "GPUs to serve a model to concurrent_users or requests_per_s (prompt_tokens in, output_tokens out) under an engine: "
-        "per GPU type (gpu: one) the cheapest replicas, their speed and cost per hour, month and million tokens. Also "
+        "GPUs to serve a model (or params_billions) to concurrent_users or requests_per_s (prompt_tokens in, output_tokens "
+        "out) under an engine: "
+        "per GPU type (gpu: one) the cheapest replicas, speed, $/hour, $/month, $/million tokens. Also "
         "weights_dtype, kv_cache_dtype, engine_version, gpu_memory_utilization, pricing, jurisdiction, "
         "bandwidth_efficiency, compute_efficiency."),
 }

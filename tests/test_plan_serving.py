@@ -172,3 +172,16 @@ def test_a_fixed_replica_shape_is_planned_as_asked(catalog):
     assert not one.options and "1 GPU" in one.infeasible[0].reason
     with pytest.raises(SizingError, match="gpus_per_replica"):
         plan_serving("meta-llama/Llama-3.1-70B", concurrent_users=1, gpus_per_replica=3, catalog=catalog)
+
+
+def test_a_model_the_catalog_lacks_is_planned_from_its_size_and_says_its_shape_was_assumed():
+    served = plan_serving(params_billions=13, concurrent_users=40, tokens_per_s_per_user=20, gpu="a10g", catalog=CATALOG)
+    listed = plan(L8, concurrent_users=40, tokens_per_s_per_user=20, gpu="a10g")
+    assert served.model == "generic-13b" and served.options and served.options[0].total_gpus >= listed.options[0].total_gpus
+    assert any("architecture assumed for 13B" in w for w in served.warnings)
+
+
+@pytest.mark.parametrize("arguments", [{}, {"model": L8, "params_billions": 8}])
+def test_a_plan_needs_exactly_one_of_a_model_or_a_size(arguments):
+    with pytest.raises(SizingError, match="exactly one of model"):
+        plan_serving(**arguments, concurrent_users=5, catalog=CATALOG)

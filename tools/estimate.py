@@ -4,7 +4,7 @@ from __future__ import annotations
 from gpusizer.catalog import GIB, Catalog, GpuSpec, load_catalog
 
 from .fitting import check_on_gpu, fits_across_catalog
-from .generic_model import SHAPE
+from .generic_model import SHAPE, assumed_architecture
 from .overhead import overhead_assumption
 from .serving_models import Engine
 from .validation import default_of, known_arguments_only, parse_request
@@ -171,8 +171,7 @@ def warnings_for(plan: Plan, breakdown: Breakdown, total: int) -> list[str]:
     r, arch = plan.request, plan.arch
     warnings = list(plan.notes)
     if plan.generic:
-        warnings.append(f"architecture assumed for {r.params_billions:g}B parameters ({arch.num_hidden_layers} layers, hidden "
-                        f"{arch.hidden_size}, {arch.num_key_value_heads} KV heads); name the model for exact figures")
+        warnings.append(assumed_architecture(r.params_billions or 0, arch))
     if r.seq_len > arch.max_position_embeddings:
         warnings.append(f"seq_len {r.seq_len:,} exceeds the model's context window of {arch.max_position_embeddings:,} tokens")
     settings = plan.training

@@ -42,3 +42,9 @@ def generic_dense_decoder(params_billions: float) -> ModelArch:
                      intermediate_size=int(MLP_RATIO * hidden), vocab_size=VOCAB, tie_word_embeddings=False,
                      max_position_embeddings=131072, source=f"gpusizer generic decoder: {SHAPE}",
                      as_of=datetime.date(2026, 11, 22), verification="assumed")
+
+
+def assumed_architecture(params_billions: float, arch: ModelArch) -> str:
+    """The warning every answer about an unlisted model carries: which shape stood in for it."""
+    return (f"architecture assumed for {params_billions:g}B parameters ({arch.num_hidden_layers} layers, hidden "
+            f"{arch.hidden_size}, {arch.num_key_value_heads} KV heads); name the model for exact figures")

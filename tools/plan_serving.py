@@ -16,6 +16,7 @@ from gpusizer.catalog import Catalog, GpuSpec, SizingError, load_catalog
 
 from .engine_estimate import check_engine_request
 from .engine_versions import version_key
+from .generic_model import assumed_architecture
 from .pricing import HOURS_PER_YEAR, FleetPrice, cheapest_fleet
 from .replica_capacity import ReplicaCapacity, capacity_problem, replica_capacity
 from .serving_models import ENGINE_NAMES, engine_runs_on, unread_backend
@@ -33,7 +34,8 @@ READING_SPEED_TOKENS_PER_S = 8  # slower than this, a streamed answer falls behi
 
 
 @known_arguments_only("plan_serving")
-def plan_serving(model: str, *, weights_dtype: str | None = None, kv_cache_dtype: str | None = None, engine: str = "vllm",
+def plan_serving(model: str | None = None, *, params_billions: float | None = None, weights_dtype: str | None = None,
+                 kv_cache_dtype: str | None = None, engine: str = "vllm",
                  engine_version: str | None = None, concurrent_users: int | None = None, requests_per_s: float | None = None,
                  prompt_tokens: int = 1024, output_tokens: int = 256, ttft_s: float | None = None,
                  tokens_per_s_per_user: float | None = None, gpu: str | None = None, gpus_per_replica: int | None = None,
@@ -44,7 +46,8 @@ def plan_serving(model: str, *, weights_dtype: str | None = None, kv_cache_dtype
     """Per GPU type, the cheapest replica shape and replica count that serve `concurrent_users` requests at once (or
     `requests_per_s` arrivals) of prompt_tokens in and output_tokens out under the engine, meeting the ttft_s and
     tokens_per_s_per_user targets, with speed and $/hour, $/month, $ per million output tokens; gpus_per_replica fixes
-    the shape (tensor parallel, llama.cpp: layers split), e.g. one 8-GPU node. Raises SizingError."""
+    the shape (tensor parallel, llama.cpp: layers split), e.g. one 8-GPU node. An unlisted model is given by
+    params_billions (a dense decoder of that size, as estimate_vram assumes). Raises SizingError."""
     arguments = {name: value for name, value in locals().items() if name != "catalog"}
     catalog = catalog or load_catalog()
     request = parse_request(PlanServingRequest, arguments, "plan_serving")
@@ -52,7 +55,8 @@ def plan_serving(model: str, *, weights_dtype: str | None = None, kv_cache_dtype
         raise SizingError("plan_serving: give one of concurrent_users (requests in flight at once, e.g. 100) or requests_per_s "
                           "(arrivals per second, e.g. 5)")
     context = request.prompt_tokens + request.output_tokens
-    vram = parse_request(VramRequest, {"model": request.model, "weights_dtype": request.weights_dtype,
+    vram = parse_request(VramRequest, {"model": request.model, "params_billions": request.params_billions,
+                                       "weights_dtype": request.weights_dtype,
                                        "kv_cache_dtype": request.kv_cache_dtype, "engine": request.engine,
                                        "engine_version": request.engine_version,
                                        "gpu_memory_utilization": request.gpu_memory_utilization, "max_model_len": context},
@@ -64,6 +68,8 @@ def plan_serving(model: str, *, weights_dtype: str | None = None, kv_cache_dtype
         raise SizingError(f"prompt_tokens + output_tokens = {context:,} exceeds {plan.arch.model_id}'s context window of "
                           f"{window:,} tokens")
     warnings = list(plan.notes)
+    if request.model is None:
+        warnings.append(assumed_architecture(request.params_billions or 0, plan.arch))
     if request.gpu:
         match = catalog.resolve_gpu(request.gpu)
         gpus = [match.gpu]

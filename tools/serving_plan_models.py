@@ -15,7 +15,8 @@ FORMAT_FIELDS = ("weights_dtype", "kv_cache_dtype")  # estimate_vram's, with its
 class PlanServingRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    model: str = Field(max_length=NAME_LIMIT)  # described once, on estimate_vram: tools/list is context on every turn
+    model: str | None = Field(default=None, max_length=NAME_LIMIT)  # described once, on estimate_vram: tools/list is context on every turn
+    params_billions: float | None = Field(default=None, gt=0, le=10_000)  # an unlisted dense model, as in estimate_vram
     weights_dtype: str | None = Field(default=None, max_length=NAME_LIMIT, description="default: as released (llama_cpp: q4_k_m)")
     kv_cache_dtype: str | None = Field(default=None, max_length=NAME_LIMIT)
     engine: ServingEngine = Field(default="vllm")
