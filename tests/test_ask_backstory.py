@@ -1223,3 +1223,101 @@ def test_the_card_named_by_a_word_picks_that_card_of_the_two(catalog):
     first = ask("rtx 6000 ada vs rtx a6000 for qlora of qwen2.5 14b at 4k?", catalog)
     answer = ask("how long would a run over 30M tokens take on the ada card?", catalog, first)
     assert answer.journey == "training_time" and answer.reading["gpus"] == [["rtx-6000-ada", 1]]
+
+
+def test_serving_a_fine_tune_of_our_own_plans_it_from_its_size(catalog):
+    answer = ask("we host an internal fine-tune named helpdesk-bot-13b, about 3 requests a second at peak. how many L40S?", catalog)
+    assert answer.journey == "serving" and answer.reading["params_billions"] == 13 and answer.reading["workload"] == "inference"
+    assert "helpdesk-bot" in answer.reading["unknown_model"] and "generic 13B" in answer.interpretation
+
+
+def test_without_activation_checkpointing_is_off(catalog):
+    answer = ask("full finetune of qwen2.5 3b on one a100 40gb, 8k seq, without activation ckpt: will it fit?", catalog)
+    assert answer.reading["gradient_checkpointing"] is False
+
+
+def test_a_config_with_an_epoch_key_and_a_deepspeed_stage_is_read(catalog):
+    answer = ask('4x a100 80gb, full ft of mistral 7b. config has "zero_optimization": {"stage": 2}, '
+                 '"train_micro_batch_size_per_gpu": 2 and num_train_epochs: 3 over a 40M token dataset. how long?', catalog)
+    assert answer.journey == "training_time" and answer.reading["sharding"] == "zero2"
+    assert answer.reading["batch_size"] == 2 and answer.reading["training_tokens"] == 120e6
+
+
+def test_examples_and_their_average_length_said_apart_are_the_data(catalog):
+    answer = ask("lora on llama 3.1 8b, one h100. 12k conversations, max len 8192 but ~900 tokens on average, 3 epochs. eta?", catalog)
+    assert answer.journey == "training_time" and answer.reading["training_tokens"] == 12e3 * 900 * 3
+
+
+def test_samples_packed_to_a_length_are_sequences_of_it(catalog):
+    answer = ask("qwen2.5 0.5b full sft on an l4, 50k samples packed to 2048 tokens. how many hours?", catalog)
+    assert answer.reading["training_tokens"] == 50e3 * 2048 and answer.reading["seq_len"] == 2048
+
+
+def test_the_cheapest_way_between_two_cards_named_picks_among_them_and_prices_the_run(catalog):
+    answer = ask("cheapest way to finetune qwen2.5 7b over 2k examples of 1k tokens each? an a10g vs an l40s", catalog)
+    assert answer.journey == "cheapest_method" and "The run on" in answer.answer
+    assert all(g in ("a10g", "l40s") for g in re.findall(r"\d+ × ([\w-]+) at", answer.answer.split(" The run")[0]))
+
+
+def test_which_card_to_rent_among_those_named_answers_each(catalog):
+    answer = ask("which gpu should we rent for a qlora of llama 3.1 70b at 2k ctx, an a6000, an l40s or an h100?", catalog)
+    assert answer.journey == "which_gpu" and "Of the cards you named: " in answer.answer
+
+
+def test_the_damage_of_a_rental_at_the_askers_rate_comes_first(catalog):
+    answer = ask("planning to keep 4x l40s on vast at $0.85/hr each for 10 days, whats the damage?", catalog)
+    assert answer.journey == "cloud_cost" and answer.answer.startswith("At your rate of $0.8500/GPU-h: 4 GPUs × 240 h")
+
+
+def test_a_budget_cap_in_thousands_is_money_not_a_context(catalog):
+    answer = ask("which gpu should i buy for mistral small 24b at q4? want to stay under 2k", catalog)
+    assert "seq_len" not in answer.reading
+
+
+def test_a_quote_in_thousands_is_the_purchase_price(catalog):
+    answer = ask("we rent an a100 80gb at $1.60/hr about 12 hours a day. the quote to buy one was ~18k. buy it over 2 years?", catalog)
+    assert answer.journey == "rent_or_buy" and answer.reading["purchase_usd_per_gpu"] == 18000
+
+
+def test_an_old_setup_still_in_use_is_read(catalog):
+    answer = ask("old rig but i still use it: qwen2.5 32b awq with vllm on 2x 3090, 8k ctx. does it fit?", catalog)
+    assert answer.reading["gpus"] == [["rtx-3090", 2]] and answer.reading["weights_dtype"] == "awq"
+
+
+def test_a_format_written_onto_the_model_name_in_a_told_sentence_is_read(catalog):
+    answer = ask("ollama said out of memory, too large for my gpu, when pulling qwen2.5 32b Q5_K_M. my card is a 4090. does it fit?", catalog)
+    assert answer.reading["weights_dtype"] == "q5_k_m"
+
+
+def test_two_different_cards_in_one_box_share_the_model(catalog):
+    answer = ask("my rig has a 4090 and a 3060 12gb in it. can it run qwen2.5 32b q4_k_m in llama.cpp with 16k ctx?", catalog)
+    assert answer.journey == "fit" and answer.answer.startswith(("Yes: rtx-4090 + rtx-3060-12gb", "No: rtx-4090 + rtx-3060-12gb"))
+    assert "in proportion to each card's memory" in answer.answer
+
+
+def test_nvidia_smi_rows_count_the_gpus(catalog):
+    table = "\n".join(f"|   {n}  NVIDIA H100 80GB HBM3          On  |   00000000:1{n}:00.0 Off |" for n in range(8))
+    answer = ask(f"{table}\ncan this box serve llama 3.1 405b in fp8 with vllm?", catalog)
+    assert answer.reading["gpus"] == [["h100-sxm", 8]]
+
+
+def test_full_length_requests_of_a_size_are_a_length(catalog):
+    answer = ask("vllm, qwen3 32b fp8 on one h100. how many full-length 20k requests fit at once?", catalog)
+    assert answer.journey == "limits" and answer.reading["seq_len"] == 20000 and "users" not in answer.reading
+
+
+def test_a_follow_up_going_back_to_a_card_keeps_the_rest_of_the_setup(catalog):
+    first = ask("decode speed of qwen3 30b a3b on an h100 with vllm at batch 16?", catalog)
+    second = ask("and on an l40s?", catalog, first)
+    answer = ask("back to the h100 but with qwen3 32b", catalog, second)
+    assert answer.journey == "speed" and answer.reading["batch_size"] == 16 and answer.reading["gpus"] == [["h100-sxm", 1]]
+
+
+def test_anyone_benchmarked_asks_the_speed(catalog):
+    answer = ask("has anybody benchmarked llama 3.3 70b awq on 2x a6000? mostly curious about tok/s", catalog)
+    assert answer.journey == "speed"
+
+
+def test_which_is_faster_of_two_cards_for_serving_compares_them(catalog):
+    answer = ask("for serving qwen2.5 32b with vllm, which is faster: an l40s or an a100 80gb?", catalog)
+    assert answer.journey == "compare"

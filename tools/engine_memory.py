@@ -25,6 +25,7 @@ from .vram_models import Breakdown
 from .vram_plan import Plan
 
 TP_DEGREES = (1, 2, 4, 8)  # tensor parallelism inside one machine
+VLLM_GPU_MEMORY_UTILIZATION = 0.9  # vLLM's default share of each GPU
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,8 @@ def starts_with(plan: Plan, gpu: GpuSpec, gpus: int) -> int | None:
     if r.engine == "vllm":
         version, _ = version_key("vllm", r.engine_version)
         b = vllm_budget(plan.arch, gpu, weights_bytes=plan.weights_total_bytes, kv_bytes_per_value=plan.kv_bytes, tp=gpus, pp=1,
-                        utilization=r.gpu_memory_utilization or 0.9, max_model_len=context_of(plan), batched=r.max_num_batched_tokens,
+                        utilization=r.gpu_memory_utilization or VLLM_GPU_MEMORY_UTILIZATION, max_model_len=context_of(plan),
+                        batched=r.max_num_batched_tokens,
                         seqs=r.max_num_seqs, eager=bool(r.enforce_eager), version=version, memo=plan.memo, longest=False)
         if b.kv_bytes <= 0 or b.blocks < b.blocks_per_request:
             return None

@@ -22,5 +22,13 @@ def number(value: float | int | None, digits: int = 2) -> str:
     return f"{value:,.{digits}f}"
 
 
+def token_count(tokens: float) -> str:
+    """500M, 26B, 1.5T: token counts as people write them."""
+    for size, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M")):
+        if tokens >= size:
+            return f"{tokens / size:.3g}{suffix}"
+    return number(tokens)
+
+
 def percent(share: float | None) -> str:
     return "—" if share is None else f"{share:.0%}"

@@ -83,8 +83,11 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     on_the_same_gpus = (new.models and not new.gpus and not new.unknown_gpus and bool(previous.gpus)
                         and re.search(j.FIT_ASK + "|" + j.SPEED + "|" + j.LIMIT, new.asked)
                         and not re.search(j.ESTIMATE_ASK, new.asked))  # 'would gemma 3 27b fit?' after the card was said
+    returns = re.match(r"(?:\W*(?:ok(?:ay)?|so|now|alright|right|cool)\W+)?(?:(?:going |go |switch(?:ing)? )?back to"
+                       r"|same (?:but|thing|setup)"
+                       r"|but with)\b", new.text)  # 'back to the h100 but with gpt oss 20b': the rest of the setup stays
     if not (opens or points_back or short_change or same_talk or subjectless or on_the_same_gpus) \
-            or new.models and new.gpus and not same_talk:  # a new question
+            or new.models and new.gpus and not (same_talk or returns):  # a new question
         return None
     merged = dataclasses.replace(previous, text=f"{new.text} {previous.text}", asked=f"{new.asked} {previous.asked}",
                                  asking=new.asking or [(0, len(new.asked))], aside=new.aside, reports_count=new.reports_count,
@@ -445,6 +448,9 @@ def ask(question: str, catalog: Catalog, previous: AskAnswer | None = None) -> A
         kept = j.JOURNEY_BY_NAME[previous.journey]  # 'and a 4090?' after a price question asks the price again
         journey = kept if kept.applies(reading) or kept.name in ("cloud_cost", "rent_or_buy", "gpu_card", "limits") and reading.gpus \
             else journey
+    if follow is not None and previous is not None and previous.journey in ("which_gpu", "estimate") and not asks_anything(question) \
+            and ((fresh.users or 0) > 1 or fresh.requests_per_s is not None) and j.JOURNEY_BY_NAME["serving"].applies(reading):
+        journey = j.JOURNEY_BY_NAME["serving"]  # 'how many MI300X to host X?' then 'ok and for 100 concurrent users?': a plan
     if follow is not None and fresh.how_many_gpus and journey is not None and journey.name in ("estimate", "fit") \
             and not re.search(j.ESTIMATE_ASK + "|" + j.FIT_ASK, question.lower()):
         journey = j.JOURNEY_BY_NAME["which_gpu"]  # 'ok so how many A100s is that' after a memory estimate or a fit

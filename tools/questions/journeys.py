@@ -11,9 +11,10 @@ from collections.abc import Callable
 from typing import Any
 
 from gpusizer import tools
-from gpusizer.catalog import Catalog, GpuSpec, SizingError
+from gpusizer.catalog import MIB, Catalog, GpuSpec, SizingError
 from gpusizer.tools import fitting
-from gpusizer.tools.figures import gib, number, percent, usd
+from gpusizer.tools.engine_memory import VLLM_GPU_MEMORY_UTILIZATION
+from gpusizer.tools.figures import gib, number, percent, token_count, usd
 from gpusizer.tools.llama_cpp_buffers import offloadable_layers
 from gpusizer.tools.parameters import count_parameters
 from gpusizer.tools.plan_serving import HOURS_PER_MONTH, SHAPES
@@ -55,6 +56,11 @@ def has_subject(reading: Reading) -> bool:
     return bool(reading.models) or reading.params_billions is not None
 
 
+def subject_arguments(reading: Reading) -> dict[str, Any]:
+    """The catalog model, or an unlisted model's size (a dense decoder of that size stands in)."""
+    return {"model": reading.model, "params_billions": None if reading.model else reading.params_billions}
+
+
 def named_gpus(reading: Reading) -> list[tuple[str, int | None]]:
     """GPUs from the catalog (not ones known only by memory size): what prices and speeds need."""
     return [(g, c) for g, c in reading.gpus if not g.endswith("GB")]
@@ -68,8 +74,7 @@ def workload_arguments(reading: Reading, *, with_gpu: bool = False) -> dict[str,
     """estimate_vram's workload from the reading; a serving engine only where it can be sized (vLLM and SGLang
     budget a named GPU; llama.cpp sizes anywhere, and is what runs a GGUF file when no engine is named)."""
     method = reading.method if reading.workload == "training" else None
-    return {"model": reading.model, "params_billions": None if reading.model else reading.params_billions,
-            "workload": reading.workload, "method": method, "weights_dtype": reading.weights_dtype,
+    return {**subject_arguments(reading), "workload": reading.workload, "method": method, "weights_dtype": reading.weights_dtype,
             "kv_cache_dtype": reading.kv_cache_dtype, "batch_size": reading.batch_size, "seq_len": reading.seq_len,
             "gradient_checkpointing": reading.gradient_checkpointing,
             "recipe": reading.recipe if reading.workload == "training" else None,
@@ -136,7 +141,53 @@ def checked(result: tools.VramEstimate) -> GpuCheck:
     return result.gpu_check
 
 
+# 'the box has a 3090 and a 3060 12gb in it': different cards in one machine, used together
+MIXED_BOX = (r"\bplus an?\b|\bacross (?:all|both)\b|\bsplit (?:across|between|over) (?:both|them|all)\b"
+             r"|\b(?:box|rig|pc|machine|server|workstation|build|system|desktop) (?:has|with|running)\b|\bin (?:it|there|one box"
+             r"|the same (?:box|machine|pc|rig|tower|case|server|workstation))\b|\btogether\b|\bcombined\b|\bmixed\b|\bpaired with\b"
+             r"|\balongside\b")
+
+
+def mixed_box(reading: Reading) -> bool:
+    joined = re.search(r"\b[a-z]*\d{3,4}\w* ?\+ ?(?:an? )?(?:rtx |gtx |rx )?[a-z]*\d{3,4}", reading.text)  # 'a 3090 + 3060'
+    return (len({g for g, _ in named_gpus(reading)}) >= 2 and not reading.how_many_gpus and (said(reading, MIXED_BOX) or bool(joined))
+            and said(reading, FIT_ASK + r"|\b(?:can|could|will|would) (?:it|they|that|this|the box|the rig) (?:run|load|hold)\b"))
+
+
+def answer_mixed_box(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
+    """Cards of different sizes in one machine: llama.cpp and transformers (device_map) split the layers in proportion
+    to each card's memory; vLLM and SGLang's tensor parallelism give every card an equal share, so the smallest limits."""
+    result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading))
+    cards = [(catalog.find_gpu(g), count or 1) for g, count in named_gpus(reading)]
+    devices = sum(n for _, n in cards)
+    per_device = result.breakdown.activations + result.breakdown.runtime_overhead  # each card's buffers and CUDA context
+    host = result.serving.host_weights_bytes or 0 if result.serving else 0  # what llama.cpp keeps in system RAM anyway
+    shared = result.total_bytes - per_device - host
+    names = " + ".join(f"{n} × {spec.gpu_id}" if n > 1 else spec.gpu_id for spec, n in cards)
+    usable = [spec.usable_memory_mib * MIB for spec, n in cards for _ in range(n)]
+    engine = serving_engine(reading) or estimate_engine(reading, False) or "hf"
+    if engine in ("vllm", "sglang"):
+        share = reading.gpu_memory_utilization or VLLM_GPU_MEMORY_UTILIZATION  # what the engine may take of each card
+        fits = shared / devices <= min(usable) * share - per_device
+        how = (f"{ENGINE_NAMES[engine]} gives each of the {devices} cards an equal share ({gib(shared / devices)} plus "
+               f"{gib(per_device)} of buffers), so the smallest card sets the limit: {gib(min(usable) * share)} of it at "
+               f"a memory share of {share:g}")
+    else:
+        room = sum(usable) - devices * per_device
+        fits = shared <= room
+        split = ", ".join(f"{gib(shared * u / sum(usable))} of {spec.gpu_id}'s {gib(u)}" for (spec, _), u in zip(
+            ((spec, n) for spec, n in cards for _ in range(n)), usable, strict=True))
+        who = "llama.cpp" if engine == "llama_cpp" else "transformers (device_map='auto')"
+        how = (f"{who} splits the layers in proportion to each card's memory ({split}), and each card also holds "
+               f"{gib(per_device)} of buffers and CUDA context: {gib(room)} of room in all")
+    verdict = "Yes" if fits else "No"
+    return (f"{verdict}: {names} in one box. The model needs {gib(shared)} for weights and KV cache on the GPUs; {how}."
+            + ("" if fits else " A smaller format or a shorter context would bring it down.") + warnings_line(result.warnings))
+
+
 def answer_fit(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
+    if mixed_box(reading):
+        return answer_mixed_box(reading, catalog, calls)
     gpu_id, count = reading.gpus[0]
     result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading, with_gpu=True), gpu=gpu_id,
                   **spread_over(reading, count))
@@ -180,11 +231,25 @@ def answer_which_gpu(reading: Reading, catalog: Catalog, calls: list[ToolCall]) 
     unpriced = [f"{c.gpus_needed} × {c.gpu_id}" for c in ranked if not c.usd_per_hour][:4]
     within = f" within your {usd(budget)}/h" if budget is not None else ""
     text = (f"It needs {gib(result.total_bytes)} on a single GPU. {named_gpu_count(reading, result.fits)}"
-            f"{memory_gpu_count(reading, catalog, calls)}"
+            f"{candidates_named(reading, result.fits)}{memory_gpu_count(reading, catalog, calls)}"
             f"Cheapest ways to run it{within} (on-demand): " + "; ".join(lines or ["none priced"]))
     if unpriced:
         text += f". Also fits (no cloud price in the catalog): {', '.join(unpriced)}"
     return text + "."
+
+
+def candidates_named(reading: Reading, fits: list[tools.GpuFit]) -> str:
+    """'Which gpu do I need? L40S, A100 or H200?': each card named, with how many it takes and its price, the pick first."""
+    named = [g for g, _ in named_gpus(reading)]
+    if len(named) < 2 or reading.how_many_gpus:
+        return ""
+    found = {f.gpu_id: f for f in fits}
+    ranked = sorted(named, key=lambda g: (g not in found, found[g].gpus_needed if g in found else 0,
+                                          found[g].usd_per_hour or float("inf") if g in found else 0))
+    lines = [f"{g}: {found[g].gpus_needed} GPU(s)" + (f" at {usd(found[g].usd_per_hour)}/h ({found[g].provider})"
+                                                       if found[g].usd_per_hour else "") if g in found
+             else f"{g}: not on up to {fitting.MAX_GPUS}" for g in ranked]
+    return f"Of the cards you named: {'; '.join(lines)}. "
 
 
 def named_gpu_count(reading: Reading, fits: list[tools.GpuFit]) -> str:
@@ -323,7 +388,7 @@ def answer_serving(reading: Reading, catalog: Catalog, calls: list[ToolCall]) ->
     traffic = ({"requests_per_s": reading.requests_per_s} if reading.requests_per_s is not None
                else {"concurrent_users": reading.users or reading.batch_size or 1})
     gpu = named_gpus(reading)[0][0] if named_gpus(reading) else None
-    result = call(calls, catalog, tools.plan_serving, model=reading.model, engine=serving_engine(reading),
+    result = call(calls, catalog, tools.plan_serving, **subject_arguments(reading), engine=serving_engine(reading),
                   weights_dtype=reading.weights_dtype, kv_cache_dtype=reading.kv_cache_dtype, gpu=gpu,
                   prompt_tokens=prompt_within_window(reading, catalog), output_tokens=reading.output_tokens,
                   tokens_per_s_per_user=reading.tokens_per_s_per_user, pricing=reading.pricing or "on_demand", **traffic)
@@ -346,12 +411,6 @@ def answer_speed(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> s
     """Decode speed from the serving roofline: one user unless users or a batch are given."""
     gpus = named_gpus(reading)
     users = reading.users or reading.batch_size or 1
-    if not reading.model:  # a bare size: compare_gpus' bandwidth bound is the figure there is
-        if not gpus:
-            raise SizingError("speed needs a GPU: name one (e.g. 'on an h100') or a model from the catalog")
-        result = call(calls, catalog, tools.compare_gpus, gpus=[g for g, _ in gpus][:20], **rider_arguments(reading))
-        return "; ".join(f"{row.gpu_id}: decode at most {number_or(row.decode_tokens_per_s)} tokens/s per sequence "
-                         f"on {row.gpus_needed or 'no'} GPU(s) (memory bandwidth bound)" for row in result.gpus) + "."
     if reading.gpus and not gpus:
         what = f"the {reading.unknown_gpus[0]} is not in the catalog and" if reading.unknown_gpus else "a memory size alone"
         return (f"Speed needs the GPU's memory bandwidth, and {what} does not give it: name a catalog GPU "
@@ -360,7 +419,7 @@ def answer_speed(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> s
     choices: list[tuple[str | None, int | None]] = list(gpus[:4]) if gpus else [(None, None)]
     for gpu, count in choices:  # 'across one node of 4 MI250X': that replica, not the cheapest shape
         shape = count if count in SHAPES else None
-        plan = call(calls, catalog, tools.plan_serving, model=reading.model, engine=serving_engine(reading), gpu=gpu,
+        plan = call(calls, catalog, tools.plan_serving, **subject_arguments(reading), engine=serving_engine(reading), gpu=gpu,
                     gpus_per_replica=shape, weights_dtype=reading.weights_dtype, kv_cache_dtype=reading.kv_cache_dtype,
                     concurrent_users=users, prompt_tokens=prompt_within_window(reading, catalog),
                     output_tokens=reading.output_tokens)
@@ -409,21 +468,29 @@ def answer_cheapest_method(reading: Reading, catalog: Catalog, calls: list[ToolC
                                  ("4-bit weights", {"weights_dtype": "int4"})])
     if training and not leaves_method_open(reading):  # 'we LoRA-tune ... cheapest way': the GPUs for that method
         options = [o for o in options if o[1]["method"] == reading.method] or options
-    rows = []
+    rows: list[tuple[float, str, str, dict[str, str], Any]] = []  # ($/hour, line, label, the change, the GPU picked)
     for label, change in options:
         result = call(calls, catalog, tools.estimate_vram, **{**workload_arguments(reading), **change})
-        best = next((c for c in cheapest_fits(catalog, result.fits) if c.usd_per_hour), None)
+        considered = [f for f in result.fits if f.gpu_id in {g for g, _ in named_gpus(reading)}]  # 'a 4090 vs an a100'
+        best = next((c for c in cheapest_fits(catalog, considered or result.fits) if c.usd_per_hour), None)
         if best:
-            rows.append((best.usd_per_hour, f"{label}: {gib(result.total_bytes)}, {best.gpus_needed} × {best.gpu_id} at "
-                         f"{usd(best.usd_per_hour)}/h ({best.provider})", label))
+            rows.append((best.usd_per_hour or float("inf"), f"{label}: {gib(result.total_bytes)}, {best.gpus_needed} × {best.gpu_id} at "
+                         f"{usd(best.usd_per_hour)}/h ({best.provider})", label, change, best))
         else:
-            rows.append((float("inf"), f"{label}: {gib(result.total_bytes)}, no priced GPU holds it", label))
-    pick = min(rows)
+            rows.append((float("inf"), f"{label}: {gib(result.total_bytes)}, no priced GPU holds it", label, change, None))
+    pick = min(rows, key=lambda r: r[0])
     if pick[0] == float("inf"):
         return "No way fits a priced catalog GPU: " + "; ".join(r[1] for r in rows) + "."
     caveat = (" QLoRA trains 4-bit base weights: slower steps and slightly lower quality than LoRA." if pick[2] == "QLoRA"
               else " 4-bit weights cost some quality; check your evals." if pick[2] == "4-bit weights" else "")
-    return f"Cheapest: {pick[2]}. " + "; ".join(r[1] for r in rows) + "." + caveat
+    run = ""
+    if training and reading.training_tokens and pick[4] is not None:  # '5k examples of ~800 tokens, 3 epochs': the run itself
+        chosen = pick[4]
+        timed = call(calls, catalog, training_time, **subject_arguments(reading), training_tokens=reading.training_tokens,
+                     gpu=chosen.gpu_id, gpu_count=chosen.gpus_needed, pricing=reading.pricing or "on_demand", method=pick[3]["method"])
+        run = (f" The run on {token_count(reading.training_tokens)} tokens that way: about {number(timed.gpu_hours, 1)} GPU-hours"
+               + (f", {usd(timed.usd_total)}" if timed.usd_total is not None else "") + ".")
+    return f"Cheapest: {pick[2]}. " + "; ".join(r[1] for r in rows) + "." + caveat + run
 
 
 def sixteen_bit(gpu: GpuSpec, unit: str = "", missing: str = "BF16 not listed") -> str:
@@ -485,17 +552,17 @@ def answer_cloud(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> s
             per_provider.append(f"{provider}: no offer for {gpu_id} in the catalog" if offer is None else
                                 f"{provider}: {usd(offer.total_usd)} ({offer.instance_type}, {offer.pricing.replace('_', '-')}, "
                                 f"{usd(offer.usd_per_gpu_hour)}/GPU-h)")
-        return f"For {result.gpu_count} × {result.gpu_id} for {number(result.hours)} h: " + "; ".join(per_provider) + "."
-    best = result.offers[:3]
-    lines = [f"{usd(o.total_usd)} on {o.provider} {o.instance_type} ({o.pricing.replace('_', '-')}, {o.instances} instance(s), "
-             f"{usd(o.usd_per_gpu_hour)}/GPU-h, {number(o.idle_gpus)} idle GPUs)" for o in best]
-    cheapest = f"Cheapest for {result.gpu_count} × {result.gpu_id} for {number(result.hours)} h: " + "; ".join(lines) + "."
+        catalog_line = f"offers for {result.gpu_count} × {result.gpu_id} for {number(result.hours)} h: " + "; ".join(per_provider) + "."
+    else:
+        lines = [f"{usd(o.total_usd)} on {o.provider} {o.instance_type} ({o.pricing.replace('_', '-')}, {o.instances} instance(s), "
+                 f"{usd(o.usd_per_gpu_hour)}/GPU-h, {number(o.idle_gpus)} idle GPUs)" for o in result.offers[:3]]
+        catalog_line = f"cheapest for {result.gpu_count} × {result.gpu_id} for {number(result.hours)} h: " + "; ".join(lines) + "."
     if reading.rent_usd_per_gpu_hour is None:
-        return cheapest
-    rate = reading.rent_usd_per_gpu_hour  # '8x H100 at $2.10/hr for 2 weeks': the rate the asker has comes first
+        return catalog_line[0].upper() + catalog_line[1:]
+    rate = reading.rent_usd_per_gpu_hour  # '2x a6000 on runpod at $0.79/hr per gpu for 3 weeks': the asker's rate comes first
     gpu_hours = result.gpu_count * result.hours
     return (f"At your rate of {usd(rate)}/GPU-h: {result.gpu_count} GPUs × {number(result.hours)} h = {number(gpu_hours)} "
-            f"GPU-hours, {usd(gpu_hours * rate)}.\nFor comparison, the catalog's c" + cheapest[1:])
+            f"GPU-hours, {usd(gpu_hours * rate)}.\nFor comparison, the catalog's " + catalog_line)
 
 
 def bought_count(reading: Reading, catalog: Catalog) -> int:
@@ -598,7 +665,8 @@ def answer_model_card(reading: Reading, catalog: Catalog, calls: list[ToolCall])
 # ---- which journey: what each ask sounds like; of two asks the first said is the question, the other a second part
 ABSOLUTE_SPEED = (r"how fast|\bspeed\b|\blatency\b|\btime (?:per|to first) (?:response|reply|answer|token)\b|\bttft\b"
                   r"|\beval (?:rate|speed)\b|tok(?:en)?s?/s|tokens? (?:per|a|/) ?s(?:ec\w*)?\b|\bt/s\b"
-                  r"|\btps\b|throughput|how quick|generation rate|words (?:per|a|/) ?s(?:ec\w*)?\b")
+                  r"|\btps\b|throughput|how quick|generation rate|words (?:per|a|/) ?s(?:ec\w*)?\b"
+                  r"|\b(?:any ?one|anybody|has (?:any ?one|anybody)|did (?:any ?one|anybody)) (?:actually )?benchmark\w*")
 SPEED = ABSOLUTE_SPEED + r"|\b(?:quicker|faster|slower|snappier)\b"  # 'how much faster is the B200' compares, given two GPUs
 COMPARING = r"\b(?:vs\.?|versus|compar\w*|stack up|against)\b"  # 'how does the L4 stack up against an A10G?'
 SERVING = (r"\b(serv\w*|host\w*|deploy\w*|handle|keep up with|cope with"
@@ -616,12 +684,15 @@ CHEAPEST_WAY = (r"\b(?:cheapest|most cheap|most economical|least costly) (?:way|
 OWN = r"(?<!my )(?<!our )(?<!your )(?<!their )(?<!his )(?<!her )own(ing)?"  # 'my own 5090' is whose it is
 BUY = rf"\b(buy\w*|purchas\w*|{OWN}|capex|on[ -]?prem\w*)\b"
 RENT_OR_OWN = rf"\b(rent\w*|cloud|leas\w*|{OWN}|on[ -]?prem\w*|capex|break[ -]?even)\b"
-COST_ASK = (r"\b(bill|invoice|cost\w*|price\w*|cheapest|how much (?:would|will|does|to|is|for)|spend|pay|come to|(?:set|run) (?:me|us) back"
-            r"|run (?:me|us))\b"
-            r"|\btotal\s*$|\bwhat(?:'s| is|s) the total\b")
+COST_ASK = (r"\b(bill|invoice|cost\w*|price\w*|cheapest|how much (?:would|will|does|to|is|for)|spend|pay|(?:set|run) (?:me|us) back"
+            r"|run (?:me|us)|(?:come|comes|work|works|add|adds) (?:out |up )?to|(?:what'?s|what is|whats) the damage)\b"
+            r"|\btotal\s*$|\bwhat(?:'s| is|s) the total\b|\$ ?/ ?(?:mo|month|yr|year)\b")
 FIT_ASK = (r"\b(fits?|enough|oom(?![ -]?killed)\w*|hold"
            r"|(?:can|could) (?:i|we|it|you) (?:run|load|serve|host|do (?=(?:it |this |that )?(?:at |in )?"
            r"(?:q\d|iq\d|fp\d|bf16|int\d|\d+[- ]?bit|awq|gptq|nf4|mxfp4|full|lora|qlora)))|will (?:it|this) (?:run|load)"
+           r"|(?:can|could) (?:i|we|you) (?:even |actually )?(?:q?lora|fine[ -]?tune|finetune|full[ -]fine[ -]?tune|sft)"
+           r"(?= (?:an? |the |my |our )?·)"  # 'can i qlora gemma 3 12b there?'
+
            r"|(?:can|could|would|will) (?:one|one of (?:them|those|these)|a single one|either|both) (?:run|load|handle)"
            # 'can gpt-oss-120b (mxfp4) run ...': a name, perhaps its format, then the verb
            r"|(?:will|would|can|could|does) (?:(?:an? |my |one )?·[·\s]*(?: [a-z0-9_]+)?|that|they|it|this) (?:even |actually )?"
@@ -748,8 +819,10 @@ def asks_serving(reading: Reading) -> bool:
     picks_a_gpu = (first(reading, WHICH_GPU, SERVING) and not reading.how_many_gpus  # 'which gpu to serve X to 20 users?'
                    and said(reading, r"\b(which|best|single|cheapest|recommend\w*|pick|choose)\b")
                    and not first(reading, r"\bgpu (?:count|setup|fleet|cluster)|\bhow many\b", WHICH_GPU))
-    compares = compared_count(reading) >= 2 and first(reading, COMPARING, SERVING)
-    return (bool(reading.models) and traffic and reading.workload != "training" and not per_gpu_limit and not memory_question
+    compares = compared_count(reading) >= 2 and (first(reading, COMPARING, SERVING) or not reading.how_many_gpus and said(
+        reading, r"\bwhich (?:one |of (?:the|them|these|those)(?: two)? )?(?:is|would be|will be|'?s) "
+                 r"(?:faster|quicker|better|snappier)\b"))
+    return (has_subject(reading) and traffic and reading.workload != "training" and not per_gpu_limit and not memory_question
             and not compares  # 'how does the L4 stack up against an A10G for that?' after a serving plan
             and not picks_a_gpu
             and (reading.how_many_gpus or target_set or first(reading, SERVING, SPEED)
@@ -844,12 +917,16 @@ def asks_gpu_card_first(reading: Reading) -> bool:
 
 OTHER_ASKS = (FIT_ASK, ESTIMATE_ASK, SPEED, LIMIT, WHICH_GPU, COST_ASK, r"\b(?:run|serve|train\w*|fine[ -]?tun\w*)\b")
 
+# 'which gpu do i need to qlora X? wanna rent one card, l40s, a100 or h200?': a pick among the cards named
+WHICH_ONE_TO_GET = r"\bwhich (?:single )?(?:gpu|card) (?:do|would|will|should) (?:i|we) (?:need|get|rent|use|buy|pick)\b"
+
 JOURNEYS = [
     Journey("model_card", lambda r: bool(r.models or r.unknown_models) and first(r, card_words(r), *OTHER_ASKS), answer_model_card,
             ("card",)),  # 'what is GLM-4.5-Air architecturally, and would it fit on 2x H100?': the card, then the fit
     Journey("gpu_card", asks_gpu_card_first, answer_gpu_card, ("card",)),
     Journey("cheapest_method", lambda r: has_subject(r) and first(r, CHEAPEST_WAY, SPEED, FIT_ASK, ESTIMATE_ASK, TRAINING_TIME_WORDS)
-            and not (compared_count(r) >= 2 and said(r, r"\b(vs\.?|versus|compare\w*|between)\b")),  # 'h100 vs h200: most cost-effective?'
+            and not (compared_count(r) >= 2 and said(r, r"\b(vs\.?|versus|compare\w*|between)\b")  # 'h100 vs h200: most cost-effective?'
+                     and not said(r, r"\bcheapest (?:way|route|approach|method) to\b")),  # 'cheapest way to tune X? a 4090 vs an a100'
             answer_cheapest_method, ("cost", "fit", "serving")),
     Journey("serving", asks_serving, answer_serving, ("serving", "speed", "cost", "fit")),
     Journey("training_time", lambda r: has_subject(r) and not first(r, WHICH_GPU, TIME_ASK) and not first(r, ESTIMATE_ASK, TIME_ASK)
@@ -862,7 +939,9 @@ JOURNEYS = [
             r, r"tokens? (?:per|a|/) ?(?:day|hour)|tokens/day|throughput of training")), answer_training_time,
             ("time", "cost", "speed")),
     Journey("rent_or_buy", asks_rent_or_buy, answer_rent_or_buy, ("buy", "cost")),
-    Journey("compare", lambda r: compared_count(r) >= 2 and not first(r, ABSOLUTE_SPEED, r"\b(vs|versus|compare|between|or|which one|best"
+    Journey("compare", lambda r: compared_count(r) >= 2 and not mixed_box(r) and not (said(r, MIXED_BOX) and said(r, BIGGEST + "|" + LIMIT))
+            and not said(r, WHICH_ONE_TO_GET)
+            and not first(r, ABSOLUTE_SPEED, r"\b(vs|versus|compare|between|or|which one|best"
                                                                                       r"|which (?:\w+ )?(?:gives|has|offers|delivers)"
                                                                                       r"|which is|better|worse|stack up|against"
                                                                                       r"|worth (?:it |the (?:\w+ )?)?over)\b")
@@ -873,6 +952,7 @@ JOURNEYS = [
     Journey("speed", lambda r: has_subject(r) and asks_speed_first(r), answer_speed, ("speed",)),
     Journey("limits", lambda r: bool(r.gpus) and has_subject(r) and asks_limit(r), answer_limits, ("fit", "limits")),
     Journey("fit", lambda r: bool(r.gpus) and has_subject(r) and not first(r, ESTIMATE_ASK, FIT_ASK)
+            and not (said(r, WHICH_ONE_TO_GET) and not first(r, FIT_ASK, WHICH_ONE_TO_GET))  # 'which gpu do i need? l40s, a100 or h200?'
             and not (said(r, FIT_ASK) and first(r, WHICH_GPU, FIT_ASK))  # 'which gpu should i get so it sits in vram?'
             and not (r.how_many_gpus and not fit_before_count(r) and not first(r, ESTIMATE_ASK, r"\bhow many\b")),
             answer_fit, ("fit",)),

@@ -363,6 +363,12 @@ def read_counts_after(words: Words, reading: Reading) -> None:
     if count_asked and len(reading.gpus) == 1 and reading.gpus[0][1] is None and not reading.gpus[0][0].endswith("GB"):
         reading.how_many_gpus = True
         words.take(count_asked, "how many GPUs")
+    another = words.search(r"(?<!before i go )(?<!before i )(?<!before we )\b(?:add\w*|grab\w*|get|getting|buy\w*|pick\w* up"
+                           r"|throw\w* in) (?:a|one more|another) ?(second|third|fourth)?(?: one|card|gpu)\b")
+    if another and not re.search(r"\b(?:the|my|a|this) single\b", words.text) and len(reading.gpus) == 1 \
+            and (reading.gpus[0][1] or 1) == 1 and (another.group(1) or "second") == "second":
+        reading.gpus = [(reading.gpus[0][0], 2)]  # 'i have one 3090. worth grabbing a second one for X?': the pair is asked of
+        words.take(another, "a second GPU (two in all)")
     # 'could eight of them' (not '60 of them hitting it at once': those are users)
     after = words.search(r"\b(\d+|two|three|four|eight) of (?:them|those|these)\b(?! (?:\w+ ){0,2}?" + v.AT_ONCE + ")")
     asker_gpus = [n for n, _ in enumerate(reading.gpus) if words.tier_at(reading.gpu_at[n]) > 0] or list(range(len(reading.gpus)))
@@ -513,12 +519,14 @@ def read_negations(words: Words, reading: Reading) -> None:
         words.take(doubt, "disbelief (not a purchase)")
     for found in words.finditer(NEGATION + r"(q[ -]?lora|lora|fp8|fp16|bf16|int4|int8|4[ -]?bit|8[ -]?bit|awq|gptq|gguf|vllm|ollama"
                                 r"|q[2-8]_(?:k_[sml]|k|0|1)|iq[1-4]_\w+|mxfp4|nvfp4|nf4"
-                                r"|llama\.cpp|sglang|deepspeed|zero[ -]?\d|fsdp|gradient checkpointing|checkpointing|quantization"
+                                r"|llama\.cpp|sglang|deepspeed|zero[ -]?\d|fsdp"
+                                r"|(?:(?:gradient|activation|grad|act)[ _-]?)?(?:checkpointing|ckpt)"
+                                r"|quantization"
                                 r"|training|fine[ -]?tuning|finetuning|spot|on[ -]demand|interruptible|preemptible)\b"):
         words.take(found, f"ruled out: {found.group(1)}")
         if found.group(1) in ("spot", "interruptible", "preemptible"):  # "don't quote me spot": on-demand it is
             reading.pricing = "on_demand"
-        if "checkpointing" in found.group(1):
+        if re.search(r"checkpointing|ckpt", found.group(1)):
             reading.gradient_checkpointing = False
     for off in words.finditer(r"(?:gradient|activation|grad|act)[ _-]?(?:checkpoint\w*|ckpt)(?: (?:turned|switched|set))?"
                               r" (?:off|disabled)\b"
@@ -558,6 +566,7 @@ def read_formats(words: Words, reading: Reading) -> None:
         dtype = next(d for p, d in formats if re.search(p, match.group(0)))
         return match.group(match.lastindex or 0) if dtype == "gguf" else dtype
     found = words.search_first("|".join(f"(?:{pattern})" for pattern, _ in formats))  # the first named where the question asks
+    found = found or format_of_a_name(words, "|".join(f"(?:{pattern})" for pattern, _ in formats))
     # ('fp8 on the NVL? now q4'; 'will X in bf16 fit, or do we need the fp8 checkpoint?': bf16, and fp8 answered too)
     if found and named(found) in SAME_BITS:  # '4-bit AWQ': the format that names the bits
         specific = words.search_first(*(p for p, d in formats if d in SAME_BITS[named(found)] or d == "gguf"))
@@ -577,6 +586,19 @@ def read_formats(words: Words, reading: Reading) -> None:
             reading.notes.append("GGUF named without a quantization type: name one (e.g. Q4_K_M) to size it")
 
 
+def format_of_a_name(words: Words, pattern: str) -> re.Match[str] | None:
+    """A format written onto the model's name ('LM Studio flags gemma 3 27b Q6_K as too large'): the release the
+    question is about, wherever the name was read."""
+    for span in words.spans:
+        if span.meaning.startswith("model ") and span.at >= 0:
+            last = span.at + len(span.words.split(" ")) - 1
+            end = words.starts[last] + len(words.words[last]) if last < len(words.words) else len(words.text)
+            attached = re.compile(rf" (?:{pattern})").match(words.masked(), end)
+            if attached:
+                return attached
+    return None
+
+
 SAME_BITS = {"int4": ("awq", "gptq", "nf4", "mxfp4", "nvfp4", "q4_k_m", "q4_k_s", "q4_0", "q4_1", "iq4_xs", "iq4_nl"),
              "int8": ("q8_0", "fp8")}  # 'gptq int4' names one format, not two
 
@@ -594,6 +616,10 @@ def read_other_formats(words: Words, reading: Reading) -> None:
             found = words.search(pattern)
 
 
+SERVES = (r"\b(?:serv\w*|host\w*|deploy\w*|inference|req(?:uest)?s?/s|concurrent|(?:requests?|req|queries) (?:per|a|/) ?"
+          r"(?:second|sec|s|minute|min)|rps|qps)\b")
+
+
 def read_workload(words: Words, reading: Reading) -> None:
     qlora = words.search(r"\bq[ -]?lora\b")
     lora = words.search(r"\blora\b|\badapters?\b|\bpeft\b")
@@ -609,8 +635,14 @@ def read_workload(words: Words, reading: Reading) -> None:
         tune = None
     if tune and re.fullmatch(r"fine[ -]?tuned|finetuned", tune.group(0)) and re.search(
             r"\b(?:we|i|they|we've|i've|we have|i have|they've)(?: already)?$", words.text[:tune.start()].rstrip()) \
-            and re.search(r"\b(?:serv\w*|host\w*|deploy\w*|inference)\b", words.text[tune.end():]):
+            and re.search(SERVES, words.text[tune.end():]):
         tune = None  # 'We fine-tuned Yi 34B ... and serve it with vllm': the tuning is done; the question serves it
+    if tune and re.fullmatch(r"fine[ -]?tunes?|finetunes?", tune.group(0)) and re.search(
+            r"\b(?:a|an|our|my|the|your|their|this|that|own|\w+'s)(?: \w+)?$", words.text[:tune.start()].rstrip()) \
+            and re.search(SERVES, words.text):
+        tune = None  # 'we're serving our own fine-tune called acme-support-8b': a fine-tune is a model, here served
+    if tune and re.fullmatch(r"dpo|sft|grpo", tune.group(0)) and re.match(r" (?:v\d|\d+(?:\.\d+)?b\b)", words.text[tune.end():]):
+        tune = None  # 'kunoichi dpo v2 7b', 'tulu sft 8b': the method names how the model was made
     rebuilt = r"\b(?:rebuild\w*|build\w*|start\w*|rewrit\w*|redo\w*|set(?:ting)? up)(?: [\w'-]+){0,3} $"
     train = words.search(r"\b(?:pre[ -]?train\w*|from[ -]scratch|train(?!ers?\b)\w*)\b")  # 'the HF Trainer' is a recipe
     if train and train.group(0).startswith("from") and re.search(rebuilt, words.text[:train.start()]):
@@ -618,6 +650,10 @@ def read_workload(words: Words, reading: Reading) -> None:
     if train and train.group(0) == "trained" and re.search(r"\b(?:was|were|been|is|are|got)(?: \w+)? $",
                                                         words.text[:train.start()]):
         train = None  # 'the model was trained in fp8': how it was made, not what the asker does
+    if train and re.fullmatch(r"(?:pre[ -]?)?trained", train.group(0)) \
+            and not re.search(r"\b(?:be|get|being) $", words.text[:train.start()]) \
+            and re.search(SERVES, words.text) and not re.search(r"\bhow long\b|\bepochs?\b|\bfine[ -]?tun", words.text):
+        train = None  # 'a model we pretrained in house ... for inference': made already; the question serves it
     if not full and (tune or train):  # 'continue pretraining ..., all parameters': every weight trained
         full = words.search(r"\b(?:all|every)(?: the| of the| its)? (?:parameters|params|weights)\b")
     if qlora and lora and not re.fullmatch(r"lora", lora.group(0)):
@@ -979,6 +1015,8 @@ def read_unknown_gpus(words: Words, reading: Reading) -> None:
         first = words.index_at(start)
         words.unknown_gpu_words.update(range(first, words.index_at(end - 1) + 1))
         words.unknown_count = words.unknown_count or count_before(words, first)
+        if re.search(r"\b(?:how many|number of)$", before) and words.unknown_count is None:
+            reading.how_many_gpus = True  # 'how many a40s to serve X?': the count of a card outside the catalog is asked
         if any(name == n or n.endswith(" " + name) for n in reading.unknown_gpus):  # the same GPU named again ('both P40s')
             continue
         reading.unknown_gpus.append(name)
@@ -1015,18 +1053,22 @@ def read_token_counts(words: Words, reading: Reading) -> None:
     if corpus and volume and not trains:
         words.take_range(corpus.start(), corpus.end() + volume.end(), "tokens served per period (not training data)")
         corpus = None  # 'we pay OpenAI for ~5M tokens/day of summarization': a load, not a dataset
-    if corpus and v.TOKEN_SCALE[corpus.group(2)] >= 1e6:
+    short = corpus is not None and v.TOKEN_SCALE[corpus.group(2)] < 1e6  # '2k examples of 1k tokens each': a length, not a dataset
+    corpus = None if short else corpus
+    if corpus:
         reading.training_tokens = float(corpus.group(1)) * v.TOKEN_SCALE[corpus.group(2)]
         words.take(corpus, f"{reading.training_tokens:.3g} training tokens")
         if not re.match(r" ?(?:in )?(?:total|in all|overall|all told|after)\b", words.text[corpus.end():]):
             read_epochs(words, reading)
-    rows = None if corpus else words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k|m|million|thousand)? (?:[a-z-]+ )?(?:samples|examples"
+    rows = None if corpus or short and not trains else words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k|m|million|thousand)? (?:[a-z-]+ )?"
+                                                                    r"(?:samples|examples"
                                             r"|rows|conversations|documents"
                                             r"|docs|sequences|pairs|chat samples|chats|chat examples|tickets|resolved tickets)"
                                             r" ,? ?(?:of|at|with|averaging|averaging about|averaging maybe|avg|roughly|about|around"
-                                            r"|each of)"
+                                            r"|each of|packed (?:to|into)|truncated to|padded to|each|each about|each around"
+                                            r"|each roughly|x|times)"
                                             r" (?:about |around |roughly )?(\d+(?:\.\d+)?) ?(k)?"
-                                            r" tokens?(?: each)?\b")
+                                            r" (?:tokens?|toks?)(?: each)?\b(?! ?/ ?s|/sec| per s| a s)")  # not '20 tok/s each'
     if rows:  # '20k samples of ~1k tokens each': the data is their product; each is a sequence of that length
         count = float(rows.group(1)) * {"k": 1e3, "m": 1e6, "million": 1e6, "thousand": 1e3}.get(rows.group(2) or "", 1)
         length = kilo(rows.group(3), rows.group(4))
@@ -1035,6 +1077,8 @@ def read_token_counts(words: Words, reading: Reading) -> None:
             reading.seq_len = length
         words.take(rows, f"{reading.training_tokens:.3g} training tokens ({count:g} sequences of {length:,} tokens)")
         read_epochs(words, reading)
+    elif not corpus:
+        read_rows_and_average(words, reading)
     read_percentile_outputs(words)
     out = (words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:output|generated|new|completion|response) tokens?\b"
                         r"|(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? tokens? generated\b"
@@ -1052,6 +1096,28 @@ def read_token_counts(words: Words, reading: Reading) -> None:
         first_number = next(n for n in range(1, len(out.groups()) + 1, 2) if out.group(n))  # (number, k) pairs
         reading.output_tokens = kilo(out.group(first_number), out.group(first_number + 1))
         words.take(out, f"{reading.output_tokens} output tokens")
+
+
+ROWS = (r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k|m|million|thousand)? (?:[a-z-]+ )?(?:samples|examples|rows|conversations|documents|docs"
+        r"|pairs|chats|tickets|instructions|dialogues|records)\b")
+AVERAGE_LENGTH = (r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:tokens?|toks?) (?:avg|average|each|on average|apiece|mean"
+                  r"|per (?:example|sample|row|conversation|doc|document|record))\b"
+                  r"|\b(?:avg|average|averaging|mean)(?: length| len| of| is| about| around| roughly)* (\d+(?:\.\d+)?) ?(k)?"
+                  r" (?:tokens?|toks?)\b")
+
+
+def read_rows_and_average(words: Words, reading: Reading) -> None:
+    """'30k examples, max_seq_len 4096 but ~1500 tokens avg': a count of examples and their average length, said apart,
+    are the data together (a length told as an average is no sequence length)."""
+    rows, average = words.search(ROWS), words.search(AVERAGE_LENGTH)
+    if not rows or not average:
+        return
+    count = float(rows.group(1)) * {"k": 1e3, "m": 1e6, "million": 1e6, "thousand": 1e3}.get(rows.group(2) or "", 1)
+    length = kilo(average.group(1) or average.group(3), average.group(2) or average.group(4))
+    reading.training_tokens = count * length
+    words.take(rows, f"{count:g} examples")
+    words.take(average, f"{length:,} tokens each on average ({reading.training_tokens:.3g} training tokens)")
+    read_epochs(words, reading)
 
 
 # "3 epochs", "a 2-epoch lora", "x3 epochs", "two passes over the data"
@@ -1109,7 +1175,8 @@ def read_context(words: Words, reading: Reading) -> None:
                 r"|conversations?|prompts?)\b",  # 'I need 16k sequences', 'how many concurrent 32k sessions'
                 r"\bcontext per (?:conversation|chat|request|user|session|npc) ,? ?(\d+) ?(k)?\b",
                 r"\b(?:sequences|requests|chats|prompts|sessions) (?:\S+ ){0,8}?(?:at|of|with) (\d+) ?(k)(?: tokens?)? each\b",
-                r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:context|ctx|context window|sequence\b|seq\b(?: len)?"
+                r"(?<![\w.$])(?<!batch )(?<!batch size )(?<!bs )(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:context|ctx|context window"
+                r"|sequence\b|seq\b(?: len)?"
                 r"|prompts?\b|input\b)(?: lengths?| window| size)?|(?<![\w.$])(\d+(?:\.\d+)?) ?(k)(?: tokens?)? in\b",
                 r"(?:context|ctx|sequence|seq|prompt|input|max(?:imum)?[ _-]?(?=len))s?(?:[ _-]?(?:length|len|window|size))?"
                 r"(?: of| =| at| is| to| set to| is set to)? (\d+(?:\.\d+)?) ?(k)?\b(?: tokens?)?",
@@ -1120,7 +1187,8 @@ def read_context(words: Words, reading: Reading) -> None:
         patterns.append(r"(?<!wants )(?<!asking )(?<!asks )(?<!costs )(?<!cost )(?<!paid )(?<!selling for )(?<!sells for )"
                         r"(?<![\w.$])(\d{1,4}(?:\.\d+)?) ?(k)\b" + NOT_CONTEXT_NOUNS)  # 'someone wants 9k for it': a price
     # (and '13900k' a CPU: no context is ten million tokens)
-    found = words.search_first(*patterns)
+    found = words.search_first(*patterns) or words.search(  # 'how many full-length 20k requests fit?', when no context is set
+        r"(?:(?<=full-length )|(?<=full length ))(\d+) ?(k)[ -]?(?:tokens? )?(?=requests|prompts|sequences|chats|sessions|conversations)")
     if found:
         number = next(g for g in found.groups() if g and g[0].isdigit())  # the alternatives number their groups apart
         reading.seq_len = kilo(number, "k" if "k" in found.groups() else None)
@@ -1136,7 +1204,9 @@ def read_traffic(words: Words, reading: Reading) -> None:
     """'1000 concurrent users', '20 requests per second', '50 rps', '30 tokens/s per user'; of '200 devs, 60 of them
     hitting it at once' the 60 are the concurrent users."""
     for length in words.finditer(r"(?<![\w.$])(?:1|2|4|8|16|32|64|128|256) ?k[ -]?(?:token )?(?:sequences?|seqs?|sessions?|requests?|chats?"
-                                 r"|conversations?|prompts?)\b"):  # '16k sequences', '32k sessions': a length, not a count
+                                 r"|conversations?|prompts?)\b"
+                                 r"|(?<=full-length )(?<![\w.$])\d+ ?k[ -]?(?:token )?(?:sequences?|seqs?|sessions?|requests?|chats?"
+                                 r"|conversations?|prompts?)\b"):  # '16k sequences', 'full-length 40k requests': a length, not a count
         words.take(length, "a sequence length")
     peak = (words.search(r"\b(\d+) of (?:them|those|these|us) (?:\w+ ){0,2}?" + v.AT_ONCE)
             or words.search(r"(?<!than )(?<!over )(?<!above )\b(\d+) (?:people|users|devs?|developers|engineers|employees|staff)"
@@ -1261,6 +1331,12 @@ def read_money(words: Words, reading: Reading) -> None:
                           r"\$ ?\d[\d,.]* ?k?\b")
     if budget:  # '$15k of grant money': what there is to spend, not what one GPU costs
         words.take(budget, "a budget (not a price per GPU)")
+    spending = re.search(r"\$|\b(?:buy\w*|purchas\w*|budget\w*|spend\w*|afford|cost\w*|price\w*|bucks|dollars?)\b", words.text)
+    cap = spending and words.search(r"\b(?:keep (?:it|this|things|the (?:cost|spend|price|bill))|stay(?:ing)?|come in)"
+                                    r" (?:under|below|within)"
+                                    r" \$? ?\d+(?:\.\d+)? ?k\b")
+    if cap:  # 'which gpu should i buy? trying to keep it under 5k': money, not a context
+        words.take(cap, "a budget (not a context)")
     for paid in words.finditer(r"\b(?:paid|(?:got|bought|grabbed|picked up|snagged)(?: \S+){0,5}? for) (?:about |around "
                                r"|roughly |only |like )?\$ ?\d[\d,.]* ?k?(?: each| apiece| a pop)?"):
         words.take(paid, "what was paid for hardware already owned (not a price to weigh)")
@@ -1311,6 +1387,8 @@ def read_money(words: Words, reading: Reading) -> None:
     purchase = purchase or (None if of_requests else each)  # 'buy 4 at ~8.5k each'; 'sequences ... at 4k each' are contexts
     purchase = purchase or words.search(r"\b(?:buy\w*|purchas\w*)(?: (?:an?|one|the|a used|a new))? \S+(?: \S+)? for "
                                         r"(?:about |around |~ ?)?\$? ?(\d+(?:\.\d+)?) ?(k)\b")  # 'buy an h100 for 25k'
+    purchase = purchase or (buying and words.search(r"\b(?:quote|quoted|quotation|msrp|list price|price tag|sticker price)\b"
+                                                    r"(?: [a-z]+){0,5}? \$? ?(\d+(?:\.\d+)?) ?(k)\b"))  # 'the quote to buy one was ~18k'
     paid_before = purchase and re.search(r"\b(?:bought|got|picked up|grabbed|snagged|paid)\b", words.text[max(0, purchase.start() - 80):
                                                                                               purchase.start()])
     if purchase and paid_before and not re.search(r"\b(?:buy\w*|purchas\w*|rent\w*|cloud|worth|vs\.?|versus|break[ -]?even|quot\w*"
@@ -1434,6 +1512,11 @@ def read_durations(words: Words, reading: Reading) -> None:
         reading.hours = v.HOURS_PER_QUARTER
         words.take(quarter, f"a quarter ({reading.hours:g} hours)")
         return
+    whole = words.search(r"\b(?:the|a|all the) (?:whole|full|entire) (day|week|month|year)\b|\ball (day|week|month|year) long\b")
+    if whole:  # 'running the whole month': that span, all of it
+        reading.hours = v.DURATION_HOURS[whole.group(1) or whole.group(2)]
+        words.take(whole, f"{reading.hours:g} hours")
+        return
     bare = words.search(r"\b(day|week|month)(?= of\b)")  # 'week of 8x b200, price?'
     if bare:
         reading.hours = v.DURATION_HOURS[bare.group(1)]
@@ -1495,9 +1578,18 @@ def read_model_size(words: Words, reading: Reading) -> None:
         for dropped in name[:family_at]:  # 'keeps pushing falcon 180b': the name starts at its family
             start += len(dropped) + 1
         name = name[family_at:]
+        called = next((n for n, w in enumerate(name) if w in ("called", "named", "dubbed")), None)
+        if called is not None:  # 'our own fine-tune called acme-support-8b': the name follows 'called'
+            start += sum(len(w) + 1 for w in name[:called + 1])
+            name = name[called + 1:]
         looks_named = any(FAMILY.match(w) or re.search(r"[\d+]", w) for w in name)  # 'pretrain a tiny 0.5b' names none
+        if not looks_named and name and called is None and words.text[size.start(2) - 1:size.start(2)] == "-":
+            start += sum(len(w) + 1 for w in name[:-1])  # 'just saw seed-oss-36b dropped': the word the size is joined to
+            name, looks_named = name[-1:], True
+        looks_named = looks_named or bool(name) and called is not None
         if looks_named and any(w not in v.MODEL_WORDS and w not in v.STOP_WORDS for w in name):
-            unknown = " ".join(name) + f" {size.group(2)}{size.group(3)}"
+            joined = "-" if words.text[size.start(2) - 1:size.start(2)] == "-" else " "  # as typed: 'seed-oss-36b'
+            unknown = " ".join(name) + f"{joined}{size.group(2)}{size.group(3)}"
             version = re.match(r"[ -](v\d(?:\.\d)?|a\d+(?:\.\d+)?b)\b", words.text[size.end():])  # '9b v2', '80b-a3b'
             if version:
                 unknown += version.group(0)

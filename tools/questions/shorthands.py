@@ -15,6 +15,12 @@ GRAND = {"a": "1", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5
          "nine": "9", "ten": "10", "a couple of": "2", "a couple": "2", "a pair of": "2"}  # thousands of dollars
 GGUF_SHORT = {"2": "q2_k", "3": "q3_k_m", "4": "q4_k_m", "5": "q5_k_m", "6": "q6_k", "8": "q8_0"}  # 'q4': the usual file
 SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as people abbreviate, to the words the readers know
+    (r"--?max[-_]input[-_](?:length|tokens)[ =]\d+(?=[\s\S]*--?max[-_]total[-_]tokens)", " "),  # TGI: the total is the context
+    (r"\bnd ?(h100|h200) v5\b", r"nd96isr_\1_v5"), (r"\bndm ?a100 v4\b", "nd96amsr_a100_v4"),  # Azure's names for its VMs
+    (r"\bnd ?a100 v4\b", "nd96asr_v4"),
+    # '3 replicas of it, each replica on a g5.48xlarge': that many instances
+    (r"\b(\d{1,3}) (replicas|nodes|instances|copies)\b([^.?!]{0,60}?\beach (?:replica |node |instance |copy |one )?(?:on|is|runs on"
+     r"|running on|gets|with) an? )(?=(?:p\d|g\d|a\d-|nd96))", r"\1 \2\3\1 x "),
     (r"--dtype[ =](half|float16|fp16)\b", "fp16"), (r"--dtype[ =](bfloat16|bf16)\b", "bf16"),
     (r"\bllama(\d)_(\d)/(\d+)b_(\w+)", r"llama \1.\2 \3b \4"),  # torchtune config names: llama3_2/1B_full
     (r"\bdeepseek-r1:(1\.5b|7b|14b|32b)\b", r"deepseek-r1-distill-qwen-\1"),  # ollama's r1 tags are the distills
@@ -82,7 +88,13 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\bload_in_4bit ?[=:] ?true\b", "4-bit"), (r"\bload_in_8bit ?[=:] ?true\b", "8-bit"),  # config files and notebooks
     (r"\b(?:use_)?gradient_checkpointing ?[=:] ?(?:true|'unsloth'|\"unsloth\"|unsloth)", "gradient checkpointing"),
     (r"\badapter ?: ?(q?lora)\b", r"\1"), (r"\bbf16 ?[=:] ?true\b", "bf16"), (r"\bfp16 ?[=:] ?true\b", "fp16"),
-    (r"\bfsdp ?:(?= ?-)", "fsdp "), (r"\b(?:per_device_train_|micro_)batch_size ?[=:] ?(\d+)", r"training batch size \1"),
+    (r"\bfsdp ?:(?= ?-)", "fsdp "),
+    (r"\b(?:per_device_train_|micro_|train_micro_)batch_size(?:_per_gpu)?\"? ?(?:[=:]|(?:up )?to) ?(\d+)", r"training batch size \1"),
+    (r"\bzero_optimization\"? ?: ?\{ ?\"?stage\"? ?: ?([0-3])\b", r"zero\1 ,"), (r"\bzero_stage ?[=:] ?([0-3])\b", r"zero\1"),
+    (r"\b(?:num_train_epochs|num_epochs|epochs) ?[=:] ?(\d+(?:\.\d+)?)\b", r"\1 epochs"),  # axolotl, TRL, torchtune configs
+    # torchtune's recipes name their method: 'llama3_1/8B_lora_single_device', 'qwen2_5/7B_full'
+    (r"\b(?:llama|qwen|mistral|gemma|phi|code_?llama)[\w.]*/\w*?_(q?lora|full)(?:_\w+)?\b", r"\g<0> , \1 fine-tune ,"),
+    (r"(?<![\w/])(q?lora|full)_(?:single_device|distributed|finetune_\w+)\b", r"\1 fine-tune"),
     (r"\b(?:per_device_(?:eval_)?)?batch_size ?[=:] ?(\d+)", r"batch size \1"),
     (r"\bper_device_train_batch_size\b", "per device training batch size"), (r"\bmicro_batch_size\b", "micro batch size"),
     (r"\bgradient_accumulation_steps\b", "gradient accumulation steps"),
@@ -108,8 +120,30 @@ def instance_words(name: str, instances: int = 1) -> str:
     return f"{found[1] * instances} x {found[0]}"
 
 
+SMI_ROW = re.compile(r"^\W*(\d{1,2})\s+(nvidia [\w .-]+?)\s{2,}(?:on|off)\b.*$", re.MULTILINE)
+
+
+def nvidia_smi_rows(text: str) -> str:
+    """nvidia-smi's table lists one row per GPU ('| 0  NVIDIA A100-SXM4-80GB  On | ...'): the rows of one name are
+    that many of it ('4 x nvidia a100-sxm4-80gb'), said once."""
+    rows = SMI_ROW.findall(text)
+    if len(rows) < 2:
+        return text
+    counts: dict[str, int] = {}
+    for _, name in rows:
+        counts[name.strip()] = counts.get(name.strip(), 0) + 1
+    said: set[str] = set()
+    def row(match: re.Match[str]) -> str:
+        name = match.group(2).strip()
+        if name in said:
+            return ""
+        said.add(name)
+        return f"{counts[name]} x {name} ,"
+    return SMI_ROW.sub(row, text)
+
+
 def normalize(question: str) -> str:
-    text = (question.lower().replace("×", "x").replace("–", "-").replace("—", " - ").replace("’", "'").replace("~", " ")
+    text = (nvidia_smi_rows(question.lower()).replace("×", "x").replace("–", "-").replace("—", " - ").replace("’", "'").replace("~", " ")
             .replace("`", " ").replace("≈", " ").replace("•", " "))
     text = re.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 30,000 -> 30000
     text = re.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 1,000,000 needs a second pass

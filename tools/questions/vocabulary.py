@@ -140,7 +140,8 @@ DISMISSED = re.compile(DISMISSAL)  # said of the clause before: '... a quote at 
 LEFT_BEHIND = (r"\b(?:(?<!in )my old|(?:his|her|their) old"
                r"|(?<!in my )(?<!in our )old (?:[\w-]+ ){0,2}(?:box|rig|card|gpu|setup|fleet|cluster|servers?|nodes?|machines?"
                r"|workstations?|cards"
-               r"|gpus)|our old|reassigned|repurposed|\w+'s old|(?<!that )(?<!which )used to|back in|last year|previously"
+               r"|gpus)(?!(?: ,)? (?:but |and )?(?:(?:i'?m|we'?re|i am|we are|it'?s|its|is) )?still\b)"  # 'old setup but still using it'
+               r"|our old|reassigned|repurposed|\w+'s old|(?<!that )(?<!which )used to|back in|last year|previously"
                r"|previous(?! (?:admin|owner|sysadmin|manager|it admin)\b)"
                r"|last time|earlier|(?:our|my|the) (?:last|previous) (?:run|job|attempt|experiment|training run|project|gig|company"
                r"|employer"

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from gpusizer.catalog import Catalog, SizingError
-from gpusizer.tools.figures import number, percent, usd
+from gpusizer.tools.figures import number, percent, token_count, usd
 from gpusizer.tools.llama_cpp_buffers import DEFAULT_CONTEXT as LLAMA_CPP_CONTEXT
 from gpusizer.tools.recipes import DEFAULT_RECIPE
 from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
@@ -48,14 +48,6 @@ def weights_reading(reading: Reading, workload: str, catalog: Catalog) -> str:
         return "mxfp4 (as released)" if dtype == "mxfp4" else f"{dtype} (llama.cpp's usual GGUF)"
     dtype, why = default_weights_dtype(arch, workload, reading.method or "full")
     return dtype + (" (as released)" if why.startswith("as released") else "")
-
-
-def token_count(tokens: float) -> str:
-    """500M, 26B, 1.5T: token counts as people write them."""
-    for size, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M")):
-        if tokens >= size:
-            return f"{tokens / size:.3g}{suffix}"
-    return number(tokens)
 
 
 def context_words(reading: Reading, journey: str, catalog: Catalog) -> tuple[str, str]:
@@ -109,7 +101,7 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
         target = f", at least {number(reading.tokens_per_s_per_user)} tokens/s each" if reading.tokens_per_s_per_user else ""
         where = f" on {reading.gpu}" if reading.gpu else " on every catalog GPU"
         engine = serving_engine(reading) or default_of(PlanServingRequest, "engine")
-        return (f"I read this as: serve {reading.model} with {engine} to {traffic}, {prompt}, "
+        return (f"I read this as: serve {subject_words(reading)} with {engine} to {traffic}, {prompt}, "
                 f"{number(reading.output_tokens or default_of(PlanServingRequest, 'output_tokens'))} output tokens{target}{where}")
     if journey == "training_time":
         subject = subject_words(reading)
