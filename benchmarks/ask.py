@@ -51,6 +51,7 @@ HELD_OUT = [  # blind rounds kept out of the corpus, with their score the first 
     (DATA / "ask_heldout_round50.jsonl", "round 50, a mix then workplace threads: first scored 74/80 on 2026-11-27"),
     (DATA / "ask_heldout_round56.jsonl", "round 56, a day's mix then infra threads: first scored 74/80 on 2026-11-27"),
     (DATA / "ask_heldout_round60.jsonl", "round 60, conversations then posts and work messages: first scored 72/80 on 2026-11-27"),
+    (DATA / "ask_heldout_round64.jsonl", "round 64, newcomers and non-specialists: first scored 35/40 on 2026-11-27"),
 ]
 
 
