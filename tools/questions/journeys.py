@@ -161,7 +161,7 @@ def answer_mixed_box(reading: Reading, catalog: Catalog, calls: list[ToolCall]) 
     cards = [(catalog.find_gpu(g), count or 1) for g, count in named_gpus(reading)]
     devices = sum(n for _, n in cards)
     per_device = result.breakdown.activations + result.breakdown.runtime_overhead  # each card's buffers and CUDA context
-    host = result.serving.host_weights_bytes or 0 if result.serving else 0  # what llama.cpp keeps in system RAM anyway
+    host = (result.serving.host_weights_bytes or 0) if result.serving else 0  # what llama.cpp keeps in system RAM anyway
     shared = result.total_bytes - per_device - host
     names = " + ".join(f"{n} × {spec.gpu_id}" if n > 1 else spec.gpu_id for spec, n in cards)
     usable = [spec.usable_memory_mib * MIB for spec, n in cards for _ in range(n)]

@@ -1070,7 +1070,7 @@ def read_token_counts(words: Words, reading: Reading) -> None:
                                             r" (?:about |around |roughly )?(\d+(?:\.\d+)?) ?(k)?"
                                             r" (?:tokens?|toks?)(?: each)?\b(?! ?/ ?s|/sec| per s| a s)")  # not '20 tok/s each'
     if rows:  # '20k samples of ~1k tokens each': the data is their product; each is a sequence of that length
-        count = float(rows.group(1)) * {"k": 1e3, "m": 1e6, "million": 1e6, "thousand": 1e3}.get(rows.group(2) or "", 1)
+        count = row_count(rows)
         length = kilo(rows.group(3), rows.group(4))
         reading.training_tokens = count * length
         if not re.search(r"\bav(?:era)?g|\broughly\b|\babout\b|\baround\b", rows.group(0)):  # an average length is no sequence length
@@ -1106,13 +1106,21 @@ AVERAGE_LENGTH = (r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:tokens?|toks?) (?:avg|av
                   r" (?:tokens?|toks?)\b")
 
 
+ROW_SCALE = {"k": 1e3, "m": 1e6, "million": 1e6, "thousand": 1e3}
+
+
+def row_count(rows: re.Match[str]) -> float:
+    """'20k samples', '1.5 million rows': the count a ROWS-shaped match names (its first two groups)."""
+    return float(rows.group(1)) * ROW_SCALE.get(rows.group(2) or "", 1)
+
+
 def read_rows_and_average(words: Words, reading: Reading) -> None:
     """'30k examples, max_seq_len 4096 but ~1500 tokens avg': a count of examples and their average length, said apart,
     are the data together (a length told as an average is no sequence length)."""
     rows, average = words.search(ROWS), words.search(AVERAGE_LENGTH)
     if not rows or not average:
         return
-    count = float(rows.group(1)) * {"k": 1e3, "m": 1e6, "million": 1e6, "thousand": 1e3}.get(rows.group(2) or "", 1)
+    count = row_count(rows)
     length = kilo(average.group(1) or average.group(3), average.group(2) or average.group(4))
     reading.training_tokens = count * length
     words.take(rows, f"{count:g} examples")
