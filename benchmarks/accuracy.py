@@ -75,7 +75,7 @@ def comparable_bytes(result, measures: str) -> int:
     """The part of an estimate a published figure measures: 'allocated' or 'active' (PyTorch's allocator statistics:
     live tensors only), 'reserved' (the allocator's pool: tensors, workspaces and slack, but not the CUDA context),
     'device' (nvidia-smi or a process peak: everything)."""
-    from gpusizer.tools.overhead import CUDA_CONTEXT_BYTES
+    from gpusizer.tools.memory.overhead import CUDA_CONTEXT_BYTES
 
     if measures in ("allocated", "active"):
         return result.total_bytes - result.breakdown.runtime_overhead

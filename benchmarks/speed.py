@@ -33,7 +33,8 @@ SERVING_QUESTIONS = [  # a mix of what people ask: users or arrival rates, with 
 def main() -> int:
     from gpusizer.catalog import load_catalog
     from gpusizer.tools import VramRequest, cloud_cost, compare_gpus, estimate_vram, plan_serving, rent_vs_buy
-    from gpusizer.tools.vram_plan import build_plan, per_gpu
+    from gpusizer.tools.memory.breakdown import per_gpu
+    from gpusizer.tools.memory.plan import build_plan
 
     catalog = load_catalog()
     plan = build_plan(VramRequest(model="meta-llama/Llama-3.1-70B"), catalog)

@@ -28,9 +28,9 @@ def load_cases() -> list[dict]:
 
 
 def predict(case: dict, catalog) -> float:
-    from gpusizer.tools.serving_speed import default_factors, load_point, roofline
-    from gpusizer.tools.vram_models import VramRequest
-    from gpusizer.tools.vram_plan import build_plan
+    from gpusizer.tools.memory.plan import build_plan
+    from gpusizer.tools.memory.request import VramRequest
+    from gpusizer.tools.speed.serving_speed import default_factors, load_point, roofline
 
     engine = case["engine"]
     plan = build_plan(VramRequest(model=case["model"], weights_dtype=case["weights_dtype"], kv_cache_dtype=case["kv_cache_dtype"],

@@ -76,8 +76,3 @@ def family_for(model_type: str | None) -> Family:
 
 def wrapper_for(model_type: str | None) -> Wrapper | None:
     return _table()[1].get(model_type or "")
-
-
-def known_model_types() -> list[str]:
-    families, wrappers = _table()
-    return sorted({*families, *wrappers})

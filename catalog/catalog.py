@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -42,7 +43,7 @@ class Catalog:
         self.gpu_by_id = {g.gpu_id: g for g in gpus}
         self.model_by_id = {m.model_id: m for m in models}
         self.provider_by_id = {p.provider: p for p in providers}
-        self.derived: dict[tuple, object] = {}  # values the calculators derive from rows that never change after loading
+        self.derived: dict[tuple[Hashable, ...], object] = {}  # values the calculators derive from rows that never change after loading
         self._offers_by_gpu: dict[str, list[CloudOffer]] = {}
         for offer in offers:
             self._offers_by_gpu.setdefault(offer.gpu_id, []).append(offer)
@@ -158,9 +159,6 @@ class Catalog:
     def similar_gpus(self, name: str, limit: int = 3) -> list[str]:
         """GPU ids spelled most like `name` (for 'did you mean')."""
         return self._gpu_names.suggestions(name[:NAME_LIMIT], limit)
-
-    def similar_models(self, name: str, limit: int = 3) -> list[str]:
-        return self._model_names.suggestions(name[:NAME_LIMIT], limit)
 
     def describe(self) -> str:
         """Which catalog an answer came from, in one line (exports name it): the package version, the newest source

@@ -8,9 +8,10 @@ from __future__ import annotations
 import json
 import re
 import struct
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .errors import SizingError
 
@@ -25,12 +26,12 @@ class CheckpointSummary:
     bytes_by_dtype: dict[str, int] = field(default_factory=dict)
     skipped_note: str = ""  # what is shipped but not loaded (multi-token-prediction layers)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"loaded_bytes": self.loaded_bytes, "total_bytes": self.total_bytes, "bytes_by_dtype": self.bytes_by_dtype,
                 "skipped_note": self.skipped_note}
 
     @classmethod
-    def from_json(cls, data: dict) -> CheckpointSummary:
+    def from_json(cls, data: Mapping[str, Any]) -> CheckpointSummary:
         return cls(int(data["loaded_bytes"]), int(data["total_bytes"]), dict(data.get("bytes_by_dtype") or {}),
                    str(data.get("skipped_note") or ""))
 
@@ -53,7 +54,7 @@ def summarize(tensors: Iterable[tuple[str, str, int]], num_hidden_layers: int) -
     return CheckpointSummary(loaded, total, by_dtype, note)
 
 
-def read_header(path: Path) -> dict:
+def read_header(path: Path) -> dict[str, object]:
     with path.open("rb") as handle:
         prefix = handle.read(8)
         if len(prefix) != 8:
@@ -70,7 +71,7 @@ def read_header(path: Path) -> dict:
     return header
 
 
-def header_tensors(header: dict) -> Iterable[tuple[str, str, int]]:
+def header_tensors(header: Mapping[str, object]) -> Iterable[tuple[str, str, int]]:
     for name, info in header.items():
         if name == "__metadata__" or not isinstance(info, dict):
             continue

@@ -22,7 +22,7 @@ USER_DIR_ENV = "GPUSIZER_CATALOG_DIR"
 
 
 def user_catalog_dir() -> Path:
-    from .settings import settings
+    from gpusizer.settings import settings
 
     configured = settings().catalog_dir
     if configured:

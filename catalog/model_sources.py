@@ -12,10 +12,11 @@ import re
 from pathlib import Path
 from typing import Any
 
+from gpusizer.settings import settings
+
 from .checkpoint import CheckpointSummary, summarize, summarize_folder
 from .errors import SizingError
 from .model_arch import ModelArch
-from .settings import settings
 
 HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}$")
 MAX_CONFIG_BYTES = 4 * 2**20

@@ -16,13 +16,22 @@ import re
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, NotRequired, Protocol, TypedDict
 
 from .catalog import Catalog
 from .errors import SizingError
 from .loading import load_table, parse_records
 from .offer import CloudOffer
-from .skypilot_prices import RegionPrice, VmRow, host_plus_accelerator_price, instance_price, parse_vms_csv, skypilot_sources
+from .skypilot_prices import (
+    RegionPrice,
+    SkyPilotCloud,
+    SkyPilotSources,
+    VmRow,
+    host_plus_accelerator_price,
+    instance_price,
+    parse_vms_csv,
+    skypilot_sources,
+)
 
 UPDATE_MARK = "gpusizer catalog update"  # the verification text of every row this writes; rows without it are the user's
 MOVED_FRACTION = 0.10
@@ -49,7 +58,8 @@ class GitHubSource:
     def _get(self, url: str) -> str:
         request = urllib.request.Request(url, headers={"User-Agent": "gpusizer-catalog-update"})
         with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:  # noqa: S310 (fixed https URLs from data)
-            return response.read().decode("utf-8")
+            body: bytes = response.read()  # urlopen's response is typed Any
+            return body.decode("utf-8")
 
     def latest(self, file: str) -> tuple[str, str | None]:
         try:
@@ -62,6 +72,11 @@ class GitHubSource:
         return self._get(skypilot_sources()["raw_url"].format(commit=commit, file=file))
 
 
+class RecordedFile(TypedDict):
+    commit: str
+    date: NotRequired[str | None]
+
+
 class RecordedSource:
     """A recorded copy of the catalog files: FOLDER/index.json maps each file to {commit, date}; FOLDER/<file> is
     the file (offline updates, and the tests)."""
@@ -72,7 +87,7 @@ class RecordedSource:
         index = self.folder / "index.json"
         if not index.is_file():
             raise SizingError(f"{self.folder}: not a recorded catalog copy (no index.json)")
-        self.index = json.loads(index.read_text(encoding="utf-8"))["files"]
+        self.index: dict[str, RecordedFile] = json.loads(index.read_text(encoding="utf-8"))["files"]
 
     def latest(self, file: str) -> tuple[str, str | None]:
         if file not in self.index:
@@ -172,7 +187,7 @@ def as_last_updated(offer: CloudOffer, record: dict[str, Any] | None) -> CloudOf
         return offer
 
 
-def _price(cloud: dict[str, Any], config: dict[str, Any], rows: list[VmRow], offer: CloudOffer) -> RegionPrice | None:
+def _price(cloud: SkyPilotCloud, config: SkyPilotSources, rows: list[VmRow], offer: CloudOffer) -> RegionPrice | None:
     if cloud["pricing"] == "host_plus_accelerator":
         name = config["gcp_accelerator_names"].get(offer.gpu_id)
         return host_plus_accelerator_price(rows, offer.instance_type, offer.region, name, offer.gpus_per_instance)

@@ -11,7 +11,7 @@ import io
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import Any, NamedTuple
+from typing import Literal, NamedTuple, NotRequired, TypedDict
 
 
 class VmRow(NamedTuple):
@@ -32,10 +32,31 @@ class RegionPrice(NamedTuple):
     spot_zone: str
 
 
+class SkyPilotCloud(TypedDict):
+    """One cloud of skypilot.json."""
+    file: str  # path of its vms.csv under catalogs/
+    pricing: Literal["instance", "host_plus_accelerator"]
+    add_new: bool  # whether the update may add instance types the shipped catalog lacks
+    placeholder_usd_per_hour: NotRequired[float]  # the price the cloud writes for 'not sold here'
+
+
+class SkyPilotSources(TypedDict):
+    """catalog/data/skypilot.json."""
+    about: str
+    repository: str
+    raw_url: str  # with {commit} and {file}
+    latest_commit_url: str  # with {file}
+    clouds: dict[str, SkyPilotCloud]
+    gcp_accelerator_names: dict[str, str]  # catalog gpu_id -> GCP accelerator name
+    accelerator_names: dict[str, str]  # SkyPilot accelerator name -> catalog gpu_id
+
+
 @lru_cache(maxsize=1)
-def skypilot_sources() -> dict[str, Any]:
+def skypilot_sources() -> SkyPilotSources:
     """catalog/data/skypilot.json: which file each cloud is read from and how its rows are priced."""
-    return json.loads(resources.files("gpusizer.catalog").joinpath("data", "skypilot.json").read_text(encoding="utf-8"))
+    text = resources.files("gpusizer.catalog").joinpath("data", "skypilot.json").read_text(encoding="utf-8")
+    sources: SkyPilotSources = json.loads(text)
+    return sources
 
 
 def _number(text: str | None, placeholder: float | None = None) -> float | None:

@@ -7,30 +7,42 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, metadata, version
-from typing import Any
+from typing import Any, TypeAlias, TypeVar
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
-from mcp.types import INVALID_PARAMS, CallToolResult, EmptyResult, SetLevelRequestParams, TextContent, ToolAnnotations
-from pydantic import ValidationError
+from mcp.types import (
+    INVALID_PARAMS,
+    CallToolResult,
+    EmptyResult,
+    GetPromptResult,
+    InputRequiredResult,
+    SetLevelRequestParams,
+    TextContent,
+    Tool,
+    ToolAnnotations,
+)
+from pydantic import BaseModel, ValidationError
 
 from gpusizer import tools
 from gpusizer.catalog import Catalog, SizingError, load_catalog
-from gpusizer.catalog.settings import settings
-from gpusizer.tools.cloud_cost import CloudCostRequest
-from gpusizer.tools.compare_gpus import CompareRequest
-from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
-from gpusizer.tools.serving_plan_models import PlanServingRequest
+from gpusizer.settings import settings
+from gpusizer.tools.compare.compare_gpus import CompareRequest
+from gpusizer.tools.memory.request import VramRequest
+from gpusizer.tools.memory.workload import CORE_WORKLOAD_FIELDS
+from gpusizer.tools.money.cloud_cost import CloudCostRequest
+from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
+from gpusizer.tools.serving.plan_models import PlanServingRequest
 from gpusizer.tools.validation import unknown_arguments_message, validation_message
-from gpusizer.tools.vram_models import VramRequest
-from gpusizer.tools.workload import CORE_WORKLOAD_FIELDS
 
 from .catalog_resources import add_catalog_resources
 from .compact_schema import compact, compact_output
 from .prompts import add_prompts
-from .signatures import flat_tool
+from .signatures import FieldGroup, flat_tool
 
 INSTRUCTIONS = (
     "gpusizer answers GPU sizing and cost questions from a sourced catalog of GPUs, models and cloud prices. "
@@ -91,12 +103,15 @@ DESCRIPTIONS = {
 }
 
 
-class GpusizerServer(MCPServer):
+Lifespan: TypeAlias = dict[str, Any]  # what the SDK's default lifespan yields: gpusizer keeps no state across requests
+
+
+class GpusizerServer(MCPServer[Lifespan]):
     """MCPServer whose tool errors read as one fix-it sentence, whatever layer caught them."""
 
-    _listed: list | None = None
+    _listed: list[Tool] | None = None
 
-    async def list_tools(self):
+    async def list_tools(self) -> list[Tool]:
         """Schemas without titles and with optional values folded (compact_schema): tools/list is context on every turn."""
         if self._listed is None:
             listed = await super().list_tools()
@@ -108,14 +123,16 @@ class GpusizerServer(MCPServer):
             self._listed = listed
         return self._listed
 
-    async def call_tool(self, name: str, arguments: dict[str, Any], context=None):
+    async def call_tool(self, name: str, arguments: dict[str, Any],
+                        context: Context[Lifespan, Any] | None = None) -> CallToolResult | InputRequiredResult:
         try:
             result = await super().call_tool(name, arguments, context)
         except ToolError as error:
             raise readable(error, name) from error
         return compact_text(result)
 
-    async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None, context=None):
+    async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None,
+                         context: Context[Lifespan, Any] | None = None) -> GetPromptResult | InputRequiredResult:
         """An unknown prompt or a missing argument is invalid params (-32602), not an internal error with a traceback."""
         prompt = self._prompt_manager.get_prompt(name)
         if prompt is None:
@@ -130,7 +147,10 @@ class GpusizerServer(MCPServer):
             raise MCPError(code=INVALID_PARAMS, message=f"prompt {name}: {str(error)[:300]}") from error
 
 
-def compact_text(result: Any) -> Any:
+Result = TypeVar("Result")
+
+
+def compact_text(result: Result) -> Result:
     """The text twin of structuredContent as compact JSON (the SDK indents it: a quarter more bytes for the model)."""
     structured = getattr(result, "structured_content", None)
     if isinstance(result, CallToolResult) and structured is not None and len(result.content) == 1:
@@ -145,7 +165,7 @@ LOG_LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "notice": logging.IN
 def honour_log_level(server: MCPServer) -> None:
     """logging/setLevel (deprecated by the 2026-07-28 revision, still what clients on 2025 revisions and the
     Inspector send): sets the level of gpusizer's and the SDK's loggers, whose output goes to stderr."""
-    async def set_level(context, params: SetLevelRequestParams) -> EmptyResult:
+    async def set_level(context: ServerRequestContext[Any, Any], params: SetLevelRequestParams) -> EmptyResult:
         level = LOG_LEVELS.get(str(params.level), logging.WARNING)
         for name in ("gpusizer", "mcp"):
             logging.getLogger(name).setLevel(level)
@@ -170,7 +190,7 @@ def reject_unknown_tools(server: MCPServer) -> None:
     """An unknown tool name is a JSON-RPC invalid-params error (-32602), as the MCP spec and reference servers do; an
     unknown argument is a tool error naming the nearest valid one (the SDK would silently drop it: 'batchsize: 64'
     would answer for batch 1)."""
-    async def middleware(ctx, call_next):
+    async def middleware(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
         if ctx.method == "tools/call" and isinstance(ctx.params, dict):
             name = ctx.params.get("name")
             listed = {tool.name: tool for tool in await server.list_tools()}
@@ -221,11 +241,11 @@ def create_server(catalog: Catalog | None = None) -> MCPServer:
     return server
 
 
-def with_catalog(call, get_catalog):
+def with_catalog(call: Callable[..., BaseModel], get_catalog: Callable[[], Catalog]) -> Callable[..., BaseModel]:
     return lambda **arguments: call(catalog=get_catalog(), **arguments)
 
 
-def tool_shapes():
+def tool_shapes() -> list[tuple[str, type[BaseModel], list[FieldGroup]]]:
     """Each tool's name, result model and the request-model fields its flat arguments come from."""
     workload = CORE_WORKLOAD_FIELDS
     return [

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
-from mcp.types import Completion, PromptReference, ResourceTemplateReference
+from mcp.types import Completion, CompletionArgument, CompletionContext, PromptReference, ResourceTemplateReference
+from pydantic import BaseModel
 
 from gpusizer.catalog import Catalog, SizingError
 
@@ -15,7 +16,7 @@ GPU_ARGUMENTS = {"gpu", "gpu_id", "gpus"}
 MODEL_ARGUMENTS = {"model", "model_id"}
 
 
-def as_json(rows) -> str:
+def as_json(rows: Iterable[BaseModel]) -> str:
     return json.dumps([row.model_dump(mode="json") for row in rows], indent=1)
 
 
@@ -49,8 +50,9 @@ def add_catalog_resources(server: MCPServer, get_catalog: Callable[[], Catalog])
     def offers() -> str:
         return as_json(get_catalog().offers)
 
-    @server.completion()
-    async def complete(ref: PromptReference | ResourceTemplateReference, argument, context) -> Completion | None:
+    @server.completion()  # type: ignore[no-untyped-call, untyped-decorator]  # mcp 2.3: MCPServer.completion() is unannotated
+    async def complete(ref: PromptReference | ResourceTemplateReference, argument: CompletionArgument,
+                       context: CompletionContext | None) -> Completion | None:
         catalog = get_catalog()
         if argument.name in GPU_ARGUMENTS:
             values = catalog.complete_gpu(argument.value)

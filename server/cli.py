@@ -3,6 +3,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from typing import TypeVar
+
+Number = TypeVar("Number", int, float)
 
 
 def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
@@ -22,8 +26,8 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def positive(kind):
-    def parse(text: str):
+def positive(kind: Callable[[str], Number]) -> Callable[[str], Number]:
+    def parse(text: str) -> Number:
         value = kind(text)
         if not 0 < value < 1e9:
             raise argparse.ArgumentTypeError(f"must be positive (got {text})")
@@ -37,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     import anyio
 
     from gpusizer.catalog import SizingError
-    from gpusizer.catalog.settings import settings
+    from gpusizer.settings import ConfigError, settings
 
     from .app import create_server
     from .http import HttpOptions, exposure_problem, serve_http
@@ -46,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         token = settings().mcp_token  # a wrong setting stops here, with its variable named, not mid-session
         server = create_server()
-    except SizingError as error:
+    except (ConfigError, SizingError) as error:
         print(f"gpusizer-mcp: {error}", file=sys.stderr)
         return 2
     if not arguments.http:

@@ -6,7 +6,9 @@ import ipaddress
 import json
 from dataclasses import dataclass
 
+from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 LOOPBACK_NAMES = {"localhost"}
 TOKEN_VARIABLE = "GPUSIZER_MCP_TOKEN"
@@ -52,14 +54,14 @@ class BearerTokenGate:
     """ASGI middleware: every HTTP request must carry `Authorization: Bearer <token>` (the scheme is case-insensitive,
     as RFC 7235 says; the token is compared in constant time)."""
 
-    def __init__(self, app, token: str):
+    def __init__(self, app: ASGIApp, token: str):
         self.app, self.expected = app, token.encode()
 
     def accepts(self, header: bytes) -> bool:
         scheme, _, token = header.strip().partition(b" ")
         return scheme.lower() == b"bearer" and hmac.compare_digest(token.strip(), self.expected)
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
             given = dict(scope.get("headers") or []).get(b"authorization", b"")
             if not self.accepts(given):
@@ -85,7 +87,8 @@ BODY_LIMIT_BYTES = 2**20  # a request gpusizer answers is a few hundred bytes (n
 # MiB it is refused with 413 before it is read or parsed, so a flood of large bodies costs the other clients nothing
 
 
-def http_app(server, host: str, port: int, allowed_hosts: list[str], token: str | None, options: HttpOptions = HttpOptions()):
+def http_app(server: MCPServer, host: str, port: int, allowed_hosts: list[str], token: str | None,
+             options: HttpOptions = HttpOptions()) -> ASGIApp:
     app = server.streamable_http_app(transport_security=security_settings(host, port, allowed_hosts), host=host,
                                      max_request_body_size=BODY_LIMIT_BYTES,
                                      stateless_http=options.stateless,
@@ -94,7 +97,7 @@ def http_app(server, host: str, port: int, allowed_hosts: list[str], token: str 
     return BearerTokenGate(app, token) if token else app
 
 
-async def serve_http(server, host: str, port: int, allowed_hosts: list[str], token: str | None,
+async def serve_http(server: MCPServer, host: str, port: int, allowed_hosts: list[str], token: str | None,
                      options: HttpOptions = HttpOptions()) -> None:
     import uvicorn
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
@@ -9,11 +10,13 @@ from mcp.types import INVALID_PARAMS
 from pydantic import Field
 
 from gpusizer.catalog import Catalog, SizingError
-from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
+from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
 from gpusizer.tools.validation import default_of
 
+Found = TypeVar("Found")
 
-def checked(lookup: Callable[[str], object], name: str):
+
+def checked(lookup: Callable[[str], Found], name: str) -> Found:
     """A catalog lookup whose "did you mean" reaches the client as an invalid-params error, not a crash."""
     try:
         return lookup(name)

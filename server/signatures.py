@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Iterable
-from typing import Annotated, Any, get_args
+from typing import Annotated, Any, TypeAlias, get_args
 
 from pydantic import BaseModel, Field
 from pydantic.fields import FieldInfo
 
 LONG_CHOICE = 8  # a rider whose choices are longer than this is typed as a string: the owning tool lists them
+
+# (request model, the field names to take or None for all, whether they are optional riders)
+FieldGroup: TypeAlias = tuple[type[BaseModel], Iterable[str] | None, bool]
 
 
 def parameter_from_field(name: str, field: FieldInfo, *, optional: bool = False) -> inspect.Parameter:
@@ -31,7 +34,7 @@ def parameter_from_field(name: str, field: FieldInfo, *, optional: bool = False)
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=typed)
 
 
-def flat_tool(call: Callable[..., Any], name: str, returns: type, groups: Iterable[tuple[type[BaseModel], Iterable[str] | None, bool]]):
+def flat_tool(call: Callable[..., Any], name: str, returns: type, groups: Iterable[FieldGroup]) -> Callable[..., Any]:
     """A function named `name` whose signature lists the chosen fields of each request model.
 
     `groups` holds (model, field names or None for all, optional): optional fields default to None and are

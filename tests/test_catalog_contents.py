@@ -4,7 +4,7 @@ import datetime
 import pytest
 
 from gpusizer.catalog import load_catalog
-from gpusizer.tools.parameters import count_parameters
+from gpusizer.tools.memory.model.parameters import count_parameters
 
 REQUIRED_OFFER_GPUS = {"h100-sxm", "h200-sxm", "b200", "a100-40gb-sxm", "a100-80gb-sxm", "l40s", "l4", "a10g", "t4", "mi300x"}
 

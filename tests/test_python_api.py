@@ -7,14 +7,16 @@ import pytest
 
 from gpusizer import tools
 from gpusizer.tools import SizingError
-from gpusizer.tools.cloud_cost import CloudCostRequest
-from gpusizer.tools.compare_gpus import CompareRequest
-from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
-from gpusizer.tools.vram_models import VramRequest
-from gpusizer.tools.workload import WORKLOAD_FIELDS, WorkloadArguments
+from gpusizer.tools.compare.compare_gpus import CompareRequest
+from gpusizer.tools.memory.request import VramRequest
+from gpusizer.tools.memory.workload import WORKLOAD_FIELDS, WorkloadArguments
+from gpusizer.tools.money.cloud_cost import CloudCostRequest
+from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
+from gpusizer.tools.serving.plan_models import PlanServingRequest
+from gpusizer.tools.validation import declared_by
 
 OWN_FIELDS = {"estimate_vram": VramRequest, "compare_gpus": CompareRequest, "cloud_cost": CloudCostRequest,
-              "rent_vs_buy": RentVsBuyRequest}
+              "rent_vs_buy": RentVsBuyRequest, "plan_serving": PlanServingRequest}
 
 
 def plain(annotation):
@@ -45,6 +47,24 @@ def test_each_function_lists_exactly_its_request_models_fields_with_the_same_def
         expected_default = inspect.Parameter.empty if field.is_required() else field.default
         assert parameter.default == expected_default, name
         assert strip_optional(hints[name]) == strip_optional(field.annotation), name
+
+
+def test_every_public_tool_is_checked_against_its_request_model():
+    public = {name for name in tools.__all__ if name.islower() and callable(getattr(tools, name))}
+    assert public == set(OWN_FIELDS)
+
+
+def test_a_function_that_drifts_from_its_request_model_fails_when_it_is_declared():
+    with pytest.raises(TypeError, match="differ"):
+        @declared_by(RentVsBuyRequest, "rent_vs_buy")
+        def missing_a_field(gpu: str) -> None: ...
+    written = inspect.signature(tools.rent_vs_buy)
+
+    def other_default() -> None: ...
+    other_default.__signature__ = written.replace(parameters=[  # type: ignore[attr-defined]
+        p.replace(default=0.5) if p.name == "utilization" else p for p in written.parameters.values()])
+    with pytest.raises(TypeError, match="utilization defaults to 0.5"):
+        declared_by(RentVsBuyRequest, "rent_vs_buy")(other_default)
 
 
 def test_the_workload_riders_are_estimate_vrams_own_fields():

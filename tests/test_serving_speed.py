@@ -12,9 +12,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import throughput  # noqa: E402
 
 from gpusizer.catalog import load_catalog  # noqa: E402
-from gpusizer.tools.serving_speed import ReplicaLoad, default_factors, roofline  # noqa: E402
-from gpusizer.tools.vram_models import VramRequest  # noqa: E402
-from gpusizer.tools.vram_plan import build_plan  # noqa: E402
+from gpusizer.tools.memory.plan import build_plan  # noqa: E402
+from gpusizer.tools.memory.request import VramRequest  # noqa: E402
+from gpusizer.tools.speed.serving_speed import ReplicaLoad, default_factors, roofline  # noqa: E402
 
 CATALOG = load_catalog(include_user=False)
 

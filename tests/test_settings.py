@@ -5,8 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from gpusizer.catalog import SizingError
-from gpusizer.catalog.settings import VARIABLES, settings
+from gpusizer.settings import VARIABLES, ConfigError, settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -22,7 +21,7 @@ def test_defaults_need_no_variable(tmp_path):
     ("GPUSIZER_LLM_BASE_URL", "localhost:11434", "GPUSIZER_LLM_BASE_URL"),
 ])
 def test_a_wrong_value_names_its_variable(variable, value, fragment):
-    with pytest.raises(SizingError, match=fragment):
+    with pytest.raises(ConfigError, match=fragment):
         settings({variable: value})
 
 

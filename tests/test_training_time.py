@@ -3,7 +3,7 @@ the GPU-hours Meta published for Llama 2 (Touvron et al. 2023, "Llama 2", table 
 import pytest
 
 from gpusizer.catalog import SizingError
-from gpusizer.tools.training_time import training_time
+from gpusizer.tools.speed.training_time import training_time
 
 LLAMA_2_A100_HOURS = {"meta-llama/Llama-2-7b-hf": 184_320, "meta-llama/Llama-2-13b-hf": 368_640,
                       "meta-llama/Llama-2-70b-hf": 1_720_320}
@@ -54,7 +54,7 @@ def test_lora_skips_the_frozen_weights_gradients_and_checkpointing_recomputes_th
 
 
 def test_compare_gpus_times_a_lora_run_like_training_time(catalog):
-    from gpusizer.tools import compare_gpus
+    from gpusizer.tools.compare import compare_gpus
     rows = compare_gpus(["h100-sxm", "a100-80gb-sxm"], model="Qwen/Qwen2.5-7B", workload="training", method="lora",
                         training_tokens=5e8, catalog=catalog).gpus
     h100 = training_time("Qwen/Qwen2.5-7B", training_tokens=5e8, gpu_count=rows[0].gpus_needed, method="lora", catalog=catalog)

@@ -50,7 +50,7 @@ def test_llama_8b_bf16_weights_are_two_bytes_per_parameter(catalog):
 
 
 def test_nf4_with_double_quantization_costs_4_127_bits_per_parameter():
-    from gpusizer.tools.formats import FORMATS
+    from gpusizer.tools.memory.model.formats import FORMATS
     # QLoRA paper: 4 + 8/64 + 32/(64*256) bits. Llama-3.1-70B at that rate for every parameter: 33.897 GiB.
     assert 70_553_706_496 * FORMATS["nf4"].bytes_per_param / GIB == pytest.approx(33.897, rel=0.01)
 
@@ -65,7 +65,7 @@ def test_quantized_weights_keep_embeddings_and_head_in_16_bit(catalog):
 @pytest.mark.parametrize("sharding,expected_gb", [("zero1", 31.4), ("zero2", 16.6), ("zero3", 1.9)])
 def test_zero_model_states_match_the_zero_paper(sharding, expected_gb):
     """ZeRO paper, Figure 1: 7.5B parameters, mixed-precision Adam (K=12), 64 GPUs."""
-    from gpusizer.tools.training_states import training_state_bytes
+    from gpusizer.tools.memory.training.states import training_state_bytes
     states = training_state_bytes(frozen_params=0, frozen_bytes_per_param=0, trainable_params=7_500_000_000,
                                   precision="mixed", optimizer="adamw", sharding=sharding, data_parallel=64, factored_fraction=0)
     total = states.weights + states.gradients + states.optimizer_states
@@ -74,7 +74,7 @@ def test_zero_model_states_match_the_zero_paper(sharding, expected_gb):
 
 def test_mixed_precision_adam_without_sharding_is_16_bytes_per_parameter():
     """ZeRO paper section 3: a 1.5B model needs at least 24 GB for its model states."""
-    from gpusizer.tools.training_states import training_state_bytes
+    from gpusizer.tools.memory.training.states import training_state_bytes
     states = training_state_bytes(frozen_params=0, frozen_bytes_per_param=0, trainable_params=1_500_000_000,
                                   precision="mixed", optimizer="adamw", sharding="none", data_parallel=1, factored_fraction=0)
     assert (states.weights + states.gradients + states.optimizer_states) / 1e9 == pytest.approx(24.0)

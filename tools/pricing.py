@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import datetime
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from gpusizer.catalog import Catalog, CloudOffer, Provider
 
@@ -180,10 +181,6 @@ def price_age(offer: CloudOffer, today: datetime.date | None = None) -> PriceAge
     return PriceAge(stale, uncertain)
 
 
-def is_stale(as_of: datetime.date, today: datetime.date | None = None) -> bool:
-    return ((today or datetime.date.today()) - as_of).days > STALE_AFTER_DAYS
-
-
 @dataclass(frozen=True)
 class FitCost:
     """What running a workload costs per hour on one GPU type, by the job-pricing rule above."""
@@ -194,7 +191,19 @@ class FitCost:
     provider: str | None
 
 
-def cheapest_fits(catalog: Catalog, fits) -> list[FitCost]:
+class PricedFit(Protocol):
+    """What ranking needs of a fit (estimate_vram's GpuFit, priced by the fit scan)."""
+    @property
+    def gpu_id(self) -> str: ...
+    @property
+    def gpus_needed(self) -> int: ...
+    @property
+    def usd_per_hour(self) -> float | None: ...
+    @property
+    def provider(self) -> str | None: ...
+
+
+def cheapest_fits(catalog: Catalog, fits: Iterable[PricedFit]) -> list[FitCost]:
     """estimate_vram's fits (each already priced by `price_fit`) ranked by hourly cost; unpriced GPUs last."""
     costs = [FitCost(f.gpu_id, f.gpus_needed, f.usd_per_hour / f.gpus_needed if f.usd_per_hour else None, f.usd_per_hour,
                      f.provider) for f in fits]

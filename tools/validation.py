@@ -4,14 +4,19 @@ from __future__ import annotations
 import difflib
 import functools
 import inspect
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Annotated, Any, NamedTuple, ParamSpec, TypeVar
 
-from pydantic import BaseModel, StringConstraints, ValidationError
+from pydantic import BaseModel, Field, StringConstraints, ValidationError
 
 NAME_LIMIT = 200  # characters of a model, GPU, provider or region name: checked before any fuzzy matching
 Name = Annotated[str, StringConstraints(max_length=NAME_LIMIT)]
 QUOTED = 60  # characters of a user's text an error message repeats
+# Inputs that several tools take, declared once with their limits (each tool adds its own description)
+ModelName = Annotated[str, StringConstraints(max_length=NAME_LIMIT)]
+ParamsBillions = Annotated[float, Field(gt=0, le=10_000)]           # an unlisted dense model's size
+Jurisdiction = Annotated[str, StringConstraints(max_length=8)]      # EU, EEA, US, UK, CA, JP, IN...
+MemoryFraction = Annotated[float, Field(gt=0, le=1)]                # vLLM gpu_memory_utilization, SGLang mem_fraction_static
 
 
 def quoted(text: object) -> str:
@@ -69,7 +74,7 @@ def validation_message(error: ValidationError, tool: str, valid: Iterable[str] =
 Request = TypeVar("Request", bound=BaseModel)
 
 
-def parse_request(model: type[Request], arguments: dict, tool: str) -> Request:
+def parse_request(model: type[Request], arguments: Mapping[str, object], tool: str) -> Request:
     """Validate a tool's arguments into its request model, or raise SizingError with a fix-it message."""
     from gpusizer.catalog import SizingError
 
@@ -105,12 +110,16 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-def known_arguments_only(tool: str, extra: Iterable[str] = ()) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """A tool function whose unknown keyword arguments raise SizingError naming the nearest valid one (Python's own
-    TypeError would not), keeping the function's signature for help() and type checkers."""
+def declared_by(request: type[BaseModel], tool: str, extra: Iterable[str] = ()) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """A tool function declared by its request model: its keyword arguments must be the model's fields with the same
+    defaults (checked here, when the module loads, so the two cannot drift; tests check the types), and unknown keyword
+    arguments raise SizingError naming the nearest valid one (Python's own TypeError would not). The function keeps its
+    written signature for help() and type checkers."""
     def decorate(function: Callable[P, R]) -> Callable[P, R]:
-        names = [p for p, spec in inspect.signature(function).parameters.items() if spec.kind != spec.VAR_KEYWORD]
-        valid = frozenset([*names, *extra]) - {"catalog"}
+        parameters = {p: spec for p, spec in inspect.signature(function).parameters.items()
+                      if spec.kind != spec.VAR_KEYWORD and p != "catalog"}
+        check_declaration(tool, parameters, request)
+        valid = frozenset([*parameters, *extra])
 
         @functools.wraps(function)
         def checked(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -124,3 +133,15 @@ def known_arguments_only(tool: str, extra: Iterable[str] = ()) -> Callable[[Call
         return checked
 
     return decorate
+
+
+def check_declaration(tool: str, parameters: dict[str, inspect.Parameter], request: type[BaseModel]) -> None:
+    fields = request.model_fields
+    if set(parameters) != set(fields):
+        raise TypeError(f"{tool}: the function's arguments and {request.__name__}'s fields differ: "
+                        f"{sorted(set(parameters) ^ set(fields))}")
+    for name, parameter in parameters.items():
+        field = fields[name]
+        default = inspect.Parameter.empty if field.is_required() else field.default
+        if parameter.default != default:
+            raise TypeError(f"{tool}: {name} defaults to {parameter.default!r}, {request.__name__} says {default!r}")

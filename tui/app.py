@@ -61,6 +61,14 @@ class AnswersFromCatalog(Protocol):
     catalog: Catalog
 
 
+class Exports(Protocol):
+    """What every tab's pane gives the export keys: its result as text, None before there is one."""
+
+    def markdown(self) -> str | None: ...
+
+    def json(self) -> str | None: ...
+
+
 class GpusizerApp(App):
     TITLE = "gpusizer"
     SUB_TITLE = "will it fit, where, and what will it cost"
@@ -143,8 +151,8 @@ class GpusizerApp(App):
         self.focus_first_input(name)
 
     @property
-    def active_pane(self):
-        return self.ensure_pane(self.query_one("#tabs", TabbedContent).active)
+    def active_pane(self) -> Exports:
+        return cast(Exports, self.ensure_pane(self.query_one("#tabs", TabbedContent).active))
 
     def action_export_markdown(self) -> None:
         self.export(self.active_pane.markdown(), "md")

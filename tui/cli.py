@@ -11,12 +11,12 @@ TAB_NAMES = ["estimate", "compare", "cloud", "rent", "serving", "catalog", "ask"
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     from gpusizer.catalog import SizingError
-    from gpusizer.catalog.settings import settings
+    from gpusizer.settings import ConfigError, settings
 
     try:
         settings()
         return run(argv)
-    except SizingError as error:  # a setting or a user's catalog row that does not validate: say which, no traceback
+    except (ConfigError, SizingError) as error:  # a setting or a user's catalog row that does not validate: say which, no traceback
         print(f"gpusizer: {error}", file=sys.stderr)
         return 2
 

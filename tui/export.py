@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from gpusizer.catalog.settings import settings
+from gpusizer.settings import settings
 
 
 def export_folder() -> Path:

@@ -19,7 +19,8 @@ class FormInput(Input):
 
     def _watch_value(self, value: str) -> None:
         if not self.styles.auto_dimensions:  # the size first, so Input's own assignment finds nothing to change
-            self.set_reactive(Input.virtual_size, Size(self.content_width, 1))
+            # Textual leaves virtual_size unannotated: pyright reads it as Reactive[Size] | Size, mypy as the Reactive
+            self.set_reactive(Input.virtual_size, Size(self.content_width, 1))  # pyright: ignore[reportArgumentType]
         inherited = getattr(super(), "_watch_value", None)  # Textual's private watcher (8.x); absent, it is renamed
         if inherited is not None:
             inherited(value)

@@ -9,13 +9,14 @@ from typing import Any
 
 from gpusizer.catalog import Catalog, SizingError
 from gpusizer.tools.figures import gib, number
-from gpusizer.tools.parameters import count_parameters
-from gpusizer.tools.plan_serving import HOURS_PER_MONTH
+from gpusizer.tools.memory.estimate import estimate_vram
+from gpusizer.tools.memory.model.parameters import count_parameters
 from gpusizer.tools.pricing import HOURS_PER_YEAR, cheapest_fits
+from gpusizer.tools.serving.plan_serving import HOURS_PER_MONTH
 
 from . import journeys as j
 from . import vocabulary as v
-from .answers import AskAnswer, ToolCall
+from .answers import AskAnswer, ToolCall, call
 from .reading import EPOCHS, Reading, Span, epoch_count, facts, read_question, set_aside_told, sibling_of, word_starts
 from .wording import defaults_used, interpretation, not_understood_text
 
@@ -297,7 +298,7 @@ def answer_unknown_gpu(reading: Reading, catalog: Catalog, calls: list[ToolCall]
     text = (f"The {name} is not in the catalog (closest names: {close}); give its memory (e.g. 'a 10GB card') and I "
             "will check the fit.")
     if j.has_subject(reading):
-        result = j.call(calls, catalog, j.tools.estimate_vram, **j.workload_arguments(reading))
+        result = call(calls, catalog, estimate_vram, **j.workload_arguments(reading))
         text = f"It needs {gib(result.total_bytes)} of GPU memory. " + text
     return text
 

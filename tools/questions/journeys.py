@@ -12,19 +12,19 @@ from typing import Any
 
 from gpusizer import tools
 from gpusizer.catalog import MIB, Catalog, GpuSpec, SizingError
-from gpusizer.tools import fitting
-from gpusizer.tools.engine_memory import VLLM_GPU_MEMORY_UTILIZATION
 from gpusizer.tools.figures import gib, number, percent, token_count, usd
-from gpusizer.tools.llama_cpp_buffers import offloadable_layers
-from gpusizer.tools.parameters import count_parameters
-from gpusizer.tools.plan_serving import HOURS_PER_MONTH, SHAPES
+from gpusizer.tools.memory import fitting
+from gpusizer.tools.memory.engine_settings import ENGINE_NAMES, engine_runs_on
+from gpusizer.tools.memory.engines.llama_cpp import offloadable_layers
+from gpusizer.tools.memory.engines.memory import VLLM_GPU_MEMORY_UTILIZATION
+from gpusizer.tools.memory.model.parameters import count_parameters
+from gpusizer.tools.memory.request import GpuCheck, VramRequest
+from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
 from gpusizer.tools.pricing import HOURS_PER_YEAR, cheapest, cheapest_fits
-from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
-from gpusizer.tools.serving_models import ENGINE_NAMES, engine_runs_on
-from gpusizer.tools.serving_plan_models import PlanServingRequest
-from gpusizer.tools.training_time import training_time
+from gpusizer.tools.serving.plan_models import PlanServingRequest
+from gpusizer.tools.serving.plan_serving import HOURS_PER_MONTH, SHAPES
+from gpusizer.tools.speed.training_time import training_time
 from gpusizer.tools.validation import default_of
-from gpusizer.tools.vram_models import GpuCheck, VramRequest
 
 from .answers import ToolCall, call, partly_in_system_ram
 from .reading import Reading
@@ -374,7 +374,7 @@ def engine_capacity(reading: Reading, catalog: Catalog, calls: list[ToolCall], g
 
 
 def result_seq_len(calls: list[ToolCall]) -> int:
-    return calls[-1].arguments.get("seq_len", default_of(VramRequest, "seq_len"))
+    return int(calls[-1].arguments.get("seq_len", default_of(VramRequest, "seq_len")))
 
 
 # ---- serving and speed

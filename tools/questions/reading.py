@@ -170,10 +170,6 @@ class Words:
     def tier_at(self, index: int) -> int:
         return max(self.tier(self.starts[index]), self.named_again.get(index, 0))
 
-    def asks_at(self, index: int) -> bool:
-        """Whether the word at `index` is in a sentence that asks (every word is, when no sentence only tells)."""
-        return not self.asking or any(a <= self.starts[index] < b for a, b in self.asking)
-
     def told_aside(self, index: int, meaning: str) -> None:
         """A span read in a sentence that only tells, set aside for what the asking sentence names."""
         for span in self.spans:
@@ -822,7 +818,10 @@ def set_aside_told(reading: Reading, gpus: bool = False, subject: bool = False) 
     """The question asks for a GPU ('which gpu should I buy?') or a model ('the biggest I can run?') and its asking
     sentence names none: the GPUs (or the model) only told about are background, not what is asked about."""
     starts = word_starts(reading.text)
-    asks = lambda index: any(a <= starts[index] < b for a, b in reading.asking)  # noqa: E731
+
+    def asks(index: int) -> bool:
+        return any(a <= starts[index] < b for a, b in reading.asking)
+
     def aside(index: int, meaning: str) -> None:
         for span in reading.spans:
             if span.at == index:

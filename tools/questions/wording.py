@@ -3,15 +3,15 @@ from __future__ import annotations
 
 from gpusizer.catalog import Catalog, SizingError
 from gpusizer.tools.figures import number, percent, token_count, usd
-from gpusizer.tools.llama_cpp_buffers import DEFAULT_CONTEXT as LLAMA_CPP_CONTEXT
-from gpusizer.tools.recipes import DEFAULT_RECIPE
-from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
-from gpusizer.tools.serving_plan_models import PlanServingRequest
-from gpusizer.tools.training_time import FLOPS_PER_PARAMETER_PER_TOKEN, MFU_DEFAULT
+from gpusizer.tools.memory.engines.llama_cpp import DEFAULT_CONTEXT as LLAMA_CPP_CONTEXT
+from gpusizer.tools.memory.model.weights import default_weights_dtype
+from gpusizer.tools.memory.plan import LLAMA_CPP_DEFAULT, resolve_weights_dtype
+from gpusizer.tools.memory.recipes import DEFAULT_RECIPE
+from gpusizer.tools.memory.request import VramRequest, stored_weights_dtype
+from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
+from gpusizer.tools.serving.plan_models import PlanServingRequest
+from gpusizer.tools.speed.training_time import FLOPS_PER_PARAMETER_PER_TOKEN, MFU_DEFAULT
 from gpusizer.tools.validation import default_of
-from gpusizer.tools.vram_models import VramRequest, stored_weights_dtype
-from gpusizer.tools.vram_plan import LLAMA_CPP_DEFAULT, resolve_weights_dtype
-from gpusizer.tools.weights import default_weights_dtype
 
 from .journeys import (
     ASSUMED_HOURS,

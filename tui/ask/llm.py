@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gpusizer.catalog.settings import settings
+from gpusizer.settings import settings
 from gpusizer.tools.questions import AskAnswer, ToolCall
 
 GUIDANCE = ("You size GPU workloads. Call the gpusizer tools for every figure you state and quote them as the tools "

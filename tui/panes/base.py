@@ -5,7 +5,7 @@ Errors appear under the input that caused them; the last good result stays on sc
 from __future__ import annotations
 
 import re
-from typing import Any, get_args
+from typing import Any, Generic, TypeVar, get_args
 
 from pydantic import BaseModel
 from textual import on, work
@@ -97,14 +97,18 @@ SCREEN_WORDS = {"gpusizer://models": "the Catalog tab", "gpusizer://gpus": "the 
 HUB_FETCH_AFTER_S = 0.6  # a Hub id is fetched once typing pauses this long, not at every keystroke
 SHORT_ERROR = 150  # characters an error line shows (two lines of a half screen); ctrl+e shows the whole message
 
+ResultT = TypeVar("ResultT", bound=BaseModel)  # the pane's tool's output model
 
-class ToolPane(Vertical):
-    """Subclasses give `form()`, `results()`, `arguments()`, `compute()` and `show()`."""
+
+class ToolPane(Vertical, Generic[ResultT]):
+    """Subclasses name their tool's result model (`ToolPane[VramEstimate]`) and give `form()`, `results()`,
+    `arguments()`, `compute()` and `show()`."""
 
     TITLE = ""
     BINDINGS = [Binding("f9", "error_detail", "Error detail", show=False)]  # listed by f10
-    result: Any = None  # the last good result: the pane's tool's output model
+    result: ResultT | None = None  # the last good result
     result_inputs: dict[str, Any] = {}  # the arguments that result was computed from
+    computed_from: dict[str, Any] = {}  # the arguments of the last computation that answered
 
     class Updated(Message):
         """A new result (or its error) was just put on the widgets; the next frame paints it."""
@@ -136,10 +140,10 @@ class ToolPane(Vertical):
     def arguments(self) -> dict[str, Any]:
         raise NotImplementedError
 
-    def compute(self, arguments: dict[str, Any]) -> BaseModel:
+    def compute(self, arguments: dict[str, Any]) -> ResultT:
         raise NotImplementedError
 
-    def show(self, result: BaseModel) -> None:
+    def show(self, result: ResultT) -> None:
         raise NotImplementedError
 
     def on_mount(self) -> None:
@@ -202,11 +206,11 @@ class ToolPane(Vertical):
             self._hub_failures[model] = str(error)
         self.app.call_from_thread(self.recalculate)
 
-    def _apply(self, result: BaseModel | None, problem: str | None, named: tuple[str, ...] = ()) -> None:
+    def _apply(self, result: ResultT | None, problem: str | None, named: tuple[str, ...] = ()) -> None:
         if problem is not None or result is None:
             self.show_error(self.input_for(named) or self.field_named_in(problem or ""), problem or "no result")
         else:
-            self.result, self.result_inputs = result, getattr(self, "computed_from", {})
+            self.result, self.result_inputs = result, self.computed_from
             self.show(result)
         self.post_message(self.Updated())
 

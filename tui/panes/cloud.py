@@ -1,12 +1,14 @@
 """Cloud cost: every offer that can run N GPUs for H hours, on-demand and spot, cheapest first."""
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.widgets import Checkbox, DataTable, Static
 
-from gpusizer.tools import cloud_cost
-from gpusizer.tools.cloud_cost import CloudCostRequest
 from gpusizer.tools.figures import number, usd
+from gpusizer.tools.money import CloudCost, cloud_cost
+from gpusizer.tools.money.cloud_cost import CloudCostRequest
 
 from ..form_input import FormInput
 from ..safe_text import cell, esc
@@ -18,7 +20,7 @@ HEADERS = ("provider", "pricing", "total", "all-in", "$/GPU-h", "instances", "id
            "region", "as of")  # what decides first, so it reads at 80 columns
 
 
-class CloudPane(ToolPane):
+class CloudPane(ToolPane[CloudCost]):
     TITLE = "gpusizer cloud cost"
 
     def form(self) -> ComposeResult:
@@ -42,7 +44,7 @@ class CloudPane(ToolPane):
         self.query_one("#offers", DataTable).add_columns(*HEADERS)
         super().on_mount()
 
-    def arguments(self) -> dict:
+    def arguments(self) -> dict[str, Any]:
         providers = [p.strip() for p in (self.text("providers") or "").split(",") if p.strip()] or None
         return self.given(gpu=self.text("gpu") or "", gpu_count=self.whole("gpu_count"), hours=self.decimal("hours"),
                           pricing=self.selected("pricing"), providers=providers, region=self.text("region"),
@@ -50,10 +52,10 @@ class CloudPane(ToolPane):
                           spot_interruptions_per_hour=self.decimal("spot_interruptions_per_hour"),
                           storage_gb_months=self.decimal("storage_gb_months"), egress_gb=self.decimal("egress_gb"))
 
-    def compute(self, arguments: dict):
+    def compute(self, arguments: dict[str, Any]) -> CloudCost:
         return cloud_cost(catalog=self.catalog, **arguments)
 
-    def show(self, result) -> None:
+    def show(self, result: CloudCost) -> None:
         table = self.query_one("#offers", SortableTable)
         table.clear()
         for offer in result.offers:

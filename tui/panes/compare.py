@@ -7,10 +7,10 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Static
 
-from gpusizer.tools import compare_gpus
-from gpusizer.tools.compare_gpus import CompareRequest
+from gpusizer.tools.compare import GpuComparison, compare_gpus
+from gpusizer.tools.compare.compare_gpus import CompareRequest
 from gpusizer.tools.figures import number, usd
-from gpusizer.tools.vram_models import VramRequest
+from gpusizer.tools.memory.request import VramRequest
 
 from ..charts import horizontal_bars
 from ..form_input import FormInput
@@ -33,7 +33,7 @@ RATIOS = [  # (header, key of GpuRow.ratio_to_first): each column as a multiple 
 ]
 
 
-class ComparePane(ToolPane):
+class ComparePane(ToolPane[GpuComparison]):
     TITLE = "gpusizer compare"
 
     def form(self) -> ComposeResult:
@@ -56,7 +56,7 @@ class ComparePane(ToolPane):
         self.query_one("#comparison", DataTable).add_columns(*[header for header, _, _ in COLUMNS], *[h for h, _ in RATIOS])
         super().on_mount()
 
-    def arguments(self) -> dict:
+    def arguments(self) -> dict[str, Any]:
         gpus = [name.strip() for name in (self.text("gpus") or "").split(",") if name.strip()]
         workload = {}
         if self.text("model"):
@@ -65,10 +65,10 @@ class ComparePane(ToolPane):
                                   seq_len=self.whole("seq_len"))
         return self.given(gpus=gpus, mfu=self.decimal("mfu"), **workload)
 
-    def compute(self, arguments: dict):
+    def compute(self, arguments: dict[str, Any]) -> GpuComparison:
         return compare_gpus(catalog=self.catalog, **arguments)
 
-    def show(self, result) -> None:
+    def show(self, result: GpuComparison) -> None:
         table = self.query_one("#comparison", SortableTable)
         table.clear()
         for index, row in enumerate(result.gpus):  # the same GPU may be asked twice: keys by position

@@ -1,16 +1,18 @@
 """Estimate: peak memory for a model and workload, where it fits, and the largest batch / context on a GPU."""
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
 from textual.widgets import Checkbox, Label, Static
 
-from gpusizer.tools import estimate_vram
+from gpusizer.tools import GpuCheck, GpuFit, VramEstimate, estimate_vram
 from gpusizer.tools.figures import gib, number, usd
-from gpusizer.tools.hints import FitHint, fit_hints
+from gpusizer.tools.memory.hints import FitHint, fit_hints
+from gpusizer.tools.memory.request import QLORA_BASE_DTYPE, VramRequest
 from gpusizer.tools.pricing import cheapest_fits
-from gpusizer.tools.vram_models import QLORA_BASE_DTYPE, VramRequest
 
 from ..charts import stacked_bar
 from ..choice import Choice
@@ -23,7 +25,7 @@ from .base import FormError, ToolPane, default_text, field, label_of, pair, tool
 FITS_SHOWN = 8  # rows of the fits list before it collapses (ctrl+l lists all)
 
 
-class EstimatePane(ToolPane):
+class EstimatePane(ToolPane[VramEstimate]):
     TITLE = "gpusizer estimate"
     BINDINGS = [Binding("f8", "apply_hint", "Apply hint", show=False),  # the hint line names its key; f10 lists both
                 Binding("ctrl+l", "all_fits", "All fits", show=False)]
@@ -61,7 +63,7 @@ class EstimatePane(ToolPane):
         if not self._showing_recipe_default:  # a person ticked or cleared it: that choice is sent from now on
             self.checkpointing_chosen = True
 
-    def show_recipe_checkpointing(self, result) -> None:
+    def show_recipe_checkpointing(self, result: VramEstimate) -> None:
         """The box shows what the recipe did while nobody chose (peft's QLoRA preparation turns it on)."""
         box = self.query_one("#gradient_checkpointing", Checkbox)
         used = bool(result.training and result.training.gradient_checkpointing)
@@ -93,7 +95,7 @@ class EstimatePane(ToolPane):
         yield Label("Assumptions", classes="section")
         yield Static("", id="assumptions", classes="notes")
 
-    def arguments(self) -> dict:
+    def arguments(self) -> dict[str, Any]:
         model, size = self.text("model"), self.decimal("params_billions")
         if model is not None and size is not None:
             raise FormError("model", "give a model or a size in billions, not both: clear one", also=("params_billions",))
@@ -107,10 +109,10 @@ class EstimatePane(ToolPane):
                           gradient_checkpointing=self.ticked("gradient_checkpointing") if self.checkpointing_chosen else None,
                           gpu=self.text("gpu"))
 
-    def compute(self, arguments: dict):
+    def compute(self, arguments: dict[str, Any]) -> VramEstimate:
         return estimate_vram(catalog=self.catalog, **arguments)
 
-    def show(self, result) -> None:
+    def show(self, result: VramEstimate) -> None:
         parts = result.breakdown.model_dump()
         self.set_text("#total",
             f"[b]{gib(result.total_bytes)}[/b] per GPU  ·  {esc(result.model)}  ·  {result.workload}"
@@ -131,7 +133,7 @@ class EstimatePane(ToolPane):
         self.set_text("#warnings", "\n".join(f"⚠ {esc(w)}" for w in result.warnings))
 
     @staticmethod
-    def check_text(check) -> str:
+    def check_text(check: GpuCheck | None) -> str:
         if check is None:
             return "[dim]Name a GPU to see the largest batch and longest sequence that fit.[/dim]"
         verdict = "[green]fits[/green]" if check.fits else "[red]does not fit[/red]"
@@ -167,7 +169,7 @@ class EstimatePane(ToolPane):
         if self.result is not None:
             self.show_fits(self.result.fits)
 
-    def show_fits(self, fits) -> None:
+    def show_fits(self, fits: list[GpuFit]) -> None:
         """GPU, how many, and what they cost per hour; the first rows, and the rest one key away."""
         costs = {cost.gpu_id: cost for cost in cheapest_fits(self.catalog, fits)}
         shown = fits if self.all_fits else fits[:FITS_SHOWN]

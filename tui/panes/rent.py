@@ -1,13 +1,15 @@
 """Rent vs buy: the inputs with their defaults, cumulative cost over the years, the utilization sweep, the verdict."""
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
-from gpusizer.tools import rent_vs_buy
 from gpusizer.tools.figures import number, percent, usd
-from gpusizer.tools.rent_vs_buy import RentVsBuyRequest
+from gpusizer.tools.money import RentVsBuy, rent_vs_buy
+from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
 
 from ..form_input import FormInput
 from ..safe_text import esc
@@ -15,7 +17,7 @@ from ..suggest import CatalogSuggester
 from .base import ToolPane, default_text, field, number_field
 
 
-class RentPane(ToolPane):
+class RentPane(ToolPane[RentVsBuy]):
     TITLE = "gpusizer rent vs buy"
 
     def form(self) -> ComposeResult:
@@ -41,14 +43,14 @@ class RentPane(ToolPane):
     NUMBERS = ("purchase_usd_per_gpu", "rent_usd_per_gpu_hour", "utilization", "years", "electricity_usd_per_kwh", "pue",
                "staff_usd_per_year", "maintenance_fraction_per_year", "residual_fraction", "cost_of_capital")
 
-    def arguments(self) -> dict:
+    def arguments(self) -> dict[str, Any]:
         return self.given(gpu=self.text("gpu") or "", gpu_count=self.whole("gpu_count"),
                           **{name: self.decimal(name) for name in self.NUMBERS})
 
-    def compute(self, arguments: dict):
+    def compute(self, arguments: dict[str, Any]) -> RentVsBuy:
         return rent_vs_buy(catalog=self.catalog, **arguments)
 
-    def show(self, result) -> None:
+    def show(self, result: RentVsBuy) -> None:
         cheaper = "Buying" if result.recommendation == "buy" else "Renting"
         if result.breakeven_utilization is None:
             breakeven = "renting stays cheaper even at 100% utilization"

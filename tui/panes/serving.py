@@ -1,13 +1,15 @@
 """Serving: how many GPUs of which type serve a model to N users or R requests/s, at what speed and cost."""
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Static
 
-from gpusizer.tools import plan_serving
 from gpusizer.tools.figures import number, usd
-from gpusizer.tools.serving_plan_models import PlanServingRequest
-from gpusizer.tools.vram_models import VramRequest
+from gpusizer.tools.memory.request import VramRequest
+from gpusizer.tools.serving import ServingPlan, plan_serving
+from gpusizer.tools.serving.plan_models import PlanServingRequest
 
 from ..form_input import FormInput
 from ..safe_text import cell, esc
@@ -19,7 +21,7 @@ HEADERS = ("GPU", "$/month", "GPUs", "replicas x TP", "users/replica", "tok/s/us
            "KV max", "offer")  # what decides first, so it reads at 80 columns
 
 
-class ServingPane(ToolPane):
+class ServingPane(ToolPane[ServingPlan]):
     TITLE = "gpusizer serving plan"
 
     def form(self) -> ComposeResult:
@@ -48,7 +50,7 @@ class ServingPane(ToolPane):
         self.query_one("#serving-options", DataTable).add_columns(*HEADERS)
         super().on_mount()
 
-    def arguments(self) -> dict:
+    def arguments(self) -> dict[str, Any]:
         users, rate = self.whole("concurrent_users"), self.decimal("requests_per_s")
         if users is not None and rate is not None:
             raise FormError("requests_per_s", "give concurrent users or requests/s, not both: clear one", also=("concurrent_users",))
@@ -58,10 +60,10 @@ class ServingPane(ToolPane):
                           tokens_per_s_per_user=self.decimal("tokens_per_s_per_user"), ttft_s=self.decimal("ttft_s"),
                           pricing=self.selected("pricing"), jurisdiction=self.text("jurisdiction"), gpu=self.text("gpu"))
 
-    def compute(self, arguments: dict):
+    def compute(self, arguments: dict[str, Any]) -> ServingPlan:
         return plan_serving(catalog=self.catalog, **arguments)
 
-    def show(self, result) -> None:
+    def show(self, result: ServingPlan) -> None:
         table = self.query_one("#serving-options", SortableTable)
         table.clear()
         for o in result.options:

@@ -1,0 +1,125 @@
+"""Where an estimate fits: GPUs needed on each catalog GPU, and the largest batch or context on one GPU."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TypedDict
+
+from gpusizer.catalog import Catalog, GpuSpec
+from gpusizer.tools.memory.breakdown import per_gpu
+from gpusizer.tools.memory.plan import Plan
+from gpusizer.tools.memory.request import GpuCheck, GpuFit
+from gpusizer.tools.pricing import cheapest_job
+
+GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64)
+MAX_GPUS = GPU_COUNTS[-1]  # the largest count the fit scan tries
+SEARCH_LIMIT = 10_000_000
+
+
+class Layout(TypedDict):
+    num_gpus: int
+    tensor_parallel: int
+    sharding: str
+
+
+def spread_over(workload: str, gpus: int) -> Layout:
+    """How the fit scan spreads a job over `gpus`: tensor parallel for inference, ZeRO-3 (= FSDP) for training.
+    As estimate_vram arguments, so a face asking "does it fit on N GPUs" asks exactly what the scan computed."""
+    if gpus <= 1:
+        return {"num_gpus": 1, "tensor_parallel": 1, "sharding": "none"}
+    if workload == "inference":
+        return {"num_gpus": gpus, "tensor_parallel": gpus, "sharding": "none"}
+    return {"num_gpus": gpus, "tensor_parallel": 1, "sharding": "zero3"}
+
+
+def total_for(plan: Plan, batch: int, seq: int, gpus: int | None = None) -> int:
+    """Per-GPU peak; with `gpus`, spread the way the fit scan does (`spread_over`)."""
+    r = plan.request
+    layout: Layout = spread_over(r.workload, gpus) if gpus is not None else \
+        {"num_gpus": r.num_gpus, "tensor_parallel": r.tensor_parallel, "sharding": r.sharding}
+    breakdown, _ = per_gpu(plan, batch, seq, layout["num_gpus"], layout["tensor_parallel"], layout["sharding"])
+    return sum(breakdown.model_dump().values())
+
+
+def candidate_gpu_counts(plan: Plan) -> list[int]:
+    """GPU counts the fit scan tries: tensor parallelism must split the attention heads evenly."""
+    r = plan.request
+    return [n for n in GPU_COUNTS if r.workload == "training" or plan.arch.num_attention_heads % n == 0]
+
+
+def gpus_needed(plan: Plan, usable_bytes: int) -> int | None:
+    """Fewest GPUs of this memory that hold the job (None: not even 64)."""
+    r = plan.request
+    return next((n for n in candidate_gpu_counts(plan) if total_for(plan, r.batch_size, r.seq_len, n) <= usable_bytes), None)
+
+
+def sizes_from_free_memory(plan: Plan) -> bool:
+    """Whether some buffer of this job is sized from the GPU's free memory (Unsloth's fused loss): its peak on a named
+    GPU includes it, but it never decides whether the job fits (it takes only part of what is free)."""
+    s = plan.training
+    return bool(s and s.loss == "fused" and s.fused.free_fraction)
+
+
+def on_gpu(plan: Plan, gpu: GpuSpec) -> Plan:
+    return replace(plan, gpu_bytes=gpu.usable_memory_bytes) if sizes_from_free_memory(plan) else plan
+
+
+def fits_across_catalog(plan: Plan, catalog: Catalog) -> list[GpuFit]:
+    r = plan.request
+    counts = candidate_gpu_counts(plan)
+    needed_bytes = {n: total_for(plan, r.batch_size, r.seq_len, n) for n in counts}
+    inference = r.workload == "inference"
+    how = "tensor parallel, in one machine" if inference else "FSDP/ZeRO-3, machines may be combined"
+    fits = []
+    for gpu in catalog.gpus:
+        n = next((n for n in counts if needed_bytes[n] <= gpu.usable_memory_bytes), None)
+        if n is not None:
+            price = cheapest_job(catalog, gpu.gpu_id, n, "on_demand", one_machine=inference or n == 1)
+            fits.append(GpuFit(gpu_id=gpu.gpu_id, gpus_needed=n, per_gpu_bytes=needed_bytes[n],
+                               usable_bytes=gpu.usable_memory_bytes, note=f"{n} GPUs with {how}" if n > 1 else None,
+                               usd_per_hour=round(price.usd_per_hour, 4) if price else None,
+                               provider=price.offer.provider if price else None,
+                               instance_type=price.offer.instance_type if price else None))
+    return sorted(fits, key=lambda f: (f.gpus_needed, f.usable_bytes, f.gpu_id))
+
+
+def largest_fitting(fits: Callable[[int], bool], ceiling: int, start: int = 1) -> int | None:
+    """Largest n in [1, ceiling] with fits(n), for memory that grows with n: gallops from `start` (the request's own
+    value, usually near the answer) up or down by doubling, then bisects."""
+    low = min(max(1, start), ceiling)
+    if fits(low):
+        high = low * 2
+        while high <= ceiling and fits(high):
+            low, high = high, high * 2
+        high = min(high, ceiling + 1)
+    else:
+        high = low
+        low //= 2
+        while low >= 1 and not fits(low):
+            high, low = low, low // 2
+        if low < 1:
+            return None
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if fits(middle) else (low, middle)
+    return low
+
+
+def check_on_gpu(plan: Plan, gpu: GpuSpec, total: int) -> GpuCheck:
+    r, usable = plan.request, gpu.usable_memory_bytes
+    needed, plan = total, on_gpu(plan, gpu)
+    if sizes_from_free_memory(plan):
+        total = total_for(plan, r.batch_size, r.seq_len)
+    max_batch = largest_fitting(lambda b: total_for(plan, b, r.seq_len) <= usable, SEARCH_LIMIT, r.batch_size)
+    context_limit = plan.arch.max_position_embeddings
+    by_memory = largest_fitting(lambda s: total_for(plan, r.batch_size, s) <= usable, SEARCH_LIMIT, r.seq_len)
+    max_seq = None if by_memory is None else min(by_memory, max(context_limit, r.seq_len))
+    notes = []
+    if by_memory is not None and by_memory > context_limit:
+        notes.append(f"memory allows {by_memory:,} tokens, more than the model's {context_limit:,}-token context window; "
+                     "max_seq_len is capped there")
+    if r.num_gpus > 1:
+        notes.append(f"figures are per GPU with the request's {r.num_gpus} GPUs")
+    return GpuCheck(gpu_id=gpu.gpu_id, name=gpu.name, fits=needed <= usable, per_gpu_bytes=total, usable_bytes=usable,
+                    headroom_bytes=usable - total, max_batch_size=max_batch, max_seq_len=max_seq,
+                    max_seq_len_by_memory=by_memory, notes=notes)

@@ -1,0 +1,163 @@
+"""The pydantic input and output of estimate_vram (the MCP tool's schema comes from these)."""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from gpusizer.tools.memory.engine_settings import Engine, ServingMemory
+from gpusizer.tools.memory.engine_versions import VERSION_LIMIT
+from gpusizer.tools.memory.model.formats import FORMATS, KV_DTYPE_BYTES
+from gpusizer.tools.validation import NAME_LIMIT, MemoryFraction, ModelName, ParamsBillions
+
+Workload = Literal["inference", "training"]
+Method = Literal["full", "lora", "qlora"]
+WeightsDtype = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4", "mxfp4", "nvfp4", "awq", "gptq",
+                       "q8_0", "q6_k", "q5_k_m", "q5_k_s", "q4_k_m", "q4_k_s", "q4_0", "q4_1", "q5_0", "q3_k_l", "q3_k_m",
+                       "q3_k_s", "q2_k", "iq4_xs", "iq4_nl", "iq3_xxs", "iq2_xxs", "iq1_m",
+                       "iq1_s"]
+KvDtype = Literal["fp32", "bf16", "fp16", "fp8", "int8", "q8_0", "q4_0"]
+TrainingPrecision = Literal["mixed", "bf16"]
+Optimizer = Literal["adamw", "adamw_8bit", "paged_adamw_8bit", "paged_adamw", "sgd", "adafactor"]
+Sharding = Literal["none", "zero1", "zero2", "zero3", "fsdp"]
+Recipe = Literal["pytorch", "hf_trainer", "trl", "torchtune", "unsloth"]
+Loss = Literal["standard", "chunked", "fused"]
+QLORA_BASE_DTYPE: WeightsDtype = "nf4"  # QLoRA stores its frozen base this way, whatever weights_dtype says
+
+assert set(WeightsDtype.__args__) == set(FORMATS), "every weights_dtype needs a storage format"  # type: ignore[attr-defined]
+assert set(KvDtype.__args__) == set(KV_DTYPE_BYTES), "every kv_cache_dtype needs an element size"  # type: ignore[attr-defined]
+
+
+def stored_weights_dtype(method: str | None, weights_dtype: str) -> str:
+    """How the weights are actually stored: QLoRA's base is NF4, every other method keeps weights_dtype."""
+    return QLORA_BASE_DTYPE if method == "qlora" else weights_dtype
+
+
+class VramRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    model: ModelName | None = Field(default=None,
+                              description="HF id, alias, config.json path or folder")
+    params_billions: ParamsBillions | None = Field(default=None,
+                                          description="or an unlisted dense model's size")
+    workload: Workload = Field(default="inference",
+                               description="inference: prefill of batch_size x seq_len")
+    method: Method = Field(default="full", description="training")
+    weights_dtype: WeightsDtype | None = Field(default=None,
+                                               description="default: as released")
+    kv_cache_dtype: KvDtype | None = Field(default=None, description="default: 16-bit")
+    training_precision: TrainingPrecision = Field(default="mixed", description="mixed: fp32 weights and states")
+    optimizer: Optimizer = Field(default="adamw")
+    recipe: Recipe | None = Field(default=None,
+                                  description="framework defaults (hf_trainer)")
+    loss: Loss | None = Field(default=None, description="override: standard, chunked (torchtune) or fused (Liger, Unsloth)")
+    logits_kept: bool | None = Field(default=None, description="override: the loop holds the logits through backward")
+    gradient_checkpointing: bool | None = Field(default=None, description="override: recompute each layer in backward")
+    activation_offloading: bool | None = Field(default=None, description="override: checkpointed activations in CPU memory")
+    optimizer_in_backward: bool | None = Field(default=None, description="override: step each parameter as its gradient arrives")
+    torch_compile: bool | None = Field(default=None, description="override: torch.compile the model and loss (the loss then "
+                                                                 "saves 16-bit logits, not fp32)")
+    batch_size: int = Field(default=1, ge=1, le=1_000_000, description="per GPU")
+    seq_len: int = Field(default=2048, ge=1, le=100_000_000, description="tokens per sequence")
+    lora_rank: int = Field(default=16, ge=1, le=65_536, description="adapters on every linear layer")
+    num_gpus: int = Field(default=1, ge=1, le=1_000_000, description="training: data parallel")
+    sharding: Sharding = Field(default="none", description="training")
+    tensor_parallel: int = Field(default=1, ge=1, le=1024, description="GPUs a layer is split across")
+    gpu: str | None = Field(default=None, max_length=NAME_LIMIT, description="check the fit on this GPU")
+    engine: Engine = Field(default="hf", description="vllm and sglang need gpu")
+    engine_version: str | None = Field(default=None, max_length=VERSION_LIMIT, description="e.g. '0.19.0', llama.cpp 'b6250' "
+                                       "(default: the newest whose rules were read)")
+    gpu_memory_utilization: MemoryFraction | None = Field(default=None, description="vLLM fraction of total (0.9); SGLang "
+                                                 "mem_fraction_static")
+    max_model_len: int | None = Field(default=None, ge=1, le=100_000_000, description="context per request (default: seq_len "
+                                      "if not 2048, else the model's; llama.cpp 4096)")
+    max_num_seqs: int | None = Field(default=None, ge=1, le=1_000_000, description="vLLM's batch cap (1024 or 256 by GPU)")
+    max_num_batched_tokens: int | None = Field(default=None, ge=1, le=10_000_000, description="SGLang chunked_prefill_size, "
+                                               "llama.cpp n_ubatch")
+    enforce_eager: bool | None = Field(default=None, description="vLLM: no CUDA graphs")
+    n_gpu_layers: int | None = Field(default=None, ge=0, le=100_000, description="llama.cpp -ngl (default: all, or what fits gpu)")
+    flash_attention: bool | None = Field(default=None, description="llama.cpp -fa (default on from b6250)")
+
+    @field_validator("weights_dtype", "kv_cache_dtype", "recipe", "loss", mode="before")
+    @classmethod
+    def _lower_case(cls, value: object) -> object:
+        return value.strip().lower().replace("-", "_") if isinstance(value, str) else value
+
+
+class Breakdown(BaseModel):
+    weights: int
+    kv_cache: int
+    activations: int
+    gradients: int
+    optimizer_states: int
+    runtime_overhead: int
+
+
+class GpuFit(BaseModel):
+    gpu_id: str
+    gpus_needed: int
+    per_gpu_bytes: int
+    usable_bytes: int
+    note: str | None = None
+    usd_per_hour: float | None = Field(default=None, description="cheapest on-demand cost of the GPUs it needs: a tensor-parallel "
+                                       "replica in one machine (its share when a machine hosts several), training across machines")
+    provider: str | None = None
+    instance_type: str | None = None
+
+
+class GpuCheck(BaseModel):
+    gpu_id: str
+    name: str
+    fits: bool
+    per_gpu_bytes: int
+    usable_bytes: int
+    headroom_bytes: int
+    max_batch_size: int | None = Field(description="largest batch that fits at this seq_len (None: not even 1)")
+    max_seq_len: int | None = Field(description="longest sequence that fits at this batch size (None: not even 1 token)")
+    max_seq_len_by_memory: int | None = Field(default=None, description="the same without the cap at the model's context window")
+    notes: list[str] = []
+
+
+OptimizerStep = Literal["per_parameter", "foreach", "fused"]
+# The request fields a recipe's preset decides and a request may override (each None by default): TrainingSetup below
+# holds the values an estimate used.
+TRAINING_OVERRIDES = ("loss", "logits_kept", "gradient_checkpointing", "activation_offloading", "optimizer_in_backward",
+                      "torch_compile")
+
+
+class TrainingSetup(BaseModel):
+    """The training settings the estimate used: the recipe's defaults with the request's overrides. The one declaration
+    of these settings: the recipes' internal settings (recipes.TrainingSettings) extend it."""
+    model_config = ConfigDict(frozen=True)
+
+    recipe: Recipe = Field(description="the training framework whose defaults apply")
+    loss: Loss = Field(description="standard (fp32 logits), chunked (torchtune) or fused (never builds the logits)")
+    logits_kept: bool = Field(description="the loop holds the logits through backward")
+    gradient_checkpointing: bool = Field(description="each layer recomputed in backward")
+    activation_offloading: bool = Field(description="checkpointed layer inputs kept in CPU memory")
+    optimizer_in_backward: bool = Field(description="each parameter stepped as its gradient arrives")
+    torch_compile: bool = Field(description="model and loss compiled (the loss saves 16-bit logits)")
+    optimizer_step: OptimizerStep = Field(description="per_parameter (foreach=False), foreach or fused: what the step allocates")
+    kbit_fp32_upcast: bool = Field(description="QLoRA: embeddings, norms and LM head in fp32 (PEFT k-bit preparation, TRL fp32 load)")
+    training_precision: TrainingPrecision = Field(description="mixed or bf16, as this recipe trains")
+
+
+class VramEstimate(BaseModel):
+    model: str
+    workload: Workload
+    method: Method
+    weights_dtype: str = Field(description="how the weights are stored in this estimate (the release's format unless asked)")
+    kv_cache_dtype: str
+    total_bytes: int = Field(description="peak per GPU, the sum of breakdown")
+    total_gib: float
+    breakdown: Breakdown
+    peak_phase: str = Field(description="the moment of the step the peak belongs to")
+    params: int
+    trainable_params: int
+    active_params: int = Field(description="parameters one token passes through (MoE: routed experts only)")
+    training: TrainingSetup | None = None
+    serving: ServingMemory | None = Field(default=None, description="the engine's start-up budget per GPU (null for hf)")
+    gpu_check: GpuCheck | None = None
+    fits: list[GpuFit]
+    assumptions: list[str]
+    warnings: list[str]

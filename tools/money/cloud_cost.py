@@ -1,0 +1,219 @@
+"""cloud_cost: every catalog offer that can run a job of N GPUs for H hours, cheapest first."""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any, Literal, Unpack
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from gpusizer.catalog import Catalog, CloudOffer, GpuSpec, Provider, SizingError, load_catalog
+from gpusizer.tools.memory.estimate import estimate_vram
+from gpusizer.tools.memory.fitting import MAX_GPUS, gpus_needed
+from gpusizer.tools.memory.plan import build_plan
+from gpusizer.tools.memory.request import VramRequest
+from gpusizer.tools.memory.workload import WORKLOAD_FIELDS, WorkloadArguments, workload_of
+from gpusizer.tools.pricing import HOURS_PER_YEAR, billed_hours, in_jurisdiction, price_age
+from gpusizer.tools.validation import NAME_LIMIT, Jurisdiction, Name, declared_by, parse_request
+
+Pricing = Literal["on_demand", "spot"]
+
+
+class CloudCostRequest(BaseModel):
+    model_config = ConfigDict(extra="allow")  # extras: an estimate_vram workload, checked in cloud_cost
+
+    gpu: str = Field(max_length=NAME_LIMIT, description="GPU name or alias ('h100', 'rtx 4090')")
+    gpu_count: int | None = Field(default=None, ge=1, le=100_000, description="GPUs needed (default 1, or what the workload needs)")
+    hours: float = Field(gt=0, le=1_000_000, description="wall-clock hours")
+    pricing: Literal["on_demand", "spot", "both"] = Field(default="both", description="which prices to list")
+    providers: list[Name] | None = Field(default=None, max_length=50, description="only these providers ('aws', 'lambda')")
+    region: str | None = Field(default=None, max_length=NAME_LIMIT, description="only regions containing this ('us-east')")
+    jurisdiction: Jurisdiction | None = Field(default=None, description="only offers under this data law or country: "
+                                     "EU, EEA, US, UK, CA, JP, IN...")
+    single_instance: bool = Field(default=False, description="only instances holding all the GPUs (tensor parallelism)")
+    spot_interruptions_per_hour: float = Field(default=0.0, ge=0, le=10, description="expected spot preemptions per hour")
+    hours_lost_per_interruption: float = Field(default=0.5, ge=0, le=24, description="hours lost per preemption")
+    checkpoint_overhead_fraction: float = Field(default=0.0, ge=0, le=1, description="share of spot time spent checkpointing")
+    storage_gb_months: float = Field(default=0.0, ge=0, le=1e9, description="storage to price, in GB-months")
+    egress_gb: float = Field(default=0.0, ge=0, le=1e9, description="internet egress to price, in GB")
+    storage_usd_per_gb_month: float | None = Field(default=None, ge=0, le=100, description="override providers' storage price")
+    egress_usd_per_gb: float | None = Field(default=None, ge=0, le=100, description="override providers' egress price")
+
+
+class Offer(BaseModel):
+    provider: str
+    instance_type: str
+    region: str
+    gpu_id: str
+    gpus_per_instance: float
+    instances: int
+    idle_gpus: float
+    pricing: Pricing
+    usd_per_hour: float = Field(description="one instance")
+    usd_per_gpu_hour: float
+    billed_hours: float
+    total_usd: float = Field(description="instances x usd_per_hour x billed_hours")
+    storage_usd: float | None = Field(default=None, description="storage_gb_months x the provider's price; null where unknown")
+    egress_usd: float | None = Field(default=None, description="egress_gb x the provider's price; null where unknown")
+    all_in_usd: float | None = Field(default=None, description="total_usd + storage_usd + egress_usd; null where a price is unknown")
+    as_of: str = Field(description="when the provider priced it (ISO date, or an interval when only bounds are known)")
+    price_date: str = Field(description="the same as as_of")
+    checked: str = Field(description="when gpusizer read the price")
+    stale: bool = Field(description="price older than 90 days")
+    price_date_uncertain: bool = Field(description="the price date is only known to lie in an interval reaching past 90 days")
+    spot_zone: str = ""
+    country: str = ""
+    jurisdiction: str = ""
+    source: str
+
+
+class CloudCost(BaseModel):
+    gpu_id: str
+    gpu_count: int
+    hours: float
+    offers: list[Offer]
+    notes: list[str]
+
+
+@declared_by(CloudCostRequest, "cloud_cost", extra=WORKLOAD_FIELDS)
+def cloud_cost(gpu: str, *, hours: float, gpu_count: int | None = None, pricing: Literal["on_demand", "spot", "both"] = "both",
+               providers: list[str] | None = None, region: str | None = None, jurisdiction: str | None = None,
+               single_instance: bool = False,
+               spot_interruptions_per_hour: float = 0.0, hours_lost_per_interruption: float = 0.5,
+               checkpoint_overhead_fraction: float = 0.0, storage_gb_months: float = 0.0, egress_gb: float = 0.0,
+               storage_usd_per_gb_month: float | None = None, egress_usd_per_gb: float | None = None,
+               catalog: Catalog | None = None, **workload: Unpack[WorkloadArguments]) -> CloudCost:
+    """Every catalog cloud offer that can run gpu_count GPUs (or, given a workload, as many as it needs) for `hours`
+    of wall-clock time, cheapest first: whole instances, idle GPUs, billing increments, spot, storage and egress.
+    Raises SizingError on bad input."""
+    arguments = {name: value for name, value in locals().items() if name not in ("catalog", "workload")}
+    catalog = catalog or load_catalog()
+    request = parse_request(CloudCostRequest, {**arguments, **workload}, "cloud_cost")
+    riders = workload_of(request, "cloud_cost", list(CloudCostRequest.model_fields))
+    match = catalog.resolve_gpu(request.gpu)
+    spec = match.gpu
+    notes = [match.note] if match.note else []
+    if riders:
+        request.gpu_count = request.gpu_count or gpus_for_workload(riders, spec, catalog, notes)
+    request.gpu_count = request.gpu_count or 1
+    candidates = [o for o in catalog.offers_for(spec.gpu_id) if o.gpus_per_instance >= 1]
+    if len(candidates) < len(catalog.offers_for(spec.gpu_id)):
+        notes.append("offers that sell a fraction of one GPU are left out: they cannot be combined into whole GPUs")
+    if not candidates:
+        known = sorted({o.gpu_id for o in catalog.offers})
+        raise SizingError(f"no cloud offer for {spec.gpu_id} in the catalog; GPUs with offers: {', '.join(known)} "
+                          "(add your own rows in offers.csv of the user catalog folder)")
+    candidates = filter_offers(candidates, request, catalog)
+    pricings: list[Pricing] = ["on_demand", "spot"] if request.pricing == "both" else [request.pricing]
+    spot_hours = request.hours * (1 + request.checkpoint_overhead_fraction) * (
+        1 + request.spot_interruptions_per_hour * request.hours_lost_per_interruption)
+    if "spot" in pricings and spot_hours > request.hours:
+        notes.append(f"spot wall-clock grows from {request.hours:g} h to {spot_hours:.2f} h: "
+                     f"{request.checkpoint_overhead_fraction:.0%} checkpointing, {request.spot_interruptions_per_hour:g} "
+                     f"interruptions per hour losing {request.hours_lost_per_interruption:g} h each")
+    elif "spot" in pricings:
+        notes.append("spot totals assume no interruptions; pass spot_interruptions_per_hour and checkpoint_overhead_fraction "
+                     "to price them in")
+    offers = [priced(o, p, request, catalog, spot_hours if p == "spot" else request.hours)
+              for o in candidates for p in pricings if o.usd_per_hour(p)]
+    offers.sort(key=lambda o: (o.total_usd, o.provider, o.instance_type))
+    if any(o.stale for o in offers):
+        notes.append("some prices are older than 90 days (stale=true): check the provider's page before relying on them")
+    if any(o.price_date_uncertain for o in offers):
+        notes.append("some price dates are only bounded (as_of start/end; '..' when the start is unknown) and may be older "
+                     "than 90 days (price_date_uncertain=true); gpusizer catalog update refreshes them when online")
+    unbilled = sorted({o.provider for o in offers if catalog.provider_by_id[o.provider].billing_increment_seconds is None})
+    if unbilled:
+        notes.append(f"no published billing increment for {', '.join(unbilled)}: billed per second with no minimum")
+    if not offers:
+        largest = max(o.gpus_per_instance for o in catalog.offers_for(spec.gpu_id))
+        which = "" if request.pricing == "both" else request.pricing.replace("_", "-") + " "
+        notes.append(f"no {which}price for {spec.gpu_id} with these filters"
+                     + (f" (the largest {spec.gpu_id} instance has {largest:g} GPUs)" if request.single_instance else ""))
+    notes += extras_notes(request, offers)
+    if any(o.instances > 1 for o in offers):
+        notes.append("offers that need several instances split the job across machines: fine for data parallel or separate "
+                     "jobs, not for tensor parallel, which wants all its GPUs in one NVLink domain (single_instance=true "
+                     "keeps only instances that hold them all)")
+    return CloudCost(gpu_id=spec.gpu_id, gpu_count=request.gpu_count or 1, hours=request.hours, offers=offers, notes=notes)
+
+
+def filter_offers(offers: list[CloudOffer], request: CloudCostRequest, catalog: Catalog) -> list[CloudOffer]:
+    if request.providers:
+        wanted = {p.lower() for p in request.providers}
+        unknown = wanted - set(catalog.provider_by_id)
+        if unknown:
+            raise SizingError(f"unknown provider(s) {sorted(unknown)}; known: {', '.join(sorted(catalog.provider_by_id))}")
+        offers = [o for o in offers if o.provider in wanted]
+    if request.region:
+        offers = [o for o in offers if request.region.lower() in o.region.lower()]
+    if request.jurisdiction:
+        offers = [o for o in offers if in_jurisdiction(o, request.jurisdiction)]
+    if request.single_instance:
+        offers = [o for o in offers if o.gpus_per_instance >= (request.gpu_count or 1)]
+    return offers
+
+
+def priced(offer: CloudOffer, pricing: Pricing, request: CloudCostRequest, catalog: Catalog, hours: float) -> Offer:
+    gpu_count = request.gpu_count or 1
+    instances = math.ceil(gpu_count / offer.gpus_per_instance)
+    hourly = offer.usd_per_hour(pricing) or 0.0
+    billed = billed_hours(hours, catalog.provider_by_id[offer.provider])
+    age = price_age(offer)
+    return Offer(provider=offer.provider, instance_type=offer.instance_type, region=offer.region, gpu_id=offer.gpu_id,
+                 gpus_per_instance=offer.gpus_per_instance, instances=instances,
+                 idle_gpus=instances * offer.gpus_per_instance - gpu_count, pricing=pricing, usd_per_hour=hourly,
+                 usd_per_gpu_hour=hourly / offer.gpus_per_instance, billed_hours=billed,
+                 total_usd=instances * hourly * billed, as_of=offer.as_of, price_date=offer.as_of,
+                 checked=offer.checked.isoformat(), stale=age.stale, price_date_uncertain=age.uncertain,
+                 spot_zone=offer.spot_zone if pricing == "spot" else "", country=offer.country, jurisdiction=offer.jurisdiction,
+                 source=offer.source, **extras(request, catalog.provider_by_id[offer.provider], instances * hourly * billed))
+
+
+def extras(request: CloudCostRequest, provider: Provider, compute_usd: float) -> dict[str, float | None]:
+    """Storage and egress at the provider's prices (or the caller's), and the all-in total when both are known."""
+    storage_price = first_known(request.storage_usd_per_gb_month, provider.storage_usd_per_gb_month)
+    egress_price = first_known(request.egress_usd_per_gb, provider.egress_usd_per_gb)
+    storage = 0.0 if not request.storage_gb_months else (None if storage_price is None else request.storage_gb_months * storage_price)
+    billable = max(0.0, request.egress_gb - (0.0 if request.egress_usd_per_gb is not None else free_egress_gb(request, provider)))
+    egress = 0.0 if not billable else (None if egress_price is None else billable * egress_price)
+    all_in = None if storage is None or egress is None else compute_usd + storage + egress
+    return {"storage_usd": storage, "egress_usd": egress, "all_in_usd": all_in}
+
+
+def free_egress_gb(request: CloudCostRequest, provider: Provider) -> float:
+    """The provider's free monthly egress, over the months the job spans (at least one)."""
+    months = max(1, math.ceil(request.hours / (HOURS_PER_YEAR / 12)))
+    return provider.egress_free_gb_per_month * months
+
+
+def first_known(*values: float | None) -> float | None:
+    return next((v for v in values if v is not None), None)
+
+
+def extras_notes(request: CloudCostRequest, offers: list[Offer]) -> list[str]:
+    if not (request.storage_gb_months or request.egress_gb):
+        return []
+    notes = [f"storage {request.storage_gb_months:g} GB-months and egress {request.egress_gb:g} GB priced per provider "
+             "(providers.csv: first pricing tier, after the provider's free monthly egress); all_in_usd adds them to the "
+             "compute total"]
+    unpriced = sorted({o.provider for o in offers if o.all_in_usd is None})
+    if unpriced:
+        notes.append(f"no storage or egress price for {', '.join(unpriced)}: pass storage_usd_per_gb_month / egress_usd_per_gb")
+    priced = [o for o in offers if o.all_in_usd is not None]
+    if priced:
+        best = min(priced, key=lambda o: o.all_in_usd or 0.0)
+        notes.append(f"cheapest all-in: {best.provider} {best.instance_type} ({best.pricing}) at ${best.all_in_usd:,.2f}")
+    return notes
+
+
+def gpus_for_workload(workload: Mapping[str, Any], gpu: GpuSpec, catalog: Catalog, notes: list[str]) -> int:
+    """How many of this GPU the workload needs (estimate_vram's fit search), with a note saying so."""
+    estimate_vram(catalog=catalog, **workload)  # validates the workload with estimate_vram's own messages
+    plan = build_plan(VramRequest(**workload), catalog)
+    needed = gpus_needed(plan, gpu.usable_memory_bytes)
+    if needed is None:
+        raise SizingError(f"cloud_cost: {plan.arch.model_id} does not fit on up to {MAX_GPUS} x {gpu.gpu_id}; pick a larger GPU")
+    notes.append(f"gpu_count {needed}: the fewest {gpu.gpu_id} that hold {plan.arch.model_id} ({workload.get('workload', 'inference')}) "
+                 "per estimate_vram")
+    return needed

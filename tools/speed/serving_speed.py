@@ -1,0 +1,236 @@
+"""How fast one replica serves: a roofline per engine step, with the efficiencies engines reach stated as data.
+
+A step runs two kinds of kernels one after the other, each bound by memory or compute: the linear layers (GEMMs)
+read every weight the step's tokens route to and do 2 FLOPs per active parameter per token; attention reads each
+running sequence's KV cache (and, for prompt tokens, does its quadratic FLOPs). Each takes the longer of its bytes at the
+engine's share of the datasheet bandwidth and its FLOPs at its share of the dense peak, and the step adds a fixed cost
+per layer (kernel launches, scheduling, the tensor-parallel all-reduce), which published decode timings show does not
+shrink on faster GPUs. Continuous batching mixes the prompts of arriving requests into decode steps (chunked prefill).
+Mixture-of-experts steps read only the experts their tokens route to: with T tokens and k of E experts each,
+E x (1 - (1 - k/E)^T) per layer.
+
+Efficiencies, fitted on published timings (gpt-fast, vLLM CI, TensorRT-LLM, NIM and llama-bench tables; each case's
+ratio is printed by benchmarks/throughput.py): vLLM/SGLang reach 0.85 of the bandwidth plus 0.08 ms per layer per step;
+GEMMs reach 0.65 of the 16-bit dense peak and 0.45 of the FP8/FP4 one, times 0.8 at tensor parallel 4 and 0.6 at 8
+(the all-reduce no longer hides behind the GEMMs); llama.cpp reaches 0.75 of the bandwidth on CUDA and ROCm (0.55 on
+Apple GPUs) with no measurable per-layer cost at batch 1.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from gpusizer.catalog import GpuSpec
+from gpusizer.tools.memory.engines.kv_layout import attention_kinds
+from gpusizer.tools.memory.plan import Plan
+
+VLLM_BANDWIDTH_EFFICIENCY = 0.85
+VLLM_STEP_SECONDS_PER_LAYER = 0.08e-3
+LLAMA_CPP_BANDWIDTH_EFFICIENCY = {"Apple": 0.55}
+LLAMA_CPP_BANDWIDTH_DEFAULT = 0.75
+GEMM_EFFICIENCY = {"fp8": 0.45, "fp4": 0.45}   # of the dense peak of the compute format
+GEMM_EFFICIENCY_DEFAULT = 0.65
+TP_COMPUTE_FACTOR = {1: 1.0, 2: 1.0, 4: 0.8, 8: 0.6}
+
+
+class SpeedFactors(NamedTuple):  # a NamedTuple: the planner builds thousands per call
+    bandwidth_efficiency: float     # share of the datasheet memory bandwidth a step reaches
+    compute_efficiency: float       # share of the dense peak the GEMMs and prefill attention reach
+    step_seconds_per_layer: float   # fixed cost of a step, per layer of the model
+
+
+def factors_note(engine: str, bandwidth: float | None, compute: float | None) -> str:
+    """The speed rule as an assumption line: the engine's defaults, or the overrides given."""
+    if engine == "llama_cpp":
+        bw = f"{bandwidth:.0%}" if bandwidth else (f"{LLAMA_CPP_BANDWIDTH_DEFAULT:.0%} (Apple GPUs "
+                                                   f"{LLAMA_CPP_BANDWIDTH_EFFICIENCY['Apple']:.0%})")
+        fixed = ""
+    else:
+        bw, fixed = f"{bandwidth or VLLM_BANDWIDTH_EFFICIENCY:.0%}", f" + {VLLM_STEP_SECONDS_PER_LAYER * 1e3:.2f} ms per layer per step"
+    gemm = (f"{compute:.0%} of the dense peak" if compute else
+            f"{GEMM_EFFICIENCY_DEFAULT:.0%} of the 16-bit and {GEMM_EFFICIENCY['fp8']:.0%} of the FP8/FP4 dense peak"
+            + (", x0.8 at tensor parallel 4 and x0.6 at 8" if engine != "llama_cpp" else ""))
+    return (f"speed: a roofline per step, linear layers then attention, each at {bw} of the memory bandwidth or {gemm}, "
+            f"whichever is slower{fixed}; continuous batching with chunked prefill (change with bandwidth_efficiency, "
+            "compute_efficiency)")
+
+
+def default_factors(engine: str, gpu: GpuSpec, tp: int, compute_dtype: str = "bf16", *, bandwidth: float | None = None,
+                    compute: float | None = None) -> SpeedFactors:
+    gemm = GEMM_EFFICIENCY.get(compute_dtype, GEMM_EFFICIENCY_DEFAULT) * TP_COMPUTE_FACTOR.get(tp, 0.6)
+    if engine == "llama_cpp":
+        default_bw = LLAMA_CPP_BANDWIDTH_EFFICIENCY.get(gpu.vendor, LLAMA_CPP_BANDWIDTH_DEFAULT)
+        return SpeedFactors(bandwidth or default_bw, compute or GEMM_EFFICIENCY_DEFAULT, 0.0)
+    return SpeedFactors(bandwidth or VLLM_BANDWIDTH_EFFICIENCY, compute or gemm, VLLM_STEP_SECONDS_PER_LAYER)
+
+
+@dataclass(frozen=True)
+class ReplicaTraffic:
+    """What one rank of a replica reads and computes, GPU-independent: bytes and FLOPs per token and per context token."""
+    dense_bytes: float          # weights every step reads: all but the routed experts and the input embedding
+    expert_bytes: float         # every routed expert of every layer, on this rank
+    experts: int
+    experts_per_token: int
+    kv_full_bytes: float        # per context token: the full-attention layers
+    kv_windowed_bytes: float    # per context token: the sliding or chunked layers, up to their window
+    window: int | None
+    flops_per_token: float      # 2 x active parameters (input embedding excluded), on this rank
+    attention_flops_per_context: float  # per token per context token, on this rank
+    layers: int
+
+    def weights_read(self, tokens: float) -> float:
+        if not self.experts or tokens <= 0:
+            return self.dense_bytes + (self.expert_bytes if tokens > 0 else 0)
+        touched: float = 1 - (1 - self.experts_per_token / self.experts) ** tokens
+        return self.dense_bytes + self.expert_bytes * touched
+
+    def kv_read(self, context: float) -> float:
+        windowed = min(context, self.window) if self.window else context
+        return self.kv_full_bytes * context + self.kv_windowed_bytes * windowed
+
+
+def replica_traffic(plan: Plan, tp: int) -> ReplicaTraffic:
+    """Per rank of a tensor-parallel replica (llama.cpp's layer split: tp=1, every layer read in turn)."""
+    key = ("traffic", tp)
+    cached = plan.memo.get(key)
+    if isinstance(cached, ReplicaTraffic):
+        return cached
+    arch, counts = plan.arch, plan.counts
+    per_param = plan.weights_total_bytes / counts.total
+    expert_share = counts.routed_experts / counts.total
+    expert_bytes = plan.weights_total_bytes * expert_share
+    if plan.weight_format.quantized and arch.release_scope == "experts" and plan.weights_dtype == arch.release_format:
+        expert_bytes = counts.routed_experts * plan.weight_format.bytes_per_param  # only the experts are quantized
+    embedding_bytes = counts.embedding * (2 if plan.weight_format.quantized else per_param)
+    dense_bytes = max(0.0, plan.weights_total_bytes - expert_bytes - embedding_bytes - counts.vision * per_param)
+    kinds = attention_kinds(arch, plan.kv_bytes, tp, 1)
+    full = sum(k.layers * k.bytes_per_token for k in kinds if k.kind == "full")
+    windowed = [k for k in kinds if k.kind != "full"]
+    q_width = arch.num_attention_heads * arch.attention_head_dim
+    active = counts.active - counts.embedding - counts.vision
+    traffic = ReplicaTraffic(
+        dense_bytes=dense_bytes / tp, expert_bytes=expert_bytes / tp, experts=arch.num_experts or 0,
+        experts_per_token=arch.num_experts_per_tok or 0, kv_full_bytes=full,
+        kv_windowed_bytes=sum(k.layers * k.bytes_per_token for k in windowed),
+        window=windowed[0].window if windowed else None, flops_per_token=2 * active / tp,
+        attention_flops_per_context=4 * arch.num_hidden_layers * q_width / tp, layers=arch.num_hidden_layers)
+    plan.memo[key] = traffic
+    return traffic
+
+
+class Roofline(NamedTuple):
+    """One GPU's rates for a replica's traffic."""
+    traffic: ReplicaTraffic
+    bytes_per_s: float      # bandwidth x efficiency
+    flops_per_s: float      # dense peak of the compute format x efficiency
+    fixed_s: float          # per step
+
+    def decode_step_s(self, batch: float, context: float, prefill_tokens: float = 0.0, prefill_context: float = 0.0) -> float:
+        """One step: `batch` sequences decode one token each at `context` tokens, while `prefill_tokens` of new prompts
+        (at an average causal context of `prefill_context`) ride along."""
+        t = self.traffic
+        tokens = batch + prefill_tokens
+        gemm = max(t.weights_read(tokens) / self.bytes_per_s, tokens * t.flops_per_token / self.flops_per_s)
+        attention_flops = t.attention_flops_per_context * (batch * context + prefill_tokens * prefill_context)
+        attention = max(batch * t.kv_read(context) / self.bytes_per_s, attention_flops / self.flops_per_s)
+        return gemm + attention + self.fixed_s
+
+    def compute_bound_batch(self) -> int | None:
+        """The batch from which the linear layers of a decode step take longer on compute than on reading weights
+        (a mixture of experts: the power of two from which they do, None beyond 65,536 sequences)."""
+        t = self.traffic
+        if not t.experts:  # the weights read are the same whatever the batch
+            return math.ceil(t.weights_read(1) / self.bytes_per_s / (t.flops_per_token / self.flops_per_s))
+        for batch in (1 << n for n in range(17)):
+            if batch * t.flops_per_token / self.flops_per_s >= t.weights_read(batch) / self.bytes_per_s:
+                return batch
+        return None
+
+
+def roofline(plan: Plan, gpu: GpuSpec, tp: int, factors: SpeedFactors) -> Roofline | None:
+    """None where the catalog has no bandwidth or compute figure for this GPU."""
+    half = (gpu.fp8_tflops_dense or 0) / 2 or None  # a datasheet listing only FP8: 16-bit runs at half of it
+    tflops = gpu.dense_tflops(plan.weight_format.compute_dtype) or gpu.bf16_tflops_dense or gpu.fp16_tflops_dense or half
+    if not gpu.memory_bandwidth_gbps or not tflops:
+        return None
+    return Roofline(replica_traffic(plan, tp), gpu.memory_bandwidth_gbps * 1e9 * factors.bandwidth_efficiency,
+                    tflops * 1e12 * factors.compute_efficiency, factors.step_seconds_per_layer * plan.arch.num_hidden_layers)
+
+
+class LoadPoint(NamedTuple):  # a NamedTuple: the planner builds thousands per call
+    """A replica running `batch` requests of prompt_tokens in and output_tokens out, continuously."""
+    batch: int
+    step_s: float                # one decode step, with the prefill of arriving requests mixed in
+    ttft_s: float                # a new request's prompt, chunked into steps alongside the running batch
+
+    @property
+    def tokens_per_s_per_user(self) -> float:
+        return 1 / self.step_s
+
+    @property
+    def tokens_per_s(self) -> float:
+        return self.batch / self.step_s
+
+    def requests_per_s(self, output_tokens: int) -> float:
+        return self.batch / (self.ttft_s + output_tokens * self.step_s)
+
+
+class ReplicaLoad:
+    """One replica shape under continuous traffic of prompt_tokens in and output_tokens out, by batch. Steady state:
+    each step finishes batch / output requests, so as many prompts' tokens join it. A new request's prompt runs in
+    ceil(prompt / room) steps beside the batch's decode tokens, room being the chunk budget they leave (no queueing:
+    the replica has a free slot).
+
+    The planner asks for thousands of batches per call, so the per-batch slopes of Roofline.decode_step_s are worked
+    out once: the linear layers' FLOPs and the attention's bytes and FLOPs grow linearly with the batch."""
+
+    def __init__(self, line: Roofline, prompt: int, output: int, chunk: int):
+        t = line.traffic
+        self.line, self.prompt, self.output, self.chunk = line, prompt, output, chunk
+        context = prompt + output / 2
+        self.tokens_per_sequence = 1 + prompt / output        # its decode token and its share of arriving prompts
+        self.gemm_per_token = t.flops_per_token / line.flops_per_s
+        self.kv_per_sequence = t.kv_read(context) / line.bytes_per_s
+        self.attention_per_sequence = max(self.kv_per_sequence, t.attention_flops_per_context * (
+            context + prompt / output * prompt / 2) / line.flops_per_s)
+        self.dense_weights = None if t.experts else t.weights_read(1) / line.bytes_per_s
+        self.prefill_attention = t.attention_flops_per_context * prompt * prompt / 2 / line.flops_per_s
+        self.decode_attention = t.attention_flops_per_context * context / line.flops_per_s
+
+    def weights_s(self, tokens: float) -> float:
+        return self.dense_weights if self.dense_weights is not None else \
+            self.line.traffic.weights_read(tokens) / self.line.bytes_per_s
+
+    def step_s(self, batch: int) -> float:
+        tokens = batch * self.tokens_per_sequence
+        return max(self.weights_s(tokens), tokens * self.gemm_per_token) + batch * self.attention_per_sequence + self.line.fixed_s
+
+    def ttft_s(self, batch: int) -> float:
+        room = max(self.chunk - batch, min(self.chunk, 256))
+        chunks = math.ceil(self.prompt / room)
+        tokens = batch + self.prompt / chunks
+        gemm = max(self.weights_s(tokens), tokens * self.gemm_per_token)
+        attention = max(batch * self.kv_per_sequence, batch * self.decode_attention + self.prefill_attention / chunks)
+        return chunks * (gemm + attention + self.line.fixed_s)
+
+    def largest_within_step(self, step_s: float, cap: int) -> int | None:
+        """The largest batch up to cap whose step takes at most step_s, in closed form for a dense model (the step is
+        fixed + max(weights, batch x GEMM) + batch x attention); None for a mixture of experts (search instead)."""
+        if self.dense_weights is None:
+            return None
+        left = step_s - self.line.fixed_s
+        by_weights = (left - self.dense_weights) / self.attention_per_sequence
+        by_compute = left / (self.tokens_per_sequence * self.gemm_per_token + self.attention_per_sequence)
+        most = min(by_weights, by_compute) * (1 + 1e-12)
+        return max(0, min(cap, math.floor(most))) if math.isfinite(most) else (cap if most > 0 else 0)
+
+    def point(self, batch: int) -> LoadPoint:
+        return LoadPoint(batch, self.step_s(batch), self.ttft_s(batch))
+
+    def requests_per_s(self, batch: int) -> float:
+        return batch / (self.ttft_s(batch) + self.output * self.step_s(batch))
+
+
+def load_point(line: Roofline, batch: int, prompt: int, output: int, chunk: int) -> LoadPoint:
+    return ReplicaLoad(line, prompt, output, chunk).point(batch)

@@ -1,0 +1,108 @@
+"""training_time: how long, and how much, to train a model on N tokens.
+
+Compute is 6 FLOPs per active parameter per token (2 forward, 4 backward: Kaplan et al. 2020, the rule the Chinchilla
+and Llama papers budget with); attention's own FLOPs are left out, as those papers do (at 4k context they add about
+5% for 7B models and less for larger ones). The backward's 4 are 2 for the activations' gradients (dX = dY W^T) and 2
+for the weights' (dW = X^T dY): adapters (LoRA, QLoRA) skip the frozen weights' half, 4 in all (the LoRA paper's
+25% faster than full fine-tuning on GPT-3 is this saving, less overheads); gradient checkpointing runs each
+layer's forward again in the backward, 2 more. Time is that compute at a model-FLOPs utilisation (MFU) of the GPUs' dense
+16-bit peak. The default 40% reproduces Llama 2's published A100 hours (Touvron et al. 2023, table 2: 7B, 13B and 70B
+on 2T tokens need 37.7-43.3% of 312 dense TFLOPS); large runs report 38-43% on H100 (Llama 3 paper, section 3.3).
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from gpusizer.catalog import Catalog, SizingError, load_catalog
+from gpusizer.tools.memory.model.generic_model import generic_dense_decoder
+from gpusizer.tools.memory.model.parameters import count_parameters
+from gpusizer.tools.pricing import cheapest
+from gpusizer.tools.validation import NAME_LIMIT, ModelName, ParamsBillions, parse_request
+
+FLOPS_PER_PARAMETER_PER_TOKEN = 6
+MFU_DEFAULT = 0.40
+
+
+def flops_per_parameter(method: str = "full", gradient_checkpointing: bool = False) -> int:
+    """FLOPs per active parameter per token: 6 in full training, 4 with frozen weights under adapters, +2 when
+    gradient checkpointing recomputes the forward."""
+    return (FLOPS_PER_PARAMETER_PER_TOKEN if method == "full" else 4) + (2 if gradient_checkpointing else 0)
+
+
+def training_seconds(active_params: float, tokens: float, gpus: int, dense_tflops: float, mfu: float,
+                     flops_per_token: int = FLOPS_PER_PARAMETER_PER_TOKEN) -> float:
+    """Wall-clock seconds of a training run: `flops_per_token` per active parameter at `mfu` of every GPU's peak."""
+    return flops_per_token * active_params * tokens / (gpus * dense_tflops * 1e12 * mfu)
+
+
+class TrainingTimeRequest(BaseModel):
+    model: ModelName | None = Field(default=None, description="model name (or give params_billions)")
+    params_billions: ParamsBillions | None = Field(default=None, description="a dense model of this size")
+    training_tokens: float = Field(ge=1e6, le=1e15, description="tokens seen in training (all epochs)")
+    gpu: str = Field(default="h100-sxm", max_length=NAME_LIMIT, description="GPU name or alias")
+    gpu_count: int = Field(default=8, ge=1, le=100_000, description="GPUs training together")
+    mfu: float = Field(default=MFU_DEFAULT, gt=0, le=0.8, description="model-FLOPs utilisation of the dense 16-bit peak")
+    pricing: Literal["on_demand", "spot"] = Field(default="on_demand", description="which price to cost the GPU-hours at")
+    method: Literal["full", "lora", "qlora"] = Field(default="full", description="adapters skip the frozen weights' gradients")
+    gradient_checkpointing: bool = Field(default=False, description="recomputes each layer's forward in the backward")
+
+
+class TrainingTime(BaseModel):
+    model: str
+    active_params: int = Field(description="parameters each token passes through (all of them for dense models)")
+    training_tokens: float
+    training_flops: float = Field(description="FLOPs per parameter (6 full, 4 adapters, +2 checkpointing) x active_params x "
+                                  "training_tokens")
+    gpu_id: str
+    gpu_count: int
+    mfu: float
+    gpu_hours: float
+    wall_clock_hours: float
+    wall_clock_days: float
+    usd_per_gpu_hour: float | None = Field(description="cheapest catalog offer; null where the GPU has no cloud price")
+    provider: str | None
+    usd_total: float | None = Field(description="gpu_hours x usd_per_gpu_hour; null where unpriced")
+    assumptions: list[str]
+
+
+def training_time(model: str | None = None, *, training_tokens: float, params_billions: float | None = None,
+                  gpu: str = "h100-sxm", gpu_count: int = 8, mfu: float = MFU_DEFAULT,
+                  pricing: Literal["on_demand", "spot"] = "on_demand", method: Literal["full", "lora", "qlora"] = "full",
+                  gradient_checkpointing: bool = False, catalog: Catalog | None = None) -> TrainingTime:
+    """GPU-hours, wall-clock time and cloud cost of training `model` (or a dense `params_billions` model) on
+    `training_tokens` tokens with `gpu_count` x `gpu` at `mfu` of their dense 16-bit peak. Raises SizingError."""
+    request = parse_request(TrainingTimeRequest, {k: v for k, v in locals().items() if k != "catalog"}, "training_time")
+    catalog = catalog or load_catalog()
+    if (request.model is None) == (request.params_billions is None):
+        raise SizingError("training_time: give model or params_billions (one of them)")
+    arch = (catalog.find_model(request.model) if request.model is not None
+            else generic_dense_decoder(request.params_billions))  # type: ignore[arg-type]
+    spec = catalog.find_gpu(request.gpu)
+    peak_tflops = spec.bf16_tflops_dense or spec.fp16_tflops_dense
+    if not peak_tflops:
+        raise SizingError(f"training_time: the catalog has no dense 16-bit TFLOPS for {spec.gpu_id}; name another GPU")
+    active = count_parameters(arch).active
+    per_parameter = flops_per_parameter(request.method, request.gradient_checkpointing)
+    flops = per_parameter * active * request.training_tokens
+    wall = training_seconds(active, request.training_tokens, request.gpu_count, peak_tflops, request.mfu, per_parameter) / 3600
+    gpu_hours = wall * request.gpu_count
+    price = cheapest(catalog, spec.gpu_id, request.pricing)
+    rate = price.usd_per_gpu_hour if price else None
+    assumptions = [
+        f"compute: {per_parameter} FLOPs per active parameter per token ({active / 1e9:.2f}B active; "
+        + ("full training: 2 forward, 4 backward" if request.method == "full"
+           else f"{request.method}: the frozen weights get no gradients, 2 forward, 2 backward")
+        + ("; +2 to recompute the forward under gradient checkpointing" if request.gradient_checkpointing else "")
+        + "), attention FLOPs not counted",
+        f"speed: {request.mfu:.0%} of {spec.gpu_id}'s dense 16-bit peak ({peak_tflops:g} TFLOPS) on every GPU "
+        "(Llama 2's A100 runs reached 38-43%); no time lost to failures, evaluation or restarts",
+        f"price: cheapest {request.pricing.replace('_', '-')} {spec.gpu_id} offer in the catalog"
+        + (f" ({price.offer.provider}, ${rate:.2f}/GPU-h)" if price and rate else ": none"),
+    ]
+    return TrainingTime(model=arch.model_id, active_params=active, training_tokens=request.training_tokens,
+                        training_flops=flops, gpu_id=spec.gpu_id, gpu_count=request.gpu_count, mfu=request.mfu,
+                        gpu_hours=gpu_hours, wall_clock_hours=wall, wall_clock_days=wall / 24, usd_per_gpu_hour=rate,
+                        provider=price.offer.provider if price else None,
+                        usd_total=gpu_hours * rate if rate else None, assumptions=assumptions)
