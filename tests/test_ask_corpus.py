@@ -16,6 +16,8 @@ from gpusizer.tools import estimate_vram
 from gpusizer.tools.figures import gib
 from gpusizer.tools.questions import ask
 
+pytestmark = pytest.mark.slow  # run by .ci/run after the README's test command (pyproject.toml: markers)
+
 PLACEHOLDER = re.compile(r"—|\bNone\b|\bnan\b|\bnull\b")
 JOURNEYS = {"estimate", "fit", "which_gpu", "limits", "serving", "speed", "compare", "cloud_cost", "rent_or_buy",
             "training_time", "cheapest_method", "gpu_card", "model_card", "not_understood", "biggest_model"}

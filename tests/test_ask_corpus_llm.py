@@ -2,11 +2,14 @@
 reading implies, through gpusizer's own MCP server over stdio; every call is accepted and the answer quotes it."""
 import json
 
+import pytest
 from ask_corpus import CORPUS, call_matches, expected_call
 from pydantic_ai.messages import ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
 
 from gpusizer.tui.ask.llm import ask_llm, server_toolset
+
+pytestmark = pytest.mark.slow  # run by .ci/run after the README's test command (pyproject.toml: markers)
 
 BY_QUESTION = {case["question"]: case for case in CORPUS}
 

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # run by .ci/run after the README's test command (pyproject.toml: markers)
+
 SUITE = "@modelcontextprotocol/conformance@0.1.16"
 HOME = Path(__file__).resolve().parent.parent / "build" / "conformance"
 APPLICABLE = ["server-initialize", "logging-set-level", "ping", "completion-complete", "tools-list", "resources-list",
