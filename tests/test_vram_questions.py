@@ -160,3 +160,23 @@ def test_the_qlora_papers_claims_65b_on_one_48gb_gpu_and_33b_on_a_24gb_card(cata
                            optimizer="paged_adamw", gradient_checkpointing=True, training_precision="bf16", gpu=gpu)
     assert result.gpu_check.fits
     assert result.total_bytes > 0.8 * result.gpu_check.usable_bytes  # the claim is tight: 4-bit weights alone fill most of it
+
+
+def test_a_model_too_big_for_the_gpu_named_says_how_many_of_that_gpu_it_takes(catalog):
+    check = estimate_vram("llama-3.1-70b", gpu="rtx-3090", catalog=catalog).gpu_check
+    assert check is not None and not check.fits
+    assert check.gpus_needed is not None and check.gpus_needed > 1 and "tensor parallel" in (check.split or "")
+    spread = estimate_vram("llama-3.1-70b", gpu="rtx-3090", num_gpus=check.gpus_needed,
+                           tensor_parallel=check.gpus_needed, catalog=catalog).gpu_check
+    assert spread is not None and spread.fits  # the count is one the tool itself then says fits
+
+
+def test_a_training_job_too_big_for_one_gpu_is_counted_with_zero3(catalog):
+    check = estimate_vram("qwen2.5-32b", workload="training", gpu="h100", catalog=catalog).gpu_check
+    assert check is not None and not check.fits and check.gpus_needed and check.gpus_needed > 1
+    assert "ZeRO-3" in (check.split or "")
+
+
+def test_a_job_that_fits_needs_one_gpu(catalog):
+    check = estimate_vram("llama-3.1-8b", gpu="h100", catalog=catalog).gpu_check
+    assert check is not None and check.fits and check.gpus_needed == 1 and check.split == "one GPU"

@@ -120,6 +120,17 @@ def check_on_gpu(plan: Plan, gpu: GpuSpec, total: int) -> GpuCheck:
                      "max_seq_len is capped there")
     if r.num_gpus > 1:
         notes.append(f"figures are per GPU with the request's {r.num_gpus} GPUs")
+    count = gpus_needed(plan, usable)
     return GpuCheck(gpu_id=gpu.gpu_id, name=gpu.name, fits=needed <= usable, per_gpu_bytes=total, usable_bytes=usable,
                     headroom_bytes=usable - total, max_batch_size=max_batch, max_seq_len=max_seq,
-                    max_seq_len_by_memory=by_memory, notes=notes)
+                    max_seq_len_by_memory=by_memory, gpus_needed=count,
+                    split=None if count is None else split_of(r.workload, count), notes=notes)
+
+
+def split_of(workload: str, gpus: int) -> str:
+    """How the fit scan spreads a job over `gpus` (spread_over), in words."""
+    if gpus == 1:
+        return "one GPU"
+    if workload == "inference":
+        return f"tensor parallel over {gpus} GPUs in one machine (each holds 1/{gpus} of every layer)"
+    return f"ZeRO-3 / FSDP over {gpus} GPUs (weights, gradients and optimizer states sharded)"

@@ -115,6 +115,9 @@ class GpuCheck(BaseModel):
     max_batch_size: int | None = Field(description="largest batch that fits at this seq_len (None: not even 1)")
     max_seq_len: int | None = Field(description="longest sequence that fits at this batch size (None: not even 1 token)")
     max_seq_len_by_memory: int | None = Field(default=None, description="the same without the cap at the model's context window")
+    gpus_needed: int | None = Field(default=None, description="fewest of this GPU that hold the job, spread as `split` says "
+                                    "(None: not even 64)")
+    split: str | None = Field(default=None, description="how gpus_needed shares the job")
     notes: list[str] = []
 
 
