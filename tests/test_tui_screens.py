@@ -89,6 +89,15 @@ async def test_a_hint_says_what_would_make_it_fit_and_f8_applies_it(app, catalog
         assert "fits" in shown(pilot.app, "#gpu-check") and "does not fit" not in shown(pilot.app, "#gpu-check")
 
 
+async def test_a_gpu_too_small_says_how_many_of_it_the_model_needs(app, catalog):
+    async with app().run_test(size=(80, 24)) as pilot:
+        await type_into(pilot, "#model", "llama 3.1 70b")
+        await type_into(pilot, "#gpu", "rtx 3090")
+        check = estimate_vram(catalog=catalog, model="llama 3.1 70b", gpu="rtx 3090").gpu_check
+        assert check is not None and check.gpus_needed
+        assert f"does not fit: needs {check.gpus_needed}" in shown(pilot.app, "#gpu-check")
+
+
 async def test_tensor_parallel_that_does_not_divide_the_heads_is_refused_under_its_input(app):
     async with app().run_test(size=(80, 24)) as pilot:
         await type_into(pilot, "#num_gpus", "3")

@@ -137,6 +137,8 @@ class EstimatePane(ToolPane[VramEstimate]):
         if check is None:
             return "[dim]Name a GPU to see the largest batch and longest sequence that fit.[/dim]"
         verdict = "[green]fits[/green]" if check.fits else "[red]does not fit[/red]"
+        if not check.fits:
+            verdict += f": needs {check.gpus_needed} ({esc(check.split or '')})" if check.gpus_needed else ": not even on 64"
         return (f"On {esc(check.name)}: {verdict} ({gib(check.per_gpu_bytes)} of {gib(check.usable_bytes)} usable)\n"
                 f"largest batch at this length: {number(check.max_batch_size)} · "
                 f"longest sequence at this batch: {number(check.max_seq_len)} tokens")
