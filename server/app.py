@@ -5,7 +5,6 @@ A thin adapter: arguments in, a `gpusizer.tools` call, the tool's pydantic resul
 """
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, metadata, version
@@ -40,7 +39,7 @@ from gpusizer.tools.serving.plan_models import PlanServingRequest
 from gpusizer.tools.validation import unknown_arguments_message, validation_message
 
 from .catalog_resources import add_catalog_resources
-from .compact_schema import compact, compact_output
+from .compact_schema import compact, output_schema
 from .prompts import add_prompts
 from .signatures import FieldGroup, flat_tool
 
@@ -112,14 +111,15 @@ class GpusizerServer(MCPServer[Lifespan]):
     _listed: list[Tool] | None = None
 
     async def list_tools(self) -> list[Tool]:
-        """Schemas without titles and with optional values folded (compact_schema): tools/list is context on every turn."""
+        """Input schemas without titles and with optional values folded, output schemas whole but without titles and
+        descriptions (compact_schema): tools/list is context on every turn."""
         if self._listed is None:
             listed = await super().list_tools()
             for tool in listed:
                 tool.input_schema = compact(tool.input_schema)
                 for name in NAMED_IN_DESCRIPTION.get(tool.name, ()):
                     tool.input_schema["properties"].get(name, {}).pop("description", None)
-                tool.output_schema = compact_output(tool.output_schema) if tool.output_schema else None
+                tool.output_schema = output_schema(tool.output_schema) if tool.output_schema else None
             self._listed = listed
         return self._listed
 
@@ -129,7 +129,7 @@ class GpusizerServer(MCPServer[Lifespan]):
             result = await super().call_tool(name, arguments, context)
         except ToolError as error:
             raise readable(error, name) from error
-        return compact_text(result)
+        return answered(result, name)
 
     async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None,
                          context: Context[Lifespan, Any] | None = None) -> GetPromptResult | InputRequiredResult:
@@ -150,11 +150,13 @@ class GpusizerServer(MCPServer[Lifespan]):
 Result = TypeVar("Result")
 
 
-def compact_text(result: Result) -> Result:
-    """The text twin of structuredContent as compact JSON (the SDK indents it: a quarter more bytes for the model)."""
+def answered(result: Result, name: str) -> Result:
+    """The text content is the tool's answer (verdict first, at most 1,500 bytes: gpusizer.tools.ANSWERS), not the
+    structured result again as JSON: an assistant reads the answer and finds every figure in structuredContent."""
     structured = getattr(result, "structured_content", None)
-    if isinstance(result, CallToolResult) and structured is not None and len(result.content) == 1:
-        result.content = [TextContent(type="text", text=json.dumps(structured, separators=(",", ":"), ensure_ascii=False))]
+    if isinstance(result, CallToolResult) and structured is not None and not result.is_error and name in tools.ANSWERS:
+        model, word = tools.ANSWERS[name]
+        result.content = [TextContent(type="text", text=word(model.model_validate(structured)))]
     return result
 
 

@@ -38,36 +38,32 @@ def compact(schema: Any) -> Any:
     return fold_nullable(out)
 
 
-def compact_output(schema: dict[str, Any]) -> dict[str, Any]:
-    """An output schema as a client needs it to read structuredContent: the top-level field names, scalars with their
-    type (and null where a field may be null; clients validate results against it), objects and lists untyped. The names
-    carry their units (total_bytes, usd_per_hour), every result lists its assumptions, and the full shapes are in the
-    tools' pydantic models."""
-    properties = {name: shallow(field) for name, field in schema.get("properties", {}).items()}
-    return {"type": "object", "properties": properties}
+def output_schema(schema: Any) -> Any:
+    """A result's full schema (nested objects, `required`, nullability kept, so a client that validates checks every
+    level) without what costs bytes and checks nothing: titles, descriptions and defaults. The names carry their
+    units (total_bytes, usd_per_hour); the tool's text explains the figures."""
+    if isinstance(schema, list):
+        return [output_schema(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in ("title", "description", "default"):
+            continue
+        if key in NAMED_CHILDREN and isinstance(value, dict):
+            out[key] = {name: output_schema(child) for name, child in value.items()}
+        else:
+            out[key] = output_schema(value)
+    return nullable_as_type_list(out)
 
 
-SCALARS = ("string", "integer", "number", "boolean")
-
-
-def shallow(field: dict[str, Any]) -> dict[str, Any]:
-    if "enum" in field:
-        return {"enum": [value for value in field["enum"] if value is not None]}
-    options = field.get("anyOf", [field])
-    kinds = {kind for option in options for kind in kind_of(option)}
-    nullable = "null" in kinds
-    kinds.discard("null")
-    if len(kinds) != 1 or next(iter(kinds)) not in SCALARS:
-        return {}
-    kind = kinds.pop()
-    return {"type": [kind, "null"] if nullable else kind}
-
-
-def kind_of(option: dict[str, Any]) -> list[str]:
-    if "$ref" in option:
-        return ["object"]
-    kind = option.get("type", "object")
-    return kind if isinstance(kind, list) else [kind]
+def nullable_as_type_list(schema: dict[str, Any]) -> dict[str, Any]:
+    """`anyOf [{type: X}, {type: null}]` written as `type: [X, null]`: the same check in a third of the bytes."""
+    options = schema.get("anyOf")
+    if not isinstance(options, list) or not all(set(option) == {"type"} for option in options):
+        return schema
+    kinds = [kind for option in options for kind in (option["type"] if isinstance(option["type"], list) else [option["type"]])]
+    return {**{key: value for key, value in schema.items() if key != "anyOf"}, "type": kinds}
 
 
 def fold_nullable(schema: dict[str, Any]) -> dict[str, Any]:

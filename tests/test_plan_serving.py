@@ -155,6 +155,7 @@ def test_sglang_runs_at_most_its_default_max_running_requests_per_replica(catalo
     """SGLang caps running requests at KV tokens / context_len x 512 held to 2,048..4,096 (model_runner), whatever more
     its KV pool could hold of short requests."""
     plan = plan_serving("meta-llama/Llama-3.1-8B", engine="sglang", gpu="h200-sxm", concurrent_users=20_000, prompt_tokens=128,
+                        min_tokens_per_s_per_user=0,
                         output_tokens=64, catalog=catalog)
     option = plan.options[0]
     assert option.max_concurrency_per_replica > 4096 and option.concurrency_per_replica <= 4096

@@ -81,7 +81,7 @@ async def test_a_hint_says_what_would_make_it_fit_and_f8_applies_it(app, catalog
         await type_into(pilot, "#num_gpus", "2")
         hint = shown(pilot.app, "#hints")
         fitted = estimate_vram(catalog=catalog, model="llama 3.1 70b", gpu="h100", num_gpus=2, tensor_parallel=2)
-        assert "set Tensor par. to 2" in hint and gib(fitted.gpu_check.per_gpu_bytes) in hint
+        assert "tensor parallel over the 2 GPUs given" in hint and gib(fitted.gpu_check.per_gpu_bytes) in hint
         assert "tensor_parallel=2 splits it" in shown(pilot.app, "#warnings")
         await pilot.press("f8")
         await settle(pilot)

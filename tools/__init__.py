@@ -4,11 +4,29 @@ One package per domain, lowest first: `memory/` (estimate_vram), `speed/`, `mone
 `serving/` (plan_serving), `compare/` (compare_gpus), `questions/` (Ask). Shared by all: `validation.py` (inputs and
 fix-it errors), `pricing.py` (the price rule over the catalog's offers), `figures.py` (how figures are rounded).
 """
-from gpusizer.catalog import SizingError
-from gpusizer.tools.compare import GpuComparison, compare_gpus
-from gpusizer.tools.memory import Breakdown, GpuCheck, GpuFit, VramEstimate, VramRequest, estimate_vram
-from gpusizer.tools.money import CloudCost, RentVsBuy, cloud_cost, rent_vs_buy
-from gpusizer.tools.serving import ServingOption, ServingPlan, plan_serving
+from collections.abc import Callable
+from typing import Any
 
-__all__ = ["Breakdown", "CloudCost", "GpuCheck", "GpuComparison", "GpuFit", "RentVsBuy", "ServingOption", "ServingPlan", "SizingError",
-           "VramEstimate", "VramRequest", "cloud_cost", "compare_gpus", "estimate_vram", "plan_serving", "rent_vs_buy"]
+from pydantic import BaseModel
+
+from gpusizer.catalog import SizingError
+from gpusizer.tools.compare import GpuComparison, compare_gpus, compare_gpus_answer
+from gpusizer.tools.memory import Alternative, Breakdown, GpuCheck, GpuFit, VramEstimate, VramRequest, estimate_vram
+from gpusizer.tools.memory.answer import estimate_vram_answer
+from gpusizer.tools.money import CloudCost, RentVsBuy, cloud_cost, cloud_cost_answer, rent_vs_buy, rent_vs_buy_answer
+from gpusizer.tools.serving import ServingOption, ServingPlan, plan_serving, plan_serving_answer
+
+# Each tool's result as the answer an assistant reads (verdict first, at most 1,500 bytes): its result model and the
+# function that words it. The MCP server sends this as the text content beside the structured result.
+ANSWERS: dict[str, tuple[type[BaseModel], Callable[[Any], str]]] = {
+    "estimate_vram": (VramEstimate, estimate_vram_answer),
+    "compare_gpus": (GpuComparison, compare_gpus_answer),
+    "cloud_cost": (CloudCost, cloud_cost_answer),
+    "rent_vs_buy": (RentVsBuy, rent_vs_buy_answer),
+    "plan_serving": (ServingPlan, plan_serving_answer),
+}
+
+__all__ = ["ANSWERS", "Alternative", "Breakdown", "CloudCost", "GpuCheck", "GpuComparison", "GpuFit", "RentVsBuy",
+           "ServingOption", "ServingPlan", "SizingError", "VramEstimate", "VramRequest", "cloud_cost",
+           "cloud_cost_answer", "compare_gpus", "compare_gpus_answer", "estimate_vram", "estimate_vram_answer",
+           "plan_serving", "plan_serving_answer", "rent_vs_buy", "rent_vs_buy_answer"]

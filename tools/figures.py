@@ -32,3 +32,30 @@ def token_count(tokens: float) -> str:
 
 def percent(share: float | None) -> str:
     return "—" if share is None else f"{share:.0%}"
+
+
+TEXT_LIMIT_BYTES = 1_500  # a tool's text content: an answer an assistant reads aloud, not the whole result
+
+
+def best_of(lines: list[str], shown: int = 5) -> list[str]:
+    """The first `shown` lines of a ranked list, and how many more the structured result holds."""
+    more = len(lines) - shown
+    return lines[:shown] + ([f"... and {more} more in the structured result"] if more > 0 else [])
+
+
+def within_limit(lines: list[str], limit_bytes: int = TEXT_LIMIT_BYTES) -> str:
+    """Lines joined into an answer of at most `limit_bytes` UTF-8 bytes: whole lines from the top (the verdict first),
+    then a pointer to the structured result for what did not fit."""
+    tail = "(the rest is in the structured result)"
+    kept: list[str] = []
+    size = 0
+    for line in lines:
+        cost = len(line.encode()) + 1
+        if size + cost > limit_bytes - len(tail) - 1:
+            if not kept:  # a single over-long verdict: cut it at a character boundary
+                return line.encode()[: limit_bytes - len(tail) - 2].decode(errors="ignore") + "\n" + tail
+            kept.append(tail)
+            break
+        kept.append(line)
+        size += cost
+    return "\n".join(kept)

@@ -4,9 +4,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from gpusizer.catalog import GIB, Catalog, GpuSpec, load_catalog
+from gpusizer.tools.figures import gib
+from gpusizer.tools.memory import ladder
 from gpusizer.tools.memory.breakdown import per_gpu
 from gpusizer.tools.memory.engine_settings import Engine
 from gpusizer.tools.memory.fitting import check_on_gpu, fits_across_catalog
+from gpusizer.tools.memory.kv_cache import kv_cache_bytes
 from gpusizer.tools.memory.model.generic_model import SHAPE, assumed_architecture
 from gpusizer.tools.memory.overhead import overhead_assumption
 from gpusizer.tools.memory.plan import LORA_TARGETS, Plan, build_plan
@@ -51,7 +54,10 @@ def estimate_vram(model: str | None = None, *, params_billions: float | None = N
     plus the user's rows. Raises SizingError with a fix-it message on bad input.
     """
     arguments = {name: value for name, value in locals().items() if name != "catalog"}
-    return estimate(arguments, catalog)
+    catalog = catalog or load_catalog()
+    result = estimate(arguments, catalog)
+    found = ladder.alternatives(arguments, result, catalog, estimate)
+    return result.model_copy(update={"alternatives": found}) if found else result
 
 
 def estimate(arguments: Mapping[str, object], catalog: Catalog | None = None) -> VramEstimate:
@@ -184,9 +190,23 @@ def warnings_for(plan: Plan, breakdown: Breakdown, total: int) -> list[str]:
     if arch.is_moe and r.method != "full":
         warnings.append("LoRA adapters counted on attention only for this mixture-of-experts model "
                         "(experts are fused tensors in transformers)")
+    warnings += latent_cache_warning(plan, breakdown)
     if plan.weight_format.gguf and r.workload == "inference":
         warnings.append(f"'{plan.weights_dtype}' is a GGUF file type: llama.cpp and Ollama run it (transformers would dequantize it)")
     return warnings
+
+
+def latent_cache_warning(plan: Plan, breakdown: Breakdown) -> list[str]:
+    """Multi-head latent attention (DeepSeek V2/V3, Kimi K2): transformers caches the decompressed per-head K and V,
+    the serving engines the compressed latent. Where the two differ by more than 2x, both figures and the switch."""
+    r, arch = plan.request, plan.arch
+    if r.workload != "inference" or arch.latent_attention is None or r.engine != "hf":
+        return []
+    latent = kv_cache_bytes(arch, r.batch_size, r.seq_len, plan.kv_bytes, latent=True) / r.tensor_parallel
+    if breakdown.kv_cache <= 2 * latent:
+        return []
+    return [f"KV cache {gib(breakdown.kv_cache)} per GPU as transformers keeps it (decompressed, per head); vLLM and SGLang, "
+            f"how this model is usually served, cache the compressed latent: {gib(latent)} per GPU (engine='vllm' with a gpu)"]
 
 
 def precision_notes(plan: Plan, gpu: GpuSpec) -> list[str]:

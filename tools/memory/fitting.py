@@ -132,5 +132,5 @@ def split_of(workload: str, gpus: int) -> str:
     if gpus == 1:
         return "one GPU"
     if workload == "inference":
-        return f"tensor parallel over {gpus} GPUs in one machine (each holds 1/{gpus} of every layer)"
-    return f"ZeRO-3 / FSDP over {gpus} GPUs (weights, gradients and optimizer states sharded)"
+        return f"tensor parallel over {gpus} GPUs in one machine"
+    return f"ZeRO-3 / FSDP over {gpus} GPUs"

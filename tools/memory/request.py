@@ -128,6 +128,16 @@ TRAINING_OVERRIDES = ("loss", "logits_kept", "gradient_checkpointing", "activati
                       "torch_compile")
 
 
+class Alternative(BaseModel):
+    """A change that makes the job fit the GPU named, estimated (tools/memory/ladder.py)."""
+    change: str = Field(description="what to change, in words")
+    arguments: dict[str, str | int | float | bool | None] = Field(description="the estimate_vram arguments that make it")
+    gpu_id: str
+    gpus: int = Field(description="GPUs of that type it then takes")
+    per_gpu_bytes: int
+    text: str = Field(description="the change and its figure in one line")
+
+
 class TrainingSetup(BaseModel):
     """The training settings the estimate used: the recipe's defaults with the request's overrides. The one declaration
     of these settings: the recipes' internal settings (recipes.TrainingSettings) extend it."""
@@ -161,6 +171,8 @@ class VramEstimate(BaseModel):
     training: TrainingSetup | None = None
     serving: ServingMemory | None = Field(default=None, description="the engine's start-up budget per GPU (null for hf)")
     gpu_check: GpuCheck | None = None
+    alternatives: list[Alternative] = Field(default=[], description="with a gpu it does not fit: the cheapest changes "
+                                            "that make it fit (format, KV cache, context, checkpointing, recipe, GPUs)")
     fits: list[GpuFit]
     assumptions: list[str]
     warnings: list[str]

@@ -60,6 +60,8 @@ class RentVsBuy(BaseModel):
     purchase_usd_per_gpu: float = Field(description="what one GPU costs to own: the GPU plus its share of server and network")
     rent_usd_per_gpu_hour: float
     rent_offer: str | None = Field(default=None, description="the offer the rent rate comes from, when not given")
+    utilization: float = Field(description="the share of hours busy both totals are for")
+    years: float = Field(description="the horizon both totals are for")
     own_total_usd: float
     rent_total_usd: float
     recommendation: str = Field(description="'buy' or 'rent'")
@@ -115,7 +117,8 @@ def rent_vs_buy(gpu: str, *, gpu_count: int = 8, purchase_usd_per_gpu: float | N
     breakeven_util = None if breakeven_hours is None or breakeven_hours > hours_horizon else breakeven_hours / hours_horizon
     return RentVsBuy(
         gpu_id=spec.gpu_id, gpu_count=r.gpu_count, purchase_usd_per_gpu=round(price, 2), rent_usd_per_gpu_hour=round(rent, 4),
-        rent_offer=rent_offer, own_total_usd=round(own, 2), rent_total_usd=round(rent_total, 2),
+        rent_offer=rent_offer, utilization=r.utilization, years=r.years, own_total_usd=round(own, 2),
+        rent_total_usd=round(rent_total, 2),
         recommendation="buy" if own < rent_total else "rent", breakeven_utilization=breakeven_util,
         breakeven_gpu_hours=breakeven_hours, own_breakdown_usd=model.own_parts(r.utilization),
         yearly=model.yearly(), utilization_sweep=[SweepRow(utilization=u / 10, own_total_usd=round(model.own(u / 10), 2),

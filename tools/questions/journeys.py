@@ -214,7 +214,9 @@ def answer_fit(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str
     more = (f"It takes {needed} × {gpu_id} (the tool's fit search)." if needed
             else f"It does not fit on up to {fitting.MAX_GPUS} × {check.name}." if not gpu_id.endswith("GB")
             else "Smaller formats (4-bit), a shorter context or more GPUs would bring it down.")
-    return f"No: it needs {gib(check.per_gpu_bytes)} per GPU on {label}, which has {gib(check.usable_bytes)} usable. {more}"
+    fixes = "".join(f" {'Cheapest fix' if n == 0 else 'Or'}: {alternative.text}." for n, alternative in enumerate(result.alternatives))
+    return (f"No: it needs {gib(check.per_gpu_bytes)} per GPU on {label}, which has {gib(check.usable_bytes)} usable.{fixes} "
+            f"{more}")
 
 
 def answer_which_gpu(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:

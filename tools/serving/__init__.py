@@ -1,10 +1,12 @@
 """Serving: how many GPUs of which type serve a model to the traffic asked, at what speed and cost.
 
 - `plan_serving(model, ...)`: options sorted by cost, each with replicas, concurrency, per-user speed and price.
+- `plan_serving_answer(plan)`: a plan as a short text answer, the cheapest option first.
 - `replica_capacity(...)`: how many requests one replica's KV cache holds, as its engine budgets memory.
 """
+from gpusizer.tools.serving.answer import plan_serving_answer
 from gpusizer.tools.serving.plan_models import ServingOption, ServingPlan
 from gpusizer.tools.serving.plan_serving import plan_serving
 from gpusizer.tools.serving.replica_capacity import replica_capacity
 
-__all__ = ["ServingOption", "ServingPlan", "plan_serving", "replica_capacity"]
+__all__ = ["ServingOption", "ServingPlan", "plan_serving", "plan_serving_answer", "replica_capacity"]

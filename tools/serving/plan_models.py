@@ -29,6 +29,8 @@ class PlanServingRequest(BaseModel):
     output_tokens: int = Field(default=256, ge=1, le=1_000_000)
     ttft_s: float | None = Field(default=None, ge=0.001, le=3600, description="target (s)")
     tokens_per_s_per_user: float | None = Field(default=None, ge=0.01, le=100_000, description="target, per request")
+    min_tokens_per_s_per_user: float | None = Field(default=None, ge=0, le=100_000, description="floor when no target is "
+                                                    "given (default 10, interactive chat; 0: none)")
     gpu: str | None = Field(default=None, max_length=NAME_LIMIT)
     gpus_per_replica: ReplicaSize | None = Field(default=None, description="default: the cheapest")
     pricing: ServingPricing = Field(default="on_demand")
@@ -91,6 +93,10 @@ class ServingPlan(BaseModel):
     engine_version: str
     weights_dtype: str
     kv_cache_dtype: str
+    concurrent_users: int | None = Field(description="the load planned for: requests in flight at once, or")
+    requests_per_s: float | None = Field(description="arrivals per second")
+    prompt_tokens: int
+    output_tokens: int
     options: list[ServingOption] = Field(description="one per GPU type, cheapest first (unpriced last, fewest GPUs first)")
     infeasible: list[InfeasibleGpu]
     assumptions: list[str]

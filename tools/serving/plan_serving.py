@@ -30,6 +30,7 @@ from gpusizer.tools.serving.plan_models import (
     ServingPricing,
 )
 from gpusizer.tools.serving.replica_capacity import ReplicaCapacity, capacity_problem, replica_capacity
+from gpusizer.tools.serving.targets import INTERACTIVE_FLOOR_TOKENS_PER_S, speed_warnings, with_speed_floor
 from gpusizer.tools.speed.serving_speed import LoadPoint, ReplicaLoad, Roofline, default_factors, factors_note, roofline
 from gpusizer.tools.validation import declared_by, parse_request
 
@@ -37,8 +38,6 @@ SHAPES = (1, 2, 4, 8)
 assert SHAPES == get_args(get_args(PlanServingRequest.model_fields["gpus_per_replica"].annotation)[0]), \
     "gpus_per_replica takes the shapes the planner tries"
 HOURS_PER_MONTH = HOURS_PER_YEAR / 12  # 730
-READING_SPEED_TOKENS_PER_S = 8  # slower than this, a streamed answer falls behind a reader
-
 CostOrder = tuple[bool, float, int]  # (unpriced, $/hour, GPUs): plans compare in this order
 
 
@@ -47,7 +46,8 @@ def plan_serving(model: str | None = None, *, params_billions: float | None = No
                  kv_cache_dtype: str | None = None, engine: ServingEngine = "vllm",
                  engine_version: str | None = None, concurrent_users: int | None = None, requests_per_s: float | None = None,
                  prompt_tokens: int = 1024, output_tokens: int = 256, ttft_s: float | None = None,
-                 tokens_per_s_per_user: float | None = None, gpu: str | None = None,
+                 tokens_per_s_per_user: float | None = None, min_tokens_per_s_per_user: float | None = None,
+                 gpu: str | None = None,
                  gpus_per_replica: ReplicaSize | None = None, pricing: ServingPricing = "on_demand",
                  jurisdiction: str | None = None, gpu_memory_utilization: float | None = None,
                  bandwidth_efficiency: float | None = None, compute_efficiency: float | None = None,
@@ -85,6 +85,26 @@ def plan_serving(model: str | None = None, *, params_billions: float | None = No
         warnings += [match.note] if match.note else []
     else:
         gpus = catalog.gpus
+    floored = with_speed_floor(request)
+    default_floor = floored is not request and request.min_tokens_per_s_per_user is None
+    options, infeasible = plan_options(plan, gpus, floored, catalog)
+    if default_floor and not options:  # no GPU keeps the default floor: plan without it, and say so
+        options, infeasible, default_floor = *plan_options(plan, gpus, request, catalog), False
+        warnings += [f"no GPU keeps {INTERACTIVE_FLOOR_TOKENS_PER_S:g} tokens/s per user (the default floor): these plans "
+                     "run slower"] if options else []
+    else:
+        request = floored
+    _, shown = version_key(request.engine, request.engine_version)
+    warnings += speed_warnings(options, request)
+    return ServingPlan(model=plan.arch.model_id, engine=request.engine, engine_version=shown, weights_dtype=plan.weights_dtype,
+                       kv_cache_dtype=plan.kv_dtype, concurrent_users=request.concurrent_users,
+                       requests_per_s=request.requests_per_s, prompt_tokens=request.prompt_tokens,
+                       output_tokens=request.output_tokens, options=options,
+                       infeasible=infeasible, assumptions=assumptions(plan, request, shown, default_floor), warnings=warnings)
+
+
+def plan_options(plan: Plan, gpus: list[GpuSpec], request: PlanServingRequest,
+                 catalog: Catalog) -> tuple[list[ServingOption], list[InfeasibleGpu]]:
     options, infeasible = [], []
     for spec in gpus:
         found = best_option(plan, spec, request, catalog)
@@ -93,11 +113,7 @@ def plan_serving(model: str | None = None, *, params_billions: float | None = No
         else:
             options.append(found)
     options.sort(key=lambda o: (o.usd_per_hour is None, o.usd_per_hour or 0, o.total_gpus, o.gpu_id))
-    _, shown = version_key(request.engine, request.engine_version)
-    warnings += speed_warnings(options, request)
-    return ServingPlan(model=plan.arch.model_id, engine=request.engine, engine_version=shown, weights_dtype=plan.weights_dtype,
-                       kv_cache_dtype=plan.kv_dtype, options=options,
-                       infeasible=infeasible, assumptions=assumptions(plan, request, shown), warnings=warnings)
+    return options, infeasible
 
 
 class Shape(NamedTuple):  # a NamedTuple: the planner builds thousands per call
@@ -328,17 +344,7 @@ def option_of(gpu: GpuSpec, s: Shape, request: PlanServingRequest, fewest: int) 
         offer=offer)
 
 
-def speed_warnings(options: list[ServingOption], request: PlanServingRequest) -> list[str]:
-    if not options:
-        return ["no GPU in the catalog serves this: see infeasible for each GPU's reason"]
-    best = options[0]
-    if request.tokens_per_s_per_user is None and best.tokens_per_s_per_user < READING_SPEED_TOKENS_PER_S:
-        return [f"at the planned load each request decodes at {best.tokens_per_s_per_user:.1f} tokens/s on {best.gpu_id}, "
-                "slower than people read: set tokens_per_s_per_user (e.g. 20) for interactive serving"]
-    return []
-
-
-def assumptions(plan: Plan, request: PlanServingRequest, shown: str) -> list[str]:
+def assumptions(plan: Plan, request: PlanServingRequest, shown: str, default_floor: bool = False) -> list[str]:
     engine = ENGINE_NAMES[request.engine]
     context = request.prompt_tokens + request.output_tokens
     memory = (f"{engine} {shown}: max_model_len {context:,} (prompt_tokens + output_tokens), gpu_memory_utilization "
@@ -354,7 +360,9 @@ def assumptions(plan: Plan, request: PlanServingRequest, shown: str) -> list[str
                f"traffic: {request.requests_per_s:g} requests/s, each {request.prompt_tokens:,} tokens in and "
                f"{request.output_tokens:,} out; in flight = rate x (time to first token + output_tokens x step) (Little's law)")
     targets = ("targets: " + ", ".join(t for t in (
-        f"at least {request.tokens_per_s_per_user:g} tokens/s per request" if request.tokens_per_s_per_user else "",
+        (f"at least {request.tokens_per_s_per_user:g} tokens/s per request"
+         + (" (the default floor for interactive chat, above a fast reader's ~8 tokens/s; min_tokens_per_s_per_user=0 "
+            "drops it)" if default_floor else "")) if request.tokens_per_s_per_user else "",
         f"first token within {request.ttft_s:g} s" if request.ttft_s else "") if t)
         if request.tokens_per_s_per_user or request.ttft_s else
         "targets: none given, so a replica runs as many requests as its KV cache (and max_num_seqs) holds")

@@ -10,7 +10,7 @@ from textual.widgets import Checkbox, Label, Static
 
 from gpusizer.tools import GpuCheck, GpuFit, VramEstimate, estimate_vram
 from gpusizer.tools.figures import gib, number, usd
-from gpusizer.tools.memory.hints import FitHint, fit_hints
+from gpusizer.tools.memory import Alternative
 from gpusizer.tools.memory.request import QLORA_BASE_DTYPE, VramRequest
 from gpusizer.tools.pricing import cheapest_fits
 
@@ -20,7 +20,7 @@ from ..form_input import FormInput
 from ..safe_text import esc
 from ..suggest import CatalogSuggester
 from ..text_table import text_table
-from .base import FormError, ToolPane, default_text, field, label_of, pair, tool_choice
+from .base import FormError, ToolPane, default_text, field, pair, tool_choice
 
 FITS_SHOWN = 8  # rows of the fits list before it collapses (ctrl+l lists all)
 
@@ -31,7 +31,7 @@ class EstimatePane(ToolPane[VramEstimate]):
                 Binding("ctrl+l", "all_fits", "All fits", show=False)]
     _weights_before_qlora: str | None = None
     all_fits = False
-    hints: list[FitHint] = []
+    hints: list[Alternative] = []
     checkpointing_chosen = False  # until the box is ticked or cleared by hand, the recipe decides (QLoRA: on)
     _showing_recipe_default = False
 
@@ -123,9 +123,9 @@ class EstimatePane(ToolPane[VramEstimate]):
             + f"\nparams {number(result.params)} · trainable {number(result.trainable_params)}")
         self.set_text("#gpu-check", self.check_text(result.gpu_check))
         self.show_recipe_checkpointing(result)
-        self.hints = fit_hints(self.result_inputs, result, self.catalog)
+        self.hints = result.alternatives
         self.set_text("#hints", "\n".join(
-            f"[b]{'f8' if n == 0 else '  '}[/b] {esc(self.hint_text(h))}" for n, h in enumerate(self.hints)))
+            f"[b]{'f8' if n == 0 and self.applicable(h) else '  '}[/b] {esc(h.text)}" for n, h in enumerate(self.hints)))
         self.query_one("#hints").display = bool(self.hints)  # no blank lines between the verdict and the rest
         self.query_one("#warnings").display = bool(result.warnings)
         self.show_fits(result.fits)
@@ -143,21 +143,17 @@ class EstimatePane(ToolPane[VramEstimate]):
                 f"largest batch at this length: {number(check.max_batch_size)} · "
                 f"longest sequence at this batch: {number(check.max_seq_len)} tokens")
 
-    def hint_text(self, hint: FitHint) -> str:
-        """'set Tensor par. to 2: fits at 70.71 GiB per GPU', in the form's own words."""
-        parts = []
-        for name, value in hint.changes.items():
-            if name == "gradient_checkpointing":
-                parts.append("turn on gradient checkpointing")
-            elif self.query(f"#{name}"):
-                parts.append(f"set {label_of(self.query_one(f'#{name}'), name)} to {value}")
-        return f"{', '.join(parts)}: fits at {gib(hint.per_gpu_bytes)} per GPU"
+    def applicable(self, hint: Alternative) -> bool:
+        """Whether the form has a field for every argument the change sets (f8 can make it)."""
+        return all(value is None or self.query(f"#{name}") for name, value in hint.arguments.items())
 
     def action_apply_hint(self) -> None:
-        """f8: the first hint's changes, made in the form (the estimate follows as for any edit)."""
-        if not self.hints:
+        """f8: the first alternative's changes, made in the form (the estimate follows as for any edit)."""
+        if not self.hints or not self.applicable(self.hints[0]):
             return
-        for name, value in self.hints[0].changes.items():
+        for name, value in self.hints[0].arguments.items():
+            if value is None:
+                continue
             widget = self.query(f"#{name}").first() if self.query(f"#{name}") else None
             if isinstance(widget, Checkbox):
                 widget.value = bool(value)

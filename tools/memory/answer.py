@@ -1,0 +1,67 @@
+"""estimate_vram's result as an answer to read aloud: the verdict, the cheapest fix, the figures, what moved them.
+
+What an assistant receives as the tool's text (the whole result stays in the structured content): at most 1,500
+bytes, verdict first. Priced fits are listed cheapest first, the way a person picks among them.
+"""
+from __future__ import annotations
+
+from gpusizer.tools.figures import best_of, gib, number, usd, within_limit
+from gpusizer.tools.memory.request import GpuFit, VramEstimate
+
+FITS_SHOWN = 5
+NOTES_SHOWN = 3
+
+
+def estimate_vram_answer(result: VramEstimate) -> str:
+    lines = [verdict(result)]
+    if result.alternatives:
+        first, *others = result.alternatives
+        lines.append(f"Cheapest fix: {first.text}.")
+        lines += [f"Also: {other.text}." for other in others]
+    lines.append(f"Peak per GPU: {breakdown(result)} (at {result.peak_phase}).")
+    if result.serving:
+        lines.append(serving(result))
+    if result.fits and not (result.gpu_check and result.gpu_check.fits):
+        lines.append("Fits on (cheapest first):")
+        lines += best_of([f"- {fit_line(fit)}" for fit in cheapest_first(result.fits)], FITS_SHOWN)
+    lines += [f"Warning: {warning}" for warning in result.warnings[:NOTES_SHOWN]]
+    lines += [f"Assumed: {assumption}" for assumption in result.assumptions[:NOTES_SHOWN]]
+    return within_limit(lines)
+
+
+def verdict(result: VramEstimate) -> str:
+    job = (f"{result.model} inference ({result.weights_dtype})" if result.workload == "inference"
+           else f"{result.model} {result.method} training ({result.weights_dtype} weights)")
+    needs = f"{job} needs {gib(result.total_bytes)} per GPU"
+    check = result.gpu_check
+    if check is None:
+        return f"{needs}."
+    if check.fits:
+        return (f"Fits: {needs}; the {check.name} has {gib(check.usable_bytes)} usable "
+                f"(largest batch {number(check.max_batch_size)}, longest sequence {number(check.max_seq_len)} tokens).")
+    takes = (f"it takes {check.gpus_needed} x {check.name} ({check.split})" if check.gpus_needed
+             else f"not even 64 x {check.name} hold it")
+    return f"Does not fit: {needs}, the {check.name} has {gib(check.usable_bytes)} usable; as asked, {takes}."
+
+
+def breakdown(result: VramEstimate) -> str:
+    parts = result.breakdown.model_dump()
+    return ", ".join(f"{name.replace('_', ' ')} {gib(value)}" for name, value in parts.items() if value)
+
+
+def serving(result: VramEstimate) -> str:
+    s = result.serving
+    assert s is not None
+    if not s.starts:
+        return f"{s.engine} {s.engine_version} does not start: {s.reason}"
+    return (f"{s.engine} {s.engine_version} starts: KV cache {number(s.kv_cache_tokens)} tokens per GPU, "
+            f"{number(s.max_concurrency)} requests of {number(s.max_model_len)} tokens at once.")
+
+
+def cheapest_first(fits: list[GpuFit]) -> list[GpuFit]:
+    return sorted(fits, key=lambda f: (f.usd_per_hour is None, f.usd_per_hour or 0.0, f.gpus_needed, f.gpu_id))
+
+
+def fit_line(fit: GpuFit) -> str:
+    price = f", {usd(fit.usd_per_hour)}/h on {fit.provider}" if fit.usd_per_hour is not None else ", no cloud offer"
+    return f"{fit.gpus_needed} x {fit.gpu_id} ({gib(fit.per_gpu_bytes)} of {gib(fit.usable_bytes)}){price}"

@@ -1,0 +1,164 @@
+"""The fix-it ladder: what people change first when a model does not fit the GPU they named, each change re-estimated.
+
+The rungs are a table, in the order people reach for them: split over the GPUs already there, a smaller release
+format (FP8, then a 4-bit AWQ/GPTQ checkpoint, or a smaller GGUF under llama.cpp), an FP8 KV cache, a shorter
+context; for training ZeRO-3 over the GPUs there, gradient checkpointing, then with an 8-bit AdamW, pure bf16 (what
+transformers 5 does with a bf16 checkpoint), the Unsloth recipe, QLoRA; last, more GPUs of the same type. Each rung is
+estimated, never guessed: where it does not fit on the GPUs given, the fewest GPUs it needs with that change are
+found and estimated too. The alternatives are ranked by GPUs needed, then by rung order, and the first few returned.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from gpusizer.catalog import Catalog, SizingError
+from gpusizer.tools.figures import gib
+from gpusizer.tools.memory import fitting
+from gpusizer.tools.memory.model.formats import FORMATS
+from gpusizer.tools.memory.request import Alternative, VramEstimate
+
+Arguments = Mapping[str, Any]
+Estimate = Callable[[Mapping[str, Any], Catalog], VramEstimate]
+SHORTEST_USEFUL_CONTEXT = 512  # a "fits at N tokens" fix below this is no answer to a sizing question
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One change people make: when it applies to a request and its estimate, and the arguments it sets."""
+    workload: str
+    says: str                                                  # the change in words ({n}: the GPUs given)
+    applies: Callable[[Arguments, VramEstimate], bool]
+    changes: Callable[[Arguments, VramEstimate], dict[str, Any]]
+    more_gpus: bool = True  # where it does not fit the GPUs given, try it on the fewest that hold it
+
+
+def given(arguments: Arguments, name: str, default: Any) -> Any:
+    value = arguments.get(name)
+    return default if value is None else value
+
+
+def gpus_given(arguments: Arguments) -> int:
+    return int(given(arguments, "num_gpus", 1))
+
+
+def bits_of(result: VramEstimate) -> float:
+    fmt = FORMATS.get(result.weights_dtype)
+    return fmt.bits_per_weight if fmt else 16.0
+
+
+def llama_cpp(arguments: Arguments) -> bool:
+    return bool(given(arguments, "engine", "hf") == "llama_cpp")
+
+
+def kv_share(result: VramEstimate) -> float:
+    return result.breakdown.kv_cache / max(result.total_bytes, 1)
+
+
+def checkpointing(result: VramEstimate) -> bool:
+    return bool(result.training and result.training.gradient_checkpointing)
+
+
+RUNGS: tuple[Rung, ...] = (
+    Rung("inference", "tensor parallel over the {n} GPUs given",
+         lambda a, r: gpus_given(a) > 1 and given(a, "tensor_parallel", 1) == 1,
+         lambda a, r: {"tensor_parallel": gpus_given(a)}, more_gpus=False),
+    Rung("inference", "FP8 weights (an FP8 checkpoint, or vLLM --quantization fp8)",
+         lambda a, r: not llama_cpp(a) and bits_of(r) > 8, lambda a, r: {"weights_dtype": "fp8"}),
+    Rung("inference", "a 4-bit AWQ/GPTQ checkpoint",
+         lambda a, r: not llama_cpp(a) and bits_of(r) > 4.5, lambda a, r: {"weights_dtype": "awq"}),
+    Rung("inference", "the Q4_K_M GGUF", lambda a, r: llama_cpp(a) and bits_of(r) > 5, lambda a, r: {"weights_dtype": "q4_k_m"}),
+    Rung("inference", "the Q3_K_M GGUF", lambda a, r: llama_cpp(a) and bits_of(r) > 4, lambda a, r: {"weights_dtype": "q3_k_m"}),
+    Rung("inference", "an FP8 KV cache (vLLM --kv-cache-dtype fp8)",
+         lambda a, r: not llama_cpp(a) and kv_share(r) > 0.1 and r.kv_cache_dtype not in ("fp8", "int8", "q8_0", "q4_0"),
+         lambda a, r: {"kv_cache_dtype": "fp8"}),
+    Rung("inference", "a q8_0 KV cache (-ctk q8_0 -ctv q8_0)",
+         lambda a, r: llama_cpp(a) and kv_share(r) > 0.1 and r.kv_cache_dtype not in ("q8_0", "q4_0"),
+         lambda a, r: {"kv_cache_dtype": "q8_0"}),
+    Rung("training", "ZeRO-3 / FSDP over the {n} GPUs given",
+         lambda a, r: gpus_given(a) > 1 and given(a, "sharding", "none") == "none", lambda a, r: {"sharding": "zero3"},
+         more_gpus=False),
+    Rung("training", "gradient checkpointing", lambda a, r: not checkpointing(r), lambda a, r: {"gradient_checkpointing": True}),
+    Rung("training", "gradient checkpointing with an 8-bit AdamW (bitsandbytes)",
+         lambda a, r: given(a, "optimizer", "adamw") == "adamw",
+         lambda a, r: {"gradient_checkpointing": True, "optimizer": "adamw_8bit"}),
+    Rung("training", "pure bf16 training (transformers 5 keeps a bf16 checkpoint in bf16) with gradient checkpointing",
+         lambda a, r: r.method == "full" and r.training is not None and r.training.training_precision == "mixed",
+         lambda a, r: {"training_precision": "bf16", "gradient_checkpointing": True}),
+    Rung("training", "the Unsloth recipe", lambda a, r: r.method != "full" and given(a, "recipe", None) != "unsloth",
+         lambda a, r: {"recipe": "unsloth"}),
+    Rung("training", "QLoRA with the Unsloth recipe", lambda a, r: r.method != "qlora",
+         lambda a, r: {"method": "qlora", "recipe": "unsloth", "weights_dtype": None}),
+)
+
+
+def alternatives(arguments: Arguments, result: VramEstimate, catalog: Catalog, estimate: Estimate,
+                 limit: int = 3) -> list[Alternative]:
+    """For an estimate checked on a GPU it does not fit: the cheapest changes that make it fit, each with its figure."""
+    check = result.gpu_check
+    if check is None or check.fits:
+        return []
+    found: list[tuple[int, int, Alternative]] = []
+    for order, rung in enumerate(RUNGS):
+        if rung.workload == result.workload and rung.applies(arguments, result):
+            alternative = tried(arguments, {**base_layout(arguments, result), **rung.changes(arguments, result)},
+                                rung.says.format(n=gpus_given(arguments)), catalog, estimate, rung.more_gpus)
+            if alternative:
+                found.append((alternative.gpus, order, alternative))
+    shorter = shorter_context(arguments, result, catalog, estimate)
+    if shorter:
+        found.append((shorter.gpus, len(RUNGS), shorter))
+    if check.gpus_needed and check.gpus_needed > gpus_given(arguments):
+        more = tried(arguments, dict(fitting.spread_over(result.workload, check.gpus_needed)), check.split or "more GPUs",
+                     catalog, estimate)
+        if more:
+            found.append((more.gpus, len(RUNGS) + 1, more))
+    ranked = [alternative for _, _, alternative in sorted(found, key=lambda item: item[:2])]
+    unique: dict[str, Alternative] = {}
+    for alternative in ranked:  # one rung per result: 'FP8 weights' on 8 GPUs adds nothing beside '8 GPUs'
+        unique.setdefault(f"{alternative.gpus}:{alternative.per_gpu_bytes}", alternative)
+    return list(unique.values())[:limit]
+
+
+def base_layout(arguments: Arguments, result: VramEstimate) -> dict[str, Any]:
+    """The GPUs already given, used the way the fit scan uses them: a change is tried on top of that."""
+    gpus = gpus_given(arguments)
+    return dict(fitting.spread_over(result.workload, gpus)) if gpus > 1 else {}
+
+
+def tried(arguments: Arguments, changes: dict[str, Any], says: str, catalog: Catalog, estimate: Estimate,
+          more_gpus: bool = True) -> Alternative | None:
+    """The change on the GPUs given; where it still does not fit, on the fewest GPUs it needs with it."""
+    again = reestimate(arguments, changes, catalog, estimate)
+    check = again.gpu_check if again else None
+    if again is None or check is None:
+        return None
+    if not check.fits:
+        if not more_gpus or not check.gpus_needed or check.gpus_needed <= gpus_given({**arguments, **changes}):
+            return None
+        changes = {**changes, **fitting.spread_over(again.workload, check.gpus_needed)}
+        again = reestimate(arguments, changes, catalog, estimate)
+        check = again.gpu_check if again else None
+        if again is None or check is None or not check.fits:
+            return None
+    gpus = gpus_given({**arguments, **changes})
+    text = f"{says}: fits {gpus} x {check.name} at {gib(check.per_gpu_bytes)} per GPU"
+    return Alternative(change=says, arguments=changes, gpu_id=check.gpu_id, gpus=gpus,
+                       per_gpu_bytes=check.per_gpu_bytes, text=text)
+
+
+def shorter_context(arguments: Arguments, result: VramEstimate, catalog: Catalog, estimate: Estimate) -> Alternative | None:
+    check = result.gpu_check
+    longest = check.max_seq_len if check else None
+    if not longest or longest < SHORTEST_USEFUL_CONTEXT or longest >= given(arguments, "seq_len", 2048):
+        return None
+    says = f"a context of {longest:,} tokens (seq_len / max_model_len)"
+    return tried(arguments, {"seq_len": longest}, says, catalog, estimate)
+
+
+def reestimate(arguments: Arguments, changes: dict[str, Any], catalog: Catalog, estimate: Estimate) -> VramEstimate | None:
+    try:
+        return estimate({**arguments, **changes}, catalog)
+    except SizingError:  # a change this model or engine cannot take (e.g. heads that 8 GPUs do not divide)
+        return None

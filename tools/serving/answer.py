@@ -1,0 +1,68 @@
+"""The text answer of plan_serving: the cheapest plan first, what limits it, the next options, and the engine it holds for.
+
+The MCP tool sends this as its text content (an answer a person could read aloud, at most 1,500 bytes); every option,
+infeasible GPU and assumption stays in the structured content.
+"""
+from __future__ import annotations
+
+from gpusizer.tools.figures import best_of, number, usd, within_limit
+from gpusizer.tools.memory.engine_settings import ENGINE_NAMES
+from gpusizer.tools.serving.plan_models import ServingOption, ServingPlan
+
+WARNINGS_SHOWN = 3
+LIMITS = {"kv_cache": "the KV cache", "max_num_seqs": "the engine's max_num_seqs",
+          "max_running_requests": "the engine's max_running_requests",
+          "tokens_per_s_per_user": "the tokens/s per user target", "ttft_s": "the time-to-first-token target"}
+
+
+def plan_serving_answer(result: ServingPlan) -> str:
+    """The cheapest option as a sentence, the next four, the GPUs that cannot serve, the warnings and the engine."""
+    engine = f"{ENGINE_NAMES.get(result.engine, result.engine)} {result.engine_version}"
+    load = traffic(result)
+    if not result.options:
+        who = f"{result.infeasible[0].gpu_id} cannot" if len(result.infeasible) == 1 else "No GPU in the catalog can"
+        why = f": {result.infeasible[0].reason}" if len(result.infeasible) == 1 else "; each GPU's reason:"
+        lines = [f"{who} serve {result.model} to {load} with {engine}{why}"]
+        if len(result.infeasible) > 1:
+            lines += best_of([f"- {g.gpu_id}: {g.reason}" for g in result.infeasible])
+    else:
+        best = result.options[0]
+        verb = "serve" if best.replicas > 1 else "serves"
+        lines = [f"{shape(best)} {verb} {result.model} to {load} at {speed(best)}, {price(best)}; "
+                 f"limited by {LIMITS.get(best.limited_by, best.limited_by)}"]
+        if best.fewest_gpus < best.total_gpus:
+            lines.append(f"Fewest {best.gpu_id} that serve it: {best.fewest_gpus} GPUs (the plan above is the cheapest)")
+        lines += best_of([f"- {shape(o)}: {speed(o)}, {price(o)}" for o in result.options[1:]], shown=4)
+    lines += [w for w in result.warnings if not w.startswith("no GPU in the catalog serves this")][:WARNINGS_SHOWN]
+    lines.append(f"Figures for {engine}, weights {result.weights_dtype}, KV cache {result.kv_cache_dtype}")
+    if result.options and result.infeasible:
+        names = [g.gpu_id for g in result.infeasible]
+        more = f" and {len(names) - 5} more" if len(names) > 5 else ""
+        lines.append(f"Cannot serve it: {', '.join(names[:5])}{more} (reasons in the structured result)")
+    return within_limit(lines)
+
+
+def traffic(result: ServingPlan) -> str:
+    """The load planned for: '100 requests in flight at once' or '5 requests/s'."""
+    if result.concurrent_users is not None:
+        return f"{number(result.concurrent_users)} requests in flight at once"
+    return f"{number(result.requests_per_s)} requests/s"
+
+
+def shape(option: ServingOption) -> str:
+    """'3 replicas of 2 x h100-sxm (6 GPUs)'."""
+    replicas = f"{option.replicas} replica{'s' if option.replicas != 1 else ''}"
+    total = f"{option.total_gpus} GPU{'s' if option.total_gpus != 1 else ''}"
+    return f"{replicas} of {option.gpus_per_replica} x {option.gpu_id} ({total})"
+
+
+def speed(option: ServingOption) -> str:
+    return f"{number(option.tokens_per_s_per_user)} tokens/s per user, TTFT {number(option.ttft_s)} s"
+
+
+def price(option: ServingOption) -> str:
+    if option.usd_per_month is None:
+        return "no cloud price in the catalog"
+    where = f" on {option.offer.provider} {option.offer.instance_type} ({option.offer.pricing.replace('_', '-')})" \
+        if option.offer else ""
+    return f"{usd(option.usd_per_month)}/month{where}"
