@@ -31,11 +31,13 @@ from gpusizer import tools
 from gpusizer.catalog import Catalog, SizingError, load_catalog
 from gpusizer.settings import settings
 from gpusizer.tools.compare.compare_gpus import CompareRequest
+from gpusizer.tools.memory.biggest import BiggestModelRequest
 from gpusizer.tools.memory.request import VramRequest
 from gpusizer.tools.memory.workload import CORE_WORKLOAD_FIELDS
 from gpusizer.tools.money.cloud_cost import CloudCostRequest
 from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
 from gpusizer.tools.serving.plan_models import PlanServingRequest
+from gpusizer.tools.speed.plan_training import PlanTrainingRequest
 from gpusizer.tools.validation import unknown_arguments_message, validation_message
 
 from .catalog_resources import add_catalog_resources
@@ -47,15 +49,18 @@ INSTRUCTIONS = (
     "gpusizer answers GPU sizing and cost questions from a sourced catalog of GPUs, models and cloud prices. "
     "Start with estimate_vram for 'will it fit / how much memory / how many GPUs', then compare_gpus to choose "
     "hardware, cloud_cost for what a job costs to rent, rent_vs_buy for owning versus renting, and plan_serving for "
-    "how many GPUs serve a model to N users or requests per second with vLLM, SGLang or llama.cpp. "
-    "Every result lists its assumptions: quote them with the figures, and read gpusizer://gpus or "
+    "how many GPUs serve a model to N users or requests per second with vLLM, SGLang or llama.cpp; plan_training "
+    "for how long and how much a training run costs, biggest_model for the largest model a GPU holds. "
+    "Each tool's text is the answer, verdict first with the cheapest fix, and every result lists its assumptions: "
+    "quote them with the figures, and read gpusizer://gpus or "
     "gpusizer://models for exact names."
 )
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
 TITLES = {"estimate_vram": "Estimate VRAM", "compare_gpus": "Compare GPUs", "cloud_cost": "Cloud cost",
-          "rent_vs_buy": "Rent vs buy", "plan_serving": "Plan serving"}
+          "rent_vs_buy": "Rent vs buy", "plan_serving": "Plan serving", "plan_training": "Plan training",
+          "biggest_model": "Biggest model"}
 SERVER_DESCRIPTION = ("GPU sizing from a sourced catalog: memory to serve and fine-tune, GPU comparisons, "
                       "cloud prices, rent-or-buy.")
 
@@ -69,6 +74,9 @@ NAMED_IN_DESCRIPTION = {
     "plan_serving": ("params_billions", "weights_dtype", "kv_cache_dtype", "engine_version", "gpu_memory_utilization",
                      "bandwidth_efficiency",
                      "compute_efficiency", "pricing", "prompt_tokens", "output_tokens", "jurisdiction", "gpu"),
+    "plan_training": ("params_billions", "examples", "tokens_per_example", "epochs", "recipe", "gpu", "gpu_count", "seq_len",
+                      "batch_size", "gradient_checkpointing", "mfu", "pricing"),
+    "biggest_model": ("gpu_count", "method", "weights_dtypes", "seq_len", "batch_size", "gradient_checkpointing", "limit"),
     "rent_vs_buy": ("electricity_usd_per_kwh", "pue", "power_watts_per_gpu", "idle_watts_per_gpu", "colocation_usd_per_kw_month",
                     "staff_usd_per_year", "maintenance_fraction_per_year", "residual_fraction", "cost_of_capital",
                     "server_share_usd_per_gpu"),
@@ -99,6 +107,13 @@ DESCRIPTIONS = {
         "per GPU type (gpu: one) the cheapest replicas, speed, $/hour, $/month, $/million tokens. Also "
         "weights_dtype, kv_cache_dtype, engine_version, gpu_memory_utilization, pricing, jurisdiction, "
         "bandwidth_efficiency, compute_efficiency."),
+    "plan_training": (
+        "Time, GPU-hours and cost of a training run from training_tokens or examples x tokens_per_example x epochs, "
+        "per GPU type cheapest first (or on gpu x gpu_count), with the GPUs the job needs under its recipe. Also "
+        "params_billions, method, recipe, seq_len, batch_size, gradient_checkpointing, mfu, pricing."),
+    "biggest_model": (
+        "The largest catalog models that fit gpu (x gpu_count) for a workload, per format (default: as released and "
+        "q4_k_m). Also method, weights_dtypes, seq_len, batch_size, gradient_checkpointing, limit."),
 }
 
 
@@ -256,4 +271,6 @@ def tool_shapes() -> list[tuple[str, type[BaseModel], list[FieldGroup]]]:
         ("cloud_cost", tools.CloudCost, [(CloudCostRequest, None, False), (VramRequest, workload, True)]),
         ("rent_vs_buy", tools.RentVsBuy, [(RentVsBuyRequest, None, False)]),
         ("plan_serving", tools.ServingPlan, [(PlanServingRequest, None, False)]),
+        ("plan_training", tools.PlanTraining, [(PlanTrainingRequest, None, False)]),
+        ("biggest_model", tools.BiggestModels, [(BiggestModelRequest, None, False)]),
     ]

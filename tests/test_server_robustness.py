@@ -14,7 +14,8 @@ GPUS = ["h100", "a100", "rtx 4090", "mi300x", "l4", "b200", "h10", ""]
 NAMES = [*GPUS, "llama 3.1 8b", "mixtral", "qwen3-8b", "deepseek-v3", "zzz", "aws", "lambda", "us-east-1"]
 BASES = {"estimate_vram": {"model": "llama 3.1 8b"}, "compare_gpus": {"gpus": ["h100", "a100"]},
          "cloud_cost": {"gpu": "h100", "hours": 10}, "rent_vs_buy": {"gpu": "h100", "purchase_usd_per_gpu": 30000},
-         "plan_serving": {"model": "llama 3.1 8b", "concurrent_users": 50}}
+         "plan_serving": {"model": "llama 3.1 8b", "concurrent_users": 50},
+         "plan_training": {"model": "llama 3.1 8b", "training_tokens": 1e8, "gpu": "h100"}, "biggest_model": {"gpu": "rtx 4090"}}
 
 garbage = st.one_of(
     st.none(), st.booleans(), st.integers(-10**12, 10**12), st.floats(allow_nan=True, allow_infinity=True),
@@ -74,8 +75,21 @@ def priced_options_cheapest_first(answer):
     assert answer["options"] or answer["infeasible"]
 
 
+def training_options_cheapest_first(answer):
+    priced = [o["usd_total"] for o in answer["options"] if o["usd_total"] is not None]
+    assert priced == sorted(priced) and all(o["gpus"] >= 1 and o["wall_clock_hours"] > 0 for o in answer["options"])
+
+
+def largest_models_first(answer):
+    for fits in answer["formats"]:
+        sizes = [m["params"] for m in fits["models"]]
+        assert sizes == sorted(sizes, reverse=True) and all(m["per_gpu_bytes"] <= m["usable_bytes"] for m in fits["models"])
+
+
 INVARIANTS = {"estimate_vram": sums_its_breakdown, "compare_gpus": one_row_per_gpu_asked, "cloud_cost": cheapest_first,
-              "rent_vs_buy": has_a_verdict, "plan_serving": priced_options_cheapest_first}
+              "rent_vs_buy": has_a_verdict, "plan_serving": priced_options_cheapest_first,
+              "plan_training": training_options_cheapest_first, "biggest_model": largest_models_first}
+EXAMPLES = {"plan_training": 150, "biggest_model": 150}  # each call scans the catalog's GPUs or models: fewer, same reach
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +105,7 @@ def connected():
 def test_random_arguments_get_a_result_or_a_readable_error(connected, tool):
     portal, client = connected
 
-    @settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @settings(max_examples=EXAMPLES.get(tool, 1000), deadline=None, suppress_health_check=list(HealthCheck), database=None)
     @given(arguments=arguments_for(tool))
     def one_call(arguments):
         result = portal.call(client.call_tool, tool, arguments)

@@ -9,7 +9,7 @@ from mcp.types import PromptReference, ResourceTemplateReference
 from gpusizer.server.app import create_server
 from gpusizer.tools import cloud_cost, compare_gpus, estimate_vram, rent_vs_buy
 
-TOOLS = {"estimate_vram", "compare_gpus", "cloud_cost", "rent_vs_buy", "plan_serving"}
+TOOLS = {"estimate_vram", "compare_gpus", "cloud_cost", "rent_vs_buy", "plan_serving", "plan_training", "biggest_model"}
 
 
 def connect(catalog) -> Client:
@@ -17,7 +17,7 @@ def connect(catalog) -> Client:
     return Client(create_server(catalog))
 
 
-async def test_the_five_tools_are_listed_read_only_with_output_schemas(catalog):
+async def test_every_tool_is_listed_read_only_with_an_output_schema(catalog):
     async with connect(catalog) as client:
         listed = {tool.name: tool for tool in (await client.list_tools()).tools}
         assert set(listed) == TOOLS
@@ -190,9 +190,9 @@ async def test_a_misspelled_argument_is_an_error_naming_the_right_one_not_silent
 async def test_tools_list_stays_small_because_every_byte_is_context_on_every_turn(catalog):
     async with connect(catalog) as client:
         listed = await client.list_tools()
-        # 12,000 bytes until the output schemas became whole (nested, with required: 12 KB of the total); the target
-        # in issue #31 is 16,000, not reached yet
-        assert len(listed.model_dump_json(by_alias=True, exclude_none=True)) < 23_000
+        # 12,000 bytes for five tools until the output schemas became whole (nested, with required: about half the total)
+        # and plan_training and biggest_model joined; the target in issue #31 is 16,000, not reached yet
+        assert len(listed.model_dump_json(by_alias=True, exclude_none=True)) < 28_000
         assert {tool.title for tool in listed.tools} >= {"Estimate VRAM", "Compare GPUs", "Cloud cost", "Rent vs buy"}
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from mcp import Client, StdioServerParameters
 
-TOOLS = {"estimate_vram", "compare_gpus", "cloud_cost", "rent_vs_buy", "plan_serving"}
+TOOLS = {"estimate_vram", "compare_gpus", "cloud_cost", "rent_vs_buy", "plan_serving", "plan_training", "biggest_model"}
 
 SERVER_COMMAND = str(Path(sys.executable).parent / "gpusizer-mcp")
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",

@@ -3,6 +3,7 @@
 - `estimate_vram(model, ...)`: peak bytes per GPU by category, the fit on a named GPU, and where it fits across the catalog.
   With a gpu it does not fit, `alternatives`: the cheapest changes that make it fit, from the fix-it ladder
   (`ladder.py`: format, KV cache, context, checkpointing, optimizer, recipe, GPUs), each re-estimated.
+- `biggest_model(gpu, ...)`: the largest catalog models that fit a GPU (or several) for a workload, per format.
 - `workload_of(arguments)`: estimate_vram's fields riding along another tool's arguments.
 
 Below them: `model/` (parameters, formats, stored weight bytes), `training/` (states and the step's peak),

@@ -14,6 +14,8 @@ from gpusizer import tools
 from gpusizer.catalog import MIB, Catalog, GpuSpec, SizingError
 from gpusizer.tools.figures import gib, number, percent, token_count, usd
 from gpusizer.tools.memory import fitting
+from gpusizer.tools.memory.biggest import DEFAULT_CONTEXT as BIGGEST_DEFAULT_CONTEXT
+from gpusizer.tools.memory.biggest import biggest_model
 from gpusizer.tools.memory.engine_settings import ENGINE_NAMES, engine_runs_on
 from gpusizer.tools.memory.engines.llama_cpp import offloadable_layers
 from gpusizer.tools.memory.engines.memory import VLLM_GPU_MEMORY_UTILIZATION
@@ -31,7 +33,7 @@ from .reading import Reading
 
 ASSUMED_HOURS = 1.0  # cloud_cost needs a duration; a question without one is priced per hour, and says so
 TRAINING_GPU, TRAINING_GPUS = "h100-sxm", 8  # a training-time question with no GPU is answered for one 8 x H100 node
-BIGGEST_MODEL_CONTEXT = 4096  # 'what's the biggest model I can run': sized for a chat-length context, and said so
+BIGGEST_MODEL_CONTEXT = BIGGEST_DEFAULT_CONTEXT  # 'what's the biggest model I can run': a chat-length context, said so
 
 Answer = Callable[[Reading, Catalog, list[ToolCall]], str]
 
@@ -607,32 +609,20 @@ def answer_rent_or_buy(reading: Reading, catalog: Catalog, calls: list[ToolCall]
 def answer_biggest_model(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     """The largest catalog models that fit the GPU(s): as released, and as a 4-bit GGUF (what local users run)."""
     gpu_id, count = reading.gpus[0]
-    lines = []
-    context = reading.seq_len or BIGGEST_MODEL_CONTEXT
     training = reading.workload == "training"
-    ways = [("as released" if not reading.weights_dtype else f"in {reading.weights_dtype}", reading.weights_dtype)]
-    if not reading.weights_dtype and not training:
-        ways.append(("as a 4-bit GGUF (q4_k_m)", "q4_k_m"))
-    for label, dtype in ways:
-        job = {"workload": "training", "method": reading.method, "batch_size": reading.batch_size,
-               "gradient_checkpointing": reading.gradient_checkpointing} if training else {}
-        arguments = {k: a for k, a in {"weights_dtype": dtype, "seq_len": context, "gpu": gpu_id, **job,
-                                        **spread_over(reading, count)}.items() if a is not None}
+    result = call(calls, catalog, biggest_model, gpu=gpu_id, gpu_count=count or 1, workload=reading.workload,
+                  method=reading.method if training else None, batch_size=reading.batch_size if training else None,
+                  gradient_checkpointing=reading.gradient_checkpointing if training else None,
+                  weights_dtypes=[reading.weights_dtype] if reading.weights_dtype else None,
+                  seq_len=reading.seq_len or BIGGEST_MODEL_CONTEXT)
+    lines = []
+    for fits in result.formats:
+        label = ("as released" if fits.weights_dtype == "as released" else
+                 "as a 4-bit GGUF (q4_k_m)" if fits.weights_dtype == "q4_k_m" and not reading.weights_dtype else
+                 f"in {fits.weights_dtype}")
         label = f"{reading.method} training, {label}" if training else label
-        found = []
-        for arch in sorted(catalog.models, key=lambda m: -count_parameters(m).total):
-            try:
-                check = tools.estimate_vram(arch.model_id, catalog=catalog, **arguments).gpu_check
-            except SizingError:
-                continue
-            if check is not None and check.fits:
-                found.append(arch.model_id)
-                if len(found) == 3:
-                    break
-        if found:
-            call(calls, catalog, tools.estimate_vram, model=found[0], **arguments)
-        lines.append(f"{label}: " + (", ".join(found) if found else "none of the catalog models"))
-    return (f"Largest catalog models that fit {count or 1} × {gpu_id} at {number(context)} tokens of context, "
+        lines.append(f"{label}: " + (", ".join(m.model for m in fits.models) if fits.models else "none of the catalog models"))
+    return (f"Largest catalog models that fit {count or 1} × {gpu_id} at {number(result.seq_len)} tokens of context, "
             "biggest first: " + "; ".join(lines) + ".")
 
 
