@@ -91,7 +91,10 @@ async def test_an_assistant_reading_only_the_text_answers_the_question_with_the_
     result, _ = await answer(catalog, call["tool"], call["arguments"])
     said = scripted_assistant(call["question"], result.content[0].text)
     structured = result.structured_content
-    if call["tool"] == "estimate_vram":  # the verdict and the peak per GPU, as the tool computed them
+    if call["tool"] == "estimate_vram" and structured["box"]:  # cards used together: the verdict and what they share
+        assert ("Fits the box" if structured["box"]["fits"] else "Does not fit the box") in said
+        assert gib(structured["box"]["shared_bytes"]) in said
+    elif call["tool"] == "estimate_vram":  # the verdict and the peak per GPU, as the tool computed them
         check = structured["gpu_check"]
         assert ("Fits" if check["fits"] else "Does not fit") in said
         assert gib(structured["total_bytes"]) in said

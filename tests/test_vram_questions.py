@@ -180,3 +180,26 @@ def test_a_training_job_too_big_for_one_gpu_is_counted_with_zero3(catalog):
 def test_a_job_that_fits_needs_one_gpu(catalog):
     check = estimate_vram("llama-3.1-8b", gpu="h100", catalog=catalog).gpu_check
     assert check is not None and check.fits and check.gpus_needed == 1 and check.split == "one GPU"
+
+
+def test_a_3090_and_a_3060_in_one_box_add_up_under_llama_cpp_but_not_under_vllm(catalog):
+    """llama.cpp splits layers by memory (24 + 12 GB add up); vLLM gives each card an equal share (the 12 GB limits)."""
+    layers = estimate_vram("qwen2.5-32b", weights_dtype="q8_0", engine="llama_cpp", seq_len=4096,
+                           gpu=["rtx-3090", "rtx-3060-12gb"], catalog=catalog).box
+    shards = estimate_vram("qwen2.5-32b", weights_dtype="awq", engine="vllm", seq_len=4096,
+                           gpu=["rtx-3090", "rtx-3060-12gb"], catalog=catalog).box
+    assert layers is not None and shards is not None
+    assert layers.cards[0].share_bytes > layers.cards[1].share_bytes  # in proportion to memory
+    assert shards.cards[0].share_bytes == shards.cards[1].share_bytes and "smallest sets the limit" in shards.split
+    assert layers.fits and layers.shared_bytes > 24 * 2**30  # more than either card alone
+
+
+def test_the_same_card_listed_twice_is_two_of_it(catalog):
+    listed = estimate_vram("llama-3.1-70b", weights_dtype="awq", gpu=["rtx-3090", "rtx-3090"], catalog=catalog)
+    counted = estimate_vram("llama-3.1-70b", weights_dtype="awq", gpu="rtx-3090", num_gpus=2, tensor_parallel=2, catalog=catalog)
+    assert listed.box is None and listed.total_bytes == counted.total_bytes and listed.gpu_check == counted.gpu_check
+
+
+def test_a_box_of_too_many_cards_is_refused_with_the_limit(catalog):
+    with pytest.raises(SizingError, match="at most 16"):
+        estimate_vram("llama-3.1-8b", gpu=["rtx-3090"] * 17, catalog=catalog)

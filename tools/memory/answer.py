@@ -33,6 +33,8 @@ def verdict(result: VramEstimate) -> str:
     job = (f"{result.model} inference ({result.weights_dtype})" if result.workload == "inference"
            else f"{result.model} {result.method} training ({result.weights_dtype} weights)")
     needs = f"{job} needs {gib(result.total_bytes)} per GPU"
+    if result.box is not None:
+        return box_verdict(result, job)
     check = result.gpu_check
     if check is None:
         return f"{needs}."
@@ -42,6 +44,15 @@ def verdict(result: VramEstimate) -> str:
     takes = (f"it takes {check.gpus_needed} x {check.name} ({check.split})" if check.gpus_needed
              else f"not even 64 x {check.name} hold it")
     return f"Does not fit: {needs}, the {check.name} has {gib(check.usable_bytes)} usable; as asked, {takes}."
+
+
+def box_verdict(result: VramEstimate, job: str) -> str:
+    box = result.box
+    assert box is not None
+    parts = ", ".join(f"{gib(card.share_bytes)} + {gib(card.buffers_bytes)} of buffers on {card.gpu_id} "
+                      f"({gib(card.usable_bytes)} usable)" for card in box.cards)
+    verdict = "Fits" if box.fits else "Does not fit"
+    return f"{verdict} the box: {job} shares {gib(box.shared_bytes)} of weights and KV cache; {box.split}: {parts}."
 
 
 def breakdown(result: VramEstimate) -> str:

@@ -5,7 +5,8 @@ from collections.abc import Mapping
 
 from gpusizer.catalog import GIB, Catalog, GpuSpec, load_catalog
 from gpusizer.tools.figures import gib
-from gpusizer.tools.memory import ladder
+from gpusizer.tools.memory import fitting, ladder
+from gpusizer.tools.memory.box import box_check
 from gpusizer.tools.memory.breakdown import per_gpu
 from gpusizer.tools.memory.engine_settings import Engine
 from gpusizer.tools.memory.fitting import check_on_gpu, fits_across_catalog
@@ -39,7 +40,7 @@ def estimate_vram(model: str | None = None, *, params_billions: float | None = N
                   activation_offloading: bool | None = None, optimizer_in_backward: bool | None = None,
                   torch_compile: bool | None = None, batch_size: int = 1,
                   seq_len: int = 2048, lora_rank: int = 16, num_gpus: int = 1, sharding: Sharding = "none",
-                  tensor_parallel: int = 1, gpu: str | None = None, engine: Engine = "hf", engine_version: str | None = None,
+                  tensor_parallel: int = 1, gpu: str | list[str] | None = None, engine: Engine = "hf", engine_version: str | None = None,
                   gpu_memory_utilization: float | None = None, max_model_len: int | None = None,
                   max_num_seqs: int | None = None, max_num_batched_tokens: int | None = None,
                   enforce_eager: bool | None = None, n_gpu_layers: int | None = None, flash_attention: bool | None = None,
@@ -55,9 +56,26 @@ def estimate_vram(model: str | None = None, *, params_billions: float | None = N
     """
     arguments = {name: value for name, value in locals().items() if name != "catalog"}
     catalog = catalog or load_catalog()
+    if isinstance(gpu, list):
+        return on_a_box(arguments, gpu, catalog)
     result = estimate(arguments, catalog)
     found = ladder.alternatives(arguments, result, catalog, estimate)
     return result.model_copy(update={"alternatives": found}) if found else result
+
+
+def on_a_box(arguments: Mapping[str, object], names: list[str], catalog: Catalog) -> VramEstimate:
+    """gpu as a list: several of one card are num_gpus of it; different cards are checked as one box (box.py)."""
+    parse_request(VramRequest, arguments, "estimate_vram")  # limits and names checked before any work
+    if len({name.strip().lower() for name in names}) <= 1:
+        spread = fitting.spread_over(str(arguments.get("workload") or "inference"), len(names))
+        return estimate_vram(**{**arguments, **spread, "gpu": names[0] if names else None, "catalog": catalog})  # type: ignore[arg-type]
+    cards = [catalog.resolve_gpu(name).gpu for name in names]
+    engine = str(arguments.get("engine") or "hf")
+    sized = {**arguments, "gpu": None, "engine": "hf" if engine in ("vllm", "sglang") else engine}
+    result = estimate(sized, catalog)
+    checked = box_check(result, cards, engine, arguments.get("gpu_memory_utilization"))  # type: ignore[arg-type]
+    note = f"a box of {' + '.join(card.gpu_id for card in cards)}: {checked.split}"
+    return result.model_copy(update={"box": checked, "assumptions": [*result.assumptions, note]})
 
 
 def estimate(arguments: Mapping[str, object], catalog: Catalog | None = None) -> VramEstimate:
@@ -77,8 +95,8 @@ def estimate(arguments: Mapping[str, object], catalog: Catalog | None = None) ->
     total = sum(breakdown.model_dump().values())
     warnings = warnings_for(plan, breakdown, total)
     check = None
-    if request.gpu:
-        match = catalog.resolve_gpu(request.gpu)
+    if request.single_gpu:
+        match = catalog.resolve_gpu(request.single_gpu)
         if match.note:
             warnings.append(match.note)
         check = check_on_gpu(plan, match.gpu, total)

@@ -22,6 +22,7 @@ Optimizer = Literal["adamw", "adamw_8bit", "paged_adamw_8bit", "paged_adamw", "s
 Sharding = Literal["none", "zero1", "zero2", "zero3", "fsdp"]
 Recipe = Literal["pytorch", "hf_trainer", "trl", "torchtune", "unsloth"]
 Loss = Literal["standard", "chunked", "fused"]
+MAX_BOX_CARDS = 16  # GPUs in one box given as a list
 QLORA_BASE_DTYPE: WeightsDtype = "nf4"  # QLoRA stores its frozen base this way, whatever weights_dtype says
 
 assert set(WeightsDtype.__args__) == set(FORMATS), "every weights_dtype needs a storage format"  # type: ignore[attr-defined]
@@ -63,7 +64,8 @@ class VramRequest(BaseModel):
     num_gpus: int = Field(default=1, ge=1, le=1_000_000, description="training: data parallel")
     sharding: Sharding = Field(default="none", description="training")
     tensor_parallel: int = Field(default=1, ge=1, le=1024, description="GPUs a layer is split across")
-    gpu: str | None = Field(default=None, max_length=NAME_LIMIT, description="check the fit on this GPU")
+    gpu: str | list[str] | None = Field(default=None, description="check the fit on this GPU, or a list: a box of cards "
+                                        "used together ('rtx-3090', 'rtx-3060-12gb')")
     engine: Engine = Field(default="hf", description="vllm and sglang need gpu")
     engine_version: str | None = Field(default=None, max_length=VERSION_LIMIT, description="e.g. '0.19.0', llama.cpp 'b6250' "
                                        "(default: the newest whose rules were read)")
@@ -77,6 +79,21 @@ class VramRequest(BaseModel):
     enforce_eager: bool | None = Field(default=None, description="vLLM: no CUDA graphs")
     n_gpu_layers: int | None = Field(default=None, ge=0, le=100_000, description="llama.cpp -ngl (default: all, or what fits gpu)")
     flash_attention: bool | None = Field(default=None, description="llama.cpp -fa (default on from b6250)")
+
+    @property
+    def single_gpu(self) -> str | None:
+        """The one GPU named (a list of cards is a box: estimate_vram checks it in box.py before this is read)."""
+        if isinstance(self.gpu, list):
+            raise ValueError("a list of GPUs is a box of cards: estimate_vram checks it as one")
+        return self.gpu
+
+    @field_validator("gpu", mode="after")
+    @classmethod
+    def _bounded_gpu_names(cls, value: str | list[str] | None) -> str | list[str] | None:
+        names = [value] if isinstance(value, str) else value or []
+        if len(names) > MAX_BOX_CARDS or any(len(name) > NAME_LIMIT for name in names):
+            raise ValueError(f"gpu takes a name of at most {NAME_LIMIT} characters, or a list of at most {MAX_BOX_CARDS}")
+        return value
 
     @field_validator("weights_dtype", "kv_cache_dtype", "recipe", "loss", mode="before")
     @classmethod
@@ -155,6 +172,20 @@ class TrainingSetup(BaseModel):
     training_precision: TrainingPrecision = Field(description="mixed or bf16, as this recipe trains")
 
 
+class BoxCard(BaseModel):
+    gpu_id: str
+    usable_bytes: int
+    share_bytes: int = Field(description="the model's weights and KV cache this card holds")
+    buffers_bytes: int = Field(description="its own activations, CUDA context and workspaces")
+
+
+class BoxCheck(BaseModel):
+    fits: bool
+    split: str = Field(description="how the engine shares the model among the cards")
+    shared_bytes: int = Field(description="weights and KV cache, shared among the cards")
+    cards: list[BoxCard]
+
+
 class VramEstimate(BaseModel):
     model: str
     workload: Workload
@@ -171,6 +202,7 @@ class VramEstimate(BaseModel):
     training: TrainingSetup | None = None
     serving: ServingMemory | None = Field(default=None, description="the engine's start-up budget per GPU (null for hf)")
     gpu_check: GpuCheck | None = None
+    box: BoxCheck | None = Field(default=None, description="with gpu as a list of different cards: how they share it")
     alternatives: list[Alternative] = Field(default=[], description="with a gpu it does not fit: the cheapest changes "
                                             "that make it fit (format, KV cache, context, checkpointing, recipe, GPUs)")
     fits: list[GpuFit]

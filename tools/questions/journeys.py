@@ -11,14 +11,13 @@ from collections.abc import Callable
 from typing import Any
 
 from gpusizer import tools
-from gpusizer.catalog import MIB, Catalog, GpuSpec, SizingError
+from gpusizer.catalog import Catalog, GpuSpec, SizingError
 from gpusizer.tools.figures import gib, number, percent, token_count, usd
 from gpusizer.tools.memory import fitting
 from gpusizer.tools.memory.biggest import DEFAULT_CONTEXT as BIGGEST_DEFAULT_CONTEXT
 from gpusizer.tools.memory.biggest import biggest_model
 from gpusizer.tools.memory.engine_settings import ENGINE_NAMES, engine_runs_on
 from gpusizer.tools.memory.engines.llama_cpp import offloadable_layers
-from gpusizer.tools.memory.engines.memory import VLLM_GPU_MEMORY_UTILIZATION
 from gpusizer.tools.memory.model.parameters import count_parameters
 from gpusizer.tools.memory.request import GpuCheck, VramRequest
 from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
@@ -157,34 +156,26 @@ def mixed_box(reading: Reading) -> bool:
 
 
 def answer_mixed_box(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
-    """Cards of different sizes in one machine: llama.cpp and transformers (device_map) split the layers in proportion
-    to each card's memory; vLLM and SGLang's tensor parallelism give every card an equal share, so the smallest limits."""
-    result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading))
-    cards = [(catalog.find_gpu(g), count or 1) for g, count in named_gpus(reading)]
-    devices = sum(n for _, n in cards)
-    per_device = result.breakdown.activations + result.breakdown.runtime_overhead  # each card's buffers and CUDA context
-    host = (result.serving.host_weights_bytes or 0) if result.serving else 0  # what llama.cpp keeps in system RAM anyway
-    shared = result.total_bytes - per_device - host
-    names = " + ".join(f"{n} × {spec.gpu_id}" if n > 1 else spec.gpu_id for spec, n in cards)
-    usable = [spec.usable_memory_mib * MIB for spec, n in cards for _ in range(n)]
+    """Cards of different sizes in one machine, checked by estimate_vram as one box (gpu as a list): llama.cpp and
+    transformers split the layers in proportion to each card's memory; vLLM and SGLang give every card an equal share."""
+    cards = [spec for g, count in named_gpus(reading) for spec in [catalog.find_gpu(g)] * (count or 1)]
     engine = serving_engine(reading) or estimate_engine(reading, False) or "hf"
-    if engine in ("vllm", "sglang"):
-        share = reading.gpu_memory_utilization or VLLM_GPU_MEMORY_UTILIZATION  # what the engine may take of each card
-        fits = shared / devices <= min(usable) * share - per_device
-        how = (f"{ENGINE_NAMES[engine]} gives each of the {devices} cards an equal share ({gib(shared / devices)} plus "
-               f"{gib(per_device)} of buffers), so the smallest card sets the limit: {gib(min(usable) * share)} of it at "
-               f"a memory share of {share:g}")
-    else:
-        room = sum(usable) - devices * per_device
-        fits = shared <= room
-        split = ", ".join(f"{gib(shared * u / sum(usable))} of {spec.gpu_id}'s {gib(u)}" for (spec, _), u in zip(
-            ((spec, n) for spec, n in cards for _ in range(n)), usable, strict=True))
-        who = "llama.cpp" if engine == "llama_cpp" else "transformers (device_map='auto')"
-        how = (f"{who} splits the layers in proportion to each card's memory ({split}), and each card also holds "
-               f"{gib(per_device)} of buffers and CUDA context: {gib(room)} of room in all")
-    verdict = "Yes" if fits else "No"
-    return (f"{verdict}: {names} in one box. The model needs {gib(shared)} for weights and KV cache on the GPUs; {how}."
-            + ("" if fits else " A smaller format or a shorter context would bring it down.") + warnings_line(result.warnings))
+    arguments = {**workload_arguments(reading), "engine": engine,
+                 "gpu_memory_utilization": reading.gpu_memory_utilization if engine in ("vllm", "sglang") else None}
+    result = call(calls, catalog, tools.estimate_vram, **arguments, gpu=[spec.gpu_id for spec in cards])
+    box = result.box
+    if box is None:  # the same card listed twice: an ordinary fit
+        return answer_fit(reading, catalog, calls)
+    names = " + ".join(f"{n} × {g}" if n > 1 else g for g, n in ((g, count or 1) for g, count in named_gpus(reading)))
+    split = ", ".join(f"{gib(card.share_bytes)} of {card.gpu_id}'s {gib(card.usable_bytes)}" for card in box.cards)
+    buffers = box.cards[0].buffers_bytes
+    how = (f"{box.split}: {gib(box.shared_bytes / len(box.cards))} plus {gib(buffers)} of buffers each"
+           if engine in ("vllm", "sglang") else
+           f"{box.split} ({split}), and each card also holds {gib(buffers)} of buffers and CUDA context")
+    verdict = "Yes" if box.fits else "No"
+    return (f"{verdict}: {names} in one box. The model needs {gib(box.shared_bytes)} for weights and KV cache on the GPUs; "
+            f"{how}." + ("" if box.fits else " A smaller format or a shorter context would bring it down.")
+            + warnings_line(result.warnings))
 
 
 def answer_fit(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:

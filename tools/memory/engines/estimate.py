@@ -33,8 +33,8 @@ def estimate_with_engine(request: VramRequest, plan: Plan, catalog: Catalog, bas
                          warnings: list[str]) -> VramEstimate:
     check_engine_request(request, plan)
     gpu = None
-    if request.gpu:
-        match = catalog.resolve_gpu(request.gpu)
+    if request.single_gpu:
+        match = catalog.resolve_gpu(request.single_gpu)
         gpu = match.gpu
         if not engine_runs_on(request.engine, gpu.vendor):
             raise SizingError(f"{unread_backend(request.engine, gpu.vendor)}: leave engine out for the model's own need "
