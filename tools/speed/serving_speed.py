@@ -12,8 +12,9 @@ E x (1 - (1 - k/E)^T) per layer.
 Efficiencies, fitted on published timings (gpt-fast, vLLM CI, TensorRT-LLM, NIM and llama-bench tables; each case's
 ratio is printed by benchmarks/throughput.py): vLLM/SGLang reach 0.85 of the bandwidth plus 0.08 ms per layer per step;
 GEMMs reach 0.65 of the 16-bit dense peak and 0.45 of the FP8/FP4 one, times 0.8 at tensor parallel 4 and 0.6 at 8
-(the all-reduce no longer hides behind the GEMMs); llama.cpp reaches 0.75 of the bandwidth on CUDA and ROCm (0.55 on
-Apple GPUs) with no measurable per-layer cost at batch 1.
+(the all-reduce no longer hides behind the GEMMs); llama.cpp by GPU class (LLAMA_CPP_CLASSES below: 0.87 of a GDDR
+card's bandwidth and 0.60 of an HBM part's, 74-104 us per layer per step, prompts at 0.78 of a GeForce card's dense peak
+and 0.30 of other parts'; benchmarks/speed_published.py prints each published case).
 """
 from __future__ import annotations
 
@@ -23,12 +24,22 @@ from typing import NamedTuple
 
 from gpusizer.catalog import GpuSpec
 from gpusizer.tools.memory.engines.kv_layout import attention_kinds
+from gpusizer.tools.memory.model.gguf import gguf_layout
 from gpusizer.tools.memory.plan import Plan
 
 VLLM_BANDWIDTH_EFFICIENCY = 0.85
 VLLM_STEP_SECONDS_PER_LAYER = 0.08e-3
-LLAMA_CPP_BANDWIDTH_EFFICIENCY = {"Apple": 0.55}
-LLAMA_CPP_BANDWIDTH_DEFAULT = 0.75
+# llama.cpp by GPU class, fitted on llama-bench tables (tests/data/speed_published.json: tg512/pp512 of Llama 3 8B and
+# 70B at Q4_K_M and F16 on 14 GPUs, build 2824; benchmarks/speed_published.py prints each case): every layer costs a
+# fixed time per step beside its bytes (kernel launches and small reductions: about 3 ms a token for a 32-layer model,
+# why an A100 and an H100 decode an 8B Q4_K_M at the same ~140 tokens/s), and its kernels reach less of an HBM part's
+# bandwidth and of a professional or data-centre part's dense peak than of a GeForce card's.
+LLAMA_CPP_CLASSES = {  # class: (share of the bandwidth, seconds per layer per step, share of the dense 16-bit peak)
+    "apple": (0.55, 0.0, 0.65),
+    "hbm": (0.60, 104e-6, 0.30),
+    "gddr_consumer": (0.87, 74e-6, 0.78),
+    "gddr_professional": (0.87, 74e-6, 0.30),
+}
 GEMM_EFFICIENCY = {"fp8": 0.45, "fp4": 0.45}   # of the dense peak of the compute format
 GEMM_EFFICIENCY_DEFAULT = 0.65
 TP_COMPUTE_FACTOR = {1: 1.0, 2: 1.0, 4: 0.8, 8: 0.6}
@@ -43,9 +54,14 @@ class SpeedFactors(NamedTuple):  # a NamedTuple: the planner builds thousands pe
 def factors_note(engine: str, bandwidth: float | None, compute: float | None) -> str:
     """The speed rule as an assumption line: the engine's defaults, or the overrides given."""
     if engine == "llama_cpp":
-        bw = f"{bandwidth:.0%}" if bandwidth else (f"{LLAMA_CPP_BANDWIDTH_DEFAULT:.0%} (Apple GPUs "
-                                                   f"{LLAMA_CPP_BANDWIDTH_EFFICIENCY['Apple']:.0%})")
-        fixed = ""
+        hbm, gddr = LLAMA_CPP_CLASSES["hbm"], LLAMA_CPP_CLASSES["gddr_consumer"]
+        bw = f"{bandwidth:.0%}" if bandwidth else f"{gddr[0]:.0%} (HBM parts {hbm[0]:.0%})"
+        fixed = (f" + {gddr[1] * 1e3:.3f} ms per layer per step ({hbm[1] * 1e3:.3f} on HBM parts; llama-bench tables, build "
+                 "2824: newer builds with CUDA graphs may be faster)")
+        if not compute:
+            return (f"speed: a roofline per step, at {bw} of the memory bandwidth or, for prompts, "
+                    f"{gddr[2]:.0%} of a GeForce card's and {hbm[2]:.0%} of other parts' dense 16-bit peak, whichever is "
+                    f"slower{fixed} (change with bandwidth_efficiency, compute_efficiency)")
     else:
         bw, fixed = f"{bandwidth or VLLM_BANDWIDTH_EFFICIENCY:.0%}", f" + {VLLM_STEP_SECONDS_PER_LAYER * 1e3:.2f} ms per layer per step"
     gemm = (f"{compute:.0%} of the dense peak" if compute else
@@ -60,9 +76,17 @@ def default_factors(engine: str, gpu: GpuSpec, tp: int, compute_dtype: str = "bf
                     compute: float | None = None) -> SpeedFactors:
     gemm = GEMM_EFFICIENCY.get(compute_dtype, GEMM_EFFICIENCY_DEFAULT) * TP_COMPUTE_FACTOR.get(tp, 0.6)
     if engine == "llama_cpp":
-        default_bw = LLAMA_CPP_BANDWIDTH_EFFICIENCY.get(gpu.vendor, LLAMA_CPP_BANDWIDTH_DEFAULT)
-        return SpeedFactors(bandwidth or default_bw, compute or GEMM_EFFICIENCY_DEFAULT, 0.0)
+        default_bw, per_layer, gemm_share = LLAMA_CPP_CLASSES[llama_cpp_class(gpu)]
+        return SpeedFactors(bandwidth or default_bw, compute or gemm_share, per_layer)
     return SpeedFactors(bandwidth or VLLM_BANDWIDTH_EFFICIENCY, compute or gemm, VLLM_STEP_SECONDS_PER_LAYER)
+
+
+def llama_cpp_class(gpu: GpuSpec) -> str:
+    if gpu.vendor == "Apple":
+        return "apple"
+    if "HBM" in gpu.memory_type:
+        return "hbm"
+    return "gddr_consumer" if "consumer" in gpu.form_factor else "gddr_professional"
 
 
 @dataclass(frozen=True)
@@ -102,7 +126,7 @@ def replica_traffic(plan: Plan, tp: int) -> ReplicaTraffic:
     expert_bytes = plan.weights_total_bytes * expert_share
     if plan.weight_format.quantized and arch.release_scope == "experts" and plan.weights_dtype == arch.release_format:
         expert_bytes = counts.routed_experts * plan.weight_format.bytes_per_param  # only the experts are quantized
-    embedding_bytes = counts.embedding * (2 if plan.weight_format.quantized else per_param)
+    embedding_bytes = embedding_read_once(plan, per_param)
     dense_bytes = max(0.0, plan.weights_total_bytes - expert_bytes - embedding_bytes - counts.vision * per_param)
     kinds = attention_kinds(arch, plan.kv_bytes, tp, 1)
     full = sum(k.layers * k.bytes_per_token for k in kinds if k.kind == "full")
@@ -117,6 +141,18 @@ def replica_traffic(plan: Plan, tp: int) -> ReplicaTraffic:
         attention_flops_per_context=4 * arch.num_hidden_layers * q_width / tp, layers=arch.num_hidden_layers)
     plan.memo[key] = traffic
     return traffic
+
+
+def embedding_read_once(plan: Plan, per_param: float) -> float:
+    """The input embedding's bytes, which a step does not read whole (one row per token), at the size they are stored:
+    a GGUF file quantizes it with the rest (Q4_K_M: Q4_K), other formats keep it 16-bit. A tied embedding is also the
+    output head, read whole every token: none of it is left out then."""
+    arch, counts = plan.arch, plan.counts
+    if arch.tie_word_embeddings:
+        return 0.0
+    if plan.weight_format.gguf:
+        return float(gguf_layout(arch, plan.weights_dtype, mxfp4_experts=arch.release_format == "mxfp4").token_embd)
+    return counts.embedding * (2 if plan.weight_format.quantized else per_param)
 
 
 class Roofline(NamedTuple):
