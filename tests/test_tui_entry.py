@@ -7,6 +7,7 @@ from tui_helpers import error_under, settle, type_into
 
 from gpusizer.tools import estimate_vram
 from gpusizer.tui.app import GpusizerApp
+from gpusizer.tui.form_input import FormInput
 from gpusizer.tui.number_entry import read_number
 
 
@@ -30,7 +31,7 @@ async def test_seq_len_8k_is_8192_tokens_and_the_field_shows_what_it_read(catalo
         await type_into(pilot, "#seq_len", "8k")
         pane = pilot.app.active_pane
         assert pane.arguments()["seq_len"] == 8192 and not error_under(pilot.app, "seq_len")
-        assert pane.query_one("#seq_len", Input).border_subtitle == "= 8,192"
+        assert pane.query_one("#seq_len", FormInput).echo == "= 8,192"  # drawn dim beside the text
         expected = estimate_vram(catalog=catalog, model="meta-llama/Llama-3.1-8B", seq_len=8192)
         assert pane.result.total_bytes == expected.total_bytes
 

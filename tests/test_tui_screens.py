@@ -9,7 +9,7 @@ from gpusizer.tools import cloud_cost, compare_gpus, estimate_vram, plan_serving
 from gpusizer.tools.figures import gib, number, usd
 from gpusizer.tools.pricing import cheapest_fits
 from gpusizer.tui.app import GpusizerApp
-from gpusizer.tui.text_table import clip
+from gpusizer.tui.text_table import clip, dollars
 
 SIZE = (120, 40)
 
@@ -35,8 +35,10 @@ async def test_estimate_shows_the_same_total_breakdown_and_fits_as_the_tool(app,
         assert gib(expected.breakdown.weights) in shown(pilot.app, "#breakdown")
         assert number(expected.gpu_check.max_seq_len) in shown(pilot.app, "#gpu-check")
         costs = {cost.gpu_id: cost for cost in cheapest_fits(catalog, expected.fits)}
-        rows = [[clip(fit.gpu_id, 16), str(fit.gpus_needed), usd(costs[fit.gpu_id].usd_per_gpu_hour),
-                 usd(costs[fit.gpu_id].usd_per_hour)] for fit in expected.fits]
+        per_gpu_hour = [costs[fit.gpu_id].usd_per_gpu_hour for fit in expected.fits]  # a price column: one precision
+        per_hour = [costs[fit.gpu_id].usd_per_hour for fit in expected.fits]
+        rows = [[clip(fit.gpu_id, 16), str(fit.gpus_needed), gpu_hour, hour]
+                for fit, gpu_hour, hour in zip(expected.fits, dollars(per_gpu_hour), dollars(per_hour), strict=True)]
         assert text_table_rows(pilot.app, "#fits") == rows[:8] + [[f"… {len(rows) - 8} more: ctrl+l lists them"]]
         await pilot.press("ctrl+l")  # the long list collapses; one key lists it all
         await settle(pilot)
@@ -147,7 +149,7 @@ async def test_compare_lists_the_gpus_in_order_with_the_tools_prices(app, catalo
                                 weights_dtype="bf16", batch_size=1, seq_len=2048, mfu=0.4)
         rows = table_rows(pilot.app, "#comparison")
         assert [row[0] for row in rows] == [gpu.gpu_id for gpu in expected.gpus]
-        assert [row[6] for row in rows] == [usd(gpu.cheapest_usd_per_gpu_hour) for gpu in expected.gpus]
+        assert [row[6] for row in rows] == dollars([gpu.cheapest_usd_per_gpu_hour for gpu in expected.gpus])
         assert [row[11] for row in rows] == [number(gpu.decode_tokens_per_s) for gpu in expected.gpus]
         assert [row[-1] for row in rows] == [number(gpu.ratio_to_first["cheapest_usd_per_gpu_hour"]) for gpu in expected.gpus]
 
@@ -174,7 +176,7 @@ async def test_cloud_cost_shows_idle_gpus_and_the_cheapest_total(app, catalog):
         assert usd(expected.offers[0].total_usd) in shown(pilot.app, "#cloud-summary")
         rows = table_rows(pilot.app, "#offers")
         assert len(rows) == len(expected.offers)
-        assert [row[2] for row in rows] == [usd(offer.total_usd) for offer in expected.offers]
+        assert [row[2] for row in rows] == dollars([offer.total_usd for offer in expected.offers])
         assert any("5" in row[6] for row in rows), "an 8-GPU instance leaves 5 idle"
 
 
@@ -185,7 +187,7 @@ async def test_cloud_cost_on_one_machine_only_and_when_no_machine_is_big_enough(
         await settle(pilot)
         expected = cloud_cost(catalog=catalog, gpu="h100-sxm", gpu_count=8, hours=24, single_instance=True)
         rows = table_rows(pilot.app, "#offers")
-        assert [row[2] for row in rows] == [usd(offer.total_usd) for offer in expected.offers]
+        assert [row[2] for row in rows] == dollars([offer.total_usd for offer in expected.offers])
         assert {row[5] for row in rows} == {"1"}, "every offer is one instance"
         await type_into(pilot, "#gpu_count", "16")
         assert "No offer for 16 × h100-sxm" in shown(pilot.app, "#cloud-summary")
@@ -329,7 +331,7 @@ async def test_serving_shows_the_planners_cheapest_option_and_every_gpu_it_ranke
         assert f"{best.total_gpus} × {best.gpu_id}" in summary and usd(best.usd_per_month) in summary
         rows = table_rows(pilot.app, "#serving-options")
         assert [row[0] for row in rows] == [o.gpu_id for o in expected.options]
-        assert [row[1] for row in rows] == [usd(o.usd_per_month) for o in expected.options]
+        assert [row[1] for row in rows] == dollars([o.usd_per_month for o in expected.options])
 
 
 async def test_serving_asks_for_users_or_a_rate_not_both(app):

@@ -46,14 +46,16 @@ class ScreenCommands(Provider):
     async def search(self, query: str) -> Hits:
         app = cast(GpusizerApp, self.app)
         matcher = self.matcher(query)
-        commands: list[tuple[str, Callable[[], object]]] = [
-            (f"Open {label}", partial(app.action_open, name)) for name, (label, *_) in TABS.items()]
-        commands += [("Export result as Markdown", app.action_export_markdown), ("Export result as JSON", app.action_export_json),
-                     ("Toggle light / dark theme", app.action_toggle_theme)]
-        for text, callback in commands:
+        commands: list[tuple[str, Callable[[], object], str]] = [  # (command, what it runs, its key: the line under it)
+            (f"Open {label}", partial(app.action_open, name), f"f{number}")
+            for number, (name, (label, *_)) in enumerate(TABS.items(), start=1)]
+        commands += [("Export result as Markdown", app.action_export_markdown, "ctrl+s"),
+                     ("Export result as JSON", app.action_export_json, "ctrl+j"),
+                     ("Toggle light / dark theme", app.action_toggle_theme, "ctrl+t")]
+        for text, callback, key in commands:
             score = matcher.match(text)
-            if score > 0:
-                yield Hit(score, matcher.highlight(text), callback, help=text)
+            if score > 0:  # the help line is drawn under the command: the command again read as a duplicate
+                yield Hit(score, matcher.highlight(text), callback, text=text, help=f"key: {key}")
 
 
 @runtime_checkable

@@ -5,6 +5,8 @@ each keystroke's repaint short.
 """
 from __future__ import annotations
 
+import math
+
 from textual.content import Content
 
 PART_COLOURS = {"weights": "#1e90ff", "kv_cache": "#af87ff", "activations": "#ffaf00", "gradients": "#ff3b3b",
@@ -40,3 +42,22 @@ def horizontal_bars(title: str, labels: list[str], values: list[float | None], w
             bar = "█" * max(1, round(value / largest * width))
             lines.append(Content.assemble(f"{label:<{pad}} ", (bar, BAR_COLOUR), f" {value:,.4g}"))
     return Content("\n").join(lines)
+
+
+def money(amount: float) -> str:
+    """An axis label: $800, $335K, $1.2M."""
+    for size, suffix in ((1e9, "B"), (1e6, "M"), (1e3, "K")):
+        if abs(amount) >= size:
+            return f"${amount / size:.3g}{suffix}"
+    return f"${amount:.3g}"
+
+
+def nice_ticks(low: float, high: float, count: int = 4) -> list[float]:
+    """Round values from `low` to `high` (about `count` steps of 1, 2, 2.5 or 5 times a power of ten)."""
+    if not (math.isfinite(low) and math.isfinite(high)) or high <= low:
+        return [low] if math.isfinite(low) else []
+    rough = (high - low) / count
+    power = 10 ** math.floor(math.log10(rough))
+    step = next(power * m for m in (1, 2, 2.5, 5, 10) if power * m >= rough)
+    first = math.ceil(low / step) * step
+    return [round(first + i * step, 12) for i in range(int((high - first) / step + 1e-9) + 1)]

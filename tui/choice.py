@@ -26,8 +26,8 @@ class Choice(Widget, can_focus=True):
     }
     """
     BINDINGS = [
-        Binding("left", "step(-1)", "Previous", show=True),
-        Binding("right,space", "step(1)", "Next", show=True),
+        Binding("left", "step(-1)", "Previous", show=False),  # the f10 screen lists them: the footer has 80 columns
+        Binding("right,space", "step(1)", "Next", show=False),
     ]
 
     value: reactive[str] = reactive("")

@@ -13,6 +13,7 @@ MORE_KEYS = [  # keys that belong to widgets rather than to a binding list
     ("tab / shift+tab", "next / previous field"),
     ("← / → / space", "change a choice such as Workload"),
     ("enter", "Catalog: show the row in full; Ask: ask"),
+    ("s", "in a table: sort by the column under the cursor (again: reversed)"),
     ("ctrl+p", "command palette"),
 ]
 

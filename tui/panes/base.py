@@ -1,6 +1,8 @@
 """A tool pane: a form whose every change re-runs one `gpusizer.tools` call and shows the result.
 
-Errors appear under the input that caused them; the last good result stays on screen.
+Errors appear under the input that caused them. A result is shown only for what the form shows: while an input is
+invalid, or a unit is still being typed ('1 mo' on the way to '1 month'), the result area says it waits for that input
+instead of keeping the figures of a value no longer on screen.
 """
 from __future__ import annotations
 
@@ -23,16 +25,17 @@ from gpusizer.tools.validation import default_of, quoted
 from ..choice import Choice
 from ..export import as_json, as_markdown
 from ..form_input import FormInput
-from ..number_entry import read_number, shown_as_read
+from ..number_entry import DURATION_EXAMPLES, HOURS_FIELDS, PartialUnit, read_number, shown_as_read
 from ..safe_text import esc
 
 
 class FormError(Exception):
-    """A value the form cannot send; `also`: the other inputs in the conflict (the message goes under each)."""
+    """A value the form cannot send; `also`: the other inputs in the conflict (the message goes under each); `waiting`:
+    the value is still being typed (a unit half written), not wrong."""
 
-    def __init__(self, field: str, message: str, also: tuple[str, ...] = ()):
+    def __init__(self, field: str, message: str, also: tuple[str, ...] = (), waiting: bool = False):
         super().__init__(message)
-        self.field, self.message, self.also = field, message, also
+        self.field, self.message, self.also, self.waiting = field, message, also, waiting
 
 
 def compact(widget: Widget) -> Widget:
@@ -93,7 +96,8 @@ def tool_choice(model: type[BaseModel], name: str) -> Choice:
     return Choice(values, default, id=name)
 
 
-SCREEN_WORDS = {"gpusizer://models": "the Catalog tab", "gpusizer://gpus": "the Catalog tab", "gpusizer://offers": "the Catalog tab"}
+SCREEN_WORDS = {"the gpusizer://models resource": "the Catalog tab", "the gpusizer://gpus resource": "the Catalog tab",
+                "gpusizer://models": "the Catalog tab", "gpusizer://gpus": "the Catalog tab", "gpusizer://offers": "the Catalog tab"}
 HUB_FETCH_AFTER_S = 0.6  # a Hub id is fetched once typing pauses this long, not at every keystroke
 SHORT_ERROR = 150  # characters an error line shows (two lines of a half screen); ctrl+e shows the whole message
 
@@ -168,7 +172,7 @@ class ToolPane(Vertical, Generic[ResultT]):
             arguments = self.arguments()
         except FormError as error:
             for name in (error.field, *error.also):
-                self.show_error(name, error.message)
+                self.show_error(name, error.message, waiting=error.waiting)
             return
         model = arguments.get("model")
         if isinstance(model, str) and model in self._hub_failures:
@@ -176,6 +180,7 @@ class ToolPane(Vertical, Generic[ResultT]):
             return
         if isinstance(model, str) and self.catalog.needs_download(model):
             self.show_problem(f"Reading {model}'s config.json from the Hugging Face Hub … (the result follows)", short=True)
+            self.hide_result()
             if self._fetch_timer is not None:  # still typing: fetch the id once the keys stop
                 self._fetch_timer.stop()
             self._fetch_timer = self.set_timer(HUB_FETCH_AFTER_S, lambda: self.fetch_model(model))
@@ -212,7 +217,13 @@ class ToolPane(Vertical, Generic[ResultT]):
         else:
             self.result, self.result_inputs = result, self.computed_from
             self.show(result)
+            self.query_one(".results").remove_class("stale")
         self.post_message(self.Updated())
+
+    def hide_result(self) -> None:
+        """The figures on screen belong to a value the form no longer shows: hidden until the next result (the problem
+        line atop the results, which stays, says why)."""
+        self.query_one(".results").add_class("stale")
 
     # ---- errors next to their input
     ARGUMENT_INPUTS = {"gpu": ("gpu", "gpus"), "gpus": ("gpus", "gpu"), "model": ("model",)}
@@ -260,15 +271,20 @@ class ToolPane(Vertical, Generic[ResultT]):
         if self._error_detail:
             self.app.notify(self._error_detail, title="Error detail", timeout=20, markup=False)
 
-    def show_error(self, field_name: str | None, message: str) -> None:
-        """Under the input that caused it, else atop the results. An input's error line is mounted the first time it
-        is needed (fewer widgets, faster start-up) and then only shown and hidden."""
+    def show_error(self, field_name: str | None, message: str, waiting: bool = False) -> None:
+        """Under the input that caused it, else atop the results; the result area says it waits for that input. An
+        input's error line is mounted the first time it is needed (fewer widgets, faster start-up) and then only shown
+        and hidden."""
         message = self.on_screen(message)
         inputs = self.query(f"#{field_name}") if field_name else None
+        self.hide_result()
         if not inputs or field_name is None:
             self.show_problem(message, short=True)
             return
         widget = inputs.first()
+        label = label_of(widget, field_name)
+        self.show_problem(f"Waiting for {label} to be finished (the result follows)." if waiting else
+                          f"No result while {label} is invalid: the reason is under it.", short=True)
         widget.add_class("invalid")
         line = self._error_lines.get(field_name)
         if line is None:
@@ -327,19 +343,23 @@ class ToolPane(Vertical, Generic[ResultT]):
         widget = self.query_one(f"#{name}", Input)
         value = widget.value.strip() or None
         echo = ""
+        examples = DURATION_EXAMPLES if name in HOURS_FIELDS else "e.g. 8k or 1,024"
         try:
             if value is None:
                 return None
             number = read_number(name, value)
             if parse is int and not float(number).is_integer():
                 raise ValueError(value)
-            echo = "" if value.replace(",", "") in (f"{number:g}", f"{number:.0f}") else shown_as_read(number)
+            echo = "" if value.replace(",", "") in (f"{number:g}", f"{number:.0f}") else shown_as_read(number, name)
             return parse(number)
+        except PartialUnit:
+            raise FormError(name, f"{label_of(widget, name)}: finish the unit (min, h, day, week, month = 730 h, year)",
+                            waiting=True) from None
         except ValueError:
-            raise FormError(name, f"{label_of(widget, name)}: enter {what}, e.g. 8k or 1,024 (got {quoted(value)})") from None
+            raise FormError(name, f"{label_of(widget, name)}: enter {what}, {examples} (got {quoted(value)})") from None
         finally:
-            if widget.border_subtitle != echo:
-                widget.border_subtitle = echo
+            if isinstance(widget, FormInput):
+                widget.echo = echo
 
     def selected(self, name: str) -> str | None:
         value = self.query_one(f"#{name}", Choice).value

@@ -32,6 +32,20 @@ VIEWS = {  # what: (rows, id field, columns)
 }
 
 
+class SearchInput(FormInput):
+    """The search box: down and tab go to the table (the rows are what one searches for); the Update prices button is
+    not the next stop, so tab then enter never starts a network update by accident (shift+tab from the table, a
+    click or ctrl+r still reach it)."""
+
+    BINDINGS = [Binding("down,tab", "to_table", "Rows", show=False)]
+
+    def action_to_table(self) -> None:
+        table = self.screen.query_one("#catalog-table", SortableTable)
+        table.focus()
+        if table.row_count:  # the row under the cursor, in full
+            table.move_cursor(row=table.cursor_row)
+
+
 class CatalogPane(Vertical):
     TITLE = "gpusizer catalog"
     BINDINGS = [Binding("ctrl+r", "update_prices", "Update prices", show=False)]  # the toolbar button shows it
@@ -45,7 +59,7 @@ class CatalogPane(Vertical):
     def compose(self) -> ComposeResult:
         with Horizontal(classes="toolbar"):
             yield Choice(list(VIEWS), "gpus", id="catalog-view")
-            yield FormInput(placeholder="search any column (e.g. h100, nvidia, lambda, qwen)", id="catalog-search")
+            yield SearchInput(placeholder="search any column (e.g. h100, nvidia, lambda, qwen)", id="catalog-search")
             yield Button("Update prices", id="update-prices", compact=True, tooltip="ctrl+r: re-read current cloud prices "
                          "from SkyPilot's public catalog into your catalog folder (gpusizer catalog update)")
         yield Static("", id="catalog-matches", classes="notes")
@@ -76,8 +90,9 @@ class CatalogPane(Vertical):
             choice.value = next(view for view, rows in found.items() if rows)  # fills again through Changed
             return
         view = choice.value
-        self.query_one("#catalog-matches", Static).update(
-            esc(f"'{query}': " + " · ".join(f"{len(rows)} {name}" for name, rows in found.items())) if query else "")
+        matches = self.query_one("#catalog-matches", Static)
+        matches.update(esc(f"'{query}': " + " · ".join(f"{len(rows)} {name}" for name, rows in found.items())) if query else "")
+        matches.display = bool(query)  # no blank line above the table
         rows = found.get(view) if query else self.matching(view, "")
         _, key, columns = VIEWS[view]
         table = self.query_one("#catalog-table", SortableTable)
@@ -119,6 +134,11 @@ class CatalogPane(Vertical):
         folder = user_catalog_dir()
         try:
             result = update_offers(self.catalog, self.price_source, today, folder / "offers.csv")
+            if not result.files and result.skipped:  # offline, or the host refused: say that, not "Read 0 price files"
+                reasons = "\n".join(f"• {reason}" for reason in result.skipped)
+                text = f"Prices not updated: {self.price_source.label} could not be reached or read.\n{reasons}"
+                self.app.call_from_thread(self.prices_updated, self.catalog, text)
+                return
             written = write_update(result, folder, today) if result.files else None
             clear_cache()
             catalog = load_catalog() if written else self.catalog

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual.app import ComposeResult
-from textual.widgets import Checkbox, DataTable, Static
+from textual.widgets import DataTable, Static
 
 from gpusizer.tools.figures import number, usd
 from gpusizer.tools.money import CloudCost, cloud_cost
@@ -13,6 +13,8 @@ from gpusizer.tools.money.cloud_cost import CloudCostRequest
 from ..form_input import FormInput
 from ..safe_text import cell, esc
 from ..suggest import CatalogSuggester
+from ..text_table import dollars
+from ..tick_box import TickBox
 from .base import ToolPane, field, number_field, tool_choice
 from .sortable import SortableTable
 
@@ -30,7 +32,7 @@ class CloudPane(ToolPane[CloudCost]):
         yield from field("Pricing", tool_choice(CloudCostRequest, "pricing"))
         yield from field("Providers (comma-separated)", FormInput(placeholder="all, or e.g. aws, lambda", id="providers"))
         yield from field("Region contains", FormInput(placeholder="e.g. us-east", id="region"))
-        yield Checkbox("All GPUs in one machine", id="single_instance", compact=True)
+        yield TickBox("All GPUs in one machine", id="single_instance", compact=True)
         yield from number_field("Spot interruptions / hour", CloudCostRequest, "spot_interruptions_per_hour")
         yield from number_field("Storage GB-months", CloudCostRequest, "storage_gb_months")
         yield from number_field("Egress GB", CloudCostRequest, "egress_gb")
@@ -58,12 +60,14 @@ class CloudPane(ToolPane[CloudCost]):
     def show(self, result: CloudCost) -> None:
         table = self.query_one("#offers", SortableTable)
         table.clear()
-        for offer in result.offers:
+        offers = result.offers
+        prices = zip(*(dollars([getattr(o, name) for o in offers])  # each column with the same decimals
+                       for name in ("total_usd", "all_in_usd", "usd_per_gpu_hour", "usd_per_hour")), strict=True)
+        for offer, (total, all_in, per_gpu_hour, per_hour) in zip(offers, prices, strict=True):
             idle = number(offer.idle_gpus)
-            table.add_row(cell(offer.provider), offer.pricing.replace("_", "-"), usd(offer.total_usd), usd(offer.all_in_usd),
-                          usd(offer.usd_per_gpu_hour),
+            table.add_row(cell(offer.provider), offer.pricing.replace("_", "-"), total, all_in, per_gpu_hour,
                           number(offer.instances), f"[yellow]{idle}[/yellow]" if offer.idle_gpus else idle,
-                          cell(offer.instance_type), usd(offer.usd_per_hour), number(offer.billed_hours), cell(offer.region),
+                          cell(offer.instance_type), per_hour, number(offer.billed_hours), cell(offer.region),
                           cell(offer.as_of + (" (stale)" if offer.stale else "")))
         self.query_one("#cloud-notes", Static).update("\n".join(f"• {esc(n)}" for n in result.notes))
         if not result.offers:

@@ -16,6 +16,7 @@ from ..charts import horizontal_bars
 from ..form_input import FormInput
 from ..safe_text import cell, esc
 from ..suggest import CatalogSuggester
+from ..text_table import dollars
 from .base import ToolPane, default_text, field, tool_choice
 from .sortable import SortableTable
 
@@ -71,9 +72,12 @@ class ComparePane(ToolPane[GpuComparison]):
     def show(self, result: GpuComparison) -> None:
         table = self.query_one("#comparison", SortableTable)
         table.clear()
+        money = {name: dollars([getattr(row, name) for row in result.gpus])  # each column with the same decimals
+                 for _, name, shown in COLUMNS if shown is usd}
         for index, row in enumerate(result.gpus):  # the same GPU may be asked twice: keys by position
             ratios = [number(row.ratio_to_first.get(key)) for _, key in RATIOS]
-            table.add_row(*[cell(shown(getattr(row, name))) for _, name, shown in COLUMNS], *ratios, key=f"{index}:{row.gpu_id}")
+            cells = [money[name][index] if name in money else shown(getattr(row, name)) for _, name, shown in COLUMNS]
+            table.add_row(*[cell(text) for text in cells], *ratios, key=f"{index}:{row.gpu_id}")
         self.query_one("#compare-notes", Static).update("\n".join(f"• {esc(n)}" for n in result.notes))
         self.chart_column(table.cursor_column)
 

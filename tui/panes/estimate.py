@@ -9,7 +9,7 @@ from textual.content import Content
 from textual.widgets import Checkbox, Label, Static
 
 from gpusizer.tools import GpuCheck, GpuFit, VramEstimate, estimate_vram
-from gpusizer.tools.figures import gib, number, usd
+from gpusizer.tools.figures import gib, number
 from gpusizer.tools.memory import Alternative
 from gpusizer.tools.memory.request import QLORA_BASE_DTYPE, VramRequest
 from gpusizer.tools.pricing import cheapest_fits
@@ -19,7 +19,8 @@ from ..choice import Choice
 from ..form_input import FormInput
 from ..safe_text import esc
 from ..suggest import CatalogSuggester
-from ..text_table import text_table
+from ..text_table import dollars, text_table
+from ..tick_box import TickBox
 from .base import FormError, ToolPane, default_text, field, pair, tool_choice
 
 FITS_SHOWN = 8  # rows of the fits list before it collapses (ctrl+l lists all)
@@ -50,7 +51,7 @@ class EstimatePane(ToolPane[VramEstimate]):
         yield pair(("GPUs", FormInput(default_text(VramRequest, "num_gpus"), id="num_gpus")),
                    ("Tensor par.", FormInput(default_text(VramRequest, "tensor_parallel"), id="tensor_parallel")))
         yield from field("LoRA rank", FormInput(default_text(VramRequest, "lora_rank"), id="lora_rank"))
-        yield Checkbox("Gradient checkpointing", id="gradient_checkpointing", compact=True)
+        yield TickBox("Gradient checkpointing", id="gradient_checkpointing", compact=True)
         yield from field("Check on GPU", FormInput(placeholder="e.g. rtx 4090, h100", id="gpu",
                                           suggester=CatalogSuggester(self.catalog, "gpu")))
 
@@ -171,8 +172,11 @@ class EstimatePane(ToolPane[VramEstimate]):
         """GPU, how many, and what they cost per hour; the first rows, and the rest one key away."""
         costs = {cost.gpu_id: cost for cost in cheapest_fits(self.catalog, fits)}
         shown = fits if self.all_fits else fits[:FITS_SHOWN]
-        rows = [[fit.gpu_id, str(fit.gpus_needed), usd(costs[fit.gpu_id].usd_per_gpu_hour),
-                 usd(costs[fit.gpu_id].usd_per_hour)] for fit in shown]
+        # one column, the same decimals, whether collapsed or not
+        per_gpu_hour = dollars([costs[fit.gpu_id].usd_per_gpu_hour for fit in fits])
+        per_hour = dollars([costs[fit.gpu_id].usd_per_hour for fit in fits])
+        rows = [[fit.gpu_id, str(fit.gpus_needed), gpu_hour, hour]
+                for fit, gpu_hour, hour in zip(shown, per_gpu_hour, per_hour, strict=False)]
         table = text_table(["GPU", "GPUs", "$/GPU-h", "$/h"], rows, right=frozenset({1, 2, 3}), widest={0: 16})
         hidden = len(fits) - len(shown)
         more = Content.from_markup(f"\n[dim]… {hidden} more: ctrl+l lists them[/dim]") if hidden else Content("")

@@ -11,6 +11,7 @@ from gpusizer.tools.figures import number, percent, usd
 from gpusizer.tools.money import RentVsBuy, rent_vs_buy
 from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
 
+from ..charts import money, nice_ticks
 from ..form_input import FormInput
 from ..safe_text import esc
 from ..suggest import CatalogSuggester
@@ -60,18 +61,27 @@ class RentPane(ToolPane[RentVsBuy]):
         self.query_one("#verdict", Static).update(
             f"[b]{cheaper} is cheaper[/b] for {result.gpu_count} × {esc(result.gpu_id)}: own {usd(result.own_total_usd)} vs rent "
             f"{usd(result.rent_total_usd)}; {breakeven}")
-        self.plot("#cumulative-chart", "Cumulative cost (USD) by year", [r.year for r in result.yearly],
-                  [r.own_cumulative_usd for r in result.yearly], [r.rent_cumulative_usd for r in result.yearly])
+        years = [r.year for r in result.yearly]
+        self.plot("#cumulative-chart", "Cumulative cost by year", years, [r.own_cumulative_usd for r in result.yearly],
+                  [r.rent_cumulative_usd for r in result.yearly], [f"year {number(y)}" for y in years])
         sweep = result.utilization_sweep
-        self.plot("#sweep-chart", "Total over the horizon (USD) by utilization", [r.utilization for r in sweep],
-                  [r.own_total_usd for r in sweep], [r.rent_total_usd for r in sweep])
+        shares = [r.utilization for r in sweep]
+        share_ticks = nice_ticks(min(shares), max(shares)) if shares else []
+        self.plot("#sweep-chart", "Total over the horizon by utilization", shares, [r.own_total_usd for r in sweep],
+                  [r.rent_total_usd for r in sweep], [percent(t) for t in share_ticks], share_ticks)
         self.query_one("#rent-assumptions", Static).update("\n".join(f"• {esc(a)}" for a in result.assumptions))
 
-    def plot(self, selector: str, title: str, x: list[float], own: list[float], rent: list[float]) -> None:
+    def plot(self, selector: str, title: str, x: list[float], own: list[float], rent: list[float], x_labels: list[str],
+             x_ticks: list[float] | None = None) -> None:
+        """Both lines, the y axis in dollars as people read them ($335K, $1.2M), the x axis labelled with its unit."""
         widget = self.query_one(selector, PlotextPlot)
         plt = widget.plt
         plt.clear_data()
         plt.title(title)
         plt.plot(x, own, label="own", marker="braille")
         plt.plot(x, rent, label="rent", marker="braille")
+        values = [v for v in (*own, *rent) if v is not None]
+        y_ticks = nice_ticks(min(values), max(values)) if values else []
+        plt.yticks(y_ticks, [money(t) for t in y_ticks])
+        plt.xticks(x if x_ticks is None else x_ticks, x_labels)
         widget.refresh()

@@ -14,6 +14,7 @@ from gpusizer.tools.serving.plan_models import PlanServingRequest
 from ..form_input import FormInput
 from ..safe_text import cell, esc
 from ..suggest import CatalogSuggester
+from ..text_table import dollars
 from .base import FormError, ToolPane, default_text, field, pair, tool_choice
 from .sortable import SortableTable
 
@@ -66,11 +67,13 @@ class ServingPane(ToolPane[ServingPlan]):
     def show(self, result: ServingPlan) -> None:
         table = self.query_one("#serving-options", SortableTable)
         table.clear()
-        for o in result.options:
+        monthly = dollars([o.usd_per_month for o in result.options])  # each column with the same decimals
+        per_million = dollars([o.usd_per_million_output_tokens for o in result.options])
+        for o, month, million in zip(result.options, monthly, per_million, strict=True):
             offer = f"{o.offer.provider} {o.offer.instance_type}" if o.offer else "no cloud offer"
-            table.add_row(cell(o.gpu_id), usd(o.usd_per_month), number(o.total_gpus), f"{o.replicas} x {o.tensor_parallel}",
+            table.add_row(cell(o.gpu_id), month, number(o.total_gpus), f"{o.replicas} x {o.tensor_parallel}",
                           number(o.concurrency_per_replica), number(o.tokens_per_s_per_user, 1), number(o.ttft_s, 2),
-                          usd(o.usd_per_million_output_tokens), o.limited_by.replace("_", " "),
+                          million, o.limited_by.replace("_", " "),
                           number(o.max_concurrency_per_replica), cell(offer))
         infeasible = [f"• {esc(i.gpu_id)}: {esc(i.reason)}" for i in result.infeasible]
         self.set_text("#serving-infeasible", ("[b]Cannot serve it[/b]\n" + "\n".join(infeasible)) if infeasible else "")

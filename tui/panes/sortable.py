@@ -18,7 +18,7 @@ def sort_key(cell) -> tuple:
 class SortableTable(DataTable):
     """Its first column stays put while the others scroll sideways (the table is as wide as its pane, never cut)."""
 
-    BINDINGS = [Binding("s", "sort_by_cursor", "Sort column")]
+    BINDINGS = [Binding("s", "sort_by_cursor", "Sort column", show=False)]  # the f10 screen lists it: the footer has 80 columns
 
     def __init__(self, **options):
         options.setdefault("fixed_columns", 1)
