@@ -25,6 +25,7 @@ from mcp.types import (
     Tool,
     ToolAnnotations,
 )
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, ValidationError
 
 from gpusizer import tools
@@ -37,6 +38,7 @@ from gpusizer.tools.memory.workload import CORE_WORKLOAD_FIELDS
 from gpusizer.tools.money.cloud_cost import CloudCostRequest
 from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
 from gpusizer.tools.serving.plan_models import PlanServingRequest
+from gpusizer.tools.speed.estimate_speed import EstimateSpeedRequest
 from gpusizer.tools.speed.plan_training import PlanTrainingRequest
 from gpusizer.tools.validation import unknown_arguments_message, validation_message
 
@@ -50,7 +52,8 @@ INSTRUCTIONS = (
     "Start with estimate_vram for 'will it fit / how much memory / how many GPUs', then compare_gpus to choose "
     "hardware, cloud_cost for what a job costs to rent, rent_vs_buy for owning versus renting, and plan_serving for "
     "how many GPUs serve a model to N users or requests per second with vLLM, SGLang or llama.cpp; plan_training "
-    "for how long and how much a training run costs, biggest_model for the largest model a GPU holds. "
+    "for how long and how much a training run costs, biggest_model for the largest model a GPU holds, estimate_speed "
+    "for tokens/s. "
     "Each tool's text is the answer, verdict first with the cheapest fix, and every result lists its assumptions: "
     "quote them with the figures, and read gpusizer://gpus or "
     "gpusizer://models for exact names."
@@ -60,7 +63,7 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempot
 
 TITLES = {"estimate_vram": "Estimate VRAM", "compare_gpus": "Compare GPUs", "cloud_cost": "Cloud cost",
           "rent_vs_buy": "Rent vs buy", "plan_serving": "Plan serving", "plan_training": "Plan training",
-          "biggest_model": "Biggest model"}
+          "biggest_model": "Biggest model", "estimate_speed": "Estimate speed"}
 SERVER_DESCRIPTION = ("GPU sizing from a sourced catalog: memory to serve and fine-tune, GPU comparisons, "
                       "cloud prices, rent-or-buy.")
 
@@ -77,6 +80,7 @@ NAMED_IN_DESCRIPTION = {
     "plan_training": ("params_billions", "examples", "tokens_per_example", "epochs", "recipe", "gpu", "gpu_count", "seq_len",
                       "batch_size", "gradient_checkpointing", "mfu", "pricing"),
     "biggest_model": ("gpu_count", "method", "weights_dtypes", "seq_len", "batch_size", "gradient_checkpointing", "limit"),
+    "estimate_speed": ("params_billions", "num_gpus", "weights_dtype", "kv_cache_dtype", "prompt_tokens", "output_tokens"),
     "rent_vs_buy": ("electricity_usd_per_kwh", "pue", "power_watts_per_gpu", "idle_watts_per_gpu", "colocation_usd_per_kw_month",
                     "staff_usd_per_year", "maintenance_fraction_per_year", "residual_fraction", "cost_of_capital",
                     "server_share_usd_per_gpu"),
@@ -114,6 +118,10 @@ DESCRIPTIONS = {
     "biggest_model": (
         "The largest catalog models that fit gpu (x gpu_count) for a workload, per format (default: as released and "
         "q4_k_m). Also method, weights_dtypes, seq_len, batch_size, gradient_checkpointing, limit."),
+    "estimate_speed": (
+        "Decode tokens/s per sequence and in all at a concurrency, prompt tokens/s and time to first token of a model on "
+        "a GPU under vllm, sglang or llama_cpp, and what bounds each. Also params_billions, num_gpus, weights_dtype, "
+        "kv_cache_dtype, prompt_tokens, output_tokens."),
 }
 
 
@@ -225,6 +233,43 @@ def reject_unknown_tools(server: MCPServer) -> None:
     server.middleware.append(middleware)
 
 
+RESOURCE_NOT_FOUND = -32002  # MCP 2025-11-25 and earlier; the 2026-07-28 revision uses -32602 (SEP-2164)
+SHOWN_URI_CHARACTERS = 100
+
+
+def clipped(text: str, limit: int) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def answer_protocol_errors(server: MCPServer) -> None:
+    """Errors the SDK words for itself, said the way the spec and a client need: a request before `initialize` says
+    to initialize first (the SDK says only 'Invalid request parameters'), and an unknown resource is -32002 on 2025
+    protocol versions (the SDK answers -32602) with its URI shown once and clipped (the SDK echoes it whole, twice)."""
+    async def middleware(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        try:
+            return await call_next(ctx)
+        except MCPError as error:
+            connection = getattr(ctx.session, "_connection", None)  # mcp 2.3 keeps no public handle on it
+            if error.error.code == INVALID_PARAMS and error.error.message == "Invalid request parameters" \
+                    and not error.error.data and not getattr(connection, "initialize_accepted", False):
+                # The code stays the SDK's (clients may key off it); the message says what to do.
+                raise MCPError(code=INVALID_PARAMS, message=f"Server not initialized: send initialize (then "
+                               f"notifications/initialized) before {ctx.method[:40]}") from error
+            data = error.error.data
+            if ctx.method == "resources/read" and error.error.code == INVALID_PARAMS and isinstance(data, dict) \
+                    and isinstance(data.get("uri"), str):
+                uri = clipped(data["uri"], SHOWN_URI_CHARACTERS)
+                message = error.error.message
+                if message.startswith("Unknown resource:"):
+                    message = f"Resource not found: {uri} (resources: gpusizer://gpus, gpusizer://gpus/{{gpu_id}}, " \
+                              "gpusizer://models, gpusizer://offers)"
+                code = INVALID_PARAMS if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS else RESOURCE_NOT_FOUND
+                raise MCPError(code=code, message=clipped(message, 400), data={"uri": uri}) from error
+            raise
+
+    server.middleware.insert(0, middleware)
+
+
 def server_version() -> str:
     try:
         return version("gpusizer")
@@ -248,6 +293,7 @@ def create_server(catalog: Catalog | None = None) -> MCPServer:
                             instructions=INSTRUCTIONS, website_url=project_url(), version=server_version(), subscriptions=False,
                             log_level=settings().log_level)
     reject_unknown_tools(server)
+    answer_protocol_errors(server)
     honour_log_level(server)
     for name, returns, groups in tool_shapes():
         function = flat_tool(with_catalog(getattr(tools, name), get_catalog), name, returns, groups)
@@ -273,4 +319,5 @@ def tool_shapes() -> list[tuple[str, type[BaseModel], list[FieldGroup]]]:
         ("plan_serving", tools.ServingPlan, [(PlanServingRequest, None, False)]),
         ("plan_training", tools.PlanTraining, [(PlanTrainingRequest, None, False)]),
         ("biggest_model", tools.BiggestModels, [(BiggestModelRequest, None, False)]),
+        ("estimate_speed", tools.SpeedEstimate, [(EstimateSpeedRequest, None, False)]),
     ]

@@ -14,12 +14,13 @@ from gpusizer.tools.memory.workload import WORKLOAD_FIELDS, WorkloadArguments
 from gpusizer.tools.money.cloud_cost import CloudCostRequest
 from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
 from gpusizer.tools.serving.plan_models import PlanServingRequest
+from gpusizer.tools.speed.estimate_speed import EstimateSpeedRequest
 from gpusizer.tools.speed.plan_training import PlanTrainingRequest
 from gpusizer.tools.validation import declared_by
 
 OWN_FIELDS = {"estimate_vram": VramRequest, "compare_gpus": CompareRequest, "cloud_cost": CloudCostRequest,
               "rent_vs_buy": RentVsBuyRequest, "plan_serving": PlanServingRequest, "plan_training": PlanTrainingRequest,
-              "biggest_model": BiggestModelRequest}
+              "biggest_model": BiggestModelRequest, "estimate_speed": EstimateSpeedRequest}
 
 
 def plain(annotation):

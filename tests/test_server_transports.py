@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from mcp import Client, StdioServerParameters
 
-TOOLS = {"estimate_vram", "compare_gpus", "cloud_cost", "rent_vs_buy", "plan_serving", "plan_training", "biggest_model"}
+TOOLS = {"estimate_vram", "compare_gpus", "cloud_cost", "rent_vs_buy", "plan_serving", "plan_training", "biggest_model",
+         "estimate_speed"}
 
 SERVER_COMMAND = str(Path(sys.executable).parent / "gpusizer-mcp")
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
@@ -168,10 +169,10 @@ async def test_stateless_mode_answers_without_sessions():
         server.stop()
 
 
-def test_stateful_sessions_are_capped():
+def test_stateful_sessions_are_capped_by_closing_an_idle_one_not_by_refusing_new_clients():
     server = HttpServer("--max-sessions", "2")
     try:
-        assert [server.post(INITIALIZE)[0] for _ in range(3)] == [200, 200, 503]
+        assert [server.post(INITIALIZE)[0] for _ in range(3)] == [200, 200, 200]  # test_server_hostile: which one goes
     finally:
         server.stop()
 

@@ -101,3 +101,30 @@ def test_an_a100_and_an_h100_decode_an_8b_q4_k_m_at_about_the_same_rate(catalog)
         assert line is not None
         rates[gpu] = 1 / line.decode_step_s(1, 256)
     assert 0.85 < rates["a100 80gb sxm"] / rates["h100 pcie"] < 1.15
+
+
+def test_estimate_speed_is_the_roofline_plan_serving_plans_with(catalog):
+    """One model of speed: estimate_speed's decode at a concurrency is the step plan_serving's roofline takes."""
+    from gpusizer.tools import estimate_speed
+
+    found = estimate_speed("llama-3.1-8b", gpu="h100", concurrency=8, prompt_tokens=1000, output_tokens=200, catalog=catalog)
+    plan = build_plan(VramRequest(model="llama-3.1-8b", engine="vllm"), catalog)
+    spec = catalog.find_gpu("h100")
+    line = roofline(plan, spec, 1, default_factors("vllm", spec, 1))
+    assert line is not None
+    assert found.decode_tokens_per_s == pytest.approx(1 / line.decode_step_s(8, 1100), rel=1e-3)
+    assert found.engine == "vllm" and found.decode_bound_by == "weights"
+
+
+def test_a_gguf_format_is_run_by_llama_cpp_unless_told_otherwise(catalog):
+    from gpusizer.tools import estimate_speed
+
+    assert estimate_speed("llama-3.1-8b", gpu="rtx 4090", weights_dtype="Q4_K_M", catalog=catalog).engine == "llama_cpp"
+
+
+def test_more_sequences_at_once_raise_the_total_and_lower_each_ones_speed(catalog):
+    from gpusizer.tools import estimate_speed
+
+    one = estimate_speed("llama-3.1-8b", gpu="h100", concurrency=1, catalog=catalog)
+    many = estimate_speed("llama-3.1-8b", gpu="h100", concurrency=64, catalog=catalog)
+    assert many.aggregate_tokens_per_s > one.aggregate_tokens_per_s and many.decode_tokens_per_s < one.decode_tokens_per_s
