@@ -4,16 +4,33 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 
+import anyio
+import anyio.to_thread
+from anyio.lowlevel import RunVar
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 from mcp.types import Completion, CompletionArgument, CompletionContext, PromptReference, ResourceTemplateReference
 from pydantic import BaseModel
 
 from gpusizer.catalog import Catalog, SizingError
+from gpusizer.catalog.catalog import NAME_LIMIT
 
 JSON = "application/json"
 GPU_ARGUMENTS = {"gpu", "gpu_id", "gpus"}
 MODEL_ARGUMENTS = {"model", "model_id"}
+NO_COMPLETION = Completion(values=[], total=0, has_more=False)
+# Completions match fuzzily when nothing starts with the value (tens of ms for a 200-character value): they run on
+# worker threads, two at a time (per event loop), so a flood of them leaves the event loop and other clients free.
+COMPLETION_THREADS: RunVar[anyio.CapacityLimiter] = RunVar("gpusizer_completion_threads")
+
+
+def completion_threads() -> anyio.CapacityLimiter:
+    try:
+        return COMPLETION_THREADS.get()
+    except LookupError:
+        limiter = anyio.CapacityLimiter(2)
+        COMPLETION_THREADS.set(limiter)
+        return limiter
 
 
 def as_json(rows: Iterable[BaseModel]) -> str:
@@ -53,11 +70,16 @@ def add_catalog_resources(server: MCPServer, get_catalog: Callable[[], Catalog])
     @server.completion()  # type: ignore[no-untyped-call, untyped-decorator]  # mcp 2.3: MCPServer.completion() is unannotated
     async def complete(ref: PromptReference | ResourceTemplateReference, argument: CompletionArgument,
                        context: CompletionContext | None) -> Completion | None:
-        catalog = get_catalog()
+        """Names for a half-typed value; a value longer than any name (200 characters) completes to nothing."""
         if argument.name in GPU_ARGUMENTS:
-            values = catalog.complete_gpu(argument.value)
+            def values() -> list[str]:
+                return get_catalog().complete_gpu(argument.value)
         elif argument.name in MODEL_ARGUMENTS:
-            values = catalog.complete_model(argument.value)
+            def values() -> list[str]:
+                return get_catalog().complete_model(argument.value)
         else:
             return None
-        return Completion(values=values, total=len(values), has_more=False)
+        if len(argument.value) > NAME_LIMIT:
+            return NO_COMPLETION
+        found = await anyio.to_thread.run_sync(values, limiter=completion_threads())
+        return Completion(values=found, total=len(found), has_more=False)

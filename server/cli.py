@@ -20,7 +20,8 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--stateless", action="store_true",
                         help="with --http: no sessions, every request stands alone (replicas behind a load balancer)")
     parser.add_argument("--max-sessions", type=positive(int), default=256, metavar="N",
-                        help="with --http: open sessions at most (default 256); a new one is refused with 503 past that")
+                        help="with --http: open sessions at most (default 256); past that a new one closes the least "
+                        "recently used idle session")
     parser.add_argument("--session-idle-timeout", type=positive(float), default=900.0, metavar="SECONDS",
                         help="with --http: close a session after this long without a request (default 900)")
     return parser.parse_args(argv)

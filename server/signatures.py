@@ -6,16 +6,56 @@ only spreads them into a function signature so `MCPServer` publishes them as the
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterable
-from typing import Annotated, Any, TypeAlias, get_args
+from collections.abc import Callable, Iterable, Iterator
+from typing import Annotated, Any, Literal, TypeAlias, get_args, get_origin
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field
 from pydantic.fields import FieldInfo
+from pydantic_core import PydanticCustomError
+
+from .stdio_wire import is_utf8
 
 LONG_CHOICE = 8  # a rider whose choices are longer than this is typed as a string: the owning tool lists them
+REPLACEMENT = "\ufffd"  # what a decoder puts for bytes that are not UTF-8: no catalog name holds it
 
 # (request model, the field names to take or None for all, whether they are optional riders)
 FieldGroup: TypeAlias = tuple[type[BaseModel], Iterable[str] | None, bool]
+
+
+def leaves(annotation: Any) -> Iterator[Any]:
+    """The plain types and literal values an annotation admits (through Optional, unions, Annotated and lists)."""
+    if get_origin(annotation) is Literal:
+        yield from get_args(annotation)
+    elif get_args(annotation):
+        for inner in get_args(annotation):
+            yield from leaves(inner)
+    else:
+        yield annotation
+
+
+def no_bool(value: Any) -> Any:
+    """true and false are not numbers here ('"seq_len": true' was read as 1): pydantic's lax mode takes them as 1 and 0."""
+    if isinstance(value, bool):
+        raise PydanticCustomError("number_not_bool", "expects a number, not true or false")
+    return value
+
+
+def no_mangled_text(value: Any) -> Any:
+    """U+FFFD or a lone surrogate in a name means bytes that were not UTF-8 on the way: 'Llama-3.1-8B\\xff' must not
+    silently resolve to Llama-3.1-8B."""
+    for text in value if isinstance(value, list) else [value]:
+        if isinstance(text, str) and not text.isascii() and (REPLACEMENT in text or not is_utf8(text)):
+            raise PydanticCustomError("mangled_text", "holds a replacement character or a lone surrogate, so the bytes "
+                                      "sent were not valid utf-8: send the name as utf-8")
+    return value
+
+
+def strictness(annotation: Any) -> list[Any]:
+    """Before-validators for what pydantic's lax mode would take silently: a bool for a number, mangled text."""
+    kinds = list(leaves(annotation))
+    numeric = any(k in (int, float) or (isinstance(k, int) and not isinstance(k, bool)) for k in kinds)
+    checks: list[Any] = [BeforeValidator(no_bool)] if numeric and bool not in kinds else []
+    return checks + ([BeforeValidator(no_mangled_text)] if str in kinds else [])
 
 
 def parameter_from_field(name: str, field: FieldInfo, *, optional: bool = False) -> inspect.Parameter:
@@ -30,7 +70,7 @@ def parameter_from_field(name: str, field: FieldInfo, *, optional: bool = False)
         default: Any = None
     else:
         default = inspect.Parameter.empty if field.is_required() else field.default
-    typed = Annotated[(annotation, *field.metadata, Field(description=description or None))]
+    typed = Annotated[(annotation, *field.metadata, *strictness(annotation), Field(description=description or None))]
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=typed)
 
 

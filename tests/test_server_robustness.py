@@ -15,7 +15,8 @@ NAMES = [*GPUS, "llama 3.1 8b", "mixtral", "qwen3-8b", "deepseek-v3", "zzz", "aw
 BASES = {"estimate_vram": {"model": "llama 3.1 8b"}, "compare_gpus": {"gpus": ["h100", "a100"]},
          "cloud_cost": {"gpu": "h100", "hours": 10}, "rent_vs_buy": {"gpu": "h100", "purchase_usd_per_gpu": 30000},
          "plan_serving": {"model": "llama 3.1 8b", "concurrent_users": 50},
-         "plan_training": {"model": "llama 3.1 8b", "training_tokens": 1e8, "gpu": "h100"}, "biggest_model": {"gpu": "rtx 4090"}}
+         "plan_training": {"model": "llama 3.1 8b", "training_tokens": 1e8, "gpu": "h100"}, "biggest_model": {"gpu": "rtx 4090"},
+         "estimate_speed": {"model": "llama 3.1 8b", "gpu": "h100"}}
 
 garbage = st.one_of(
     st.none(), st.booleans(), st.integers(-10**12, 10**12), st.floats(allow_nan=True, allow_infinity=True),
@@ -86,9 +87,15 @@ def largest_models_first(answer):
         assert sizes == sorted(sizes, reverse=True) and all(m["per_gpu_bytes"] <= m["usable_bytes"] for m in fits["models"])
 
 
+def aggregate_is_per_sequence_times_concurrency(answer):
+    assert answer["decode_tokens_per_s"] > 0 and answer["ttft_s"] > 0
+    assert answer["aggregate_tokens_per_s"] == pytest.approx(answer["decode_tokens_per_s"] * answer["concurrency"], rel=0.01)
+
+
 INVARIANTS = {"estimate_vram": sums_its_breakdown, "compare_gpus": one_row_per_gpu_asked, "cloud_cost": cheapest_first,
               "rent_vs_buy": has_a_verdict, "plan_serving": priced_options_cheapest_first,
-              "plan_training": training_options_cheapest_first, "biggest_model": largest_models_first}
+              "plan_training": training_options_cheapest_first, "biggest_model": largest_models_first,
+              "estimate_speed": aggregate_is_per_sequence_times_concurrency}
 EXAMPLES = {"plan_training": 150, "biggest_model": 150}  # each call scans the catalog's GPUs or models: fewer, same reach
 
 
