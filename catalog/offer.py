@@ -80,10 +80,8 @@ class CloudOffer(BaseModel):
     def _priced(self) -> CloudOffer:
         if self.on_demand_usd_per_hour is None and self.spot_usd_per_hour is None:
             raise ValueError("an offer needs an on-demand or a spot price")
-        on_demand, spot = self.on_demand_usd_per_hour, self.spot_usd_per_hour
-        if on_demand is not None and spot is not None and spot > on_demand:
-            raise ValueError("spot price above on-demand price")
-        return self
+        return self  # a spot price above on-demand loads: the price rule (tools/pricing.py) flags it and sets it aside
 
     def usd_per_hour(self, pricing: str) -> float | None:
+        """The recorded price, checked or not: price with tools/pricing.py, which sets doubtful spot prices aside."""
         return self.on_demand_usd_per_hour if pricing == "on_demand" else self.spot_usd_per_hour

@@ -125,3 +125,14 @@ def test_loading_everything_is_quick():
     start = time.perf_counter()
     load_catalog(include_user=False)
     assert time.perf_counter() - start < 0.5  # generous for CI noise; benchmarks/catalog.py reports the real figure
+
+
+def test_can_i_price_buying_nearly_every_gpu_i_can_rent(catalog):
+    """Issue #34: at least 90% of the GPUs with a cloud offer have a purchase price or say they are not sold alone."""
+    rented = sorted({o.gpu_id for o in catalog.offers})
+    answered = [g for g in rented if (gpu := catalog.gpu_by_id[g]).purchase_usd or gpu.node_usd_per_gpu
+                or gpu.purchase_note.startswith("not sold")]
+    assert len(answered) / len(rented) >= 0.9, sorted(set(rented) - set(answered))
+    for gpu_id in answered:
+        gpu = catalog.gpu_by_id[gpu_id]
+        assert not gpu.purchase_usd or gpu.purchase_source, gpu_id  # a price names where it comes from

@@ -177,3 +177,26 @@ def test_all_in_is_never_below_the_compute_total(storage, egress):
     result = cloud_cost(catalog=load_catalog(include_user=False), gpu="a100-80gb-sxm", gpu_count=2, hours=3,
                         storage_gb_months=storage, egress_gb=egress)
     assert all(o.all_in_usd is None or o.all_in_usd >= o.total_usd - 1e-9 for o in result.offers)
+
+
+def test_the_stale_aws_p5_spot_in_jakarta_is_set_aside_and_the_notes_say_why(catalog):
+    """Issue #34: aws-p5.48xlarge-ap-southeast-3 records spot $7.5955/h on $75.9552/h on-demand ($0.95 per GPU-hour)."""
+    result = cloud_cost(catalog=catalog, gpu="h100", gpu_count=8, hours=10, providers=["aws"], region="ap-southeast-3")
+    assert [o.pricing for o in result.offers] == ["on_demand"]
+    note = next(n for n in result.notes if n.startswith("spot prices set aside"))
+    assert "p5.48xlarge (ap-southeast-3): spot $7.60/h is 10% of on-demand $75.96/h, below the 20% floor" in note
+
+
+def test_asking_for_spot_alone_lists_a_doubtful_spot_price_last_and_flagged(catalog):
+    result = cloud_cost(catalog=catalog, gpu="h100", gpu_count=8, hours=10, pricing="spot", providers=["aws"])
+    stale = result.offers[-1]  # the cheapest AWS spot H100 on paper, ranked after every sound one
+    assert (stale.region, stale.usd_per_gpu_hour) == ("ap-southeast-3", pytest.approx(0.9494, abs=1e-4))
+    assert stale.price_warning.endswith("below the 20% floor")
+    assert all(not o.price_warning for o in result.offers[:-1]) and result.offers[0].total_usd > stale.total_usd
+    assert any(n.startswith("spot prices in doubt") for n in result.notes)
+
+
+def test_sound_spot_prices_carry_no_warning(catalog):
+    result = cloud_cost(catalog=catalog, gpu="h100-sxm", gpu_count=8, hours=10, providers=["aws"], region="us-east-1")
+    assert offer(result, "p5.48xlarge", "spot").price_warning == ""
+    assert not any("set aside" in n for n in result.notes)

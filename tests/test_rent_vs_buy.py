@@ -70,7 +70,8 @@ def test_higher_utilization_favours_buying(catalog):
 
 @pytest.mark.parametrize("arguments,fragment", [
     ({"gpu": "h100-sxm", "utilization": 1.5}, "utilization must be ≤ 1"),
-    ({"gpu": "t4"}, "pass purchase_usd_per_gpu"),
+    ({"gpu": "h100-nvl"}, "pass purchase_usd_per_gpu"),
+    ({"gpu": "gh200"}, "not sold alone"),
     ({"gpu": "gaudi3", "purchase_usd_per_gpu": 15_000}, "pass rent_usd_per_gpu_hour"),
     # found by the server's hypothesis test: a horizon this short made the capital charge infinite
     ({"gpu": "h100", "purchase_usd_per_gpu": 30_000, "years": 2.225073858507e-311}, "years must be ≥ 0.01"),
@@ -134,3 +135,20 @@ def test_the_readme_worked_example_beside_a_published_tco_analysis(catalog):
     breakeven = {rent: rent_vs_buy(catalog=catalog, utilization=0.7, rent_usd_per_gpu_hour=rent, **site).breakeven_utilization
                  for rent in (1.65, 2.69, 2.85, 3.99, 6.88)}
     assert {rent: round(100 * share) for rent, share in breakeven.items()} == {1.65: 93, 2.69: 56, 2.85: 53, 3.99: 37, 6.88: 21}
+
+
+@pytest.mark.parametrize("gpu", ["t4", "a10", "l40", "h100-pcie", "a100-40gb-sxm", "a100-80gb-pcie", "v100-32gb-sxm2"])
+def test_should_i_buy_or_rent_the_gpus_that_had_no_price_before(catalog, gpu):
+    """Issue #34: these rented GPUs now carry a sourced purchase price, so rent_vs_buy answers without one being passed."""
+    result = rent_vs_buy(catalog=catalog, gpu=gpu, gpu_count=1)
+    card = catalog.find_gpu(gpu).purchase_usd
+    assert result.purchase_usd_per_gpu == pytest.approx(card + 32_010 / 8)
+    assert any(a.startswith(f"purchase ${card + 32_010 / 8:,.0f} per GPU: the GPU ${card:,.0f} (") for a in result.assumptions)
+
+
+def test_why_wont_it_price_buying_a_tpu_or_a_gh200(catalog):
+    for gpu in ("tpu-v6e", "gh200", "mi325x", "b300"):
+        with pytest.raises(SizingError) as error:
+            rent_vs_buy(catalog=catalog, gpu=gpu)
+        assert "(not sold" in str(error.value) and "pass purchase_usd_per_gpu" in str(error.value)
+    assert rent_vs_buy(catalog=catalog, gpu="gh200", purchase_usd_per_gpu=45_000).purchase_usd_per_gpu == 45_000

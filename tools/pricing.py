@@ -1,5 +1,11 @@
 """Prices from the catalog's offers: the one rule every face uses to price a job, billed time, price age.
 
+A spot price above its offer's on-demand price, or below SPOT_FLOOR of it, is a stale or mistyped row (nobody pays more
+than on-demand; spot markets bottom out around a quarter of it): `spot_price_doubt` says why, and the rule here
+(cheapest, job and fleet prices) sets such a price aside, so asking for spot prices the job at the offers whose spot
+price is sound. cloud_cost lists a doubtful spot price, flagged and ranked after the sound ones, only where the caller
+asked for spot alone (pricing="spot"), and says in its notes which it set aside and why.
+
 A job of N GPUs split with tensor parallelism needs all N in one machine (one NVLink domain): it is priced from
 instances that hold N GPUs, and an instance of k >= N GPUs hosts k // N such replicas. A data-parallel job may
 combine machines: ceil(N / k) instances of k GPUs.
@@ -17,6 +23,7 @@ from gpusizer.catalog import Catalog, CloudOffer, Provider
 STALE_AFTER_DAYS = 90
 DERIVED_LIMIT = 200_000  # entries a long-running server keeps of answers derived from the catalog
 HOURS_PER_YEAR = 8760
+SPOT_FLOOR = 0.20  # a spot price below this share of its on-demand price is set aside
 
 
 @dataclass(frozen=True)
@@ -58,8 +65,27 @@ class JobPrice:
         return f"{o.provider} {how} ({o.region}, {self.pricing.replace('_', '-')})"
 
 
+def spot_price_doubt(offer: CloudOffer) -> str | None:
+    """Why the offer's spot price is not to be trusted, or None: above its on-demand price, or below SPOT_FLOOR of it."""
+    spot, on_demand = offer.spot_usd_per_hour, offer.on_demand_usd_per_hour
+    if spot is None or on_demand is None:
+        return None
+    if spot > on_demand:
+        return f"spot ${spot:,.2f}/h is above on-demand ${on_demand:,.2f}/h"
+    if spot < SPOT_FLOOR * on_demand:
+        return f"spot ${spot:,.2f}/h is {spot / on_demand:.0%} of on-demand ${on_demand:,.2f}/h, below the {SPOT_FLOOR:.0%} floor"
+    return None
+
+
+def instance_usd_per_hour(offer: CloudOffer, pricing: str) -> float | None:
+    """One instance's price under the rule: None where the offer has no such price or its spot price is in doubt."""
+    if pricing != "on_demand" and spot_price_doubt(offer):
+        return None
+    return offer.usd_per_hour(pricing)
+
+
 def usd_per_gpu_hour(offer: CloudOffer, pricing: str) -> float | None:
-    price = offer.usd_per_hour(pricing)
+    price = instance_usd_per_hour(offer, pricing)
     return None if price is None else price / offer.gpus_per_instance
 
 
@@ -98,7 +124,7 @@ def job_options(catalog: Catalog, gpu_id: str, gpus: int, pricing: str, one_mach
                 jurisdiction: str | None) -> list[JobPrice]:
     found = []
     for offer in offers_in(catalog, gpu_id, jurisdiction):
-        hourly, size = offer.usd_per_hour(pricing), offer.gpus_per_instance
+        hourly, size = instance_usd_per_hour(offer, pricing), offer.gpus_per_instance
         if hourly is None or size < 1 or size != int(size):
             continue
         size = int(size)

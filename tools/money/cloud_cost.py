@@ -13,7 +13,7 @@ from gpusizer.tools.memory.fitting import MAX_GPUS, gpus_needed
 from gpusizer.tools.memory.plan import build_plan
 from gpusizer.tools.memory.request import VramRequest
 from gpusizer.tools.memory.workload import WORKLOAD_FIELDS, WorkloadArguments, workload_of
-from gpusizer.tools.pricing import HOURS_PER_YEAR, billed_hours, in_jurisdiction, price_age
+from gpusizer.tools.pricing import HOURS_PER_YEAR, SPOT_FLOOR, billed_hours, in_jurisdiction, price_age, spot_price_doubt
 from gpusizer.tools.validation import NAME_LIMIT, Jurisdiction, Name, declared_by, parse_request
 
 Pricing = Literal["on_demand", "spot"]
@@ -64,6 +64,8 @@ class Offer(BaseModel):
     spot_zone: str = ""
     country: str = ""
     jurisdiction: str = ""
+    price_warning: str = Field(default="", description="why this spot price is in doubt (listed only for pricing='spot', "
+                               "after the sound offers); empty when the price passed the check")
     source: str
 
 
@@ -114,9 +116,14 @@ def cloud_cost(gpu: str, *, hours: float, gpu_count: int | None = None, pricing:
     elif "spot" in pricings:
         notes.append("spot totals assume no interruptions; pass spot_interruptions_per_hour and checkpoint_overhead_fraction "
                      "to price them in")
-    offers = [priced(o, p, request, catalog, spot_hours if p == "spot" else request.hours)
-              for o in candidates for p in pricings if o.usd_per_hour(p)]
-    offers.sort(key=lambda o: (o.total_usd, o.provider, o.instance_type))
+    doubts = {o.offer_id: doubt for o in candidates if "spot" in pricings and (doubt := spot_price_doubt(o))}
+    listed = request.pricing == "spot"  # a doubtful spot price is set aside unless spot alone was asked for
+    offers = [priced(o, p, request, catalog, spot_hours if p == "spot" else request.hours,
+                     doubts.get(o.offer_id, "") if p == "spot" else "")
+              for o in candidates for p in pricings if o.usd_per_hour(p) and (p != "spot" or listed or o.offer_id not in doubts)]
+    offers.sort(key=lambda o: (bool(o.price_warning), o.total_usd, o.provider, o.instance_type))
+    if doubts:
+        notes.append(doubt_note(doubts, candidates, listed))
     if any(o.stale for o in offers):
         notes.append("some prices are older than 90 days (stale=true): check the provider's page before relying on them")
     if any(o.price_date_uncertain for o in offers):
@@ -154,7 +161,17 @@ def filter_offers(offers: list[CloudOffer], request: CloudCostRequest, catalog: 
     return offers
 
 
-def priced(offer: CloudOffer, pricing: Pricing, request: CloudCostRequest, catalog: Catalog, hours: float) -> Offer:
+def doubt_note(doubts: dict[str, str], offers: list[CloudOffer], listed: bool) -> str:
+    """Which spot prices failed the price check, and what was done with them."""
+    named = "; ".join(f"{o.provider} {o.instance_type} ({o.region}): {doubts[o.offer_id]}" for o in offers if o.offer_id in doubts)
+    if listed:
+        return f"spot prices in doubt (a stale or mistyped row?), listed last with price_warning: {named}"
+    return (f"spot prices set aside (above on-demand, or below {SPOT_FLOOR:.0%} of it: a stale or mistyped row): {named}; "
+            "pricing='spot' lists them, flagged")
+
+
+def priced(offer: CloudOffer, pricing: Pricing, request: CloudCostRequest, catalog: Catalog, hours: float,
+           warning: str = "") -> Offer:
     gpu_count = request.gpu_count or 1
     instances = math.ceil(gpu_count / offer.gpus_per_instance)
     hourly = offer.usd_per_hour(pricing) or 0.0
@@ -167,7 +184,8 @@ def priced(offer: CloudOffer, pricing: Pricing, request: CloudCostRequest, catal
                  total_usd=instances * hourly * billed, as_of=offer.as_of, price_date=offer.as_of,
                  checked=offer.checked.isoformat(), stale=age.stale, price_date_uncertain=age.uncertain,
                  spot_zone=offer.spot_zone if pricing == "spot" else "", country=offer.country, jurisdiction=offer.jurisdiction,
-                 source=offer.source, **extras(request, catalog.provider_by_id[offer.provider], instances * hourly * billed))
+                 price_warning=warning, source=offer.source,
+                 **extras(request, catalog.provider_by_id[offer.provider], instances * hourly * billed))
 
 
 def extras(request: CloudCostRequest, provider: Provider, compute_usd: float) -> dict[str, float | None]:
