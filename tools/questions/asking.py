@@ -87,8 +87,11 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     returns = re.match(r"(?:\W*(?:ok(?:ay)?|so|now|alright|right|cool)\W+)?(?:(?:going |go |switch(?:ing)? )?back to"
                        r"|same (?:but|thing|setup)"
                        r"|but with)\b", new.text)  # 'back to the h100 but with gpt oss 20b': the rest of the setup stays
+    # A question that names its own subject starts afresh: a model and a GPU, or a GPU and the ask of which models it
+    # holds ('whats the biggest model i can run on a 3090 with ollama' after a QLoRA question is not about QLoRA)
+    own_subject = (new.models and new.gpus or new.gpus and j.biggest_model_asked(new)) and not (same_talk or returns or opens)
     if not (opens or points_back or short_change or same_talk or subjectless or on_the_same_gpus) \
-            or new.models and new.gpus and not (same_talk or returns):  # a new question
+            or new.models and new.gpus and not (same_talk or returns) or own_subject:  # a new question
         return None
     merged = dataclasses.replace(previous, text=f"{new.text} {previous.text}", asked=f"{new.asked} {previous.asked}",
                                  asking=new.asking or [(0, len(new.asked))], aside=new.aside, reports_count=new.reports_count,

@@ -597,6 +597,11 @@ def answer_rent_or_buy(reading: Reading, catalog: Catalog, calls: list[ToolCall]
             "give them.")
 
 
+def biggest_model_asked(reading: Reading) -> bool:
+    """'the biggest model I can run', 'which models fit': the question's subject is the GPU."""
+    return said(reading, BIGGEST)
+
+
 def answer_biggest_model(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     """The largest catalog models that fit the GPU(s): as released, and as a 4-bit GGUF (what local users run)."""
     gpu_id, count = reading.gpus[0]
@@ -950,7 +955,8 @@ JOURNEYS = [
             answer_model_card,
             ("card",)),
     Journey("estimate", has_subject, answer_estimate, ("fit",)),
-    Journey("biggest_model", lambda r: bool(r.gpus) and not has_subject(r) and said(r, BIGGEST), answer_biggest_model, ("fit", "limits")),
+    Journey("biggest_model", lambda r: bool(r.gpus) and not has_subject(r) and biggest_model_asked(r), answer_biggest_model,
+            ("fit", "limits")),
     Journey("gpu_card", lambda r: bool(named_gpus(r)), answer_gpu_card, ("card",)),
 ]
 JOURNEY_BY_NAME = {j.name: j for j in JOURNEYS}

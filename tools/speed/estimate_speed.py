@@ -80,7 +80,7 @@ def estimate_speed(model: str | None = None, *, params_billions: float | None = 
     prefill = line.decode_step_s(0, 0, request.prompt_tokens, request.prompt_tokens / 2)
     return SpeedEstimate(
         model=plan.arch.model_id, gpu_id=spec.gpu_id, num_gpus=request.num_gpus, engine=chosen, weights_dtype=plan.weights_dtype,
-        concurrency=batch, decode_tokens_per_s=round(1 / step, 2), aggregate_tokens_per_s=round(batch / step, 1),
+        concurrency=batch, decode_tokens_per_s=round(1 / step, 4), aggregate_tokens_per_s=round(batch / step, 2),
         prefill_tokens_per_s=round(request.prompt_tokens / prefill, 1), ttft_s=round(prefill, 4),
         decode_bound_by=bound_by(line, batch, context, 0), prefill_bound_by=bound_by(line, 0, 0, request.prompt_tokens),
         compute_bound_batch=line.compute_bound_batch(),
