@@ -8,6 +8,7 @@ comes near them, and an error names the limit when one does.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 NAMED_CHILDREN = ("properties", "$defs", "definitions", "patternProperties")
@@ -15,20 +16,30 @@ GUARD_MAXIMUM = 100_000   # a numeric maximum at least this large only guards ag
 GUARD_MAX_LENGTH = 100    # so does a string length limit at least this long
 
 
-def compact(schema: Any) -> Any:
-    """The same schema without titles, with `anyOf [X, {type: null}]` written as X."""
+def rewritten(schema: Any, dropped: tuple[str, ...], finish: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
+    """The schema walked depth first: the `dropped` keywords left out of every object, `finish` applied to each one
+    after its children (property names are not annotations: a property called 'title' stays)."""
     if isinstance(schema, list):
-        return [compact(item) for item in schema]
+        return [rewritten(item, dropped, finish) for item in schema]
     if not isinstance(schema, dict):
         return schema
     out: dict[str, Any] = {}
     for key, value in schema.items():
-        if key == "title":
+        if key in dropped:
             continue
         if key in NAMED_CHILDREN and isinstance(value, dict):
-            out[key] = {name: compact(child) for name, child in value.items()}  # property names are not annotations
+            out[key] = {name: rewritten(child, dropped, finish) for name, child in value.items()}
         else:
-            out[key] = compact(value)
+            out[key] = rewritten(value, dropped, finish)
+    return finish(out)
+
+
+def compact(schema: Any) -> Any:
+    """An input schema without titles, with `anyOf [X, {type: null}]` written as X."""
+    return rewritten(schema, ("title",), compact_one)
+
+
+def compact_one(out: dict[str, Any]) -> dict[str, Any]:
     if "default" in out and out["default"] in (None, 0, False, []):  # what an absent argument means anyway
         del out["default"]
     if isinstance(out.get("maximum"), (int, float)) and out["maximum"] >= GUARD_MAXIMUM:
@@ -42,19 +53,7 @@ def output_schema(schema: Any) -> Any:
     """A result's full schema (nested objects, `required`, nullability kept, so a client that validates checks every
     level) without what costs bytes and checks nothing: titles, descriptions and defaults. The names carry their
     units (total_bytes, usd_per_hour); the tool's text explains the figures."""
-    if isinstance(schema, list):
-        return [output_schema(item) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key in ("title", "description", "default"):
-            continue
-        if key in NAMED_CHILDREN and isinstance(value, dict):
-            out[key] = {name: output_schema(child) for name, child in value.items()}
-        else:
-            out[key] = output_schema(value)
-    return nullable_as_type_list(out)
+    return rewritten(schema, ("title", "description", "default"), nullable_as_type_list)
 
 
 def nullable_as_type_list(schema: dict[str, Any]) -> dict[str, Any]:
