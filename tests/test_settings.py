@@ -42,3 +42,10 @@ def test_the_server_refuses_to_start_on_a_wrong_setting_and_says_which():
     server = str(Path(sys.executable).parent / "gpusizer-mcp")
     result = subprocess.run([server], capture_output=True, text=True, timeout=30, env={"GPUSIZER_LOG_LEVEL": "LOUD", "PATH": ""})
     assert result.returncode == 2 and "GPUSIZER_LOG_LEVEL" in result.stderr
+
+
+def test_exports_go_where_the_settings_table_says(monkeypatch):
+    from gpusizer.tui.export import export_folder
+
+    monkeypatch.delenv("GPUSIZER_EXPORT_DIR", raising=False)
+    assert export_folder().name == "exports" and "exports" in VARIABLES["GPUSIZER_EXPORT_DIR"][2]
