@@ -2,7 +2,7 @@
 field read shown beside it, a blank box when unticked, every footer key on screen, the catalog's search and table."""
 import pytest
 from textual.widgets import Input
-from tui_helpers import error_under, settle, shown, type_into
+from tui_helpers import choose, error_under, settle, shown, type_into
 
 from gpusizer.tools import cloud_cost
 from gpusizer.tools.figures import usd
@@ -208,3 +208,15 @@ async def test_an_unknown_gpu_names_the_catalog_tab_once(catalog):
     async with GpusizerApp(tab="cloud", catalog=catalog).run_test(size=SIZE) as pilot:
         await type_into(pilot, "#gpu", "tesla p40")
         assert "the Catalog tab lists every GPU" in error_under(pilot.app, "gpu") and "the the" not in error_under(pilot.app, "gpu")
+
+
+async def test_choosing_unsloth_in_estimate_shows_a_32b_qlora_fitting_one_24gb_card(catalog):
+    async with GpusizerApp(tab="estimate", catalog=catalog).run_test(size=SIZE) as pilot:
+        await type_into(pilot, "#model", "qwen2.5-32b")
+        await choose(pilot, "#workload", "training")
+        await choose(pilot, "#method", "qlora")
+        await type_into(pilot, "#seq_len", "4096")
+        await type_into(pilot, "#gpu", "rtx 4090")
+        assert "does not fit" in shown(pilot.app, "#gpu-check")
+        await choose(pilot, "#recipe", "unsloth")
+        assert "fits" in shown(pilot.app, "#gpu-check") and "does not fit" not in shown(pilot.app, "#gpu-check")

@@ -7,6 +7,7 @@ from tui_helpers import choose, error_under, settle, shown, table_rows, text_tab
 
 from gpusizer.tools import cloud_cost, compare_gpus, estimate_vram, plan_serving, rent_vs_buy
 from gpusizer.tools.figures import gib, number, usd
+from gpusizer.tools.memory.answer import cheapest_first
 from gpusizer.tools.pricing import cheapest_fits
 from gpusizer.tui.app import GpusizerApp
 from gpusizer.tui.text_table import clip, dollars
@@ -34,11 +35,13 @@ async def test_estimate_shows_the_same_total_breakdown_and_fits_as_the_tool(app,
         assert box.value is expected.training.gradient_checkpointing is True  # peft's QLoRA preparation turns it on
         assert gib(expected.breakdown.weights) in shown(pilot.app, "#breakdown")
         assert number(expected.gpu_check.max_seq_len) in shown(pilot.app, "#gpu-check")
-        costs = {cost.gpu_id: cost for cost in cheapest_fits(catalog, expected.fits)}
-        per_gpu_hour = [costs[fit.gpu_id].usd_per_gpu_hour for fit in expected.fits]  # a price column: one precision
-        per_hour = [costs[fit.gpu_id].usd_per_hour for fit in expected.fits]
+        ranked = cheapest_first(expected.fits)  # as the tool's answer ranks them: where QLoRA runs, then cheapest
+        assert all(fit.stack_note is None for fit in ranked[:8]) and ranked[0].usd_per_hour is not None
+        costs = {cost.gpu_id: cost for cost in cheapest_fits(catalog, ranked)}
+        per_gpu_hour = [costs[fit.gpu_id].usd_per_gpu_hour for fit in ranked]  # a price column: one precision
+        per_hour = [costs[fit.gpu_id].usd_per_hour for fit in ranked]
         rows = [[clip(fit.gpu_id, 16), str(fit.gpus_needed), gpu_hour, hour]
-                for fit, gpu_hour, hour in zip(expected.fits, dollars(per_gpu_hour), dollars(per_hour), strict=True)]
+                for fit, gpu_hour, hour in zip(ranked, dollars(per_gpu_hour), dollars(per_hour), strict=True)]
         assert text_table_rows(pilot.app, "#fits") == rows[:8] + [[f"… {len(rows) - 8} more: ctrl+l lists them"]]
         await pilot.press("ctrl+l")  # the long list collapses; one key lists it all
         await settle(pilot)

@@ -70,9 +70,11 @@ def serving(result: VramEstimate) -> str:
 
 
 def cheapest_first(fits: list[GpuFit]) -> list[GpuFit]:
-    return sorted(fits, key=lambda f: (f.usd_per_hour is None, f.usd_per_hour or 0.0, f.gpus_needed, f.gpu_id))
+    return sorted(fits, key=lambda f: (f.stack_note is not None, f.usd_per_hour is None, f.usd_per_hour or 0.0, f.gpus_needed,
+                                       f.gpu_id))
 
 
 def fit_line(fit: GpuFit) -> str:
     price = f", {usd(fit.usd_per_hour)}/h on {fit.provider}" if fit.usd_per_hour is not None else ", no cloud offer"
-    return f"{fit.gpus_needed} x {fit.gpu_id} ({gib(fit.per_gpu_bytes)} of {gib(fit.usable_bytes)}){price}"
+    caveat = f" ({fit.stack_note})" if fit.stack_note else ""
+    return f"{fit.gpus_needed} x {fit.gpu_id} ({gib(fit.per_gpu_bytes)} of {gib(fit.usable_bytes)}){price}{caveat}"

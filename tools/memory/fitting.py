@@ -7,6 +7,7 @@ from typing import TypedDict
 
 from gpusizer.catalog import Catalog, GpuSpec
 from gpusizer.tools.memory.breakdown import per_gpu
+from gpusizer.tools.memory.engine_settings import engine_runs_on, unread_backend
 from gpusizer.tools.memory.plan import Plan
 from gpusizer.tools.memory.request import GpuCheck, GpuFit
 from gpusizer.tools.pricing import cheapest_job
@@ -64,6 +65,21 @@ def on_gpu(plan: Plan, gpu: GpuSpec) -> Plan:
     return replace(plan, gpu_bytes=gpu.usable_memory_bytes) if sizes_from_free_memory(plan) else plan
 
 
+XLA_ONLY = {"Google": "TPUs run PyTorch through torch_xla or JAX", "AWS": "Trainium runs PyTorch through the Neuron SDK"}
+
+
+def stack_note(plan: Plan, gpu: GpuSpec) -> str | None:
+    """Why the software this job needs does not run on this GPU as estimated, or None where it does."""
+    r = plan.request
+    if plan.weights_dtype == "nf4" and gpu.vendor != "NVIDIA":
+        return "bitsandbytes' NF4 (QLoRA) runs on NVIDIA GPUs"
+    if r.engine != "hf" and not engine_runs_on(r.engine, gpu.vendor):
+        return unread_backend(r.engine, gpu.vendor)
+    if gpu.vendor in XLA_ONLY:
+        return f"{XLA_ONLY[gpu.vendor]}, not as transformers' own loop: memory differs"
+    return None
+
+
 def fits_across_catalog(plan: Plan, catalog: Catalog) -> list[GpuFit]:
     r = plan.request
     counts = candidate_gpu_counts(plan)
@@ -79,7 +95,7 @@ def fits_across_catalog(plan: Plan, catalog: Catalog) -> list[GpuFit]:
                                usable_bytes=gpu.usable_memory_bytes, note=f"{n} GPUs with {how}" if n > 1 else None,
                                usd_per_hour=round(price.usd_per_hour, 4) if price else None,
                                provider=price.offer.provider if price else None,
-                               instance_type=price.offer.instance_type if price else None))
+                               instance_type=price.offer.instance_type if price else None, stack_note=stack_note(plan, gpu)))
     return sorted(fits, key=lambda f: (f.gpus_needed, f.usable_bytes, f.gpu_id))
 
 

@@ -120,6 +120,8 @@ class GpuFit(BaseModel):
                                        "replica in one machine (its share when a machine hosts several), training across machines")
     provider: str | None = None
     instance_type: str | None = None
+    stack_note: str | None = Field(default=None, description="why the software this job needs does not run there as "
+                                   "estimated (bitsandbytes needs CUDA; TPUs and Trainium need XLA or Neuron builds)")
 
 
 class GpuCheck(BaseModel):

@@ -80,7 +80,7 @@ def number_field(label: str, model: type, name: str) -> ComposeResult:
 
 
 TOOL_DEFAULT = "default"  # an optional field left to the tool
-DEFAULT_LABELS = {"weights_dtype": "as released"}  # what 'left to the tool' means for some fields
+DEFAULT_LABELS = {"weights_dtype": "as released", "recipe": "hf_trainer (default)"}  # what 'left to the tool' means for some fields
 
 
 def tool_choice(model: type[BaseModel], name: str) -> Choice:

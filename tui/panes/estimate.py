@@ -11,6 +11,7 @@ from textual.widgets import Checkbox, Label, Static
 from gpusizer.tools import GpuCheck, GpuFit, VramEstimate, estimate_vram
 from gpusizer.tools.figures import gib, number
 from gpusizer.tools.memory import Alternative
+from gpusizer.tools.memory.answer import cheapest_first
 from gpusizer.tools.memory.request import QLORA_BASE_DTYPE, VramRequest
 from gpusizer.tools.pricing import cheapest_fits
 
@@ -46,6 +47,8 @@ class EstimatePane(ToolPane[VramEstimate]):
                    ("Precision", tool_choice(VramRequest, "training_precision")))
         yield pair(("Optimizer", tool_choice(VramRequest, "optimizer")),
                    ("Sharding", tool_choice(VramRequest, "sharding")))
+        yield pair(("Recipe", tool_choice(VramRequest, "recipe")),
+                   ("Engine", tool_choice(VramRequest, "engine")))
         yield pair(("Batch", FormInput(default_text(VramRequest, "batch_size"), id="batch_size")),
                    ("Seq len", FormInput(default_text(VramRequest, "seq_len"), id="seq_len")))
         yield pair(("GPUs", FormInput(default_text(VramRequest, "num_gpus"), id="num_gpus")),
@@ -91,7 +94,7 @@ class EstimatePane(ToolPane[VramEstimate]):
         yield Static("", id="warnings", classes="warnings")
         yield Static("", id="breakdown-bar")
         yield Static("", id="breakdown")
-        yield Label("Fits on (fewest GPUs first)", classes="section")
+        yield Label("Fits on (cheapest first)", classes="section")
         yield Static("", id="fits")
         yield Label("Assumptions", classes="section")
         yield Static("", id="assumptions", classes="notes")
@@ -105,6 +108,7 @@ class EstimatePane(ToolPane[VramEstimate]):
         return self.given(model=model, params_billions=size, workload=self.selected("workload"), method=self.selected("method"),
                           weights_dtype=self.selected("weights_dtype"), training_precision=self.selected("training_precision"),
                           optimizer=self.selected("optimizer"), sharding=self.selected("sharding"),
+                          recipe=self.selected("recipe"), engine=self.selected("engine"),
                           batch_size=self.whole("batch_size"), seq_len=self.whole("seq_len"), num_gpus=self.whole("num_gpus"),
                           tensor_parallel=self.whole("tensor_parallel"), lora_rank=self.whole("lora_rank"),
                           gradient_checkpointing=self.ticked("gradient_checkpointing") if self.checkpointing_chosen else None,
@@ -169,7 +173,9 @@ class EstimatePane(ToolPane[VramEstimate]):
             self.show_fits(self.result.fits)
 
     def show_fits(self, fits: list[GpuFit]) -> None:
-        """GPU, how many, and what they cost per hour; the first rows, and the rest one key away."""
+        """GPU, how many, and what they cost per hour, ranked as the tool's answer ranks them (where the job's software
+        runs, then priced, cheapest first); the first rows, and the rest one key away."""
+        fits = cheapest_first(fits)
         costs = {cost.gpu_id: cost for cost in cheapest_fits(self.catalog, fits)}
         shown = fits if self.all_fits else fits[:FITS_SHOWN]
         # one column, the same decimals, whether collapsed or not
