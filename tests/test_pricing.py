@@ -83,3 +83,15 @@ def test_a_spot_price_above_on_demand_loads_but_is_flagged_and_never_used(catalo
 @pytest.mark.parametrize("spot,doubted", [(12.0, False), (11.99, True), (60.0, False), (60.01, True)])
 def test_the_check_keeps_spot_between_a_fifth_of_on_demand_and_on_demand(catalog, spot, doubted):
     assert (spot_price_doubt(priced_offer("edge", 8, 60.0, spot)) is not None) == doubted
+
+
+def test_prices_remembered_for_ever_new_arguments_stop_at_the_limit(catalog, monkeypatch):
+    """A long-running server asked with a new jurisdiction on every call keeps at most DERIVED_LIMIT derived answers."""
+    from gpusizer.tools import pricing
+
+    monkeypatch.setattr(pricing, "DERIVED_LIMIT", len(catalog.derived) + 3)
+    for n in range(20):
+        pricing.cheapest_job(catalog, "h100-sxm", 8, jurisdiction=f"X{n}")
+        pricing.cheapest_fleet(catalog, "h100-sxm", 1, 3, jurisdiction=f"Y{n}")
+    assert len(catalog.derived) <= pricing.DERIVED_LIMIT
+    assert pricing.cheapest_job(catalog, "h100-sxm", 8) is not None  # still answered, only not kept

@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import datetime
 import math
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import NamedTuple, Protocol, TypeVar
 
 from gpusizer.catalog import Catalog, CloudOffer, Provider
 
 STALE_AFTER_DAYS = 90
 DERIVED_LIMIT = 200_000  # entries a long-running server keeps of answers derived from the catalog
+Remembered = TypeVar("Remembered")
 HOURS_PER_YEAR = 8760
 SPOT_FLOOR = 0.20  # a spot price below this share of its on-demand price is set aside
 
@@ -140,12 +141,20 @@ def job_options(catalog: Catalog, gpu_id: str, gpus: int, pricing: str, one_mach
 def cheapest_job(catalog: Catalog, gpu_id: str, gpus: int, pricing: str = "on_demand", *, one_machine: bool = True,
                  jurisdiction: str | None = None) -> JobPrice | None:
     key = ("cheapest_job", gpu_id, gpus, pricing, one_machine, jurisdiction)
-    if key not in catalog.derived:  # the fit scan asks this for every GPU of every estimate
-        prices = job_options(catalog, gpu_id, gpus, pricing, one_machine, jurisdiction)
-        catalog.derived[key] = min(prices, key=job_order) if prices else None
-    found = catalog.derived[key]
-    assert found is None or isinstance(found, JobPrice)
-    return found
+    if key in catalog.derived:  # the fit scan asks this for every GPU of every estimate
+        found = catalog.derived[key]
+        assert found is None or isinstance(found, JobPrice)
+        return found
+    prices = job_options(catalog, gpu_id, gpus, pricing, one_machine, jurisdiction)
+    return remembered(catalog, key, min(prices, key=job_order) if prices else None)
+
+
+def remembered(catalog: Catalog, key: tuple[Hashable, ...], value: Remembered) -> Remembered:
+    """A derived answer kept for the next call, while the catalog holds fewer than DERIVED_LIMIT of them: a long-running
+    server asked with ever new arguments (a jurisdiction string, a GPU count) must not grow without bound."""
+    if len(catalog.derived) < DERIVED_LIMIT:
+        catalog.derived[key] = value
+    return value
 
 
 class FleetPrice(NamedTuple):  # a NamedTuple: the planner builds thousands per call
@@ -168,20 +177,17 @@ def cheapest_fleet(catalog: Catalog, gpu_id: str, gpus: int, replicas: int, pric
         assert found is None or isinstance(found, FleetPrice)
         return found
     key = ("fleet_options", gpu_id, gpus, pricing, jurisdiction)
-    if key not in catalog.derived:  # per instance size, only its cheapest instance can be the answer
+    options = catalog.derived.get(key)
+    if options is None:  # per instance size, only its cheapest instance can be the answer
         by_size: dict[int, JobPrice] = {}
         for job in job_prices(catalog, gpu_id, gpus, pricing, one_machine=True, jurisdiction=jurisdiction):
             held = by_size.get(job.jobs_per_instance)
             if held is None or (job.usd_per_instance_hour, job.offer.offer_id) < (held.usd_per_instance_hour, held.offer.offer_id):
                 by_size[job.jobs_per_instance] = job
-        catalog.derived[key] = list(by_size.values())
-    options = catalog.derived[key]
+        options = remembered(catalog, key, list(by_size.values()))
     assert isinstance(options, list)
     fleets = [FleetPrice(job, math.ceil(replicas / job.jobs_per_instance)) for job in options]
-    found = min(fleets, key=lambda f: (f.usd_per_hour, f.job.offer.offer_id)) if fleets else None
-    if len(catalog.derived) < DERIVED_LIMIT:
-        catalog.derived[answer] = found
-    return found
+    return remembered(catalog, answer, min(fleets, key=lambda f: (f.usd_per_hour, f.job.offer.offer_id)) if fleets else None)
 
 
 def billed_hours(hours: float, provider: Provider) -> float:
