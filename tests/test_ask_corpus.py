@@ -139,7 +139,7 @@ def test_a_two_part_question_answers_both(catalog):
 
 
 def test_a_part_it_cannot_answer_is_named(catalog):
-    answer = ask("will llama 3.1 8b fit on a 3080 and how fast is it?", catalog)
+    answer = ask("will llama 3.1 8b fit on a titan rtx and how fast is it?", catalog)
     assert answer.not_answered and "speed part" in answer.answer
 
 
