@@ -24,6 +24,7 @@ STALE_AFTER_DAYS = 90
 DERIVED_LIMIT = 200_000  # entries a long-running server keeps of answers derived from the catalog
 Remembered = TypeVar("Remembered")
 HOURS_PER_YEAR = 8760
+HOURS_PER_MONTH = HOURS_PER_YEAR / 12  # 730: the month every tool and face prices by
 SPOT_FLOOR = 0.20  # a spot price below this share of its on-demand price is set aside
 
 

@@ -11,14 +11,13 @@ from __future__ import annotations
 import math
 import re
 
-from gpusizer.tools.pricing import HOURS_PER_YEAR
+from gpusizer.tools.pricing import HOURS_PER_MONTH, HOURS_PER_YEAR
 
 TOKEN_FIELDS = frozenset({"seq_len", "prompt_tokens", "output_tokens", "max_model_len", "max_num_batched_tokens"})
 HOURS_FIELDS = frozenset({"hours"})  # read as durations too
 NUMBER = re.compile(r"^\s*\$?\s*([-+]?(?:\d[\d,_]*(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?)\s*([kKmM%]?)\s*$")
 LONGEST_TEXT = 40  # characters: longer is not a number anyone typed
 
-HOURS_PER_MONTH = HOURS_PER_YEAR / 12  # 730, as gpusizer.tools.serving prices a month
 UNIT_HOURS = {
     **dict.fromkeys(("min", "mins", "minute", "minutes"), 1 / 60),
     **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), 1.0),

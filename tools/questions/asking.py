@@ -11,8 +11,7 @@ from gpusizer.catalog import Catalog, SizingError
 from gpusizer.tools.figures import gib, number
 from gpusizer.tools.memory.estimate import estimate_vram
 from gpusizer.tools.memory.model.parameters import count_parameters
-from gpusizer.tools.pricing import HOURS_PER_YEAR, cheapest_fits
-from gpusizer.tools.serving.plan_serving import HOURS_PER_MONTH
+from gpusizer.tools.pricing import HOURS_PER_MONTH, HOURS_PER_YEAR, cheapest_fits
 
 from . import journeys as j
 from . import vocabulary as v

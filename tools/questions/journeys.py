@@ -21,9 +21,9 @@ from gpusizer.tools.memory.engines.llama_cpp import offloadable_layers
 from gpusizer.tools.memory.model.parameters import count_parameters
 from gpusizer.tools.memory.request import GpuCheck, VramRequest
 from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
-from gpusizer.tools.pricing import HOURS_PER_YEAR, cheapest, cheapest_fits
+from gpusizer.tools.pricing import HOURS_PER_MONTH, HOURS_PER_YEAR, cheapest, cheapest_fits
 from gpusizer.tools.serving.plan_models import PlanServingRequest
-from gpusizer.tools.serving.plan_serving import HOURS_PER_MONTH, SHAPES
+from gpusizer.tools.serving.plan_serving import SHAPES
 from gpusizer.tools.speed.training_time import training_time
 from gpusizer.tools.validation import default_of
 

@@ -19,7 +19,7 @@ from gpusizer.tools.memory.engines.estimate import check_engine_request
 from gpusizer.tools.memory.model.generic_model import assumed_architecture
 from gpusizer.tools.memory.plan import Plan, build_plan
 from gpusizer.tools.memory.request import VramRequest
-from gpusizer.tools.pricing import HOURS_PER_YEAR, FleetPrice, cheapest_fleet
+from gpusizer.tools.pricing import HOURS_PER_MONTH, FleetPrice, cheapest_fleet
 from gpusizer.tools.serving.plan_models import (
     InfeasibleGpu,
     PlanServingRequest,
@@ -37,7 +37,6 @@ from gpusizer.tools.validation import declared_by, parse_request
 SHAPES = (1, 2, 4, 8)
 assert SHAPES == get_args(get_args(PlanServingRequest.model_fields["gpus_per_replica"].annotation)[0]), \
     "gpus_per_replica takes the shapes the planner tries"
-HOURS_PER_MONTH = HOURS_PER_YEAR / 12  # 730
 CostOrder = tuple[bool, float, int]  # (unpriced, $/hour, GPUs): plans compare in this order
 
 
