@@ -3,8 +3,8 @@
 between its markers; `--check` exits 1 when the README no longer shows what the tools answer (tests/test_readme.py
 runs it), so an example cannot drift from the code.
 
-Blocks: `ask` (a `gpusizer ask` transcript) and `mcp` (questions, the call an assistant makes, and the first line of
-the tool's text answer), each from the built-in catalog only.
+Blocks: `catalog` (the data files' row counts), `ask` (a `gpusizer ask` transcript) and `mcp` (questions, the call
+an assistant makes, and the first two lines of the tool's text answer), each from the built-in catalog only.
 """
 from __future__ import annotations
 
@@ -60,7 +60,25 @@ def mcp_block() -> str:
     return "\n".join(rows)
 
 
-BLOCKS: dict[str, Callable[[], str]] = {"ask": ask_block, "mcp": mcp_block}
+def catalog_block() -> str:
+    from gpusizer.catalog import load_catalog
+
+    catalog = load_catalog(include_user=False)
+    providers = len({offer.provider for offer in catalog.offers})
+    rows = [
+        ("gpus.csv", len(catalog.gpus), "accelerators: memory (marketed and usable), bandwidth, **dense** TFLOPS per format, "
+         "TDP, interconnect, aliases, purchase and 8-GPU node prices"),
+        ("models.json", len(catalog.models), "open models' architecture from their `config.json` (layers, heads, KV heads, MoE, "
+         "MLA, sliding windows)"),
+        ("offers.csv", len(catalog.offers), "cloud instances per region: GPUs per instance, on-demand and spot $/hour (the spot "
+         f"zone named), country and jurisdiction ({providers} providers)"),
+        ("providers.csv", len(catalog.providers), "billing increment and minimum charge per provider; storage $/GB-month, egress "
+         "$/GB and free egress where published"),
+    ]
+    return "\n".join(["| file | rows | what |", "|---|---|---|", *(f"| `{name}` | {count} | {what} |" for name, count, what in rows)])
+
+
+BLOCKS: dict[str, Callable[[], str]] = {"catalog": catalog_block, "ask": ask_block, "mcp": mcp_block}
 
 
 def marked(name: str) -> re.Pattern[str]:
