@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from gpusizer.catalog import Catalog, SizingError
 from gpusizer.tools.figures import gib
@@ -24,13 +24,32 @@ Estimate = Callable[[Mapping[str, Any], Catalog], VramEstimate]
 SHORTEST_USEFUL_CONTEXT = 512  # a "fits at N tokens" fix below this is no answer to a sizing question
 
 
+class Situation(NamedTuple):
+    """What the rungs look at in an answer: the same for an estimate and for a serving or training plan."""
+    workload: str
+    method: str
+    bits: float                  # bits per weight of the weights' format
+    kv_cache_dtype: str
+    kv_share: float              # the KV cache's share of the peak
+    checkpointing: bool
+    mixed_precision: bool        # training keeps fp32 master weights and states
+
+
+def situation_of(result: VramEstimate) -> Situation:
+    fmt = FORMATS.get(result.weights_dtype)
+    training = result.training
+    return Situation(result.workload, result.method, fmt.bits_per_weight if fmt else 16.0, result.kv_cache_dtype,
+                     result.breakdown.kv_cache / max(result.total_bytes, 1), bool(training and training.gradient_checkpointing),
+                     bool(training and training.training_precision == "mixed"))
+
+
 @dataclass(frozen=True)
 class Rung:
-    """One change people make: when it applies to a request and its estimate, and the arguments it sets."""
+    """One change people make: when it applies to a request and its answer, and the arguments it sets."""
     workload: str
     says: str                                                  # the change in words ({n}: the GPUs given)
-    applies: Callable[[Arguments, VramEstimate], bool]
-    changes: Callable[[Arguments, VramEstimate], dict[str, Any]]
+    applies: Callable[[Arguments, Situation], bool]
+    changes: Callable[[Arguments, Situation], dict[str, Any]]
     more_gpus: bool = True  # where it does not fit the GPUs given, try it on the fewest that hold it
 
 
@@ -43,53 +62,40 @@ def gpus_given(arguments: Arguments) -> int:
     return int(given(arguments, "num_gpus", 1))
 
 
-def bits_of(result: VramEstimate) -> float:
-    fmt = FORMATS.get(result.weights_dtype)
-    return fmt.bits_per_weight if fmt else 16.0
-
-
 def llama_cpp(arguments: Arguments) -> bool:
     return bool(given(arguments, "engine", "hf") == "llama_cpp")
 
 
-def kv_share(result: VramEstimate) -> float:
-    return result.breakdown.kv_cache / max(result.total_bytes, 1)
-
-
-def checkpointing(result: VramEstimate) -> bool:
-    return bool(result.training and result.training.gradient_checkpointing)
-
-
 RUNGS: tuple[Rung, ...] = (
     Rung("inference", "tensor parallel over the {n} GPUs given",
-         lambda a, r: gpus_given(a) > 1 and given(a, "tensor_parallel", 1) == 1,
-         lambda a, r: {"tensor_parallel": gpus_given(a)}, more_gpus=False),
+         lambda a, s: gpus_given(a) > 1 and given(a, "tensor_parallel", 1) == 1,
+         lambda a, s: {"tensor_parallel": gpus_given(a)}, more_gpus=False),
     Rung("inference", "FP8 weights (an FP8 checkpoint, or vLLM --quantization fp8)",
-         lambda a, r: not llama_cpp(a) and bits_of(r) > 8, lambda a, r: {"weights_dtype": "fp8"}),
+         lambda a, s: not llama_cpp(a) and s.bits > 8, lambda a, s: {"weights_dtype": "fp8"}),
     Rung("inference", "a 4-bit AWQ/GPTQ checkpoint",
-         lambda a, r: not llama_cpp(a) and bits_of(r) > 4.5, lambda a, r: {"weights_dtype": "awq"}),
-    Rung("inference", "the Q4_K_M GGUF", lambda a, r: llama_cpp(a) and bits_of(r) > 5, lambda a, r: {"weights_dtype": "q4_k_m"}),
-    Rung("inference", "the Q3_K_M GGUF", lambda a, r: llama_cpp(a) and bits_of(r) > 4, lambda a, r: {"weights_dtype": "q3_k_m"}),
+         lambda a, s: not llama_cpp(a) and s.bits > 4.5, lambda a, s: {"weights_dtype": "awq"}),
+    Rung("inference", "the Q4_K_M GGUF", lambda a, s: llama_cpp(a) and s.bits > 5, lambda a, s: {"weights_dtype": "q4_k_m"}),
+    Rung("inference", "the Q3_K_M GGUF", lambda a, s: llama_cpp(a) and s.bits > 4, lambda a, s: {"weights_dtype": "q3_k_m"}),
     Rung("inference", "an FP8 KV cache (vLLM --kv-cache-dtype fp8)",
-         lambda a, r: not llama_cpp(a) and kv_share(r) > 0.1 and r.kv_cache_dtype not in ("fp8", "int8", "q8_0", "q4_0"),
-         lambda a, r: {"kv_cache_dtype": "fp8"}),
+         lambda a, s: not llama_cpp(a) and s.kv_share > 0.1 and s.kv_cache_dtype not in ("fp8", "int8", "q8_0", "q4_0"),
+         lambda a, s: {"kv_cache_dtype": "fp8"}),
     Rung("inference", "a q8_0 KV cache (-ctk q8_0 -ctv q8_0)",
-         lambda a, r: llama_cpp(a) and kv_share(r) > 0.1 and r.kv_cache_dtype not in ("q8_0", "q4_0"),
-         lambda a, r: {"kv_cache_dtype": "q8_0"}),
+         lambda a, s: llama_cpp(a) and s.kv_share > 0.1 and s.kv_cache_dtype not in ("q8_0", "q4_0"),
+         lambda a, s: {"kv_cache_dtype": "q8_0"}),
     Rung("training", "ZeRO-3 / FSDP over the {n} GPUs given",
-         lambda a, r: gpus_given(a) > 1 and given(a, "sharding", "none") == "none", lambda a, r: {"sharding": "zero3"},
+         lambda a, s: gpus_given(a) > 1 and given(a, "sharding", "none") == "none", lambda a, s: {"sharding": "zero3"},
          more_gpus=False),
-    Rung("training", "gradient checkpointing", lambda a, r: not checkpointing(r), lambda a, r: {"gradient_checkpointing": True}),
+    Rung("training", "gradient checkpointing", lambda a, s: not s.checkpointing, lambda a, s: {"gradient_checkpointing": True}),
     Rung("training", "gradient checkpointing with an 8-bit AdamW (bitsandbytes)",
-         lambda a, r: given(a, "optimizer", "adamw") == "adamw",
-         lambda a, r: {"gradient_checkpointing": True, "optimizer": "adamw_8bit"}),
+         lambda a, s: given(a, "optimizer", "adamw") == "adamw",
+         lambda a, s: {"gradient_checkpointing": True, "optimizer": "adamw_8bit"}),
     Rung("training", "pure bf16 training (transformers 5 keeps a bf16 checkpoint in bf16) with gradient checkpointing",
-         lambda a, r: r.method == "full" and r.training is not None and r.training.training_precision == "mixed",
-         lambda a, r: {"training_precision": "bf16", "gradient_checkpointing": True}),
-    Rung("training", "the Unsloth recipe", lambda a, r: r.method != "full" and given(a, "recipe", None) != "unsloth",
-         lambda a, r: {"recipe": "unsloth"}),
-    Rung("training", "QLoRA with the Unsloth recipe", lambda a, r: r.method != "qlora",
-         lambda a, r: {"method": "qlora", "recipe": "unsloth", "weights_dtype": None}),
+         lambda a, s: s.method == "full" and s.mixed_precision,
+         lambda a, s: {"training_precision": "bf16", "gradient_checkpointing": True}),
+    Rung("training", "the Unsloth recipe", lambda a, s: s.method != "full" and given(a, "recipe", None) != "unsloth",
+         lambda a, s: {"recipe": "unsloth"}),
+    Rung("training", "QLoRA with the Unsloth recipe", lambda a, s: s.method != "qlora",
+         lambda a, s: {"method": "qlora", "recipe": "unsloth", "weights_dtype": None}),
 )
 
 
@@ -100,9 +106,10 @@ def alternatives(arguments: Arguments, result: VramEstimate, catalog: Catalog, e
     if check is None or check.fits:
         return []
     found: list[tuple[int, int, Alternative]] = []
+    situation = situation_of(result)
     for order, rung in enumerate(RUNGS):
-        if rung.workload == result.workload and rung.applies(arguments, result):
-            alternative = tried(arguments, {**base_layout(arguments, result), **rung.changes(arguments, result)},
+        if rung.workload == result.workload and rung.applies(arguments, situation):
+            alternative = tried(arguments, {**base_layout(arguments, result), **rung.changes(arguments, situation)},
                                 rung.says.format(n=gpus_given(arguments)), catalog, estimate, rung.more_gpus)
             if alternative:
                 found.append((alternative.gpus, order, alternative))
@@ -162,3 +169,10 @@ def reestimate(arguments: Arguments, changes: dict[str, Any], catalog: Catalog, 
         return estimate({**arguments, **changes}, catalog)
     except SizingError:  # a change this model or engine cannot take (e.g. heads that 8 GPUs do not divide)
         return None
+
+
+def format_changes(arguments: Arguments, situation: Situation) -> list[tuple[str, dict[str, Any]]]:
+    """The inference rungs that change what is served (its weights' or KV cache's format), not how many GPUs hold it:
+    what a serving or speed plan tries, with its own tool, before more hardware."""
+    return [(rung.says, rung.changes(arguments, situation)) for rung in RUNGS
+            if rung.workload == "inference" and rung.more_gpus and rung.applies(arguments, situation)]
