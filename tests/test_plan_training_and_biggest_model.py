@@ -37,8 +37,8 @@ def test_qlora_is_planned_only_on_gpus_bitsandbytes_runs_on(catalog):
 
 
 def test_a_full_fine_tune_too_big_for_the_gpu_named_says_how_many_it_takes(catalog):
-    plan = plan_training("llama-3.1-8b", training_tokens=1e8, gpu="a100 80gb", gpu_count=1, catalog=catalog)
-    needed = estimate_vram("llama-3.1-8b", workload="training", gpu="a100 80gb", catalog=catalog).gpu_check
+    plan = plan_training("qwen2.5-14b", training_tokens=1e8, gpu="a100 80gb", gpu_count=1, catalog=catalog)
+    needed = estimate_vram("qwen2.5-14b", workload="training", gpu="a100 80gb", catalog=catalog).gpu_check
     assert plan.options == [] and plan.gpu_id is None and needed is not None and needed.gpus_needed
     assert any("does not fit 1 x a100-80gb-sxm" in w and f"it takes {needed.gpus_needed}" in w for w in plan.warnings)
 

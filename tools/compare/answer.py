@@ -18,6 +18,7 @@ def compare_gpus_answer(result: GpuComparison) -> str:
     """The verdict (with a workload: the cheapest and the fastest that hold it), a line per GPU, and the notes."""
     workload = any(row.fits is not None for row in result.gpus)
     lines = [workload_verdict(result.gpus) if workload else spec_verdict(result.gpus)]
+    lines += ["Fewer GPUs with " + "; ".join(a.text for a in result.alternatives)] if result.alternatives else []
     lines += best_of([gpu_line(row) for row in result.gpus])
     notes = [note for note in result.notes if not note.endswith(f": does not fit on {MAX_GPUS} GPUs")]  # the GPU's line says it
     lines += sorted(notes, key=lambda note: note.startswith(METHOD_NOTES))[:NOTES_SHOWN]

@@ -6,15 +6,19 @@ from typing import Unpack
 from pydantic import BaseModel, ConfigDict, Field
 
 from gpusizer.catalog import Catalog, GpuSpec, load_catalog
+from gpusizer.tools.alternatives import with_alternatives
+from gpusizer.tools.compare.alternatives import compare_alternatives
+from gpusizer.tools.memory import Alternative
+from gpusizer.tools.memory.engine_settings import ENGINE_NAMES, ServingEngine
 from gpusizer.tools.memory.estimate import estimate_vram
 from gpusizer.tools.memory.fitting import MAX_GPUS, gpus_needed
 from gpusizer.tools.memory.kv_cache import kv_cache_bytes
 from gpusizer.tools.memory.plan import Plan, build_plan, weight_bytes
 from gpusizer.tools.memory.request import VramRequest
 from gpusizer.tools.memory.workload import WORKLOAD_FIELDS, WorkloadArguments, workload_of
-from gpusizer.tools.pricing import cheapest, cheapest_job
+from gpusizer.tools.pricing import cheapest, machine_price
 from gpusizer.tools.speed.serving_speed import default_factors, roofline
-from gpusizer.tools.speed.training_time import MFU_DEFAULT, flops_per_parameter, training_seconds
+from gpusizer.tools.speed.training_time import flops_per_parameter, run_speed, training_seconds
 from gpusizer.tools.validation import Name, declared_by, parse_request
 
 RATIO_COLUMNS = ("memory_gb", "memory_bandwidth_gbps", "bf16_tflops_dense", "cheapest_usd_per_gpu_hour")
@@ -44,38 +48,41 @@ class GpuRow(BaseModel):
     fits: bool | None = None
     gpus_needed: int | None = None
     decode_tokens_per_s: float | None = Field(default=None, description="per sequence, upper bound from memory bandwidth")
-    decode_tokens_per_s_expected: float | None = Field(
-        default=None, description="inference: per sequence at batch_size, plan_serving's roofline with vLLM's efficiencies "
-        "(llama.cpp's for GGUF types)")
-    prefill_seconds: float | None = Field(default=None, description="lower bound from dense TFLOPS x MFU")
+    decode_tokens_per_s_expected: float | None = Field(default=None, description="per sequence at batch_size (estimate_speed)")
+    prefill_seconds: float | None = Field(default=None, description="batch_size prompts of seq_len (estimate_speed)")
     usd_per_million_tokens: float | None = Field(default=None, description="decode at batch_size on the cheapest on-demand offer")
     replica_usd_per_hour: float | None = Field(default=None, description="the GPUs it needs: a tensor-parallel replica in one "
                                                "machine (its share when a machine hosts several), training across machines")
     replica_offer: str | None = None
-    training_hours: float | None = Field(default=None, description="lower bound for training_tokens on gpus_needed GPUs at the MFU")
-    training_usd: float | None = Field(default=None, description="training_hours x gpus_needed x cheapest on-demand $/GPU-hour")
+    training_hours: float | None = Field(default=None, description="training_tokens on gpus_needed GPUs (training_time)")
+    training_usd: float | None = Field(default=None, description="training_hours x replica_usd_per_hour: the cheapest on-demand "
+                                        "machine holding all gpus_needed GPUs")
 
 
 class GpuComparison(BaseModel):
     gpus: list[GpuRow]
     notes: list[str]
+    alternatives: list[Alternative] = Field(default=[], description="where it does not fit one GPU: the first change that does")
 
 
 class CompareRequest(BaseModel):
     model_config = ConfigDict(extra="allow")
     gpus: list[Name] = Field(min_length=2, max_length=20, description="2-20 GPU names; ratios are to the first")
-    mfu: float = Field(default=MFU_DEFAULT, ge=0.01, le=1, description="model FLOPs utilization for compute-bound figures")
+    mfu: float | None = Field(default=None, ge=0.01, le=1, description="training; default: published runs' MFU")
+    engine: ServingEngine | None = Field(default=None, description="default: llama_cpp for GGUF, else vllm")
     training_tokens: float | None = Field(default=None, gt=0, le=1e15, description="tokens to train on: adds run hours and cost")
 
 
 @declared_by(CompareRequest, "compare_gpus", extra=WORKLOAD_FIELDS)
-def compare_gpus(gpus: list[str], *, mfu: float = MFU_DEFAULT, training_tokens: float | None = None, catalog: Catalog | None = None,
+def compare_gpus(gpus: list[str], *, mfu: float | None = None, training_tokens: float | None = None,
+                 engine: ServingEngine | None = None, catalog: Catalog | None = None,
                  **workload: Unpack[WorkloadArguments]) -> GpuComparison:
     """Specs and prices of 2-20 GPUs side by side, with ratios to the first; with a workload (estimate_vram's model,
     workload, method, weights_dtype, batch_size, seq_len, ...) also fits, GPUs needed, decode and prefill bounds,
     $ per million tokens, and with training_tokens the run's hours and cost. Raises SizingError on bad input."""
     catalog = catalog or load_catalog()
-    request = parse_request(CompareRequest, {"gpus": gpus, "mfu": mfu, "training_tokens": training_tokens, **workload}, "compare_gpus")
+    request = parse_request(CompareRequest, {"gpus": gpus, "mfu": mfu, "training_tokens": training_tokens, "engine": engine,
+                                             **workload}, "compare_gpus")
     riders = workload_of(request, "compare_gpus", list(CompareRequest.model_fields))
     notes: list[str] = []
     matches = [catalog.resolve_gpu(name) for name in request.gpus]
@@ -84,17 +91,22 @@ def compare_gpus(gpus: list[str], *, mfu: float = MFU_DEFAULT, training_tokens: 
     if riders:
         estimate_vram(catalog=catalog, **riders)  # validates the workload and raises its fix-it message
         plan = build_plan(VramRequest(**riders), catalog)
+        speed_engine = request.engine or ("llama_cpp" if plan.weight_format.gguf else "vllm")
         for row, match in zip(rows, matches, strict=True):
-            add_workload(row, match.gpu, plan, request.mfu, notes, catalog)
+            add_workload(row, match.gpu, plan, request, speed_engine, notes, catalog)
             add_training_run(row, match.gpu, plan, request)
-        notes.append("decode bound: aggregate memory bandwidth / bytes read per step (active weights + each sequence's KV cache); "
-                     f"prefill bound: 2 x active params x tokens / (dense TFLOPS x MFU {request.mfu})")
+        notes.append("decode bound: aggregate memory bandwidth / bytes read per step (active weights + each sequence's KV cache)")
+        if plan.request.workload == "inference":
+            notes.append(f"expected decode and prefill: estimate_speed's model under {ENGINE_NAMES[speed_engine]}"
+                         + ("" if request.engine else " (the default for this format; pass engine='llama_cpp' for llama.cpp "
+                            "or Ollama, 'vllm' or 'sglang' for a server)"))
         notes.append("replica price: the cheapest on-demand instance that holds all the GPUs a tensor-parallel replica needs "
                      "(a bigger instance hosts several replicas and each pays its share); training may combine machines")
     add_ratios(rows)
     if request.training_tokens:
+        mfu_words = f"MFU {request.mfu}" if request.mfu else "the MFU published runs reached on each GPU's generation (training_time)"
         notes.append(f"training run: {flops_per_parameter(riders.get('method', 'full'), bool(riders.get('gradient_checkpointing')))}"
-                     f" x active params x {request.training_tokens:.3g} tokens at MFU {request.mfu} on gpus_needed GPUs "
+                     f" x active params x {request.training_tokens:.3g} tokens at {mfu_words} on gpus_needed GPUs "
                      "(the fewest that fit); more GPUs shorten it at about the same cost")
     missing = [r.gpu_id for r in rows if r.cheapest_usd_per_gpu_hour is None]
     if missing:
@@ -102,7 +114,8 @@ def compare_gpus(gpus: list[str], *, mfu: float = MFU_DEFAULT, training_tokens: 
     no_fp8 = [r.gpu_id for r in rows if r.fp8_tflops_dense is None]
     if no_fp8:
         notes.append(f"no FP8 tensor cores on {', '.join(no_fp8)}")
-    return GpuComparison(gpus=rows, notes=notes)
+    result = GpuComparison(gpus=rows, notes=notes)
+    return with_alternatives(result, lambda: compare_alternatives(riders, [(r.gpu_id, r.fits) for r in rows], catalog))
 
 
 def spec_row(gpu: GpuSpec, catalog: Catalog) -> GpuRow:
@@ -124,7 +137,8 @@ def spec_row(gpu: GpuSpec, catalog: Catalog) -> GpuRow:
                   bf16_tflops_per_usd_hour=per_dollar(gpu.bf16_tflops_dense), ratio_to_first={})
 
 
-def add_workload(row: GpuRow, gpu: GpuSpec, plan: Plan, mfu: float, notes: list[str], catalog: Catalog) -> None:
+def add_workload(row: GpuRow, gpu: GpuSpec, plan: Plan, request: CompareRequest, engine: str, notes: list[str],
+                 catalog: Catalog) -> None:
     r = plan.request
     needed = gpus_needed(plan, gpu.usable_memory_bytes)
     row.gpus_needed, row.fits = needed, needed == 1
@@ -137,21 +151,33 @@ def add_workload(row: GpuRow, gpu: GpuSpec, plan: Plan, mfu: float, notes: list[
     if not gpu.memory_bandwidth_gbps:
         return
     row.decode_tokens_per_s = round(needed * gpu.memory_bandwidth_gbps * 1e9 / bytes_per_step, 2)
-    if r.workload == "inference":  # the same speed model plan_serving and Ask use, so the faces agree
-        engine = "llama_cpp" if plan.weight_format.gguf else "vllm"  # who runs a GGUF file
-        line = roofline(plan, gpu, needed, default_factors(engine, gpu, 1 if plan.weight_format.gguf else needed,
-                                                           plan.weight_format.compute_dtype))
-        if line is not None:
-            row.decode_tokens_per_s_expected = round(1 / line.decode_step_s(r.batch_size, r.seq_len), 2)
-    tflops = gpu.dense_tflops(plan.weight_format.compute_dtype) or gpu.bf16_tflops_dense
-    if tflops:
-        flops = 2 * plan.counts.active * r.batch_size * r.seq_len * (3 if r.workload == "training" else 1)
-        row.prefill_seconds = round(flops / (needed * tflops * 1e12 * mfu), 4)
-    job = cheapest_job(catalog, gpu.gpu_id, needed, "on_demand", one_machine=r.workload == "inference" or needed == 1)
+    if r.workload == "inference":  # the same speed model estimate_speed, plan_serving and Ask use, so the faces agree
+        add_expected_speed(row, gpu, plan, engine, needed, notes)
+    else:
+        tflops = gpu.bf16_tflops_dense or gpu.fp16_tflops_dense
+        if tflops:
+            share = run_speed(gpu, plan.counts.active / 1e9, needed, request.mfu).hardware_share
+            row.prefill_seconds = round(2 * plan.counts.active * r.batch_size * r.seq_len / (needed * tflops * 1e12 * share), 4)
+    job = machine_price(catalog, gpu.gpu_id, needed, "on_demand")
     if job:
         row.replica_usd_per_hour, row.replica_offer = round(job.usd_per_hour, 4), job.describe()
         tokens_per_hour = row.decode_tokens_per_s * r.batch_size * 3600
         row.usd_per_million_tokens = round(job.usd_per_hour / tokens_per_hour * 1e6, 4)
+
+
+def add_expected_speed(row: GpuRow, gpu: GpuSpec, plan: Plan, engine: str, needed: int, notes: list[str]) -> None:
+    """Decode per sequence at batch_size and the prefill of batch_size prompts, as estimate_speed works them out; where
+    the weights need several GPUs, the split is said, never silently assumed."""
+    r = plan.request
+    tp = 1 if engine == "llama_cpp" else needed  # llama.cpp's layer split reads every layer in turn
+    line = roofline(plan, gpu, tp, default_factors(engine, gpu, tp, plan.weight_format.compute_dtype))
+    if line is None:
+        return
+    row.decode_tokens_per_s_expected = round(1 / line.decode_step_s(r.batch_size, r.seq_len), 2)
+    row.prefill_seconds = round(line.decode_step_s(0, 0, r.batch_size * r.seq_len, r.seq_len / 2), 4)
+    if needed > 1:
+        split = "layers split, read in turn" if engine == "llama_cpp" else f"tensor parallel {needed} over {gpu.interconnect}"
+        notes.append(f"{gpu.gpu_id}: the weights need {needed} GPUs; expected speed assumes {needed} x {gpu.gpu_id} ({split})")
 
 
 def add_training_run(row: GpuRow, gpu: GpuSpec, plan: Plan, request: CompareRequest) -> None:
@@ -159,11 +185,12 @@ def add_training_run(row: GpuRow, gpu: GpuSpec, plan: Plan, request: CompareRequ
     checkpointing); its cost at the cheapest rate."""
     if not request.training_tokens or plan.request.workload != "training" or not row.gpus_needed:
         return
-    tflops = gpu.dense_tflops(plan.weight_format.compute_dtype) or gpu.bf16_tflops_dense
+    tflops = gpu.bf16_tflops_dense or gpu.fp16_tflops_dense  # training_time's peak: the dense 16-bit one
     if not tflops:
         return
     per_parameter = flops_per_parameter(plan.request.method, bool(plan.request.gradient_checkpointing))
-    seconds = training_seconds(plan.counts.active, request.training_tokens, row.gpus_needed, tflops, request.mfu, per_parameter)
+    share = run_speed(gpu, plan.counts.active / 1e9, row.gpus_needed, request.mfu).hardware_share
+    seconds = training_seconds(plan.counts.active, request.training_tokens, row.gpus_needed, tflops, share, per_parameter)
     row.training_hours = round(seconds / 3600, 3)
     if row.replica_usd_per_hour:
         row.training_usd = round(row.training_hours * row.replica_usd_per_hour, 2)

@@ -6,22 +6,27 @@ each part is bound by the bandwidth or the dense peak at the engine's measured s
 """
 from __future__ import annotations
 
+import functools
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from gpusizer.catalog import Catalog, SizingError, load_catalog
+from gpusizer.tools.alternatives import with_alternatives
 from gpusizer.tools.figures import number, within_limit
 from gpusizer.tools.memory.engine_settings import ENGINE_NAMES, ServingEngine
 from gpusizer.tools.memory.model.formats import FORMATS
 from gpusizer.tools.memory.plan import build_plan
 from gpusizer.tools.memory.request import VramRequest
+from gpusizer.tools.speed.alternatives import SpeedAlternative, does_not_fit, memory_check, speed_alternatives
+from gpusizer.tools.speed.interconnect import link_note
 from gpusizer.tools.speed.serving_speed import Roofline, default_factors, factors_note, roofline
 from gpusizer.tools.validation import NAME_LIMIT, ModelName, ParamsBillions, declared_by, parse_request
 
-Bound = Literal["weights", "compute", "kv_cache", "fixed_per_layer"]
+Bound = Literal["weights", "compute", "kv_cache", "fixed_per_layer", "all_reduce"]
 BOUND_WORDS = {"weights": "reading the weights (memory bandwidth)", "compute": "the GEMMs' compute",
-               "kv_cache": "reading the KV cache", "fixed_per_layer": "the engine's fixed cost per layer"}
+               "kv_cache": "reading the KV cache", "fixed_per_layer": "the engine's fixed cost per layer",
+               "all_reduce": "the tensor-parallel all-reduces over the GPUs' link"}
 
 
 class EstimateSpeedRequest(BaseModel):
@@ -54,6 +59,8 @@ class SpeedEstimate(BaseModel):
     prefill_bound_by: Bound
     compute_bound_batch: int | None = Field(description="concurrency from which decode's GEMMs are compute-bound")
     assumptions: list[str]
+    warnings: list[str] = Field(default=[], description="e.g. the model does not fit the GPUs named")
+    alternatives: list[SpeedAlternative] = Field(default=[], description="where it does not fit: changes that do, timed")
 
 
 @declared_by(EstimateSpeedRequest, "estimate_speed")
@@ -78,7 +85,9 @@ def estimate_speed(model: str | None = None, *, params_billions: float | None = 
     batch, context = request.concurrency, request.prompt_tokens + request.output_tokens / 2
     step = line.decode_step_s(batch, context)
     prefill = line.decode_step_s(0, 0, request.prompt_tokens, request.prompt_tokens / 2)
-    return SpeedEstimate(
+    check = memory_check(request.model_dump(), chosen, catalog)
+    problem = does_not_fit(check)
+    result = SpeedEstimate(
         model=plan.arch.model_id, gpu_id=spec.gpu_id, num_gpus=request.num_gpus, engine=chosen, weights_dtype=plan.weights_dtype,
         concurrency=batch, decode_tokens_per_s=round(1 / step, 4), aggregate_tokens_per_s=round(batch / step, 2),
         prefill_tokens_per_s=round(request.prompt_tokens / prefill, 1), ttft_s=round(prefill, 4),
@@ -88,7 +97,10 @@ def estimate_speed(model: str | None = None, *, params_billions: float | None = 
                      + (" (layers split, read in turn)" if chosen == "llama_cpp" and request.num_gpus > 1 else ""),
                      f"weights: {plan.weights_how}; KV cache {plan.kv_dtype}",
                      f"{batch} sequence(s) at {number(context)} tokens of context (prompt + half the output)",
-                     factors_note(chosen, None, None)])
+                     factors_note(chosen, None, None)] + ([link_note(spec, tp)] if tp > 1 else []),
+        warnings=[f"{plan.arch.model_id} {problem}: the speeds are what it would reach if it fitted"] if problem else [])
+    return with_alternatives(result, lambda: speed_alternatives(request.model_dump(), check,
+                                                                functools.partial(estimate_speed, catalog=catalog)))
 
 
 def bound_by(line: Roofline, batch: int, context: float, prompt: int) -> Bound:
@@ -101,12 +113,15 @@ def bound_by(line: Roofline, batch: int, context: float, prompt: int) -> Bound:
         / line.flops_per_s,
         "kv_cache": batch * t.kv_read(context) / line.bytes_per_s,
         "fixed_per_layer": line.fixed_s,
+        "all_reduce": tokens * line.all_reduce_s_per_token,
     }
     return max(parts, key=lambda name: parts[name])
 
 
 def estimate_speed_answer(result: SpeedEstimate) -> str:
-    lines = [f"{result.model} on {result.num_gpus} x {result.gpu_id} with {ENGINE_NAMES.get(result.engine, result.engine)} "
+    lines = [f"No: {result.warnings[0]}"] if result.warnings else []
+    lines += [f"Fits with {result.alternatives[0].text}"] if result.alternatives else []
+    lines += [f"{result.model} on {result.num_gpus} x {result.gpu_id} with {ENGINE_NAMES.get(result.engine, result.engine)} "
              f"({result.weights_dtype}): {number(result.decode_tokens_per_s)} tokens/s per sequence at {result.concurrency} at "
              f"once ({number(result.aggregate_tokens_per_s)} tokens/s in all); prompts at {number(result.prefill_tokens_per_s)} "
              f"tokens/s, first token in {number(result.ttft_s, 3)} s.",

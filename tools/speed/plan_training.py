@@ -3,19 +3,22 @@
 The tokens come as a count or as examples x tokens per example x epochs. For each GPU type (or the one named), the
 GPUs the job needs come from estimate_vram's rules (the recipe's settings, ZeRO-3 across GPUs), or the count named;
 time and cost come from training_time (FLOPs per active parameter per token at an MFU of the dense 16-bit peak,
-priced at the cheapest per-GPU-hour offer), so Ask, the TUI and MCP give one figure for one run.
+priced on the cheapest machine holding all its GPUs), so Ask, the TUI and MCP give one figure for one run.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from gpusizer.catalog import Catalog, GpuSpec, SizingError, load_catalog
+from gpusizer.tools.alternatives import with_alternatives
 from gpusizer.tools.figures import best_of, gib, number, percent, token_count, usd, within_limit
 from gpusizer.tools.memory import fitting
 from gpusizer.tools.memory.estimate import estimate
 from gpusizer.tools.memory.request import Method, Recipe
+from gpusizer.tools.speed.alternatives import TrainingAlternative, training_alternatives
 from gpusizer.tools.speed.training_time import MFU_DEFAULT, TrainingTime, training_time
 from gpusizer.tools.validation import NAME_LIMIT, ModelName, ParamsBillions, declared_by, parse_request
 
@@ -39,7 +42,9 @@ class PlanTrainingRequest(BaseModel):
     seq_len: int | None = Field(default=None, ge=1, le=10_000_000, description="default: tokens_per_example or 2048")
     batch_size: int = Field(default=1, ge=1, le=4096, description="micro-batch per GPU")
     gradient_checkpointing: bool | None = Field(default=None, description="default: as the recipe sets it")
-    mfu: float = Field(default=MFU_DEFAULT, gt=0, le=0.8, description="model-FLOPs utilisation of the dense 16-bit peak")
+    mfu: float | None = Field(default=None, gt=0, le=0.8, description="default: published runs' MFU")
+    fp8_training: bool = False
+    selective_checkpointing: bool = False
     pricing: Literal["on_demand", "spot"] = Field(default="on_demand")
 
 
@@ -50,6 +55,8 @@ class TrainingOption(BaseModel):
     wall_clock_hours: float
     gpu_hours: float
     tokens_per_s_per_gpu: float
+    mfu: float
+    mfu_source: str
     usd_per_gpu_hour: float | None
     usd_total: float | None
     provider: str | None
@@ -70,6 +77,7 @@ class PlanTraining(BaseModel):
     options: list[TrainingOption] = Field(description="one per GPU type, cheapest first (unpriced last)")
     assumptions: list[str]
     warnings: list[str]
+    alternatives: list[TrainingAlternative] = Field(default=[], description="changes that make it fit, or cheaper")
 
 
 @declared_by(PlanTrainingRequest, "plan_training")
@@ -77,8 +85,8 @@ def plan_training(model: str | None = None, *, params_billions: float | None = N
                   examples: int | None = None, tokens_per_example: int | None = None, epochs: float = 1.0,
                   method: Method = "full", recipe: Recipe | None = None, gpu: str | None = None, gpu_count: int | None = None,
                   seq_len: int | None = None, batch_size: int = 1, gradient_checkpointing: bool | None = None,
-                  mfu: float = MFU_DEFAULT, pricing: Literal["on_demand", "spot"] = "on_demand",
-                  catalog: Catalog | None = None) -> PlanTraining:
+                  mfu: float | None = None, fp8_training: bool = False, selective_checkpointing: bool = False,
+                  pricing: Literal["on_demand", "spot"] = "on_demand", catalog: Catalog | None = None) -> PlanTraining:
     """Wall-clock time, GPU-hours and cost of training `model` on `training_tokens` (or examples x tokens_per_example
     x epochs) with `method` under `recipe`, on the GPU named or on each GPU type, cheapest first. Raises SizingError."""
     request = parse_request(PlanTrainingRequest, {k: v for k, v in locals().items() if k != "catalog"}, "plan_training")
@@ -90,13 +98,17 @@ def plan_training(model: str | None = None, *, params_billions: float | None = N
     options.sort(key=lambda o: (o.usd_total is None, o.usd_total or 0.0, o.wall_clock_hours, o.gpu_id))
     first = options[0] if options else None
     setup = estimate(job_arguments(request, None, 1), catalog)  # the model and recipe as estimate_vram reads them
-    return PlanTraining(model=setup.model, method=request.method, recipe=setup.training.recipe if setup.training else "",
-                        training_tokens=tokens, mfu=request.mfu, gpu_id=first.gpu_id if first else None,
+    result = PlanTraining(model=setup.model, method=request.method, recipe=setup.training.recipe if setup.training else "",
+                        training_tokens=tokens, mfu=first.mfu if first else request.mfu or MFU_DEFAULT,
+                        gpu_id=first.gpu_id if first else None,
                         gpu_count=first.gpus if first else None, wall_clock_hours=first.wall_clock_hours if first else None,
                         gpu_hours=first.gpu_hours if first else None,
                         tokens_per_s_per_gpu=first.tokens_per_s_per_gpu if first else None,
                         usd_total=first.usd_total if first else None, options=options,
-                        assumptions=assumptions(request, tokens, setup.assumptions), warnings=warnings)
+                        assumptions=assumptions(request, tokens, setup.assumptions, first), warnings=warnings)
+    cheapest = (first.usd_total, first.wall_clock_hours) if first else (None, None)
+    return with_alternatives(result, lambda: training_alternatives(request.model_dump(), setup, cheapest,
+                                                                   functools.partial(plan_training, catalog=catalog)))
 
 
 def tokens_of(request: PlanTrainingRequest) -> float:
@@ -144,21 +156,26 @@ def option_on(spec: GpuSpec, request: PlanTrainingRequest, tokens: float, catalo
     run: TrainingTime = training_time(request.model, training_tokens=tokens, params_billions=request.params_billions,
                                       gpu=spec.gpu_id, gpu_count=gpus, mfu=request.mfu, pricing=request.pricing,
                                       method=request.method, catalog=catalog,
-                                      gradient_checkpointing=bool(settings and settings.gradient_checkpointing))
+                                      gradient_checkpointing=bool(settings and settings.gradient_checkpointing),
+                                      selective_checkpointing=request.selective_checkpointing, fp8=request.fp8_training)
     return TrainingOption(gpu_id=spec.gpu_id, gpus=gpus, per_gpu_bytes=fit.per_gpu_bytes, wall_clock_hours=run.wall_clock_hours,
                           gpu_hours=run.gpu_hours, tokens_per_s_per_gpu=tokens / (run.wall_clock_hours * 3600 * gpus),
+                          mfu=run.mfu, mfu_source=run.mfu_source + (f"; FP8 x{run.fp8_speedup:g}" if run.fp8_speedup > 1 else ""),
                           usd_per_gpu_hour=run.usd_per_gpu_hour, usd_total=run.usd_total, provider=run.provider)
 
 
-def assumptions(request: PlanTrainingRequest, tokens: float, memory: list[str]) -> list[str]:
+def assumptions(request: PlanTrainingRequest, tokens: float, memory: list[str], first: TrainingOption | None) -> list[str]:
     source = (f"{token_count(tokens)} tokens" + (f" = {number(request.examples)} examples x {number(request.tokens_per_example)} "
               f"tokens x {number(request.epochs)} epochs" if request.training_tokens is None else ""))
     lines = [f"run: {source}; {request.method} training",
-             f"time: {percent(request.mfu)} MFU of the dense 16-bit peak (Llama 2's A100 runs: 38-43%; Llama 3 on H100: "
-             "38-43%); 6 FLOPs per active parameter per token in full training, 4 with adapters, +2 under gradient "
-             "checkpointing; no time lost to failures, evaluation or restarts",
+             (f"time: {percent(first.mfu)} MFU of {first.gpu_id}'s dense 16-bit peak ({first.mfu_source}); each GPU type at "
+              "its own generation's published MFU" if first else f"time: MFU {percent(request.mfu or MFU_DEFAULT)}")
+             + "; 6 FLOPs per active parameter per token in full training, 4 with adapters, +2 under gradient checkpointing"
+             + (", +0.2 under selective checkpointing (memory sized without its savings)" if request.selective_checkpointing else "")
+             + (", FP8 linear layers where the GPU has them" if request.fp8_training else ""),
              "GPUs: the fewest of each type that hold the job as estimate_vram sizes it (ZeRO-3 across GPUs) unless "
-             "gpu_count is given; price: the cheapest per-GPU-hour offer, machines may be combined"]
+             "gpu_count is given; price: the cheapest machine holding all of them (a sharded job wants one NVLink "
+             "domain), the largest machines combined where none does"]
     if request.method == "qlora":
         lines.append(f"{CUDA_ONLY}: other GPUs are left out")
     if not request.gpu:
@@ -167,15 +184,17 @@ def assumptions(request: PlanTrainingRequest, tokens: float, memory: list[str]) 
 
 
 def plan_training_answer(result: PlanTraining) -> str:
+    fix = [f"Fits with {result.alternatives[0].text}"] if result.alternatives and not result.options else \
+        [f"Cheaper with {result.alternatives[0].text}"] if result.alternatives else []
     if not result.options:
-        return within_limit([f"No GPU in the catalog holds {result.model} {result.method} training as asked.",
+        return within_limit([f"No GPU in the catalog holds {result.model} {result.method} training as asked.", *fix,
                              *[f"Warning: {w}" for w in result.warnings], *[f"Assumed: {a}" for a in result.assumptions]])
     first = result.options[0]
     lines = [f"{result.model} {result.method} training on {token_count(result.training_tokens)} tokens: "
              f"{duration(first.wall_clock_hours)} on {first.gpus} x {first.gpu_id}, {number(first.gpu_hours, 0)} GPU-hours, "
              + (f"{usd(first.usd_total)} at {usd(first.usd_per_gpu_hour)}/GPU-hour ({first.provider})" if first.usd_total
                 else "no cloud price for this GPU")
-             + f"; {number(first.tokens_per_s_per_gpu, 0)} tokens/s per GPU at {percent(result.mfu)} MFU."]
+             + f"; {number(first.tokens_per_s_per_gpu, 0)} tokens/s per GPU at {percent(result.mfu)} MFU.", *fix]
     others = [f"- {o.gpus} x {o.gpu_id}: {duration(o.wall_clock_hours)}, "
               + (usd(o.usd_total) if o.usd_total is not None else "unpriced") for o in result.options[1:]]
     if others:

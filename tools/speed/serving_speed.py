@@ -12,7 +12,9 @@ E x (1 - (1 - k/E)^T) per layer.
 Efficiencies, fitted on published timings (gpt-fast, vLLM CI, TensorRT-LLM, NIM and llama-bench tables; each case's
 ratio is printed by benchmarks/throughput.py): vLLM/SGLang reach 0.85 of the bandwidth plus 0.08 ms per layer per step;
 GEMMs reach 0.65 of the 16-bit dense peak and 0.45 of the FP8/FP4 one, times 0.8 at tensor parallel 4 and 0.6 at 8
-(the all-reduce no longer hides behind the GEMMs); llama.cpp by GPU class (LLAMA_CPP_CLASSES below: 0.87 of a GDDR
+(each GPU's share of a GEMM narrows). Two costs grow with the batch beside the GEMMs and the KV read: the
+tensor-parallel all-reduces (2 per layer, their volume over the link: interconnect.py, PCIe vs NVLink) and sampling
+(vLLM's sampler passes over each sequence's float32 logits). llama.cpp by GPU class (LLAMA_CPP_CLASSES below: 0.87 of a GDDR
 card's bandwidth and 0.60 of an HBM part's, 74-104 us per layer per step, prompts at 0.78 of a GeForce card's dense peak
 and 0.30 of other parts'; benchmarks/speed_published.py prints each published case).
 """
@@ -26,6 +28,7 @@ from gpusizer.catalog import GpuSpec
 from gpusizer.tools.memory.engines.kv_layout import attention_kinds
 from gpusizer.tools.memory.model.gguf import gguf_layout
 from gpusizer.tools.memory.plan import Plan
+from gpusizer.tools.speed.interconnect import all_reduce_bytes_per_token, tensor_parallel_link
 
 VLLM_BANDWIDTH_EFFICIENCY = 0.85
 VLLM_STEP_SECONDS_PER_LAYER = 0.08e-3
@@ -43,6 +46,10 @@ LLAMA_CPP_CLASSES = {  # class: (share of the bandwidth, seconds per layer per s
 GEMM_EFFICIENCY = {"fp8": 0.45, "fp4": 0.45}   # of the dense peak of the compute format
 GEMM_EFFICIENCY_DEFAULT = 0.65
 TP_COMPUTE_FACTOR = {1: 1.0, 2: 1.0, 4: 0.8, 8: 0.6}
+# Sampling, per running sequence per step: vLLM's sampler (vllm/v1/sample/sampler.py) turns each sequence's logits into
+# float32 and passes over them for temperature, top-k/top-p and the draw: about 3 reads or writes of vocab x 4 bytes.
+SAMPLING_PASSES = 3
+LOGIT_BYTES = 4
 
 
 class SpeedFactors(NamedTuple):  # a NamedTuple: the planner builds thousands per call
@@ -68,13 +75,17 @@ def factors_note(engine: str, bandwidth: float | None, compute: float | None) ->
             f"{GEMM_EFFICIENCY_DEFAULT:.0%} of the 16-bit and {GEMM_EFFICIENCY['fp8']:.0%} of the FP8/FP4 dense peak"
             + (", x0.8 at tensor parallel 4 and x0.6 at 8" if engine != "llama_cpp" else ""))
     return (f"speed: a roofline per step, linear layers then attention, each at {bw} of the memory bandwidth or {gemm}, "
-            f"whichever is slower{fixed}; continuous batching with chunked prefill (change with bandwidth_efficiency, "
+            f"whichever is slower{fixed}; per token, the tensor-parallel all-reduces over the GPUs' link, and per sequence, "
+            "sampling over its logits; continuous batching with chunked prefill (change with bandwidth_efficiency, "
             "compute_efficiency)")
 
 
 def default_factors(engine: str, gpu: GpuSpec, tp: int, compute_dtype: str = "bf16", *, bandwidth: float | None = None,
                     compute: float | None = None) -> SpeedFactors:
-    gemm = GEMM_EFFICIENCY.get(compute_dtype, GEMM_EFFICIENCY_DEFAULT) * TP_COMPUTE_FACTOR.get(tp, 0.6)
+    # FP8/FP4 GEMMs only where the GPU has those tensor cores; elsewhere the weights are upcast and the GEMMs run 16-bit
+    native = gpu.dense_tflops(compute_dtype) is not None
+    gemm = (GEMM_EFFICIENCY.get(compute_dtype, GEMM_EFFICIENCY_DEFAULT) if native else GEMM_EFFICIENCY_DEFAULT) \
+        * TP_COMPUTE_FACTOR.get(tp, 0.6)
     if engine == "llama_cpp":
         default_bw, per_layer, gemm_share = LLAMA_CPP_CLASSES[llama_cpp_class(gpu)]
         return SpeedFactors(bandwidth or default_bw, compute or gemm_share, per_layer)
@@ -99,9 +110,11 @@ class ReplicaTraffic:
     kv_full_bytes: float        # per context token: the full-attention layers
     kv_windowed_bytes: float    # per context token: the sliding or chunked layers, up to their window
     window: int | None
-    flops_per_token: float      # 2 x active parameters (input embedding excluded), on this rank
+    flops_per_token: float      # 2 x active parameters (input embedding excluded; a tied head counted), on this rank
     attention_flops_per_context: float  # per token per context token, on this rank
     layers: int
+    all_reduce_bytes_per_token: float = 0.0   # sent through the tensor-parallel all-reduces, per token of a step
+    sampling_bytes_per_sequence: float = 0.0  # the sampler's passes over one sequence's float32 logits
 
     def weights_read(self, tokens: float) -> float:
         if not self.experts or tokens <= 0:
@@ -132,13 +145,16 @@ def replica_traffic(plan: Plan, tp: int) -> ReplicaTraffic:
     full = sum(k.layers * k.bytes_per_token for k in kinds if k.kind == "full")
     windowed = [k for k in kinds if k.kind != "full"]
     q_width = arch.num_attention_heads * arch.attention_head_dim
-    active = counts.active - counts.embedding - counts.vision
+    # the input embedding is a lookup, but a tied one is also the output head, a GEMM every token runs through
+    active = counts.active - (0 if arch.tie_word_embeddings else counts.embedding) - counts.vision
     traffic = ReplicaTraffic(
         dense_bytes=dense_bytes / tp, expert_bytes=expert_bytes / tp, experts=arch.num_experts or 0,
         experts_per_token=arch.num_experts_per_tok or 0, kv_full_bytes=full,
         kv_windowed_bytes=sum(k.layers * k.bytes_per_token for k in windowed),
         window=windowed[0].window if windowed else None, flops_per_token=2 * active / tp,
-        attention_flops_per_context=4 * arch.num_hidden_layers * q_width / tp, layers=arch.num_hidden_layers)
+        attention_flops_per_context=4 * arch.num_hidden_layers * q_width / tp, layers=arch.num_hidden_layers,
+        all_reduce_bytes_per_token=all_reduce_bytes_per_token(arch.hidden_size, arch.num_hidden_layers, tp),
+        sampling_bytes_per_sequence=SAMPLING_PASSES * LOGIT_BYTES * arch.vocab_size / tp)
     plan.memo[key] = traffic
     return traffic
 
@@ -161,6 +177,12 @@ class Roofline(NamedTuple):
     bytes_per_s: float      # bandwidth x efficiency
     flops_per_s: float      # dense peak of the compute format x efficiency
     fixed_s: float          # per step
+    all_reduce_s_per_token: float = 0.0     # the tensor-parallel all-reduces, per token a step carries
+    sampling_s_per_sequence: float = 0.0    # sampling, per sequence that decodes a token in the step
+
+    def per_step_growth_s(self, tokens: float, sequences: float) -> float:
+        """The parts of a step that grow with its batch beside the GEMMs and attention: all-reduce volume and sampling."""
+        return tokens * self.all_reduce_s_per_token + sequences * self.sampling_s_per_sequence
 
     def decode_step_s(self, batch: float, context: float, prefill_tokens: float = 0.0, prefill_context: float = 0.0) -> float:
         """One step: `batch` sequences decode one token each at `context` tokens, while `prefill_tokens` of new prompts
@@ -170,7 +192,7 @@ class Roofline(NamedTuple):
         gemm = max(t.weights_read(tokens) / self.bytes_per_s, tokens * t.flops_per_token / self.flops_per_s)
         attention_flops = t.attention_flops_per_context * (batch * context + prefill_tokens * prefill_context)
         attention = max(batch * t.kv_read(context) / self.bytes_per_s, attention_flops / self.flops_per_s)
-        return gemm + attention + self.fixed_s
+        return gemm + attention + self.fixed_s + self.per_step_growth_s(tokens, batch or 1)
 
     def compute_bound_batch(self) -> int | None:
         """The batch from which the linear layers of a decode step take longer on compute than on reading weights
@@ -190,8 +212,12 @@ def roofline(plan: Plan, gpu: GpuSpec, tp: int, factors: SpeedFactors) -> Roofli
     tflops = gpu.dense_tflops(plan.weight_format.compute_dtype) or gpu.bf16_tflops_dense or gpu.fp16_tflops_dense or half
     if not gpu.memory_bandwidth_gbps or not tflops:
         return None
-    return Roofline(replica_traffic(plan, tp), gpu.memory_bandwidth_gbps * 1e9 * factors.bandwidth_efficiency,
-                    tflops * 1e12 * factors.compute_efficiency, factors.step_seconds_per_layer * plan.arch.num_hidden_layers)
+    traffic = replica_traffic(plan, tp)
+    bytes_per_s = gpu.memory_bandwidth_gbps * 1e9 * factors.bandwidth_efficiency
+    return Roofline(traffic, bytes_per_s, tflops * 1e12 * factors.compute_efficiency,
+                    factors.step_seconds_per_layer * plan.arch.num_hidden_layers,
+                    traffic.all_reduce_bytes_per_token / tensor_parallel_link(gpu, tp).all_reduce_bytes_per_s,
+                    traffic.sampling_bytes_per_sequence / bytes_per_s)
 
 
 class LoadPoint(NamedTuple):  # a NamedTuple: the planner builds thousands per call
@@ -227,6 +253,7 @@ class ReplicaLoad:
         context = prompt + output / 2
         self.tokens_per_sequence = 1 + prompt / output        # its decode token and its share of arriving prompts
         self.gemm_per_token = t.flops_per_token / line.flops_per_s
+        self.growth_per_sequence = self.tokens_per_sequence * line.all_reduce_s_per_token + line.sampling_s_per_sequence
         self.kv_per_sequence = t.kv_read(context) / line.bytes_per_s
         self.attention_per_sequence = max(self.kv_per_sequence, t.attention_flops_per_context * (
             context + prompt / output * prompt / 2) / line.flops_per_s)
@@ -240,7 +267,8 @@ class ReplicaLoad:
 
     def step_s(self, batch: int) -> float:
         tokens = batch * self.tokens_per_sequence
-        return max(self.weights_s(tokens), tokens * self.gemm_per_token) + batch * self.attention_per_sequence + self.line.fixed_s
+        return (max(self.weights_s(tokens), tokens * self.gemm_per_token) + batch * (self.attention_per_sequence + self.growth_per_sequence)
+                + self.line.fixed_s)
 
     def ttft_s(self, batch: int) -> float:
         room = max(self.chunk - batch, min(self.chunk, 256))
@@ -248,7 +276,7 @@ class ReplicaLoad:
         tokens = batch + self.prompt / chunks
         gemm = max(self.weights_s(tokens), tokens * self.gemm_per_token)
         attention = max(batch * self.kv_per_sequence, batch * self.decode_attention + self.prefill_attention / chunks)
-        return chunks * (gemm + attention + self.line.fixed_s)
+        return chunks * (gemm + attention + self.line.fixed_s + self.line.per_step_growth_s(tokens, batch or 1))
 
     def largest_within_step(self, step_s: float, cap: int) -> int | None:
         """The largest batch up to cap whose step takes at most step_s, in closed form for a dense model (the step is
@@ -256,8 +284,9 @@ class ReplicaLoad:
         if self.dense_weights is None:
             return None
         left = step_s - self.line.fixed_s
-        by_weights = (left - self.dense_weights) / self.attention_per_sequence
-        by_compute = left / (self.tokens_per_sequence * self.gemm_per_token + self.attention_per_sequence)
+        per_sequence = self.attention_per_sequence + self.growth_per_sequence
+        by_weights = (left - self.dense_weights) / per_sequence
+        by_compute = left / (self.tokens_per_sequence * self.gemm_per_token + per_sequence)
         most = min(by_weights, by_compute) * (1 + 1e-12)
         return max(0, min(cap, math.floor(most))) if math.isfinite(most) else (cap if most > 0 else 0)
 

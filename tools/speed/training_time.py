@@ -5,34 +5,38 @@ and Llama papers budget with); attention's own FLOPs are left out, as those pape
 5% for 7B models and less for larger ones). The backward's 4 are 2 for the activations' gradients (dX = dY W^T) and 2
 for the weights' (dW = X^T dY): adapters (LoRA, QLoRA) skip the frozen weights' half, 4 in all (the LoRA paper's
 25% faster than full fine-tuning on GPT-3 is this saving, less overheads); gradient checkpointing runs each
-layer's forward again in the backward, 2 more. Time is that compute at a model-FLOPs utilisation (MFU) of the GPUs' dense
-16-bit peak. The default 40% reproduces Llama 2's published A100 hours (Touvron et al. 2023, table 2: 7B, 13B and 70B
-on 2T tokens need 37.7-43.3% of 312 dense TFLOPS); large runs report 38-43% on H100 (Llama 3 paper, section 3.3).
+layer's forward again in the backward, 2 more (selective recomputation, attention's core only, about 0.2). Time is that
+compute at the share of the GPUs' dense 16-bit peak that published runs of the same GPU generation, model size and scale
+reached (training_mfu.py: torchtitan's tables for jobs on a few nodes, Llama 2/3 GPU-hours and Megatron-LM for cluster
+pretraining), times the speed-up FP8 linear layers gave where the GPU has FP8 tensor cores. An `mfu` given overrides
+the table (MFU_DEFAULT, 40%, is Llama 2's A100 figure, kept for callers that state one).
 """
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, Field
 
-from gpusizer.catalog import Catalog, SizingError, load_catalog
+from gpusizer.catalog import Catalog, GpuSpec, SizingError, load_catalog
 from gpusizer.tools.memory.model.generic_model import generic_dense_decoder
 from gpusizer.tools.memory.model.parameters import count_parameters
-from gpusizer.tools.pricing import cheapest
+from gpusizer.tools.pricing import machine_price
+from gpusizer.tools.speed.training_mfu import SELECTIVE_FLOPS_PER_PARAMETER, fp8_speedup, generation_of, training_mfu
 from gpusizer.tools.validation import NAME_LIMIT, ModelName, ParamsBillions, parse_request
 
 FLOPS_PER_PARAMETER_PER_TOKEN = 6
 MFU_DEFAULT = 0.40
 
 
-def flops_per_parameter(method: str = "full", gradient_checkpointing: bool = False) -> int:
+def flops_per_parameter(method: str = "full", gradient_checkpointing: bool = False, selective_checkpointing: bool = False) -> float:
     """FLOPs per active parameter per token: 6 in full training, 4 with frozen weights under adapters, +2 when
-    gradient checkpointing recomputes the forward."""
-    return (FLOPS_PER_PARAMETER_PER_TOKEN if method == "full" else 4) + (2 if gradient_checkpointing else 0)
+    gradient checkpointing recomputes the forward, about +0.2 when only attention's core is recomputed."""
+    recompute = 2.0 if gradient_checkpointing else SELECTIVE_FLOPS_PER_PARAMETER - 6 if selective_checkpointing else 0.0
+    return (FLOPS_PER_PARAMETER_PER_TOKEN if method == "full" else 4) + recompute
 
 
 def training_seconds(active_params: float, tokens: float, gpus: int, dense_tflops: float, mfu: float,
-                     flops_per_token: int = FLOPS_PER_PARAMETER_PER_TOKEN) -> float:
+                     flops_per_token: float = FLOPS_PER_PARAMETER_PER_TOKEN) -> float:
     """Wall-clock seconds of a training run: `flops_per_token` per active parameter at `mfu` of every GPU's peak."""
     return flops_per_token * active_params * tokens / (gpus * dense_tflops * 1e12 * mfu)
 
@@ -43,10 +47,13 @@ class TrainingTimeRequest(BaseModel):
     training_tokens: float = Field(ge=1e6, le=1e15, description="tokens seen in training (all epochs)")
     gpu: str = Field(default="h100-sxm", max_length=NAME_LIMIT, description="GPU name or alias")
     gpu_count: int = Field(default=8, ge=1, le=100_000, description="GPUs training together")
-    mfu: float = Field(default=MFU_DEFAULT, gt=0, le=0.8, description="model-FLOPs utilisation of the dense 16-bit peak")
+    mfu: float | None = Field(default=None, gt=0, le=0.8, description="share of the dense 16-bit peak; default: published "
+                              "runs of this GPU generation, model size and scale")
     pricing: Literal["on_demand", "spot"] = Field(default="on_demand", description="which price to cost the GPU-hours at")
     method: Literal["full", "lora", "qlora"] = Field(default="full", description="adapters skip the frozen weights' gradients")
     gradient_checkpointing: bool = Field(default=False, description="recomputes each layer's forward in the backward")
+    selective_checkpointing: bool = Field(default=False, description="recomputes only attention's core in the backward")
+    fp8: bool = Field(default=False, description="FP8 linear layers (torchao float8, Transformer Engine) where the GPU has them")
 
 
 class TrainingTime(BaseModel):
@@ -57,7 +64,9 @@ class TrainingTime(BaseModel):
                                   "training_tokens")
     gpu_id: str
     gpu_count: int
-    mfu: float
+    mfu: float = Field(description="model FLOPs (6 per parameter) over the dense 16-bit peak, as the source reports it")
+    mfu_source: str = Field(description="the published run the MFU comes from, or 'given'")
+    fp8_speedup: float = Field(description="FP8 linear layers' speed-up over BF16 (1 without FP8)")
     gpu_hours: float
     wall_clock_hours: float
     wall_clock_days: float
@@ -68,11 +77,13 @@ class TrainingTime(BaseModel):
 
 
 def training_time(model: str | None = None, *, training_tokens: float, params_billions: float | None = None,
-                  gpu: str = "h100-sxm", gpu_count: int = 8, mfu: float = MFU_DEFAULT,
+                  gpu: str = "h100-sxm", gpu_count: int = 8, mfu: float | None = None,
                   pricing: Literal["on_demand", "spot"] = "on_demand", method: Literal["full", "lora", "qlora"] = "full",
-                  gradient_checkpointing: bool = False, catalog: Catalog | None = None) -> TrainingTime:
+                  gradient_checkpointing: bool = False, selective_checkpointing: bool = False, fp8: bool = False,
+                  catalog: Catalog | None = None) -> TrainingTime:
     """GPU-hours, wall-clock time and cloud cost of training `model` (or a dense `params_billions` model) on
-    `training_tokens` tokens with `gpu_count` x `gpu` at `mfu` of their dense 16-bit peak. Raises SizingError."""
+    `training_tokens` tokens with `gpu_count` x `gpu`, at the MFU published runs reached on that GPU generation (or
+    `mfu` of their dense 16-bit peak), with FP8 linear layers if `fp8`. Raises SizingError."""
     request = parse_request(TrainingTimeRequest, {k: v for k, v in locals().items() if k != "catalog"}, "training_time")
     catalog = catalog or load_catalog()
     if (request.model is None) == (request.params_billions is None):
@@ -84,25 +95,55 @@ def training_time(model: str | None = None, *, training_tokens: float, params_bi
     if not peak_tflops:
         raise SizingError(f"training_time: the catalog has no dense 16-bit TFLOPS for {spec.gpu_id}; name another GPU")
     active = count_parameters(arch).active
-    per_parameter = flops_per_parameter(request.method, request.gradient_checkpointing)
+    per_parameter = flops_per_parameter(request.method, request.gradient_checkpointing, request.selective_checkpointing)
     flops = per_parameter * active * request.training_tokens
-    wall = training_seconds(active, request.training_tokens, request.gpu_count, peak_tflops, request.mfu, per_parameter) / 3600
+    speed = run_speed(spec, active / 1e9, request.gpu_count, request.mfu, request.fp8)
+    wall = training_seconds(active, request.training_tokens, request.gpu_count, peak_tflops * speed.fp8_speedup,
+                            speed.hardware_share, per_parameter) / 3600
     gpu_hours = wall * request.gpu_count
-    price = cheapest(catalog, spec.gpu_id, request.pricing)
+    price = machine_price(catalog, spec.gpu_id, request.gpu_count, request.pricing)
     rate = price.usd_per_gpu_hour if price else None
     assumptions = [
         f"compute: {per_parameter} FLOPs per active parameter per token ({active / 1e9:.2f}B active; "
         + ("full training: 2 forward, 4 backward" if request.method == "full"
            else f"{request.method}: the frozen weights get no gradients, 2 forward, 2 backward")
         + ("; +2 to recompute the forward under gradient checkpointing" if request.gradient_checkpointing else "")
+        + ("; +0.2 to recompute attention's core (selective checkpointing)" if request.selective_checkpointing
+           and not request.gradient_checkpointing else "")
         + "), attention FLOPs not counted",
-        f"speed: {request.mfu:.0%} of {spec.gpu_id}'s dense 16-bit peak ({peak_tflops:g} TFLOPS) on every GPU "
-        "(Llama 2's A100 runs reached 38-43%); no time lost to failures, evaluation or restarts",
-        f"price: cheapest {request.pricing.replace('_', '-')} {spec.gpu_id} offer in the catalog"
+        f"speed: {speed.mfu:.0%} MFU of {spec.gpu_id}'s dense 16-bit peak ({peak_tflops:g} TFLOPS) on every GPU ({speed.source})"
+        + (f", x{speed.fp8_speedup:g} with FP8 linear layers ({speed.fp8_source})" if speed.fp8_speedup > 1
+           else f"; {speed.fp8_source}" if speed.fp8_source else ""),
+        f"price: cheapest {request.pricing.replace('_', '-')} {spec.gpu_id} machine holding all {request.gpu_count} GPUs "
+        "(the largest machines combined where none does)"
         + (f" ({price.offer.provider}, ${rate:.2f}/GPU-h)" if price and rate else ": none"),
     ]
     return TrainingTime(model=arch.model_id, active_params=active, training_tokens=request.training_tokens,
-                        training_flops=flops, gpu_id=spec.gpu_id, gpu_count=request.gpu_count, mfu=request.mfu,
+                        training_flops=flops, gpu_id=spec.gpu_id, gpu_count=request.gpu_count, mfu=speed.mfu,
+                        mfu_source=speed.source, fp8_speedup=speed.fp8_speedup,
                         gpu_hours=gpu_hours, wall_clock_hours=wall, wall_clock_days=wall / 24, usd_per_gpu_hour=rate,
                         provider=price.offer.provider if price else None,
                         usd_total=gpu_hours * rate if rate else None, assumptions=assumptions)
+
+
+class RunSpeed(NamedTuple):
+    mfu: float              # as published (model FLOPs under the source's checkpointing), or as given
+    hardware_share: float   # of the dense peak, that the run's own FLOPs (recomputation included) are counted at
+    source: str
+    fp8_speedup: float
+    fp8_source: str
+
+
+def run_speed(gpu: GpuSpec, params_billions: float, gpu_count: int, given_mfu: float | None = None, fp8: bool = False) -> RunSpeed:
+    """The MFU row for this GPU, model size and scale (or the MFU given), and FP8's speed-up where the GPU has FP8."""
+    if given_mfu is not None:
+        share, mfu, source = given_mfu, given_mfu, "given"
+    else:
+        row = training_mfu(gpu, params_billions, gpu_count)
+        generation, borrowed = generation_of(gpu)
+        share, mfu = row.hardware_share, row.mfu
+        source = row.source + (f"; no published run on {gpu.architecture}: {generation.title()}'s" if borrowed else "")
+    speedup, fp8_source = fp8_speedup(params_billions) if fp8 and gpu.native_fp8 else (1.0, "")
+    if fp8 and not gpu.native_fp8:
+        fp8_source = f"FP8 asked, but {gpu.gpu_id} has no FP8 tensor cores: timed in BF16"
+    return RunSpeed(mfu, share, source, speedup, fp8_source)
