@@ -15,6 +15,7 @@ from .loading import load_table, user_catalog_dir
 from .lookup import NameIndex, compact
 from .model_arch import ModelArch
 from .offer import CloudOffer, Provider
+from .ownership import OwnershipCost, ReservedRate
 
 
 @dataclass(frozen=True)
@@ -37,8 +38,12 @@ class ModelMatch:
 
 class Catalog:
     def __init__(self, gpus: list[GpuSpec], models: list[ModelArch], offers: list[CloudOffer],
-                 providers: list[Provider], user_dir: Path | None = None):
+                 providers: list[Provider], user_dir: Path | None = None, *, ownership: list[OwnershipCost] | None = None,
+                 reserved: list[ReservedRate] | None = None):
         self.gpus, self.models, self.offers, self.providers = gpus, models, offers, providers
+        self.ownership = ownership if ownership is not None else _builtin_ownership()
+        self.reserved = reserved if reserved is not None else _builtin_reserved()
+        self.ownership_by_id = {row.cost_id: row for row in self.ownership}
         self.user_dir = user_dir
         self.gpu_by_id = {g.gpu_id: g for g in gpus}
         self.model_by_id = {m.model_id: m for m in models}
@@ -230,8 +235,23 @@ def _load(folder: Path | None) -> Catalog:
         offers=[o for o in load_table("offers.csv", CloudOffer, "offer_id", folder) if not o.withdrawn],
         providers=load_table("providers.csv", Provider, "provider", folder),
         user_dir=folder,
+        ownership=load_table("ownership.csv", OwnershipCost, "cost_id", folder),
+        reserved=load_table("reserved.csv", ReservedRate, "reserved_id", folder),
     )
+
+
+@lru_cache(maxsize=1)
+def _builtin_ownership() -> list[OwnershipCost]:
+    """The built-in cost lines, for a catalog assembled from rows (tests, tools that build one)."""
+    return load_table("ownership.csv", OwnershipCost, "cost_id", None)
+
+
+@lru_cache(maxsize=1)
+def _builtin_reserved() -> list[ReservedRate]:
+    return load_table("reserved.csv", ReservedRate, "reserved_id", None)
 
 
 def clear_cache() -> None:
     _load.cache_clear()
+    _builtin_ownership.cache_clear()
+    _builtin_reserved.cache_clear()

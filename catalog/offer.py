@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -30,6 +31,9 @@ class Provider(BaseModel):
     billing_increment_seconds: int | None = Field(default=None, gt=0, description="None: not published (per second assumed)")
     minimum_billed_seconds: int | None = Field(default=None, ge=0)
     sells_spot: bool
+    offer_class: Literal["datacenter", "marketplace"] = Field(
+        default="datacenter", description="datacenter: the provider runs the machines; marketplace: hosts or resold capacity "
+        "listed by others (community clouds, aggregators)")
     storage_usd_per_gb_month: float | None = Field(default=None, ge=0, description="block/network storage next to the GPUs")
     egress_usd_per_gb: float | None = Field(default=None, ge=0, description="internet egress, first pricing tier")
     egress_free_gb_per_month: float = Field(default=0.0, ge=0, description="internet egress the provider does not charge each month")
@@ -48,7 +52,16 @@ class CloudOffer(BaseModel):
     provider: str
     instance_type: str
     gpu_id: str
-    gpus_per_instance: float = Field(gt=0, le=64, description="fractional where a provider sells a slice of one GPU")
+    gpus_per_instance: float = Field(gt=0, le=64, description="GPUs in the smallest unit one rents; fractional where a "
+                                     "provider sells a slice of one GPU")
+    machine_gpus: int | None = Field(default=None, ge=1, le=72, description="GPUs in the physical machine (or NVLink domain) "
+                                     "the instance runs on, where known: a 1-GPU VM on an 8-GPU host says 8")
+    interconnect: str = Field(default="", description="how the instance's GPUs talk to each other ('NVLink 900 GB/s', "
+                              "'Infinity Fabric', 'PCIe'); empty: not stated by the source")
+    quoted_per_gpu: bool = Field(default=False, description="the source quotes a per-GPU-hour price for a machine sold whole: "
+                                 "on_demand_usd_per_hour is that price x gpus_per_instance")
+    offer_class: Literal["datacenter", "marketplace"] | None = Field(default=None, description="overrides the provider's class "
+                                                                       "(a provider with both, like RunPod's secure and community clouds)")
     vcpus: float | None = Field(default=None, gt=0)
     ram_gb: float | None = Field(default=None, gt=0)
     region: str

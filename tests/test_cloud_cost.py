@@ -27,15 +27,56 @@ def test_sixteen_gpus_need_two_eight_gpu_instances(catalog):
     assert eight.total_usd == pytest.approx(2 * 31.92 * 2)
 
 
-def test_an_eight_gpu_tensor_parallel_job_can_ask_for_one_machine(catalog):
-    spread = cloud_cost(catalog=catalog, gpu="h100-sxm", gpu_count=8, hours=1)
+def test_eight_gpus_are_priced_in_one_machine_unless_split_is_asked_for(catalog):
+    """Issue #34: tensor parallelism and sharded training need one NVLink domain, so one machine is the default."""
+    one_machine = cloud_cost(catalog=catalog, gpu="h100-sxm", gpu_count=8, hours=1)
+    assert one_machine.offers and all(o.instances == 1 and o.gpus_per_instance >= 8 for o in one_machine.offers)
+    assert any("only machines holding all 8 GPUs" in note and "single_instance=false" in note for note in one_machine.notes)
+    spread = cloud_cost(catalog=catalog, gpu="h100-sxm", gpu_count=8, hours=1, single_instance=False)
     assert any(o.instances > 1 for o in spread.offers)
     assert any("not for tensor parallel" in note and "single_instance=true" in note for note in spread.notes)
-    one_machine = cloud_cost(catalog=catalog, gpu="h100-sxm", gpu_count=8, hours=1, single_instance=True)
-    assert one_machine.offers and all(o.instances == 1 and o.gpus_per_instance >= 8 for o in one_machine.offers)
     assert {(o.provider, o.instance_type) for o in one_machine.offers} == {
         (o.provider, o.instance_type) for o in spread.offers if o.gpus_per_instance >= 8}
     assert not any("not for tensor parallel" in note for note in one_machine.notes)
+    explicit = cloud_cost(catalog=catalog, gpu="h100-sxm", gpu_count=8, hours=1, single_instance=True)
+    assert [o.total_usd for o in explicit.offers] == [o.total_usd for o in one_machine.offers]
+
+
+def test_a_70b_on_h100s_is_priced_on_one_machine_not_two_one_gpu_vms(catalog):
+    result = cloud_cost(catalog=catalog, gpu="h100", model="llama-3.1-70b", hours=10)
+    assert result.gpu_count >= 2
+    assert result.offers and all(o.instances == 1 for o in result.offers)
+
+
+def test_a_sharded_full_fine_tune_is_not_priced_on_separate_spot_vms(catalog):
+    result = cloud_cost(catalog=catalog, gpu="h100-sxm", model="qwen2.5-32b", workload="training", hours=10)
+    assert result.gpu_count > 1 and result.offers
+    assert all(o.instances == 1 and o.gpus_per_instance >= result.gpu_count for o in result.offers)
+
+
+def test_sixteen_h100s_run_on_whole_eight_gpu_machines_by_default(catalog):
+    result = cloud_cost(catalog=catalog, gpu="h100-sxm", gpu_count=16, hours=1)
+    assert result.offers and all(o.gpus_per_instance == 8 and o.instances == 2 for o in result.offers)
+    assert any("no h100-sxm machine holds 16 GPUs" in note for note in result.notes)
+
+
+def test_a_per_gpu_quote_for_an_eight_gpu_mi300x_machine_is_an_eight_gpu_machine(catalog):
+    """OCI, TensorWave and Vultr sell MI300X as 8-GPU machines and quote per GPU-hour: one GPU cannot be rented there."""
+    for offer_id in ("oci-BM.GPU.MI300X.8", "tensorwave-mi300x", "vultr-mi300x"):
+        row = next(o for o in catalog.offers if o.offer_id == offer_id)
+        assert row.gpus_per_instance == 8 and row.quoted_per_gpu and row.machine_gpus == 8
+    one = cloud_cost(catalog=catalog, gpu="mi300x", gpu_count=1, hours=1, pricing="on_demand")
+    tensorwave = next(o for o in one.offers if o.provider == "tensorwave")
+    assert tensorwave.usd_per_gpu_hour == pytest.approx(1.50) and tensorwave.idle_gpus == 7
+
+
+def test_every_price_names_its_class(catalog):
+    result = cloud_cost(catalog=catalog, gpu="h100-sxm", gpu_count=8, hours=1)
+    classes = {(o.pricing, o.offer_class) for o in result.offers}
+    assert ("spot", "spot") in classes and ("on_demand", "datacenter") in classes and ("on_demand", "marketplace") in classes
+    assert all(o.offer_class == "spot" for o in result.offers if o.pricing == "spot")
+    vast = next(o for o in result.offers if o.provider == "vast")
+    assert vast.offer_class == "marketplace"
 
 
 def test_no_instance_holds_sixteen_gpus_and_the_note_says_how_many_the_largest_has(catalog):

@@ -208,9 +208,9 @@ async def test_rent_vs_buy_verdict_matches_the_tool(app, catalog):
     async with app("rent").run_test(size=SIZE) as pilot:
         await type_into(pilot, "#purchase_usd_per_gpu", "30000")
         await type_into(pilot, "#utilization", "0.5")
+        # the owning lines left empty take the catalog's sourced defaults, as the tool does (issue #34)
         expected = rent_vs_buy(catalog=catalog, gpu="h100-sxm", gpu_count=8, purchase_usd_per_gpu=30000, utilization=0.5, years=3,
-                               electricity_usd_per_kwh=0.1, pue=1.3, staff_usd_per_year=0, maintenance_fraction_per_year=0,
-                               residual_fraction=0, cost_of_capital=0)
+                               electricity_usd_per_kwh=0.1, pue=1.3)
         verdict = shown(pilot.app, "#verdict")
         assert usd(expected.own_total_usd) in verdict and usd(expected.rent_total_usd) in verdict
 

@@ -6,9 +6,11 @@ than on-demand; spot markets bottom out around a quarter of it): `spot_price_dou
 price is sound. cloud_cost lists a doubtful spot price, flagged and ranked after the sound ones, only where the caller
 asked for spot alone (pricing="spot"), and says in its notes which it set aside and why.
 
-A job of N GPUs split with tensor parallelism needs all N in one machine (one NVLink domain): it is priced from
-instances that hold N GPUs, and an instance of k >= N GPUs hosts k // N such replicas. A data-parallel job may
-combine machines: ceil(N / k) instances of k GPUs.
+A job of N GPUs split with tensor parallelism, or sharded for training, needs all N in one machine (one NVLink
+domain): it is priced from instances that hold N GPUs, and an instance of k >= N GPUs hosts k // N such replicas
+(`machine_price`, the rule every tool uses). Where no machine holds N, the largest machines are combined, as a
+multi-node job runs; smaller machines split a job only when a caller asks (cloud_cost single_instance=false).
+Every price names its class (`offer_class`): datacenter or marketplace on-demand, spot.
 """
 from __future__ import annotations
 
@@ -91,6 +93,19 @@ def usd_per_gpu_hour(offer: CloudOffer, pricing: str) -> float | None:
     return None if price is None else price / offer.gpus_per_instance
 
 
+def offer_class(catalog: Catalog, offer: CloudOffer) -> str:
+    """datacenter or marketplace: the offer's own class, else its provider's."""
+    if offer.offer_class:
+        return offer.offer_class
+    provider = catalog.provider_by_id.get(offer.provider)
+    return provider.offer_class if provider else "datacenter"
+
+
+def price_class(catalog: Catalog, offer: CloudOffer, pricing: str) -> str:
+    """The class a figure is quoted in: spot for a spot price, else the offer's on-demand class."""
+    return "spot" if pricing == "spot" else offer_class(catalog, offer)
+
+
 def offers_in(catalog: Catalog, gpu_id: str, jurisdiction: str | None = None) -> list[CloudOffer]:
     offers = catalog.offers_for(gpu_id)
     if jurisdiction:
@@ -148,6 +163,25 @@ def cheapest_job(catalog: Catalog, gpu_id: str, gpus: int, pricing: str = "on_de
         return found
     prices = job_options(catalog, gpu_id, gpus, pricing, one_machine, jurisdiction)
     return remembered(catalog, key, min(prices, key=job_order) if prices else None)
+
+
+def machine_price(catalog: Catalog, gpu_id: str, gpus: int, pricing: str = "on_demand", *,
+                  jurisdiction: str | None = None) -> JobPrice | None:
+    """The default price of a job of `gpus` GPUs: the cheapest machine that holds them all (a tensor-parallel replica or a
+    sharded training job wants one NVLink domain); where no machine does, the cheapest of the largest machines combined,
+    as a multi-node job runs. Smaller machines split the job only when a caller asks (cloud_cost single_instance=false)."""
+    one = cheapest_job(catalog, gpu_id, gpus, pricing, one_machine=True, jurisdiction=jurisdiction)
+    if one is not None:
+        return one
+    key = ("machine_price", gpu_id, gpus, pricing, jurisdiction)
+    if key in catalog.derived:
+        found = catalog.derived[key]
+        assert found is None or isinstance(found, JobPrice)
+        return found
+    combined = job_options(catalog, gpu_id, gpus, pricing, False, jurisdiction)
+    largest = max((p.offer.gpus_per_instance for p in combined), default=0)
+    return remembered(catalog, key, min((p for p in combined if p.offer.gpus_per_instance == largest), key=job_order,
+                                        default=None))
 
 
 def remembered(catalog: Catalog, key: tuple[Hashable, ...], value: Remembered) -> Remembered:

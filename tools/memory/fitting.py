@@ -10,7 +10,7 @@ from gpusizer.tools.memory.breakdown import per_gpu
 from gpusizer.tools.memory.engine_settings import engine_runs_on, unread_backend
 from gpusizer.tools.memory.plan import Plan
 from gpusizer.tools.memory.request import GpuCheck, GpuFit
-from gpusizer.tools.pricing import cheapest_job
+from gpusizer.tools.pricing import machine_price
 
 GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64)
 MAX_GPUS = GPU_COUNTS[-1]  # the largest count the fit scan tries
@@ -85,12 +85,12 @@ def fits_across_catalog(plan: Plan, catalog: Catalog) -> list[GpuFit]:
     counts = candidate_gpu_counts(plan)
     needed_bytes = {n: total_for(plan, r.batch_size, r.seq_len, n) for n in counts}
     inference = r.workload == "inference"
-    how = "tensor parallel, in one machine" if inference else "FSDP/ZeRO-3, machines may be combined"
+    how = "tensor parallel, in one machine" if inference else "FSDP/ZeRO-3, in one machine where one holds them"
     fits = []
     for gpu in catalog.gpus:
         n = next((n for n in counts if needed_bytes[n] <= gpu.usable_memory_bytes), None)
         if n is not None:
-            price = cheapest_job(catalog, gpu.gpu_id, n, "on_demand", one_machine=inference or n == 1)
+            price = machine_price(catalog, gpu.gpu_id, n, "on_demand")
             fits.append(GpuFit(gpu_id=gpu.gpu_id, gpus_needed=n, per_gpu_bytes=needed_bytes[n],
                                usable_bytes=gpu.usable_memory_bytes, note=f"{n} GPUs with {how}" if n > 1 else None,
                                usd_per_hour=round(price.usd_per_hour, 4) if price else None,

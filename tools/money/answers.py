@@ -24,6 +24,7 @@ def cloud_cost_answer(result: CloudCost) -> str:
     best = result.offers[0]
     lines = [f"Cheapest: {usd(best.total_usd)} total for {job} on {where(best)}, "
              f"{usd(best.usd_per_gpu_hour)}/GPU-hour{billing(best, result.hours)}"]
+    lines += [f"Cheaper with {result.alternatives[0].text}"] if result.alternatives else []
     on_demand = next((o for o in result.offers if o.pricing == "on_demand"), None)
     if best.pricing == "spot":
         lines.append(f"Cheapest on-demand: {usd(on_demand.total_usd)} on {where(on_demand)}, {usd(on_demand.usd_per_gpu_hour)}"
@@ -37,7 +38,10 @@ def cloud_cost_answer(result: CloudCost) -> str:
 def where(offer: Offer) -> str:
     """'aws 2 x p5.48xlarge (us-east-1, spot)'."""
     count = f"{offer.instances} x " if offer.instances > 1 else ""
-    return f"{offer.provider} {count}{offer.instance_type} ({offer.region}, {offer.pricing.replace('_', '-')})"
+    return f"{offer.provider} {count}{offer.instance_type} ({offer.region}, {PRICE_CLASS_WORDS.get(offer.offer_class, offer.pricing)})"
+
+
+PRICE_CLASS_WORDS = {"datacenter": "on-demand", "marketplace": "marketplace on-demand", "spot": "spot"}
 
 
 def billing(offer: Offer, hours: float) -> str:
@@ -66,17 +70,29 @@ def concerns(note: str, best: Offer) -> bool:
 
 
 def rent_vs_buy_answer(result: RentVsBuy) -> str:
-    """Buy or rent with both totals, the break-even, the rent rate and its offer, the largest owning costs, the assumptions."""
+    """Buy or rent with both totals, the break-even, the rent rate with its class and offer, the reserved rates beside it,
+    the owner's cost per GPU-hour and its largest lines, the assumptions."""
     lines = [f"{result.recommendation.capitalize()}: own {usd(result.own_total_usd)} vs rent {usd(result.rent_total_usd)}"
              f" over {number(result.years)} years at {percent(result.utilization)} utilization for "
              f"{number(result.gpu_count)} x {result.gpu_id}", breakeven(result)]
     lines.append(f"Rent rate: {usd(result.rent_usd_per_gpu_hour)}/GPU-hour"
-                 + (f", the cheapest on-demand offer: {result.rent_offer}" if result.rent_offer else " (given)"))
+                 + (f", the cheapest {CLASS_WORDS.get(result.rent_offer_class, result.rent_offer_class)} on-demand offer: "
+                    f"{result.rent_offer}" if result.rent_offer else " (given)"))
+    reserved = [o for o in result.rent_options if o.committed]
+    if reserved:
+        lines.append("Reserved instead: " + "; ".join(
+            f"{CLASS_WORDS[o.offer_class]} {usd(o.usd_per_gpu_hour)}/GPU-hour, {usd(o.rent_total_usd)} ({o.recommendation} wins)"
+            for o in reserved))
     parts = sorted(((k, v) for k, v in result.own_breakdown_usd.items() if v), key=lambda kv: -abs(kv[1]))[:OWN_PARTS_SHOWN]
-    lines.append(f"Purchase: {usd(result.purchase_usd_per_gpu)} per GPU; largest owning costs: "
-                 + ", ".join(f"{name.replace('_', ' ')} {signed_usd(value)}" for name, value in parts))
+    lines.append(f"Owning: {usd(result.own_usd_per_gpu_hour)} per owned GPU-hour, {usd(result.purchase_usd_per_gpu)} per GPU "
+                 "up front; largest lines: " + ", ".join(f"{name.replace('_', ' ')} {signed_usd(value)}" for name, value in parts))
+    if result.alternatives:
+        lines.append("Flips if you " + "; or ".join(a.text for a in result.alternatives[:2]))
     lines += [f"- {clause(a)}" for a in deciding_assumptions(result.assumptions)]
     return within_limit(lines)
+
+
+CLASS_WORDS = {"datacenter": "data-centre", "marketplace": "marketplace", "reserved_1y": "1-year", "reserved_3y": "3-year"}
 
 
 def breakeven(result: RentVsBuy) -> str:
@@ -97,7 +113,7 @@ def signed_usd(amount: float) -> str:
 
 def deciding_assumptions(assumptions: list[str]) -> list[str]:
     """The GPU read, the purchase price and the running costs: the rent rate has its own line, the discounting rule is fixed."""
-    order = ("'", "purchase ", "electricity ")
+    order = ("'", "purchase ", "power per GPU")
     picked = [a for prefix in order for a in assumptions if a.startswith(prefix)]
     return picked[:3]
 

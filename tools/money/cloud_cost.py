@@ -1,6 +1,7 @@
 """cloud_cost: every catalog offer that can run a job of N GPUs for H hours, cheapest first."""
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from typing import Any, Literal, Unpack
@@ -8,12 +9,14 @@ from typing import Any, Literal, Unpack
 from pydantic import BaseModel, ConfigDict, Field
 
 from gpusizer.catalog import Catalog, CloudOffer, GpuSpec, Provider, SizingError, load_catalog
+from gpusizer.tools.alternatives import with_alternatives
 from gpusizer.tools.memory.estimate import estimate_vram
 from gpusizer.tools.memory.fitting import MAX_GPUS, gpus_needed
 from gpusizer.tools.memory.plan import build_plan
 from gpusizer.tools.memory.request import VramRequest
 from gpusizer.tools.memory.workload import WORKLOAD_FIELDS, WorkloadArguments, workload_of
-from gpusizer.tools.pricing import HOURS_PER_YEAR, SPOT_FLOOR, billed_hours, in_jurisdiction, price_age, spot_price_doubt
+from gpusizer.tools.money.alternatives import CostAlternative, cost_alternatives
+from gpusizer.tools.pricing import HOURS_PER_YEAR, SPOT_FLOOR, billed_hours, in_jurisdiction, price_age, price_class, spot_price_doubt
 from gpusizer.tools.validation import NAME_LIMIT, Jurisdiction, Name, declared_by, parse_request
 
 Pricing = Literal["on_demand", "spot"]
@@ -30,7 +33,8 @@ class CloudCostRequest(BaseModel):
     region: str | None = Field(default=None, max_length=NAME_LIMIT, description="only regions containing this ('us-east')")
     jurisdiction: Jurisdiction | None = Field(default=None, description="only offers under this data law or country: "
                                      "EU, EEA, US, UK, CA, JP, IN...")
-    single_instance: bool = Field(default=False, description="only instances holding all the GPUs (tensor parallelism)")
+    single_instance: bool | None = Field(default=None, description="false: also split over smaller machines; default: "
+                                         "one machine where one holds all the GPUs")
     spot_interruptions_per_hour: float = Field(default=0.0, ge=0, le=10, description="expected spot preemptions per hour")
     hours_lost_per_interruption: float = Field(default=0.5, ge=0, le=24, description="hours lost per preemption")
     checkpoint_overhead_fraction: float = Field(default=0.0, ge=0, le=1, description="share of spot time spent checkpointing")
@@ -49,6 +53,9 @@ class Offer(BaseModel):
     instances: int
     idle_gpus: float
     pricing: Pricing
+    offer_class: str = Field(default="datacenter", description="datacenter, marketplace or spot")
+    machine_gpus: int | None = None
+    interconnect: str = ""
     usd_per_hour: float = Field(description="one instance")
     usd_per_gpu_hour: float
     billed_hours: float
@@ -75,12 +82,13 @@ class CloudCost(BaseModel):
     hours: float
     offers: list[Offer]
     notes: list[str]
+    alternatives: list[CostAlternative] = Field(default=[], description="changes that need fewer GPUs, priced")
 
 
 @declared_by(CloudCostRequest, "cloud_cost", extra=WORKLOAD_FIELDS)
 def cloud_cost(gpu: str, *, hours: float, gpu_count: int | None = None, pricing: Literal["on_demand", "spot", "both"] = "both",
                providers: list[str] | None = None, region: str | None = None, jurisdiction: str | None = None,
-               single_instance: bool = False,
+               single_instance: bool | None = None,
                spot_interruptions_per_hour: float = 0.0, hours_lost_per_interruption: float = 0.5,
                checkpoint_overhead_fraction: float = 0.0, storage_gb_months: float = 0.0, egress_gb: float = 0.0,
                storage_usd_per_gb_month: float | None = None, egress_usd_per_gb: float | None = None,
@@ -105,7 +113,7 @@ def cloud_cost(gpu: str, *, hours: float, gpu_count: int | None = None, pricing:
         known = sorted({o.gpu_id for o in catalog.offers})
         raise SizingError(f"no cloud offer for {spec.gpu_id} in the catalog; GPUs with offers: {', '.join(known)} "
                           "(add your own rows in offers.csv of the user catalog folder)")
-    candidates = filter_offers(candidates, request, catalog)
+    candidates = machine_rule(filter_offers(candidates, request, catalog), request, notes)
     pricings: list[Pricing] = ["on_demand", "spot"] if request.pricing == "both" else [request.pricing]
     spot_hours = request.hours * (1 + request.checkpoint_overhead_fraction) * (
         1 + request.spot_interruptions_per_hour * request.hours_lost_per_interruption)
@@ -142,7 +150,10 @@ def cloud_cost(gpu: str, *, hours: float, gpu_count: int | None = None, pricing:
         notes.append("offers that need several instances split the job across machines: fine for data parallel or separate "
                      "jobs, not for tensor parallel, which wants all its GPUs in one NVLink domain (single_instance=true "
                      "keeps only instances that hold them all)")
-    return CloudCost(gpu_id=spec.gpu_id, gpu_count=request.gpu_count or 1, hours=request.hours, offers=offers, notes=notes)
+    result = CloudCost(gpu_id=spec.gpu_id, gpu_count=request.gpu_count or 1, hours=request.hours, offers=offers, notes=notes)
+    return with_alternatives(result, lambda: cost_alternatives(
+        arguments, riders, result.gpu_id, result.gpu_count, offers[0].total_usd if offers else None,
+        functools.partial(cloud_cost, catalog=catalog), catalog))
 
 
 def filter_offers(offers: list[CloudOffer], request: CloudCostRequest, catalog: Catalog) -> list[CloudOffer]:
@@ -156,9 +167,25 @@ def filter_offers(offers: list[CloudOffer], request: CloudCostRequest, catalog: 
         offers = [o for o in offers if request.region.lower() in o.region.lower()]
     if request.jurisdiction:
         offers = [o for o in offers if in_jurisdiction(o, request.jurisdiction)]
-    if request.single_instance:
-        offers = [o for o in offers if o.gpus_per_instance >= (request.gpu_count or 1)]
     return offers
+
+
+def machine_rule(offers: list[CloudOffer], request: CloudCostRequest, notes: list[str]) -> list[CloudOffer]:
+    """A job of several GPUs runs in one machine when any machine holds them all (tensor parallelism and sharded training
+    want one NVLink domain); where none does, on the largest machines combined. single_instance overrides both ways."""
+    count = request.gpu_count or 1
+    if request.single_instance is False or count == 1 or not offers:
+        return offers
+    whole = [o for o in offers if o.gpus_per_instance >= count]
+    if whole or request.single_instance:
+        if request.single_instance is None and len(whole) < len(offers):
+            notes.append(f"only machines holding all {count} GPUs are priced (tensor parallelism and sharded training need "
+                         "one NVLink domain); single_instance=false adds jobs split over smaller machines")
+        return whole
+    largest = max(o.gpus_per_instance for o in offers)
+    notes.append(f"no {offers[0].gpu_id} machine holds {count} GPUs: priced on the largest machines ({largest:g} GPUs each) "
+                 "combined, as a multi-node job runs; single_instance=false adds smaller machines")
+    return [o for o in offers if o.gpus_per_instance == largest]
 
 
 def doubt_note(doubts: dict[str, str], offers: list[CloudOffer], listed: bool) -> str:
@@ -179,7 +206,9 @@ def priced(offer: CloudOffer, pricing: Pricing, request: CloudCostRequest, catal
     age = price_age(offer)
     return Offer(provider=offer.provider, instance_type=offer.instance_type, region=offer.region, gpu_id=offer.gpu_id,
                  gpus_per_instance=offer.gpus_per_instance, instances=instances,
-                 idle_gpus=instances * offer.gpus_per_instance - gpu_count, pricing=pricing, usd_per_hour=hourly,
+                 idle_gpus=instances * offer.gpus_per_instance - gpu_count, pricing=pricing,
+                 offer_class=price_class(catalog, offer, pricing), machine_gpus=offer.machine_gpus,
+                 interconnect=offer.interconnect, usd_per_hour=hourly,
                  usd_per_gpu_hour=hourly / offer.gpus_per_instance, billed_hours=billed,
                  total_usd=instances * hourly * billed, as_of=offer.as_of, price_date=offer.as_of,
                  checked=offer.checked.isoformat(), stale=age.stale, price_date_uncertain=age.uncertain,

@@ -50,7 +50,7 @@ class CloudPane(ToolPane[CloudCost]):
         providers = [p.strip() for p in (self.text("providers") or "").split(",") if p.strip()] or None
         return self.given(gpu=self.text("gpu") or "", gpu_count=self.whole("gpu_count"), hours=self.decimal("hours"),
                           pricing=self.selected("pricing"), providers=providers, region=self.text("region"),
-                          single_instance=self.ticked("single_instance"),
+                          single_instance=self.ticked("single_instance") or None,  # unticked: the tool's rule
                           spot_interruptions_per_hour=self.decimal("spot_interruptions_per_hour"),
                           storage_gb_months=self.decimal("storage_gb_months"), egress_gb=self.decimal("egress_gb"))
 

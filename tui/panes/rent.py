@@ -30,10 +30,10 @@ class RentPane(ToolPane[RentVsBuy]):
         yield from number_field("Years", RentVsBuyRequest, "years")
         yield from number_field("Electricity $/kWh", RentVsBuyRequest, "electricity_usd_per_kwh")
         yield from number_field("PUE", RentVsBuyRequest, "pue")
-        yield from number_field("Staff $/year", RentVsBuyRequest, "staff_usd_per_year")
-        yield from number_field("Maintenance share/year", RentVsBuyRequest, "maintenance_fraction_per_year")
-        yield from number_field("Residual share", RentVsBuyRequest, "residual_fraction")
-        yield from number_field("Cost of capital/year", RentVsBuyRequest, "cost_of_capital")
+        yield from field("Staff $/year", FormInput(placeholder="sourced default", id="staff_usd_per_year"))
+        yield from field("Maintenance share/year", FormInput(placeholder="sourced default", id="maintenance_fraction_per_year"))
+        yield from field("Residual share", FormInput(placeholder="sourced default", id="residual_fraction"))
+        yield from field("Cost of capital/year", FormInput(placeholder="sourced default", id="cost_of_capital"))
 
     def results(self) -> ComposeResult:
         yield Static("", id="verdict", classes="headline")
