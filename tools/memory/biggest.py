@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from gpusizer.catalog import Catalog, SizingError, load_catalog
+from gpusizer.tools.alternatives import Change, retried, with_alternatives
 from gpusizer.tools.figures import gib, number, within_limit
 from gpusizer.tools.memory import fitting
 from gpusizer.tools.memory.estimate import estimate
@@ -20,6 +21,7 @@ from gpusizer.tools.memory.request import Method, WeightsDtype, Workload
 from gpusizer.tools.validation import NAME_LIMIT, declared_by, parse_request
 
 DEFAULT_CONTEXT = 4096   # 'the biggest model I can run': sized for a chat-length context, and said so
+MAX_GPU_COUNT = 64
 LOCAL_FORMAT: WeightsDtype = "q4_k_m"  # the GGUF Ollama's default tags and most model cards start with
 
 
@@ -27,7 +29,7 @@ class BiggestModelRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     gpu: str = Field(max_length=NAME_LIMIT, description="GPU name, alias or memory size ('24GB')")
-    gpu_count: int = Field(default=1, ge=1, le=64, description="GPUs of that type together")
+    gpu_count: int = Field(default=1, ge=1, le=MAX_GPU_COUNT, description="GPUs of that type together")
     workload: Workload = Field(default="inference")
     method: Method = Field(default="full", description="training")
     weights_dtypes: list[str] | None = Field(default=None, max_length=8, description="formats to try, as estimate_vram's "
@@ -62,6 +64,12 @@ class FormatFits(BaseModel):
     models: list[FittingModel] = Field(description="largest first")
 
 
+class BiggestAlternative(Change):
+    """A change to the question and the largest model it then fits."""
+    model: str
+    params: int
+
+
 class BiggestModels(BaseModel):
     gpu_id: str
     gpu_count: int
@@ -69,6 +77,7 @@ class BiggestModels(BaseModel):
     seq_len: int
     formats: list[FormatFits]
     assumptions: list[str]
+    alternatives: list[BiggestAlternative] = Field(default=[], description="where a format fits no model: changes that do")
 
 
 @declared_by(BiggestModelRequest, "biggest_model")
@@ -91,8 +100,34 @@ def biggest_model(gpu: str, *, gpu_count: int = 1, workload: Workload = "inferen
                    f"{request.gpu_count} x {match.gpu.name}: {spread}",
                    "every model estimated as estimate_vram does (transformers for inference; the default recipe for training)"]
     assumptions += [match.note] if match.note else []
-    return BiggestModels(gpu_id=match.gpu.gpu_id, gpu_count=request.gpu_count, workload=request.workload,
-                         seq_len=request.seq_len, formats=found, assumptions=assumptions)
+    result = BiggestModels(gpu_id=match.gpu.gpu_id, gpu_count=request.gpu_count, workload=request.workload,
+                           seq_len=request.seq_len, formats=found, assumptions=assumptions)
+    return with_alternatives(result, lambda: bigger_with(request, result, catalog))
+
+
+def bigger_with(request: BiggestModelRequest, result: BiggestModels, catalog: Catalog) -> list[BiggestAlternative]:
+    """Where a format fits none of the catalog's models: the changes people make (gradient checkpointing and QLoRA for
+    training, twice the GPUs), asked again, with the largest model each then fits in that format."""
+    empty = next((fits for fits in result.formats if not fits.models), None)
+    if empty is None:
+        return []
+    arguments = {**request.model_dump(), "weights_dtypes": None if empty.weights_dtype == "as released" else [empty.weights_dtype],
+                 "limit": 1}
+    changes: list[tuple[str, dict[str, Any]]] = []
+    if request.workload == "training" and not request.gradient_checkpointing:
+        changes.append(("gradient checkpointing", {"gradient_checkpointing": True}))
+    if request.workload == "training" and request.method != "qlora":
+        changes.append(("QLoRA (a 4-bit base with adapters)", {"method": "qlora", "weights_dtypes": None}))
+    if request.gpu_count * 2 <= MAX_GPU_COUNT:
+        changes.append((f"{request.gpu_count * 2} x {result.gpu_id}", {"gpu_count": request.gpu_count * 2}))
+    found = []
+    for says, change in changes:
+        again = retried(biggest_model, {**arguments, "catalog": catalog}, change)
+        largest = again.formats[0].models[0] if again and again.formats and again.formats[0].models else None
+        if largest is not None:
+            found.append(BiggestAlternative(change=says, arguments=change, model=largest.model, params=largest.params,
+                                            text=f"{says}: {largest.model} ({largest.params / 1e9:.1f}B) fits"))
+    return found
 
 
 def fitting_models(request: BiggestModelRequest, gpu_id: str, dtype: str | None, catalog: Catalog) -> list[FittingModel]:
@@ -121,5 +156,6 @@ def biggest_model_answer(result: BiggestModels) -> str:
     for fits in result.formats:
         models = ", ".join(f"{m.model} ({m.params / 1e9:.1f}B, {gib(m.per_gpu_bytes)} per GPU)" for m in fits.models)
         lines.append(f"- {fits.weights_dtype}: {models or 'none of the catalog models'}")
+    lines[1:1] = [f"Where none fits, with {'; '.join(a.text for a in result.alternatives)}"] if result.alternatives else []
     lines += [f"Assumed: {a}" for a in result.assumptions]
     return within_limit(lines)

@@ -23,6 +23,7 @@ def plan_serving_answer(result: ServingPlan) -> str:
         who = f"{result.infeasible[0].gpu_id} cannot" if len(result.infeasible) == 1 else "No GPU in the catalog can"
         why = f": {result.infeasible[0].reason}" if len(result.infeasible) == 1 else "; each GPU's reason:"
         lines = [f"{who} serve {result.model} to {load} with {engine}{why}"]
+        lines += [f"Possible with {result.alternatives[0].text}"] if result.alternatives else []
         if len(result.infeasible) > 1:
             lines += best_of([f"- {g.gpu_id}: {g.reason}" for g in result.infeasible])
     else:
@@ -30,6 +31,7 @@ def plan_serving_answer(result: ServingPlan) -> str:
         verb = "serve" if best.replicas > 1 else "serves"
         lines = [f"{shape(best)} {verb} {result.model} to {load} at {speed(best)}, {price(best)}; "
                  f"limited by {LIMITS.get(best.limited_by, best.limited_by)}"]
+        lines += [f"Cheaper with {result.alternatives[0].text}"] if result.alternatives else []
         if best.fewest_gpus < best.total_gpus:
             lines.append(f"Fewest {best.gpu_id} that serve it: {best.fewest_gpus} GPUs (the plan above is the cheapest)")
         lines += best_of([f"- {shape(o)}: {speed(o)}, {price(o)}" for o in result.options[1:]], shown=4)

@@ -5,6 +5,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from gpusizer.tools.alternatives import Change
 from gpusizer.tools.memory.engine_settings import ServingEngine
 from gpusizer.tools.memory.engine_versions import VERSION_LIMIT
 from gpusizer.tools.validation import NAME_LIMIT, Jurisdiction, MemoryFraction, ModelName, ParamsBillions
@@ -87,6 +88,14 @@ class InfeasibleGpu(BaseModel):
     reason: str
 
 
+class ServingAlternative(Change):
+    """A change to the request and the cheapest plan it gives (tools/serving/alternatives.py)."""
+    gpu_id: str
+    total_gpus: int
+    usd_per_month: float | None
+    tokens_per_s_per_user: float
+
+
 class ServingPlan(BaseModel):
     model: str
     engine: str
@@ -101,3 +110,4 @@ class ServingPlan(BaseModel):
     infeasible: list[InfeasibleGpu]
     assumptions: list[str]
     warnings: list[str]
+    alternatives: list[ServingAlternative] = Field(default=[], description="changes that make it possible or cheaper")

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import NamedTuple, get_args
 
 from gpusizer.catalog import Catalog, GpuSpec, SizingError, load_catalog
+from gpusizer.tools.alternatives import with_alternatives
 from gpusizer.tools.memory.engine_settings import ENGINE_NAMES, ServingEngine, engine_runs_on, unread_backend
 from gpusizer.tools.memory.engine_versions import version_key
 from gpusizer.tools.memory.engines.estimate import check_engine_request
@@ -20,6 +21,7 @@ from gpusizer.tools.memory.model.generic_model import assumed_architecture
 from gpusizer.tools.memory.plan import Plan, build_plan
 from gpusizer.tools.memory.request import VramRequest
 from gpusizer.tools.pricing import HOURS_PER_MONTH, FleetPrice, cheapest_fleet
+from gpusizer.tools.serving.alternatives import serving_alternatives
 from gpusizer.tools.serving.plan_models import (
     InfeasibleGpu,
     PlanServingRequest,
@@ -95,11 +97,12 @@ def plan_serving(model: str | None = None, *, params_billions: float | None = No
         request = floored
     _, shown = version_key(request.engine, request.engine_version)
     warnings += speed_warnings(options, request)
-    return ServingPlan(model=plan.arch.model_id, engine=request.engine, engine_version=shown, weights_dtype=plan.weights_dtype,
-                       kv_cache_dtype=plan.kv_dtype, concurrent_users=request.concurrent_users,
-                       requests_per_s=request.requests_per_s, prompt_tokens=request.prompt_tokens,
-                       output_tokens=request.output_tokens, options=options,
-                       infeasible=infeasible, assumptions=assumptions(plan, request, shown, default_floor), warnings=warnings)
+    result = ServingPlan(model=plan.arch.model_id, engine=request.engine, engine_version=shown, weights_dtype=plan.weights_dtype,
+                         kv_cache_dtype=plan.kv_dtype, concurrent_users=request.concurrent_users,
+                         requests_per_s=request.requests_per_s, prompt_tokens=request.prompt_tokens,
+                         output_tokens=request.output_tokens, options=options,
+                         infeasible=infeasible, assumptions=assumptions(plan, request, shown, default_floor), warnings=warnings)
+    return with_alternatives(result, lambda: serving_alternatives(arguments, result, functools.partial(plan_serving, catalog=catalog)))
 
 
 def plan_options(plan: Plan, gpus: list[GpuSpec], request: PlanServingRequest,
