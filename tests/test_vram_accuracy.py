@@ -95,12 +95,35 @@ def test_every_published_measurement_names_its_source_recipe_and_metric(publishe
         assert case.get("judged", True) or case["why_not_judged"], case["id"]
 
 
-def test_published_peaks_are_within_10_percent_at_the_median_and_20_percent_each(published):
-    """torchtune's, Unsloth's, LLaMA-Factory's, PEFT's, TRL's and torchtitan's published peaks, each called with the recipe
-    its publisher ran (tests/data/vram_published_measured.json says why any row is shown but not judged)."""
+# Judged cases still beyond 20%, kept in the benchmark and named here so that a new miss fails and a fixed one is noticed.
+KNOWN_MISSES = {
+    "axolotl-llama4-scout-qlora-fsdp2-4xh100": "FSDP2 QLoRA of a linearized mixture-of-experts model: ~16 GB per GPU the "
+                                               "estimate does not explain (the single-GPU run of the same model is within 3%)",
+    "qwen-1.8b-lora-seq512": "Qwen 1.8B rows sit 17-20% under at every length but the longest: a fixed ~1.5 GB (CUDA 11.8 "
+                             "context and kernels on the measured stack) against a small model",
+}
+
+
+def test_published_peaks_are_within_8_percent_at_the_median_and_20_percent_each(published):
+    """torchtune's, Unsloth's, LLaMA-Factory's, PEFT's, TRL's, torchtitan's, axolotl's and Qwen's published peaks, each called
+    with the settings its publisher ran (tests/data/vram_published_measured.json says why any row is shown but not judged)."""
     judged = [row for row in published if row["judged"]]
-    assert len(judged) >= 30
+    assert len(judged) >= 55
     errors = [abs(row["error"]) for row in judged]
-    assert statistics.median(errors) <= 0.10
+    assert statistics.median(errors) <= 0.08
+    qlora = [abs(row["error"]) for row in judged if row["method"] == "qlora"]
+    assert statistics.median(qlora) <= 0.10
     outside = {row["case"]: f"{row['error']:+.1%}" for row in judged if abs(row["error"]) > 0.20}
-    assert not outside, outside
+    assert set(outside) == set(KNOWN_MISSES), outside
+
+
+@pytest.fixture(scope="module")
+def option_rows():
+    return accuracy.evaluate_options()
+
+
+def test_lora_targets_dropout_and_kbit_upcast_match_their_traces_within_6_percent(option_rows):
+    """PEFT's LoRA forward with each target set and dropout, and bitsandbytes' 4-bit layers after PEFT's k-bit
+    preparation, traced on fake tensors (tests/data/trace_lora.py)."""
+    misses = {r["case"]: f"{r['error']:+.1%}" for r in option_rows if abs(r["error"]) > 0.06}
+    assert len(option_rows) >= 15 and not misses, misses

@@ -26,10 +26,24 @@ def test_llama_70b_qlora_fits_one_80gb_gpu(catalog):
     assert result.trainable_params < 0.01 * result.params
 
 
-def test_full_finetune_of_8b_with_adamw_needs_about_16_bytes_per_parameter(catalog):
-    result = estimate_vram(catalog=catalog, model="meta-llama/Llama-3.1-8B", workload="training", gradient_checkpointing=True, seq_len=512)
+def test_full_finetune_of_8b_with_mixed_precision_adamw_needs_about_16_bytes_per_parameter(catalog):
+    result = estimate_vram(catalog=catalog, model="meta-llama/Llama-3.1-8B", workload="training", gradient_checkpointing=True, seq_len=512,
+                           training_precision="mixed")
     states = result.breakdown.weights + result.breakdown.optimizer_states + result.breakdown.gradients
     assert states / result.params >= 12  # weights + optimizer states (+ gradients at the step): 12 to 16+ bytes
+
+
+def test_trainer_on_transformers_4_trains_a_full_fine_tune_in_mixed_precision_and_5_in_bf16(catalog):
+    """4.x loaded float32 (fp32 master weights under bf16 autocast); 5.0 loads the checkpoint's bf16, so Trainer trains
+    pure bf16: half the model states, and the default follows the release the recipe names."""
+    def states(**extra):
+        result = estimate_vram(catalog=catalog, model="meta-llama/Llama-3.1-8B", workload="training", gradient_checkpointing=True,
+                               seq_len=512, **extra)
+        b = result.breakdown
+        return result.training.training_precision, (b.weights + b.optimizer_states + b.gradients) / result.params
+    assert states(framework_version="4.46")[0] == "mixed" and states(framework_version="4.46")[1] >= 12
+    precision, per_param = states()
+    assert precision == "bf16" and 6 <= per_param < 9
 
 
 def test_small_model_big_vocabulary_training_is_dominated_by_the_loss(catalog):

@@ -141,7 +141,8 @@ FUSED_LOSSES = {
 
 
 def loss_bytes(shape: Shape, tokens: int, act_bytes: int, *, logits_kept: bool, kind: str = "standard",
-               fused: FusedLoss = FUSED_LOSSES["liger"], free_bytes: float | None = None, compiled: bool = False) -> int:
+               fused: FusedLoss = FUSED_LOSSES["liger"], free_bytes: float | None = None, compiled: bool = False,
+               fp32_logits: bool = False) -> int:
     """The loss at the start of backward.
 
     standard (transformers' ForCausalLMLoss): three fp32 vocabulary-wide buffers (the log-softmax output it saved,
@@ -152,9 +153,10 @@ def loss_bytes(shape: Shape, tokens: int, act_bytes: int, *, logits_kept: bool, 
     fused linear cross-entropy (Liger, TRL, Unsloth): the kernel's own buffers (see FusedLoss).
     compiled (torch.compile of the loss, as torchtune's compile=True does): AOT autograd fuses the upcast, log-softmax and
     NLL and saves the 16-bit logits it can recompute them from, the same tensor the model returned; backward writes a
-    16-bit gradient (one chunk at a time when chunked)."""
+    16-bit gradient (one chunk at a time when chunked).
+    fp32_logits (transformers before 4.46): the model itself returned the upcast logits, so held ones cost 4 bytes."""
     logits = tokens * shape.vocab
-    kept = act_bytes * logits if logits_kept else 0
+    kept = (FP32 if fp32_logits and kind == "standard" else act_bytes) * logits if logits_kept else 0
     if compiled and kind != "fused":
         return int(logits * act_bytes * (1 + (1 / CHUNKS if kind == "chunked" else 1)))
     if kind == "chunked":

@@ -11,15 +11,18 @@ from gpusizer.tools.memory.breakdown import per_gpu
 from gpusizer.tools.memory.engine_settings import Engine
 from gpusizer.tools.memory.fitting import check_on_gpu, fits_across_catalog
 from gpusizer.tools.memory.kv_cache import kv_cache_bytes
+from gpusizer.tools.memory.lora import DESCRIBED
 from gpusizer.tools.memory.model.generic_model import SHAPE, assumed_architecture
-from gpusizer.tools.memory.overhead import overhead_assumption
-from gpusizer.tools.memory.plan import LORA_TARGETS, Plan, build_plan
+from gpusizer.tools.memory.overhead import overhead_assumption, reserved_bytes
+from gpusizer.tools.memory.plan import Plan, build_plan
 from gpusizer.tools.memory.request import (
     Breakdown,
     KvDtype,
+    LoraTargets,
     Loss,
     Method,
     Optimizer,
+    OptimizerStep,
     Recipe,
     Sharding,
     TrainingPrecision,
@@ -35,11 +38,13 @@ from gpusizer.tools.validation import declared_by, default_of, parse_request
 @declared_by(VramRequest, "estimate_vram")
 def estimate_vram(model: str | None = None, *, params_billions: float | None = None, workload: Workload = "inference",
                   method: Method = "full", weights_dtype: WeightsDtype | None = None, kv_cache_dtype: KvDtype | None = None,
-                  training_precision: TrainingPrecision = "mixed", optimizer: Optimizer = "adamw", recipe: Recipe | None = None,
+                  training_precision: TrainingPrecision | None = None, optimizer: Optimizer = "adamw", recipe: Recipe | None = None,
                   loss: Loss | None = None, logits_kept: bool | None = None, gradient_checkpointing: bool | None = None,
                   activation_offloading: bool | None = None, optimizer_in_backward: bool | None = None,
                   torch_compile: bool | None = None, batch_size: int = 1,
-                  seq_len: int = 2048, lora_rank: int = 16, num_gpus: int = 1, sharding: Sharding = "none",
+                  seq_len: int = 2048, lora_rank: int = 16, lora_targets: LoraTargets | None = None,
+                  lora_dropout: float | None = None, optimizer_step: OptimizerStep | None = None,
+                  kbit_upcast: bool | None = None, framework_version: str | None = None, num_gpus: int = 1, sharding: Sharding = "none",
                   tensor_parallel: int = 1, gpu: str | list[str] | None = None, engine: Engine = "hf", engine_version: str | None = None,
                   gpu_memory_utilization: float | None = None, max_model_len: int | None = None,
                   max_num_seqs: int | None = None, max_num_batched_tokens: int | None = None,
@@ -103,7 +108,8 @@ def estimate(arguments: Mapping[str, object], catalog: Catalog | None = None) ->
         warnings.extend(precision_notes(plan, match.gpu))
     return VramEstimate(
         model=plan.arch.model_id, workload=request.workload, method=request.method, weights_dtype=plan.weights_dtype,
-        kv_cache_dtype=plan.kv_dtype, total_bytes=total, total_gib=round(total / GIB, 3), breakdown=breakdown,
+        kv_cache_dtype=plan.kv_dtype, total_bytes=total, reserved_bytes=reserved_bytes(total),
+        total_gib=round(total / GIB, 3), breakdown=breakdown,
         peak_phase=phase, params=plan.counts.total,
         trainable_params=plan.trainable if request.workload == "training" else 0, active_params=plan.counts.active,
         training=training_setup(plan), gpu_check=check, fits=fits_across_catalog(plan, catalog),
@@ -179,12 +185,16 @@ def training_assumptions(plan: Plan) -> list[str]:
         notes.append("optimizer in backward: each parameter is stepped and its gradient freed as soon as it is computed")
     if r.optimizer.startswith("paged_"):
         notes.append("paged optimizer states live in CUDA unified memory and page out to CPU memory: not counted on the GPU")
-    if s.kbit_fp32_upcast:
+    if s.kbit_upcast:
         notes.append("embeddings, norms and LM head in fp32 next to the NF4 base ("
-                     + ("PEFT prepare_model_for_kbit_training upcasts them)" if s.recipe == "hf_trainer" else
-                        "the model id is loaded in fp32)"))
+                     + ("PEFT prepare_model_for_kbit_training upcasts them" if s.recipe == "hf_trainer" else
+                        "the model id is loaded in fp32") + "): the residual stream, the checkpointed hidden states and "
+                     "the 4-bit projections' outputs are fp32 (bitsandbytes Linear4bit returns its input's dtype); "
+                     "kbit_upcast=false if you skip it")
     if r.method != "full":
-        notes.append(f"LoRA rank {r.lora_rank} on {LORA_TARGETS}: {plan.trainable:,} trainable parameters")
+        notes.append(f"LoRA rank {r.lora_rank} on the {DESCRIBED[s.lora_targets]}"
+                     + (f", lora_dropout {s.lora_dropout:g} (each adapter keeps its dropout output and mask)"
+                        if s.lora_dropout else "") + f": {plan.trainable:,} trainable parameters")
     if r.num_gpus > 1:
         notes.append(f"{r.num_gpus} GPUs, sharding '{r.sharding}', tensor parallel {r.tensor_parallel}")
     return notes

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpusizer.catalog import Catalog, ModelArch, SizingError
+from gpusizer.tools.memory.lora import adapted_projections, lora_parameters
 from gpusizer.tools.memory.model.formats import FORMATS, KV_DTYPE_BYTES, SIXTEEN_BIT, TRAINABLE, WeightFormat
 from gpusizer.tools.memory.model.generic_model import generic_dense_decoder
 from gpusizer.tools.memory.model.parameters import ParameterCount, count_parameters
@@ -17,7 +18,6 @@ from gpusizer.tools.memory.request import QLORA_BASE_DTYPE, TRAINING_OVERRIDES, 
 # keys and types its own entries)
 Memo = dict[Hashable, Any]
 
-LORA_TARGETS = "every linear layer of the decoder blocks (q, k, v, o, gate, up, down)"
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,8 @@ def build_plan(request: VramRequest, catalog: Catalog) -> Plan:
     settings = None
     if request.workload == "training":
         settings = training_settings(request.recipe, request.method, seq_len=request.seq_len,
-                                     precision=request.training_precision, overrides=request.model_dump(include=set(TRAINING_OVERRIDES)))
+                                     precision=request.training_precision, framework_version=request.framework_version,
+                                     overrides=request.model_dump(include=set(TRAINING_OVERRIDES)))
     weights_dtype, why = resolve_weights_dtype(request, arch, settings)
     fmt = FORMATS[weights_dtype]
     counts = count_parameters(arch)
@@ -66,13 +67,15 @@ def build_plan(request: VramRequest, catalog: Catalog) -> Plan:
     kv_dtype = request.kv_cache_dtype or ("fp32" if weights_dtype == "fp32" else "fp16" if weights_dtype == "fp16" else
                                           "fp16" if request.engine == "llama_cpp" else "bf16")  # llama.cpp: -ctk/-ctv f16
     act_bytes = 4 if (weights_dtype == "fp32" and request.workload == "inference") else 2
-    precision = settings.training_precision if settings else request.training_precision
+    precision = settings.training_precision if settings else (request.training_precision or "mixed")
     if request.workload == "training" and request.method == "full" and weights_dtype == "fp32" and precision == "bf16":
         act_bytes = 4
-    trainable = counts.total if request.method == "full" else lora_parameters(arch, request.lora_rank)
+    targets = settings.lora_targets if settings else "all_linear"
+    trainable = counts.total if request.method == "full" else lora_parameters(arch, request.lora_rank, targets)
     largest = max(counts.embedding, counts.lm_head, arch.hidden_size * arch.intermediate_size)
     if request.method != "full":
-        largest = max(arch.hidden_size, arch.intermediate_size) * request.lora_rank
+        widths = [max(width, out) for _, width, out in adapted_projections(arch, targets)]
+        largest = max(widths, default=arch.hidden_size) * request.lora_rank
     return Plan(request, arch, counts, weights_dtype, fmt, total_bytes, f"{weights_dtype} ({why}): {how}", kv_dtype,
                 KV_DTYPE_BYTES[kv_dtype], act_bytes, trainable, largest, generic, tuple(notes), settings)
 
@@ -115,15 +118,6 @@ def check_combination(request: VramRequest) -> None:
                           "use method='qlora' or 'lora' for a quantized base")
     if request.workload == "training" and dtype and FORMATS[dtype].gguf:
         raise SizingError(f"'{dtype}' is a llama.cpp (GGUF) inference format; training needs a 16-bit, NF4 or int8 base")
-
-
-def lora_parameters(arch: ModelArch, rank: int) -> int:
-    h, d = arch.hidden_size, arch.attention_head_dim
-    q, kv = arch.num_attention_heads * d, arch.num_key_value_heads * d
-    attention = (h + q) + 2 * (h + kv) + (q + h)
-    widths = [arch.intermediate_size] if (arch.dense_mlp and not arch.is_moe) else []
-    mlp = sum(2 * (h + w) + (w + h) for w in widths)
-    return rank * arch.num_hidden_layers * (attention + mlp)
 
 
 def weight_bytes(plan: Plan) -> float:

@@ -5,6 +5,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from gpusizer.tools.alternatives import Change
 from gpusizer.tools.memory.engine_settings import Engine, ServingMemory
 from gpusizer.tools.memory.engine_versions import VERSION_LIMIT
 from gpusizer.tools.memory.model.formats import FORMATS, KV_DTYPE_BYTES
@@ -22,6 +23,8 @@ Optimizer = Literal["adamw", "adamw_8bit", "paged_adamw_8bit", "paged_adamw", "s
 Sharding = Literal["none", "zero1", "zero2", "zero3", "fsdp"]
 Recipe = Literal["pytorch", "hf_trainer", "trl", "torchtune", "unsloth"]
 Loss = Literal["standard", "chunked", "fused"]
+LoraTargets = Literal["q_v", "attention", "all_linear", "all_linear_and_head"]
+OptimizerStep = Literal["per_parameter", "foreach", "fused"]
 MAX_BOX_CARDS = 16  # GPUs in one box given as a list
 QLORA_BASE_DTYPE: WeightsDtype = "nf4"  # QLoRA stores its frozen base this way, whatever weights_dtype says
 
@@ -47,7 +50,7 @@ class VramRequest(BaseModel):
     weights_dtype: WeightsDtype | None = Field(default=None,
                                                description="default: as released")
     kv_cache_dtype: KvDtype | None = Field(default=None, description="default: 16-bit")
-    training_precision: TrainingPrecision = Field(default="mixed", description="mixed: fp32 weights and states")
+    training_precision: TrainingPrecision | None = Field(default=None, description="mixed: fp32 master weights")
     optimizer: Optimizer = Field(default="adamw")
     recipe: Recipe | None = Field(default=None,
                                   description="framework defaults (hf_trainer)")
@@ -60,12 +63,16 @@ class VramRequest(BaseModel):
                                                                  "saves 16-bit logits, not fp32)")
     batch_size: int = Field(default=1, ge=1, le=1_000_000, description="per GPU")
     seq_len: int = Field(default=2048, ge=1, le=100_000_000, description="tokens per sequence")
-    lora_rank: int = Field(default=16, ge=1, le=65_536, description="adapters on every linear layer")
+    lora_rank: int = Field(default=16, ge=1, le=65_536, description="LoRA rank")
+    lora_targets: LoraTargets | None = Field(default=None, description="recipe default")
+    lora_dropout: float | None = Field(default=None, ge=0, lt=1, description="recipe default")
+    optimizer_step: OptimizerStep | None = Field(default=None, description="recipe default")
+    kbit_upcast: bool | None = Field(default=None, description="QLoRA: fp32 norms and embeddings")
+    framework_version: str | None = Field(default=None, max_length=VERSION_LIMIT * 3, description="e.g. 'transformers 4.46'")
     num_gpus: int = Field(default=1, ge=1, le=1_000_000, description="training: data parallel")
     sharding: Sharding = Field(default="none", description="training")
     tensor_parallel: int = Field(default=1, ge=1, le=1024, description="GPUs a layer is split across")
-    gpu: str | list[str] | None = Field(default=None, description="check the fit on this GPU, or a list: a box of cards "
-                                        "used together ('rtx-3090', 'rtx-3060-12gb')")
+    gpu: str | list[str] | None = Field(default=None, description="GPU to check, or a list: the cards of one box")
     engine: Engine = Field(default="hf", description="vllm and sglang need gpu")
     engine_version: str | None = Field(default=None, max_length=VERSION_LIMIT, description="e.g. '0.19.0', llama.cpp 'b6250' "
                                        "(default: the newest whose rules were read)")
@@ -95,7 +102,7 @@ class VramRequest(BaseModel):
             raise ValueError(f"gpu takes a name of at most {NAME_LIMIT} characters, or a list of at most {MAX_BOX_CARDS}")
         return value
 
-    @field_validator("weights_dtype", "kv_cache_dtype", "recipe", "loss", mode="before")
+    @field_validator("weights_dtype", "kv_cache_dtype", "recipe", "loss", "lora_targets", "optimizer_step", mode="before")
     @classmethod
     def _lower_case(cls, value: object) -> object:
         return value.strip().lower().replace("-", "_") if isinstance(value, str) else value
@@ -140,38 +147,37 @@ class GpuCheck(BaseModel):
     notes: list[str] = []
 
 
-OptimizerStep = Literal["per_parameter", "foreach", "fused"]
 # The request fields a recipe's preset decides and a request may override (each None by default): TrainingSetup below
 # holds the values an estimate used.
 TRAINING_OVERRIDES = ("loss", "logits_kept", "gradient_checkpointing", "activation_offloading", "optimizer_in_backward",
-                      "torch_compile")
+                      "torch_compile", "optimizer_step", "kbit_upcast", "lora_targets", "lora_dropout")
 
 
-class Alternative(BaseModel):
+class Alternative(Change):
     """A change that makes the job fit the GPU named, estimated (tools/memory/ladder.py)."""
-    change: str = Field(description="what to change, in words")
-    arguments: dict[str, str | int | float | bool | None] = Field(description="the estimate_vram arguments that make it")
     gpu_id: str
     gpus: int = Field(description="GPUs of that type it then takes")
     per_gpu_bytes: int
-    text: str = Field(description="the change and its figure in one line")
 
 
 class TrainingSetup(BaseModel):
-    """The training settings the estimate used: the recipe's defaults with the request's overrides. The one declaration
-    of these settings: the recipes' internal settings (recipes.TrainingSettings) extend it."""
+    """The training settings the estimate used: the recipe's defaults with the request's overrides (the names are the
+    request's). The one declaration of these settings: recipes.TrainingSettings extends it."""
     model_config = ConfigDict(frozen=True)
 
-    recipe: Recipe = Field(description="the training framework whose defaults apply")
-    loss: Loss = Field(description="standard (fp32 logits), chunked (torchtune) or fused (never builds the logits)")
-    logits_kept: bool = Field(description="the loop holds the logits through backward")
-    gradient_checkpointing: bool = Field(description="each layer recomputed in backward")
-    activation_offloading: bool = Field(description="checkpointed layer inputs kept in CPU memory")
-    optimizer_in_backward: bool = Field(description="each parameter stepped as its gradient arrives")
-    torch_compile: bool = Field(description="model and loss compiled (the loss saves 16-bit logits)")
-    optimizer_step: OptimizerStep = Field(description="per_parameter (foreach=False), foreach or fused: what the step allocates")
-    kbit_fp32_upcast: bool = Field(description="QLoRA: embeddings, norms and LM head in fp32 (PEFT k-bit preparation, TRL fp32 load)")
-    training_precision: TrainingPrecision = Field(description="mixed or bf16, as this recipe trains")
+    recipe: Recipe
+    loss: Loss
+    logits_kept: bool
+    gradient_checkpointing: bool
+    activation_offloading: bool
+    optimizer_in_backward: bool
+    torch_compile: bool
+    optimizer_step: OptimizerStep
+    kbit_upcast: bool
+    lora_targets: LoraTargets
+    lora_dropout: float
+    training_precision: TrainingPrecision
+    versions: str = Field(description="releases whose defaults apply")
 
 
 class BoxCard(BaseModel):
@@ -195,6 +201,7 @@ class VramEstimate(BaseModel):
     weights_dtype: str = Field(description="how the weights are stored in this estimate (the release's format unless asked)")
     kv_cache_dtype: str
     total_bytes: int = Field(description="peak per GPU, the sum of breakdown")
+    reserved_bytes: int = Field(description="what PyTorch's caching allocator holds at the peak (no CUDA context)")
     total_gib: float
     breakdown: Breakdown
     peak_phase: str = Field(description="the moment of the step the peak belongs to")

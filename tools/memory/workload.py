@@ -7,7 +7,19 @@ from pydantic import BaseModel
 
 from gpusizer.catalog import SizingError
 from gpusizer.tools.memory.engine_settings import ENGINE_FIELDS
-from gpusizer.tools.memory.request import KvDtype, Loss, Method, Optimizer, Recipe, TrainingPrecision, VramRequest, WeightsDtype, Workload
+from gpusizer.tools.memory.request import (
+    KvDtype,
+    LoraTargets,
+    Loss,
+    Method,
+    Optimizer,
+    OptimizerStep,
+    Recipe,
+    TrainingPrecision,
+    VramRequest,
+    WeightsDtype,
+    Workload,
+)
 
 # What describes the job; how it is spread over GPUs is the calling tool's business.
 WORKLOAD_FIELDS = [name for name in VramRequest.model_fields
@@ -38,6 +50,11 @@ class WorkloadArguments(TypedDict, total=False):
     batch_size: int
     seq_len: int
     lora_rank: int
+    lora_targets: LoraTargets
+    lora_dropout: float
+    optimizer_step: OptimizerStep
+    kbit_upcast: bool
+    framework_version: str
 
 
 def workload_of(request: BaseModel, tool: str, own: list[str]) -> dict[str, Any]:

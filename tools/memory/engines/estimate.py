@@ -5,7 +5,7 @@ from gpusizer.catalog import GIB, Catalog, GpuSpec, SizingError
 from gpusizer.tools.memory.engine_settings import ENGINE_NAMES, engine_runs_on, unread_backend
 from gpusizer.tools.memory.engines.memory import TP_DEGREES, EngineResult, engine_memory, starts_with
 from gpusizer.tools.memory.model.formats import FORMATS, SIXTEEN_BIT
-from gpusizer.tools.memory.overhead import overhead_assumption
+from gpusizer.tools.memory.overhead import CUDA_CONTEXT_BYTES, overhead_assumption
 from gpusizer.tools.memory.plan import Plan
 from gpusizer.tools.memory.request import GpuCheck, GpuFit, VramEstimate, VramRequest
 from gpusizer.tools.pricing import cheapest_job
@@ -49,7 +49,8 @@ def estimate_with_engine(request: VramRequest, plan: Plan, catalog: Catalog, bas
     check = gpu_check(gpu, result, total) if gpu else None
     return VramEstimate(
         model=plan.arch.model_id, workload="inference", method="full", weights_dtype=plan.weights_dtype,
-        kv_cache_dtype=plan.kv_dtype, total_bytes=total, total_gib=round(total / GIB, 3), breakdown=result.breakdown,
+        kv_cache_dtype=plan.kv_dtype, total_bytes=total, reserved_bytes=max(0, total - serving.non_torch_bytes - CUDA_CONTEXT_BYTES),
+        total_gib=round(total / GIB, 3), breakdown=result.breakdown,
         peak_phase="start-up: the engine's memory budget", params=plan.counts.total, trainable_params=0,
         active_params=plan.counts.active, serving=serving, gpu_check=check, fits=engine_fits(plan, catalog),
         assumptions=[*base_assumptions, *result.notes, overhead_assumption("inference")], warnings=warnings)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from gpusizer.catalog import SizingError
 from gpusizer.tools.memory.activations import FP32, Shape, loss_bytes, saved_per_layer_bytes
+from gpusizer.tools.memory.lora import adapter_layer_delta_bytes, head_adapter_bytes, upcast_layer_extra_bytes
 from gpusizer.tools.memory.overhead import CUDA_CONTEXT_BYTES, runtime_overhead_bytes
 from gpusizer.tools.memory.plan import Plan, weight_bytes
 from gpusizer.tools.memory.request import Breakdown
@@ -29,30 +30,31 @@ def training_breakdown(plan: Plan, batch: int, seq: int, num_gpus: int, tp: int,
         frozen_params=0 if full else counts.total, frozen_bytes_per_param=frozen_bytes, trainable_params=plan.trainable,
         precision=precision, optimizer=request.optimizer, sharding=sharding, data_parallel=data_parallel,
         factored_fraction=2 / arch.hidden_size)
-    upcast = (counts.embedding + counts.lm_head + counts.norms) * 2 if settings.kbit_fp32_upcast else 0
+    upcast = (counts.embedding + counts.lm_head + counts.norms) * 2 if settings.kbit_upcast else 0
     weights = (states.weights + upcast / (data_parallel if stage >= 3 else 1)) / tp
     gradients, optimizer = states.gradients / tp, states.optimizer_states / tp
     tokens, layers = batch * seq, arch.num_hidden_layers
     shape = Shape.of(arch, tp, sequence_parallel=True)
     layer = saved_per_layer_bytes(shape, tokens, plan.act_bytes, lora_rank=None if full else request.lora_rank, amp=states.autocast,
-                                  kernels=settings.kernels)
-    hidden_state = tokens * shape.hidden * plan.act_bytes
+                                  kernels=settings.kernels) + adapter_bytes(plan, shape, tokens, stage)
+    hidden_state = tokens * shape.hidden * residual_bytes(plan, states.autocast, stage)
     saved: float
     if settings.activation_offloading:
         saved = min(layers, OFFLOAD_RESIDENT_LAYERS) * hidden_state
     else:
         saved = layers * (hidden_state if settings.gradient_checkpointing else layer)
-    outside_layers = tokens * shape.hidden * (FP32 + plan.act_bytes) + 2 * tokens * 8
+    outside_layers = tokens * shape.hidden * (FP32 + plan.act_bytes) + 2 * tokens * 8 + (0 if full else head_adapter_bytes(
+        shape, tokens, plan.act_bytes, rank=request.lora_rank, targets=settings.lora_targets, dropout=settings.lora_dropout))
     head = counts.lm_head or counts.embedding
     autocast_cache = (counts.linear_in_blocks + head) * 2 / tp if states.autocast else 0
-    frozen_head_cast = head * 2 / tp if settings.kbit_fp32_upcast else 0  # bf16 cast of the fp32 LM head, saved for backward
+    frozen_head_cast = head * 2 / tp if settings.kbit_upcast else 0  # bf16 cast of the fp32 LM head, saved for backward
     # A frozen fp32 base under bf16 autocast: each projection saves its bf16 weight copy for the input's gradient.
     frozen_casts = counts.linear_in_blocks * 2 / tp / layers if (not full and plan.weights_dtype == "fp32" and precision == "mixed") else 0
     backward_start = (saved + outside_layers + autocast_cache + frozen_head_cast + gathered_parameter_bytes(plan, stage, tp)
                       + (0 if settings.gradient_checkpointing else layers * frozen_casts))
     free = None if plan.gpu_bytes is None else plan.gpu_bytes - CUDA_CONTEXT_BYTES - weights - optimizer - backward_start
     loss = loss_bytes(shape, tokens, plan.act_bytes, logits_kept=settings.logits_kept, kind=settings.loss, fused=settings.fused,
-                      free_bytes=free, compiled=settings.torch_compile)
+                      free_bytes=free, compiled=settings.torch_compile, fp32_logits=settings.fp32_logits)
     # Backward through the recomputed layer's MLP: the gradients of its wide tensors arrive while they are still saved
     # (eager: the down projection's input gradient, then the gate's and up's; Unsloth's kernel writes them in place).
     mlp_grads = (1 if settings.kernels == "unsloth" else 3) * tokens * shape.mlp * plan.act_bytes
@@ -80,6 +82,39 @@ def training_breakdown(plan: Plan, batch: int, seq: int, num_gpus: int, tp: int,
     live = int(weights + optimizer + activations + grads_live + transient)
     return Breakdown(weights=int(weights), kv_cache=0, activations=int(activations), gradients=int(grads_live),
                      optimizer_states=int(optimizer + transient), runtime_overhead=runtime_overhead_bytes(live, "training")), phase
+
+
+def residual_bytes(plan: Plan, autocast: bool, stage: int) -> int:
+    """Bytes per element of the residual stream, which checkpointing keeps at every layer's input: fp32 wherever the
+    embeddings are fp32 (PEFT's k-bit preparation upcasts them, a LoRA base or full fine-tune loaded in fp32 under
+    autocast), since the embedding output starts the stream and each residual add keeps the wider dtype. Sharded
+    (ZeRO, FSDP) runs compute on 16-bit copies of every parameter: DeepSpeed's bf16 engine converts the module, FSDP's
+    MixedPrecision casts it, and TRL skips the k-bit preparation for sharded QLoRA."""
+    settings = plan.training
+    assert settings is not None
+    fp32_base = plan.request.method != "full" and plan.weights_dtype == "fp32"
+    return FP32 if stage == 0 and (settings.kbit_upcast or fp32_base or autocast) else plan.act_bytes
+
+
+def adapter_bytes(plan: Plan, shape: Shape, tokens: int, stage: int) -> float:
+    """A LoRA layer's saved bytes beyond the traced all_linear layer: its targets and dropout (lora.py), and the fp32
+    stream of a k-bit-prepared QLoRA model (unsharded only, see residual_bytes)."""
+    settings, request = plan.training, plan.request
+    assert settings is not None
+    if request.method == "full" or settings.kernels == "unsloth":
+        return 0.0
+    dense = plan.arch.dense_mlp and not plan.arch.is_moe
+    upcast = settings.kbit_upcast and stage == 0
+    delta = adapter_layer_delta_bytes(shape, tokens, plan.act_bytes, rank=request.lora_rank, targets=settings.lora_targets,
+                                      dropout=settings.lora_dropout, dense_mlp=dense, fp32_stream=upcast)
+    if upcast:
+        delta += upcast_layer_extra_bytes(shape, tokens, targets=settings.lora_targets, dropout=settings.lora_dropout,
+                                          dense_mlp=dense, matmul_saves_input=settings.matmul4bit_saves_input)
+    elif settings.matmul4bit_saves_input:
+        delta += upcast_layer_extra_bytes(shape, tokens, targets=settings.lora_targets, dropout=0, dense_mlp=dense,
+                                          matmul_saves_input=True) - upcast_layer_extra_bytes(
+            shape, tokens, targets=settings.lora_targets, dropout=0, dense_mlp=dense, matmul_saves_input=False)
+    return delta
 
 
 def gathered_parameter_bytes(plan: Plan, stage: int, tp: int) -> float:
