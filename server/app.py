@@ -78,7 +78,7 @@ NAMED_IN_DESCRIPTION = {
                      "bandwidth_efficiency",
                      "compute_efficiency", "pricing", "prompt_tokens", "output_tokens", "jurisdiction", "gpu"),
     "plan_training": ("params_billions", "examples", "tokens_per_example", "epochs", "recipe", "gpu", "gpu_count", "seq_len",
-                      "batch_size", "gradient_checkpointing", "mfu", "pricing"),
+                      "batch_size", "gradient_checkpointing", "mfu", "fp8_training", "selective_checkpointing", "pricing"),
     "biggest_model": ("gpu_count", "method", "weights_dtypes", "seq_len", "batch_size", "gradient_checkpointing", "limit"),
     "estimate_speed": ("params_billions", "num_gpus", "weights_dtype", "kv_cache_dtype", "prompt_tokens", "output_tokens"),
     "rent_vs_buy": ("electricity_usd_per_kwh", "pue", "power_watts_per_gpu", "idle_watts_per_gpu", "colocation_usd_per_kw_month",
@@ -114,7 +114,8 @@ DESCRIPTIONS = {
     "plan_training": (
         "Time, GPU-hours and cost of a training run from training_tokens or examples x tokens_per_example x epochs, "
         "per GPU type cheapest first (or on gpu x gpu_count), with the GPUs the job needs under its recipe. Also "
-        "params_billions, method, recipe, seq_len, batch_size, gradient_checkpointing, mfu, pricing."),
+        "params_billions, method, recipe, seq_len, batch_size, gradient_checkpointing, selective_checkpointing, "
+        "fp8_training, mfu (default: published runs'), pricing."),
     "biggest_model": (
         "The largest catalog models that fit gpu (x gpu_count) for a workload, per format (default: as released and "
         "q4_k_m). Also method, weights_dtypes, seq_len, batch_size, gradient_checkpointing, limit."),
