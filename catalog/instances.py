@@ -29,7 +29,11 @@ def instance_types() -> dict[str, InstanceType]:
     return {row.instance_type: row for row in rows}
 
 
-def instance_gpus(name: str) -> tuple[str, int] | None:
-    """'p4d.24xlarge' -> ('a100-40gb-sxm', 8); None for a name the table does not hold."""
-    row = instance_types().get(name.lower())
-    return (row.gpu_id, row.gpus_per_instance) if row else None
+def instance_gpus(name: str, provider: str | None = None) -> tuple[str, int] | None:
+    """'p4d.24xlarge' -> ('a100-40gb-sxm', 8); Azure's 'Standard_' prefix is optional; None for a name the table does
+    not hold (or holds for another provider, where one is named)."""
+    key = name.lower()
+    row = instance_types().get(key) or instance_types().get(key.removeprefix("standard_"))
+    if row is None or (provider is not None and row.provider != provider):
+        return None
+    return row.gpu_id, row.gpus_per_instance

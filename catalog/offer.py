@@ -6,6 +6,21 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+SPOT_FLOOR = 0.20  # a spot price below this share of its on-demand price is set aside
+
+
+def spot_doubt(spot: float | None, on_demand: float | None) -> str | None:
+    """Why a spot price is not to be trusted beside its on-demand price, or None: above it (nobody pays more than
+    on-demand: a stale row), or below SPOT_FLOOR of it (spot markets bottom out around a quarter of on-demand; lower is a
+    stale or mistyped row). The one rule `gpusizer catalog update` and every pricing tool apply."""
+    if spot is None or on_demand is None:
+        return None
+    if spot > on_demand:
+        return f"spot ${spot:,.2f}/h is above on-demand ${on_demand:,.2f}/h"
+    if spot < SPOT_FLOOR * on_demand:
+        return f"spot ${spot:,.2f}/h is {spot / on_demand:.0%} of on-demand ${on_demand:,.2f}/h, below the {SPOT_FLOOR:.0%} floor"
+    return None
+
 
 def price_date_bounds(text: str) -> tuple[datetime.date | None, datetime.date]:
     """'2026-05-18' -> (that day, that day); '2026-02-06/2026-11-22' -> both ends; '../2026-11-22' -> (None, end)."""

@@ -5,6 +5,12 @@ offer that came from SkyPilot is priced again from it (same instance type, same 
 withdrawn, and for clouds whose rows are real instance types an instance type the catalog lacks is added, one per GPU
 type and count, in its cheapest region. The result goes to the user's offers.csv, beside the user's own rows, which
 are never touched; the shipped catalog stays the offline fallback. Nothing here runs without being asked.
+
+Price sanity: rows from Local Zones and Wavelength Zones are left out (their prices are not the region's); on-demand and
+spot moves are reported apart; a spot price above on-demand or under the floor is kept, flagged and reported, and the
+pricing rule (tools/pricing.py) sets it aside; an instance type the catalog lacks is added where it sells a GPU count
+the catalog lacks, or sells it cheaper (the A10G's g5.xlarge). Which GPUs an instance holds comes from the machine-type
+table (instance_types.csv) first, then from the file's accelerator name: GCP's host rows name no GPU at all.
 """
 from __future__ import annotations
 
@@ -14,14 +20,16 @@ import io
 import json
 import re
 import urllib.request
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple, NotRequired, Protocol, TypedDict
+from typing import Any, NotRequired, Protocol, TypedDict
 
 from .catalog import Catalog
 from .errors import SizingError
+from .instances import instance_gpus
 from .loading import load_table, parse_records
 from .offer import CloudOffer
+from .price_changes import MOVED_FRACTION, UPDATE_MARK, PriceChange, PriceUpdate
+from .price_changes import report_lines as report_lines  # the faces print an update with it
 from .skypilot_prices import (
     RegionPrice,
     SkyPilotCloud,
@@ -29,12 +37,11 @@ from .skypilot_prices import (
     VmRow,
     host_plus_accelerator_price,
     instance_price,
+    is_regular_zone,
     parse_vms_csv,
     skypilot_sources,
 )
 
-UPDATE_MARK = "gpusizer catalog update"  # the verification text of every row this writes; rows without it are the user's
-MOVED_FRACTION = 0.10
 TIMEOUT_S = 20.0
 
 
@@ -98,30 +105,6 @@ class RecordedSource:
         return (self.folder / file).read_text(encoding="utf-8")
 
 
-class PriceChange(NamedTuple):
-    offer_id: str
-    provider: str
-    instance_type: str
-    gpu_id: str
-    gpus: float
-    region: str
-    old_usd_per_hour: float | None
-    new_usd_per_hour: float | None
-    pricing: str  # which price is compared: on_demand, or spot where the offer has no on-demand price
-
-
-@dataclass
-class PriceUpdate:
-    rows: list[dict[str, Any]] = field(default_factory=list)  # the user's own rows, then this update's
-    new: list[PriceChange] = field(default_factory=list)
-    removed: list[PriceChange] = field(default_factory=list)
-    moved: list[PriceChange] = field(default_factory=list)
-    unchanged: int = 0  # re-priced within MOVED_FRACTION
-    kept_yours: list[str] = field(default_factory=list)  # shipped offers the user overrides by hand: left as they are
-    skipped: list[str] = field(default_factory=list)  # clouds not read, with why
-    files: dict[str, dict[str, str | None]] = field(default_factory=dict)  # provider -> {file, commit, date}
-
-
 def update_offers(catalog: Catalog, source: PriceSource, today: datetime.date, user_file: Path | None = None,
                   clouds: list[str] | None = None) -> PriceUpdate:
     """Price the SkyPilot-sourced offers again from `source`; `catalog` supplies GPUs and providers."""
@@ -144,10 +127,13 @@ def update_offers(catalog: Catalog, source: PriceSource, today: datetime.date, u
             continue
         try:
             commit, date = source.latest(cloud["file"])
-            rows = parse_vms_csv(source.text(cloud["file"], commit), cloud.get("placeholder_usd_per_hour"))
+            read = parse_vms_csv(source.text(cloud["file"], commit), cloud.get("placeholder_usd_per_hour"))
         except (OSError, ValueError, UnicodeDecodeError) as error:
             update.skipped.append(f"{provider}: {cloud['file']} not read ({error})")
             continue
+        rows = [r for r in read if is_regular_zone(r.zone, cloud.get("regular_zones"))]
+        if len(rows) < len(read):
+            update.left_out_zones[provider] = len(read) - len(rows)
         if not rows:
             update.skipped.append(f"{provider}: {cloud['file']} has no rows")
             continue
@@ -163,10 +149,9 @@ def update_offers(catalog: Catalog, source: PriceSource, today: datetime.date, u
             last = previous.get(offer.offer_id)
             _refresh(update, as_last_updated(offer, last), _price(cloud, config, rows, offer), stamp, was_withdrawn(last))
         if cloud.get("add_new"):
-            covered = {(o.gpu_id, o.gpus_per_instance) for o in shipped if o.provider == provider}
-            covered |= {(str(r.get("gpu_id")), float(r.get("gpus_per_instance") or 0)) for r in own if r.get("provider") == provider}
             known = {o.instance_type for o in shipped if o.provider == provider}
-            _add_new(update, catalog, provider, rows, covered, known, places, stamp, previous)
+            _add_new(update, catalog, (provider, cloud, config), rows, _covered(shipped, own, provider), known, places,
+                     stamp, previous)
     shipped_provider = {o.offer_id: o.provider for o in shipped}
     update.rows.extend(r for key, r in previous.items()  # an earlier update's rows for clouds not read this time stay
                        if r.get("provider", shipped_provider.get(key)) not in update.files)
@@ -188,16 +173,37 @@ def as_last_updated(offer: CloudOffer, record: dict[str, Any] | None) -> CloudOf
 
 
 def _price(cloud: SkyPilotCloud, config: SkyPilotSources, rows: list[VmRow], offer: CloudOffer) -> RegionPrice | None:
+    return price_of(cloud, config, rows, offer.instance_type, offer.region, offer.gpu_id, offer.gpus_per_instance)
+
+
+def price_of(cloud: SkyPilotCloud, config: SkyPilotSources, rows: list[VmRow], instance_type: str, region: str,
+             gpu_id: str, count: float) -> RegionPrice | None:
+    """One instance type in one region, the way its cloud bills it."""
     if cloud["pricing"] == "host_plus_accelerator":
-        name = config["gcp_accelerator_names"].get(offer.gpu_id)
-        return host_plus_accelerator_price(rows, offer.instance_type, offer.region, name, offer.gpus_per_instance)
-    return instance_price(rows, offer.instance_type, offer.region)
+        name = config["gcp_accelerator_names"].get(gpu_id)
+        return host_plus_accelerator_price(rows, instance_type, region, name, count)
+    return instance_price(rows, instance_type, region)
 
 
 def _compared(offer: CloudOffer, price: RegionPrice | None) -> tuple[str, float | None, float | None]:
+    """The price a withdrawal is reported by: on-demand, or spot where the offer has none."""
     if offer.on_demand_usd_per_hour is not None:
         return "on_demand", offer.on_demand_usd_per_hour, price.on_demand_usd_per_hour if price else None
     return "spot", offer.spot_usd_per_hour, price.spot_usd_per_hour if price else None
+
+
+def _moves(offer: CloudOffer, price: RegionPrice) -> list[PriceChange]:
+    """On-demand and spot, each compared on its own: a spot move never hides behind a steady on-demand price. A spot
+    price set aside is reported with the doubtful ones instead."""
+    found = []
+    for pricing, old, new in (("on_demand", offer.on_demand_usd_per_hour, price.on_demand_usd_per_hour),
+                              ("spot", offer.spot_usd_per_hour, None if price.spot_doubt else price.spot_usd_per_hour)):
+        if (old is None and new is None) or (pricing == "spot" and price.spot_doubt):
+            continue
+        if old is None or new is None or abs(new / old - 1) > MOVED_FRACTION:
+            found.append(PriceChange(offer.offer_id, offer.provider, offer.instance_type, offer.gpu_id,
+                                     offer.gpus_per_instance, offer.region, old, new, pricing))
+    return found
 
 
 def _refresh(update: PriceUpdate, offer: CloudOffer, price: RegionPrice | None, stamp: dict[str, str],
@@ -216,55 +222,101 @@ def _refresh(update: PriceUpdate, offer: CloudOffer, price: RegionPrice | None, 
     record = offer.model_dump(mode="json") | stamp | {
         "on_demand_usd_per_hour": price.on_demand_usd_per_hour, "spot_usd_per_hour": price.spot_usd_per_hour,
         "spot_zone": price.spot_zone,
-        "notes": f"re-priced by {UPDATE_MARK}; shipped row: on-demand {offer.on_demand_usd_per_hour}, spot {offer.spot_usd_per_hour}"}
+        "notes": f"re-priced by {UPDATE_MARK}; shipped row: on-demand {offer.on_demand_usd_per_hour}, spot {offer.spot_usd_per_hour}"
+                 + (f"; spot set aside: {price.spot_doubt}" if price.spot_doubt else "")}
     update.rows.append(record)
-    if old is None or new is None or abs(new / old - 1) > MOVED_FRACTION:
+    moves = _moves(offer, price)
+    update.moved.extend(moves)
+    update.unchanged += not moves
+    if price.spot_doubt:
+        update.doubtful.append(change._replace(pricing="spot", old_usd_per_hour=offer.spot_usd_per_hour,
+                                               new_usd_per_hour=price.spot_usd_per_hour, why=price.spot_doubt))
+
+
+def _covered(shipped: list[CloudOffer], own: list[dict[str, Any]], provider: str) -> dict[tuple[str, float], float]:
+    """(GPU, count) -> the lowest on-demand price per instance the catalog already has at this provider (inf: spot only)."""
+    covered: dict[tuple[str, float], float] = {}
+    pairs = [((o.gpu_id, o.gpus_per_instance), o.on_demand_usd_per_hour) for o in shipped if o.provider == provider]
+    pairs += [((str(r.get("gpu_id")), float(r.get("gpus_per_instance") or 0)), _number(r.get("on_demand_usd_per_hour")))
+              for r in own if r.get("provider") == provider]
+    for key, usd in pairs:
+        covered[key] = min(covered.get(key, float("inf")), usd if usd is not None else float("inf"))
+    return covered
+
+
+def _number(value: object) -> float | None:
+    try:
+        return float(str(value)) if value not in (None, "") else None
+    except ValueError:
+        return None
+
+
+Cloud = tuple[str, SkyPilotCloud, SkyPilotSources]  # provider, its entry in skypilot.json, the whole file
+
+
+def _add_new(update: PriceUpdate, catalog: Catalog, cloud: Cloud, rows: list[VmRow], covered: dict[tuple[str, float], float],
+             known: set[str], places: dict[tuple[str, str], tuple[str, str]], stamp: dict[str, str],
+             previous: dict[str, dict[str, Any]]) -> None:
+    """One offer per (GPU, count) the provider sells and the catalog lacks, or sells cheaper than the catalog's: its
+    cheapest instance type and region."""
+    provider = cloud[0]
+    best: dict[tuple[str, float], tuple[tuple[float, float], VmRow, RegionPrice]] = {}
+    for instance_type in sorted({r.instance_type for r in rows if r.instance_type and r.instance_type not in known}):
+        sample = next(r for r in rows if r.instance_type == instance_type)
+        held = gpus_in(catalog, provider, sample)
+        if held is None:
+            continue
+        for region in sorted({r.region for r in rows if r.instance_type == instance_type}):
+            price = price_of(cloud[1], cloud[2], rows, instance_type, region, *held)
+            if price is None:
+                continue
+            rank = (price.on_demand_usd_per_hour or float("inf"), price.spot_usd_per_hour or float("inf"))
+            if held in covered and rank[0] >= covered[held]:
+                continue  # the catalog sells this many of this GPU here for no more already
+            if held not in best or rank < best[held][0]:
+                best[held] = (rank, next(r for r in rows if r.instance_type == instance_type and r.region == region), price)
+    for (gpu_id, count), (_, row, price) in sorted(best.items()):
+        _add_row(update, provider, row, gpu_id, count, price, places, stamp, previous)
+
+
+def _add_row(update: PriceUpdate, provider: str, row: VmRow, gpu_id: str, count: float, price: RegionPrice,
+             places: dict[tuple[str, str], tuple[str, str]], stamp: dict[str, str], previous: dict[str, dict[str, Any]]) -> None:
+    country, jurisdiction = places.get((provider, row.region), ("", ""))
+    offer_id = re.sub(r"[^a-z0-9._\-]+", "-", f"{provider}-{row.instance_type}-{row.region}".lower()).strip("-")
+    read_as = f"'{row.accelerator}' read as {gpu_id}" if row.accelerator else f"{gpu_id} from instance_types.csv"
+    update.rows.append({
+        "offer_id": offer_id, "provider": provider, "instance_type": row.instance_type, "gpu_id": gpu_id,
+        "gpus_per_instance": count, "vcpus": row.vcpus, "ram_gb": row.ram_gb, "region": row.region,
+        "country": country, "jurisdiction": jurisdiction,
+        "on_demand_usd_per_hour": price.on_demand_usd_per_hour, "spot_usd_per_hour": price.spot_usd_per_hour,
+        "spot_zone": price.spot_zone, **stamp,
+        "notes": f"added by {UPDATE_MARK}: the cheapest region for {row.instance_type} ({read_as})"
+                 + (f"; spot set aside: {price.spot_doubt}" if price.spot_doubt else "")
+                 + ("" if jurisdiction else "; the region's country and jurisdiction are not known to gpusizer")})
+    new_price = price.on_demand_usd_per_hour or price.spot_usd_per_hour
+    last = previous.get(offer_id, {})
+    old = _number(last.get("on_demand_usd_per_hour")) or _number(last.get("spot_usd_per_hour"))
+    change = PriceChange(offer_id, provider, row.instance_type, gpu_id, count, row.region, old, new_price, "on_demand")
+    if price.spot_doubt:
+        update.doubtful.append(change._replace(pricing="spot", old_usd_per_hour=None,
+                                               new_usd_per_hour=price.spot_usd_per_hour, why=price.spot_doubt))
+    if old is None:
+        update.new.append(change)  # new since the shipped catalog and any earlier update
+    elif new_price is None or abs(new_price / old - 1) > MOVED_FRACTION:
         update.moved.append(change)
     else:
         update.unchanged += 1
 
 
-def _add_new(update: PriceUpdate, catalog: Catalog, provider: str, rows: list[VmRow], covered: set[tuple[str, float]],
-             known: set[str], places: dict[tuple[str, str], tuple[str, str]], stamp: dict[str, str],
-             previous: dict[str, dict[str, Any]]) -> None:
-    """One offer per (GPU, count) the provider sells and the catalog lacks: its cheapest instance type and region."""
-    best: dict[tuple[str, float], tuple[tuple[float, float], VmRow, RegionPrice]] = {}
-    for instance_type in sorted({r.instance_type for r in rows if r.instance_type and r.instance_type not in known}):
-        sample = next(r for r in rows if r.instance_type == instance_type)
-        gpu_id = gpu_for(catalog, sample.accelerator, instance_type)
-        if gpu_id is None or not sample.accelerator_count:
-            continue
-        key = (gpu_id, sample.accelerator_count)
-        if key in covered:
-            continue
-        for region in sorted({r.region for r in rows if r.instance_type == instance_type}):
-            price = instance_price(rows, instance_type, region)
-            if price is None:
-                continue
-            rank = (price.on_demand_usd_per_hour or float("inf"), price.spot_usd_per_hour or float("inf"))
-            if key not in best or rank < best[key][0]:
-                best[key] = (rank, next(r for r in rows if r.instance_type == instance_type and r.region == region), price)
-    for (gpu_id, count), (_, row, price) in sorted(best.items()):
-        country, jurisdiction = places.get((provider, row.region), ("", ""))
-        offer_id = re.sub(r"[^a-z0-9._\-]+", "-", f"{provider}-{row.instance_type}-{row.region}".lower()).strip("-")
-        update.rows.append({
-            "offer_id": offer_id, "provider": provider, "instance_type": row.instance_type, "gpu_id": gpu_id,
-            "gpus_per_instance": count, "vcpus": row.vcpus, "ram_gb": row.ram_gb, "region": row.region,
-            "country": country, "jurisdiction": jurisdiction,
-            "on_demand_usd_per_hour": price.on_demand_usd_per_hour, "spot_usd_per_hour": price.spot_usd_per_hour,
-            "spot_zone": price.spot_zone, **stamp,
-            "notes": f"added by {UPDATE_MARK}: the cheapest region for {row.instance_type} ('{row.accelerator}' read as {gpu_id})"
-                     + ("" if jurisdiction else "; the region's country and jurisdiction are not known to gpusizer")})
-        new_price = price.on_demand_usd_per_hour or price.spot_usd_per_hour
-        last = previous.get(offer_id, {})
-        old = float(last.get("on_demand_usd_per_hour") or last.get("spot_usd_per_hour") or 0) or None
-        change = PriceChange(offer_id, provider, row.instance_type, gpu_id, count, row.region, old, new_price, "on_demand")
-        if old is None:
-            update.new.append(change)  # new since the shipped catalog and any earlier update
-        elif new_price is None or abs(new_price / old - 1) > MOVED_FRACTION:
-            update.moved.append(change)
-        else:
-            update.unchanged += 1
+def gpus_in(catalog: Catalog, provider: str, row: VmRow) -> tuple[str, float] | None:
+    """(catalog GPU, GPUs per instance) of a vms.csv row: the machine-type table (instance_types.csv) first, where the
+    provider's own documentation is the source (and a file's count can be wrong: SkyPilot lists Azure's ND96isr_H100_v5
+    with 12 GPUs); else the file's accelerator name and count."""
+    table = instance_gpus(row.instance_type, provider)
+    if table is not None:
+        return table if table[0] in catalog.gpu_by_id else None
+    gpu_id = gpu_for(catalog, row.accelerator, row.instance_type)
+    return (gpu_id, row.accelerator_count) if gpu_id is not None and row.accelerator_count else None
 
 
 def gpu_for(catalog: Catalog, accelerator: str, instance_type: str) -> str | None:
@@ -295,34 +347,3 @@ def write_update(update: PriceUpdate, user_dir: Path, today: datetime.date) -> P
     (user_dir / "update.json").write_text(json.dumps({"updated": today.isoformat(), "files": update.files}, indent=1),
                                           encoding="utf-8")
     return path
-
-
-def _line(change: PriceChange) -> str:
-    gpus = f"{change.gpus:g} x {change.gpu_id}"
-    where = f"{change.provider} {change.instance_type} ({gpus}) in {change.region}"
-    if change.old_usd_per_hour is None:
-        return f"  + {where}: ${change.new_usd_per_hour:,.2f}/h"
-    if change.new_usd_per_hour is None:
-        return f"  - {where} (was ${change.old_usd_per_hour:,.2f}/h)"
-    delta = change.new_usd_per_hour / change.old_usd_per_hour - 1
-    return f"  ~ {where}: {change.pricing} ${change.old_usd_per_hour:,.2f} -> ${change.new_usd_per_hour:,.2f}/h ({delta:+.0%})"
-
-
-def report_lines(update: PriceUpdate, source_label: str, written: Path | None) -> list[str]:
-    """What changed, for a person: new, removed, moved more than 10%, and what was not read."""
-    commits = ", ".join(f"{p} @{str(f['commit'])[:7]}" + (f" ({f['date']})" if f["date"] else "") for p, f in update.files.items())
-    lines = [f"Read {len(update.files)} price files from {source_label}: {commits or 'none'}."]
-    for title, changes in (("New", update.new), ("Removed (no longer listed)", update.removed),
-                           (f"Moved more than {MOVED_FRACTION:.0%}", update.moved)):
-        lines.append(f"{title}: {len(changes)}")
-        lines.extend(_line(change) for change in changes)
-    lines.append(f"Re-priced within {MOVED_FRACTION:.0%}: {update.unchanged}")
-    if update.kept_yours:
-        lines.append(f"Kept your own rows for: {', '.join(update.kept_yours)}")
-    lines.extend(f"Skipped {reason}" for reason in update.skipped)
-    if written is not None:
-        lines.append(f"Wrote {written} (your own rows kept). The shipped catalog is unchanged: delete that file's "
-                     f"'{UPDATE_MARK}' rows to go back to it.")
-    else:
-        lines.append("Dry run: nothing written.")
-    return lines

@@ -9,9 +9,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from functools import lru_cache
 from importlib import resources
 from typing import Literal, NamedTuple, NotRequired, TypedDict
+
+from .offer import spot_doubt
 
 
 class VmRow(NamedTuple):
@@ -30,6 +33,7 @@ class RegionPrice(NamedTuple):
     on_demand_usd_per_hour: float | None
     spot_usd_per_hour: float | None
     spot_zone: str
+    spot_doubt: str = ""  # why the spot price is set aside (above on-demand, under the floor); empty: sound
 
 
 class SkyPilotCloud(TypedDict):
@@ -38,6 +42,9 @@ class SkyPilotCloud(TypedDict):
     pricing: Literal["instance", "host_plus_accelerator"]
     add_new: bool  # whether the update may add instance types the shipped catalog lacks
     placeholder_usd_per_hour: NotRequired[float]  # the price the cloud writes for 'not sold here'
+    regular_zones: NotRequired[list[str]]  # patterns a regular zone matches (others: Local Zones, Wavelength); none: all
+    regular_zones_source: NotRequired[str]
+    machine_types: NotRequired[bool]  # instance types and their GPUs come from instance_types.csv (host rows name no GPU)
 
 
 class SkyPilotSources(TypedDict):
@@ -91,21 +98,27 @@ def parse_vms_csv(text: str, placeholder_usd_per_hour: float | None = None) -> l
     return rows
 
 
+def is_regular_zone(zone: str, patterns: list[str] | None) -> bool:
+    """A zone of the region proper: not a Local Zone or Wavelength Zone (whose spot markets and prices are their own)."""
+    return not patterns or not zone or any(re.fullmatch(pattern, zone) for pattern in patterns)
+
+
 def cheapest_in_region(zone_prices: list[tuple[str, float | None, float | None]], region: str) -> RegionPrice | None:
-    """(zone, on-demand, spot) per zone -> the region's price: on-demand the lowest zone's, spot the lowest zone's,
-    named. None when no zone has a price."""
+    """(zone, on-demand, spot) per zone -> the region's price: on-demand the lowest zone's; spot the lowest sound zone's
+    (between the floor and on-demand), else the lowest, flagged in spot_doubt so that no tool uses it by default.
+    None when no zone has a price."""
     on_demand = [price for _, price, _ in zone_prices if price is not None]
-    spots = sorted((spot, zone) for zone, _, spot in zone_prices if spot is not None)
-    if not on_demand and not spots:
+    if not on_demand and not any(spot is not None for _, _, spot in zone_prices):
         return None
     cheapest_od = min(on_demand) if on_demand else None
-    spot, zone = spots[0] if spots else (None, "")
-    if spot is not None and cheapest_od is not None and spot > cheapest_od:
-        spot, zone = None, ""  # a spot price above on-demand is a stale row: nobody would pay it
-    if spot is None:
+    # a zone whose spot price equals its on-demand price has no spot price: SkyPilot writes on-demand there (Azure's H100)
+    spots = sorted((spot, zone) for zone, price, spot in zone_prices if spot is not None and spot != price)
+    sound = [(spot, zone) for spot, zone in spots if not spot_doubt(spot, cheapest_od)]
+    if not spots:
         return RegionPrice(cheapest_od, None, "")
+    spot, zone = (sound or spots)[0]
     where = f"{zone} (cheapest zone in {region})" if zone and zone != region else f"cheapest zone in {region}"
-    return RegionPrice(cheapest_od, spot, where)
+    return RegionPrice(cheapest_od, spot, where, "" if sound else str(spot_doubt(spot, cheapest_od)))
 
 
 def instance_price(rows: list[VmRow], instance_type: str, region: str) -> RegionPrice | None:

@@ -71,3 +71,23 @@ def test_asking_for_8_h100s_for_a_week_lambda_vs_runpod_prices_whole_8_gpu_machi
     for call in costs:
         offers = call.result["offers"]
         assert offers and all(o["instances"] == 1 and o["gpus_per_instance"] >= 8 for o in offers)
+
+
+def test_the_serving_plan_names_the_class_of_the_offer_it_chose(catalog):
+    from gpusizer.tools.pricing import offer_class
+
+    result = plan_serving("llama-3.1-8b", concurrent_users=10, gpu="h100", catalog=catalog)
+    offer = result.options[0].offer
+    chosen = next(o for o in catalog.offers if (o.provider, o.instance_type, o.region) == (offer.provider, offer.instance_type, offer.region))
+    assert offer.offer_class == offer_class(catalog, chosen) and offer.offer_class in ("datacenter", "marketplace")
+    spot = plan_serving("llama-3.1-8b", concurrent_users=10, gpu="h100", pricing="spot", catalog=catalog)
+    assert spot.options[0].offer.offer_class == "spot"
+
+
+def test_compare_says_whether_the_cheapest_price_is_a_data_centre_or_a_marketplace_offer(catalog):
+    from gpusizer.tools.pricing import cheapest, offer_class
+
+    rows = {r.gpu_id: r for r in compare_gpus(["h100", "a10g"], catalog=catalog).gpus}
+    for gpu_id, row in rows.items():
+        assert row.cheapest_offer_class == offer_class(catalog, cheapest(catalog, gpu_id, "on_demand").offer)
+    assert rows["a10g"].cheapest_offer_class == "datacenter"  # AWS g5.xlarge

@@ -21,13 +21,14 @@ from dataclasses import dataclass
 from typing import NamedTuple, Protocol, TypeVar
 
 from gpusizer.catalog import Catalog, CloudOffer, Provider
+from gpusizer.catalog.offer import SPOT_FLOOR as SPOT_FLOOR  # the floor lives beside the offer: the update applies it too
+from gpusizer.catalog.offer import spot_doubt
 
 STALE_AFTER_DAYS = 90
 DERIVED_LIMIT = 200_000  # entries a long-running server keeps of answers derived from the catalog
 Remembered = TypeVar("Remembered")
 HOURS_PER_YEAR = 8760
 HOURS_PER_MONTH = HOURS_PER_YEAR / 12  # 730: the month every tool and face prices by
-SPOT_FLOOR = 0.20  # a spot price below this share of its on-demand price is set aside
 
 
 @dataclass(frozen=True)
@@ -71,14 +72,7 @@ class JobPrice:
 
 def spot_price_doubt(offer: CloudOffer) -> str | None:
     """Why the offer's spot price is not to be trusted, or None: above its on-demand price, or below SPOT_FLOOR of it."""
-    spot, on_demand = offer.spot_usd_per_hour, offer.on_demand_usd_per_hour
-    if spot is None or on_demand is None:
-        return None
-    if spot > on_demand:
-        return f"spot ${spot:,.2f}/h is above on-demand ${on_demand:,.2f}/h"
-    if spot < SPOT_FLOOR * on_demand:
-        return f"spot ${spot:,.2f}/h is {spot / on_demand:.0%} of on-demand ${on_demand:,.2f}/h, below the {SPOT_FLOOR:.0%} floor"
-    return None
+    return spot_doubt(offer.spot_usd_per_hour, offer.on_demand_usd_per_hour)
 
 
 def instance_usd_per_hour(offer: CloudOffer, pricing: str) -> float | None:
