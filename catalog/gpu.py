@@ -65,9 +65,10 @@ class GpuSpec(BaseModel):
     def cuda_total_bytes(self) -> int:
         """What the CUDA runtime reports as total (cudaMemGetInfo), the base of vLLM's and SGLang's budgets: on data-centre
         parts the driver reserves ~0.45 GiB more than nvidia-smi's total shows (H100 79.19 vs 79.65 GiB, L40S 44.42 vs
-        44.99 in vLLM logs); a GeForce card reports its whole total (RTX 4080: 15.99 GiB in both)."""
-        consumer = "consumer" in self.form_factor.lower() or self.family == "custom"
-        return self.usable_memory_bytes - (0 if consumer else CUDA_RESERVED_BYTES)
+        44.99 in vLLM logs); a GeForce card reports its whole total (RTX 4080: 15.99 GiB in both), and an Apple GPU has
+        no CUDA driver to reserve anything (its share of unified memory is already the usable figure)."""
+        whole = "consumer" in self.form_factor.lower() or self.family == "custom" or self.vendor == "Apple"
+        return self.usable_memory_bytes - (0 if whole else CUDA_RESERVED_BYTES)
 
     @property
     def marketed_memory_bytes(self) -> int:
