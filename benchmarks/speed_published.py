@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The speed model against published measurements, one row per case, by category: llama.cpp decode and prompt rates
-(llama-bench), datacenter servers (vLLM, SGLang, TensorRT-LLM/NIM, gpt-fast) at a batch or a concurrency, and training
-runs (torchtitan's tokens/s per GPU, the GPU-hours Meta published for Llama 2 and 3.1).
+(llama-bench), Ollama's eval rates (small models on fast GeForce cards, where the host's share of a token shows),
+datacenter servers (vLLM, SGLang, TensorRT-LLM/NIM, gpt-fast) at a batch or a concurrency, and training runs
+(torchtitan's tokens/s per GPU, the GPU-hours Meta published for Llama 2 and 3.1).
 
 tests/data/speed_published.json holds each case with its source, the line it was copied from and its settings.
 Ratio = ours / published (times and rates alike). Beside ours, a naive roofline: every step reads the weights at the
@@ -13,20 +14,29 @@ Training is judged through training_time (the MFU table of training_mfu.py), who
 GPU and scale (40%, Llama 2's A100 figure). The training rows include the runs that table was read from, so they are
 not held out (torchtitan's Llama 2 rows are not in the table).
 Cases on GPUs or models the catalog does not hold, or whose settings are not published, are listed as not judged.
+
+`--readme` prints the block README.md shows (per category, with the date and the machine's core count);
+tests/test_serving_speed.py checks README's block against this recomputation.
 """
 from __future__ import annotations
 
+import datetime
 import json
 import math
 import os
 import re
 import statistics
+import sys
 from pathlib import Path
 from typing import Any
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "speed_published.json"
 WEIGHTS = {"Q4_K_M": "q4_k_m", "Q4_0": "q4_0", "Q8_0": "q8_0", "F16": "fp16", "BF16": "bf16"}
 SERVER_ENGINES = ("vllm", "sglang", "tensorrt_llm", "gpt_fast")  # the last two judged with vLLM's factors (CUDA graphs)
+GGML_ENGINES = ("llama_cpp", "ollama")  # Ollama runs llama.cpp's ggml kernels: judged with llama.cpp's factors
+README = Path(__file__).resolve().parent.parent / "README.md"
+README_MARK = "<!-- printed by benchmarks/speed_published.py --readme -->"
+README_END = "<!-- end of speed_published -->"
 CATEGORIES = {
     "decode_tokens_per_s": "latency", "ttft_ms": "latency", "tpot_ms": "latency", "static_batch_latency_ms": "latency",
     "aggregate_output_tokens_per_s": "throughput", "static_batch_output_tokens_per_s": "throughput",
@@ -53,7 +63,7 @@ def predict(case: dict, catalog) -> tuple[float, float]:
     from gpusizer.tools.memory.request import VramRequest
     from gpusizer.tools.speed.serving_speed import default_factors, roofline
 
-    gpu = catalog.find_gpu(gpu_name(case["gpu"]))
+    gpu = catalog.find_gpu(case.get("gpu_id") or gpu_name(case["gpu"]))
     plan = build_plan(VramRequest(model=case["model_hf_id"], weights_dtype=WEIGHTS[case["weights"]], engine="llama_cpp"), catalog)
     line = roofline(plan, gpu, 1, default_factors("llama_cpp", gpu, 1, plan.weight_format.compute_dtype))
     assert line is not None
@@ -96,7 +106,8 @@ def predict_server(case: dict, catalog) -> tuple[float, float]:
     plan = build_plan(VramRequest(model=case.get("catalog_model") or case["model_hf_id"], weights_dtype=case["weights"],
                                   kv_cache_dtype=case.get("kv_cache"), engine=engine, max_model_len=prompt + output), catalog)
     gpu = catalog.find_gpu(case["gpu_id"])
-    line = roofline(plan, gpu, tp, default_factors(engine, gpu, tp, plan.weight_format.compute_dtype))
+    # TensorRT-LLM's C++ executor and gpt-fast carry no Python scheduler between steps: vLLM's factors less its host work
+    line = roofline(plan, gpu, tp, default_factors(case["engine"], gpu, tp, plan.weight_format.compute_dtype))
     assert line is not None
     capacity = replica_capacity(plan, gpu, tp)
     running = min(s.get("concurrency") or 1, capacity.requests if capacity else 1 << 20)
@@ -148,8 +159,8 @@ def predict_training(case: dict, catalog) -> tuple[float, float]:
 
 
 def category(case: dict) -> str:
-    if case["engine"] == "llama_cpp":
-        return "llama.cpp " + case["metric"].split("_")[0]
+    if case["engine"] in GGML_ENGINES:
+        return case["engine"].replace("llama_cpp", "llama.cpp").replace("ollama", "Ollama") + " " + case["metric"].split("_")[0]
     if case["metric"].startswith("training_"):
         return "training"
     return "server " + CATEGORIES.get(case["metric"], "other")
@@ -165,7 +176,7 @@ def evaluate(catalog=None) -> tuple[list[dict], list[tuple[dict, str]]]:
         if case.get("judged") is False:
             skipped.append((case, case["why_not_judged"]))
             continue
-        if case["engine"] == "llama_cpp" and (case["weights"] not in WEIGHTS or not case.get("model_hf_id")):
+        if case["engine"] in GGML_ENGINES and (case["weights"] not in WEIGHTS or not case.get("model_hf_id")):
             skipped.append((case, "a llama.cpp format this benchmark does not drive"))
             continue
         try:
@@ -190,8 +201,49 @@ def summary(rows: list[dict], key: str) -> str:
     return f"median x{math.exp(statistics.median(logs)):.2f}, worst x{math.exp(max(logs)):.2f}, within x2: {within_2}/{len(rows)}"
 
 
-def main() -> int:
+def errors(rows: list[dict], key: str) -> tuple[float, float, int]:
+    """Median and worst error as a factor (x1.25 = 25% off, either way), and the cases within x2."""
+    ratios = [r[key] / r["published"] for r in rows]
+    logs = [abs(math.log(x)) for x in ratios]
+    return math.exp(statistics.median(logs)), math.exp(max(logs)), sum(0.5 <= x <= 2 for x in ratios)
+
+
+def readme_table(rows: list[dict]) -> list[str]:
+    """The table README.md shows: per category and in all, ours beside the naive roofline."""
+    lines = ["| category | cases | ours: median error | ours: worst | within x2 | naive roofline: median error |",
+             "|---|---:|---:|---:|---:|---:|"]
+    groups = [(name, [r for r in rows if r["category"] == name]) for name in sorted({r["category"] for r in rows})]
+    for name, subset in [*groups, ("all", rows)]:
+        median, worst, within = errors(subset, "ours")
+        naive, _, _ = errors(subset, "naive")
+        lines.append(f"| {name} | {len(subset)} | x{median:.2f} | x{worst:.2f} | {within}/{len(subset)} | x{naive:.2f} |")
+    return lines
+
+
+def readme_block(rows: list[dict], skipped: list[tuple[dict, str]]) -> str:
+    """What README.md shows between its markers, with the date and the core count of the run that printed it."""
+    when = f"{datetime.date.today().isoformat()}, {os.cpu_count()} cores"
+    return "\n".join([
+        README_MARK,
+        f"Printed by `python benchmarks/speed_published.py --readme` ({when}): {len(rows)} published measurements judged,",
+        f"{len(skipped)} listed but not judged (the script says why). Error: ours / published or its inverse, the larger.",
+        "",
+        *readme_table(rows),
+        README_END,
+    ])
+
+
+def readme_shown(text: str) -> list[str]:
+    """The table lines of README's block (the date and core count above them change from run to run)."""
+    start, end = text.index(README_MARK), text.index(README_END)
+    return [line for line in text[start:end].splitlines() if line.startswith("|")]
+
+
+def main(argv: list[str]) -> int:
     rows, skipped = evaluate()
+    if "--readme" in argv:
+        print(readme_block(rows, skipped))
+        return 0
     print(f"{'gpu':28s} {'n':>2s} {'model':18s} {'weights':7s} {'metric':9s} {'test':14s} {'published':>10s} {'ours':>9s} "
           f"{'ratio':>6s} {'naive':>6s}")
     for r in rows:
@@ -210,4 +262,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(sys.argv[1:]))

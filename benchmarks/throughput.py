@@ -36,7 +36,11 @@ def predict(case: dict, catalog) -> float:
     plan = build_plan(VramRequest(model=case["model"], weights_dtype=case["weights_dtype"], kv_cache_dtype=case["kv_cache_dtype"],
                                   engine=engine), catalog)
     gpu, tp = catalog.find_gpu(case["gpu"]), case["tensor_parallel"]
-    line = roofline(plan, gpu, tp, default_factors(engine, gpu, tp, plan.weight_format.compute_dtype))
+    # TensorRT-LLM's C++ executor (NIM included) and gpt-fast run no Python scheduler between steps: vLLM's factors less
+    # vLLM's host work per sequence
+    python_host = engine != "vllm" or case["published_engine"].startswith("vLLM")
+    line = roofline(plan, gpu, tp, default_factors(engine if python_host else "tensorrt_llm", gpu, tp,
+                                                   plan.weight_format.compute_dtype))
     assert line is not None
     batch, prompt, output = case["batch"], case["prompt_tokens"] or 1, case["output_tokens"] or CONTEXT_OF_BATCH_ONE
     prefill_s = line.decode_step_s(0, 0, batch * prompt, prompt / 2) if isinstance(batch, int) else 0.0

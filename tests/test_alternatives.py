@@ -2,8 +2,7 @@
 that change gives, found by calling the same tool again: so the alternative's arguments reproduce its figure."""
 import pytest
 
-from gpusizer.tools import ANSWERS, biggest_model, cloud_cost, compare_gpus, estimate_speed, estimate_vram, plan_serving
-from gpusizer.tools import plan_training
+from gpusizer.tools import ANSWERS, biggest_model, cloud_cost, compare_gpus, estimate_speed, estimate_vram, plan_serving, plan_training
 from gpusizer.tools.figures import usd
 
 

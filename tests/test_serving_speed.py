@@ -9,12 +9,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
+import speed  # noqa: E402
 import speed_published  # noqa: E402
 import throughput  # noqa: E402
 
 from gpusizer.catalog import load_catalog  # noqa: E402
 from gpusizer.tools.memory.plan import build_plan  # noqa: E402
 from gpusizer.tools.memory.request import VramRequest  # noqa: E402
+from gpusizer.tools.speed.estimate_speed import estimate_speed  # noqa: E402
 from gpusizer.tools.speed.serving_speed import ReplicaLoad, default_factors, roofline  # noqa: E402
 
 CATALOG = load_catalog(include_user=False)
@@ -78,8 +80,8 @@ def llama_bench_cases():
     return rows
 
 
-@pytest.mark.parametrize("category, cases", [("llama.cpp decode", 25), ("llama.cpp prefill", 25), ("server throughput", 30),
-                                             ("server latency", 12), ("training", 12)])
+@pytest.mark.parametrize("category, cases", [("llama.cpp decode", 25), ("llama.cpp prefill", 25), ("Ollama decode", 9),
+                                             ("server throughput", 30), ("server latency", 12), ("training", 12)])
 def test_published_rates_are_within_the_stated_band_and_ahead_of_a_naive_roofline(llama_bench_cases, category, cases):
     """Published measurements (tests/data/speed_published.json): llama-bench tg/pp on 14+ GPUs, and vLLM, SGLang,
     TensorRT-LLM and gpt-fast servers at a batch or a concurrency, and training runs (torchtitan, Llama 2/3.1 GPU-hours; the
@@ -91,6 +93,53 @@ def test_published_rates_are_within_the_stated_band_and_ahead_of_a_naive_rooflin
     assert len(rows) >= cases
     assert statistics.median(ours) <= math.log(1.25) and max(ours) <= math.log(2)
     assert statistics.median(ours) < statistics.median(naive)
+
+
+def test_the_readme_speed_table_is_what_the_benchmark_prints(llama_bench_cases):
+    """README's accuracy table is benchmarks/speed_published.py --readme's, recomputed here from the data (only the
+    date and core count above it may differ)."""
+    readme = (ROOT / "README.md").read_text()
+    assert speed_published.readme_shown(readme) == speed_published.readme_table(llama_bench_cases)
+
+
+def test_the_readme_latency_table_names_the_calls_benchmarks_speed_times():
+    """README's per-call latencies are printed by benchmarks/speed.py --readme, with the date and core count of the run
+    (timings themselves depend on the machine, so only the calls are checked)."""
+    readme = (ROOT / "README.md").read_text()
+    _, calls = speed.calls()
+    assert speed.readme_calls(readme) == list(calls)
+    assert " cores, median of " in readme[readme.index(speed.README_MARK):readme.index(speed.README_END)]
+
+
+def test_a_3b_model_under_ollama_is_bound_by_the_cost_per_token_not_the_bandwidth(catalog):
+    """'Why is my 5090 barely faster than a 4090 on llama3.2:3b?' Ollama's eval rates: 271 tokens/s on an RTX 5090 and
+    216-237 on an RTX 4090 (x1.15-1.25, tests/data/speed_published.json), though the 5090 reads memory x1.78 faster:
+    at 2 GB a token the fixed cost per layer (kernel launches, the host's work) outweighs reading the weights."""
+    rates = {}
+    for gpu in ("rtx-5090", "rtx-4090"):
+        result = estimate_speed("meta-llama/Llama-3.2-3B-Instruct", gpu=gpu, engine="llama_cpp", weights_dtype="q4_k_m",
+                                prompt_tokens=16, output_tokens=256, catalog=catalog)
+        rates[gpu] = result.decode_tokens_per_s
+    assert estimate_speed("meta-llama/Llama-3.2-3B-Instruct", gpu="rtx-5090", engine="llama_cpp", weights_dtype="q4_k_m",
+                          catalog=catalog).decode_bound_by == "fixed_per_layer"
+    assert 1.1 < rates["rtx-5090"] / rates["rtx-4090"] < 1.45
+    assert 271.4 / 1.25 < rates["rtx-5090"] < 271.4 * 1.25
+
+
+def test_vllm_pays_its_cpu_scheduling_per_running_sequence_where_sglang_overlaps_it(catalog):
+    """'Does a bigger batch cost vLLM more than the GPU work?' Its V1 engine schedules every running request on the CPU
+    between steps (HOST_SECONDS_PER_SEQUENCE); SGLang's overlap scheduler hides that work behind the GPU's."""
+    from gpusizer.tools.speed.serving_speed import HOST_SECONDS_PER_SEQUENCE
+
+    spec = catalog.find_gpu("h100-sxm")
+    steps = {}
+    for engine in ("vllm", "sglang"):
+        plan = build_plan(VramRequest(model="meta-llama/Llama-3.1-8B-Instruct", engine=engine), catalog)
+        line = roofline(plan, spec, 1, default_factors(engine, spec, 1))
+        assert line is not None
+        steps[engine] = [line.decode_step_s(batch, 1024) for batch in (1, 256)]
+    extra = [vllm - sglang for vllm, sglang in zip(steps["vllm"], steps["sglang"], strict=True)]
+    assert extra[1] - extra[0] == pytest.approx(255 * HOST_SECONDS_PER_SEQUENCE["vllm"])
 
 
 def test_an_a100_and_an_h100_decode_an_8b_q4_k_m_at_about_the_same_rate(catalog):

@@ -78,7 +78,8 @@ def bf16(row: GpuRow) -> str:
 
 def gpu_line(row: GpuRow) -> str:
     """Specs and price, and with a workload whether it fits, on how many GPUs, and how fast it decodes."""
-    price = (f"{usd(row.cheapest_usd_per_gpu_hour)}/GPU-hour ({row.cheapest_provider})"
+    named = f"{row.cheapest_provider}, {row.cheapest_offer_class}" if row.cheapest_offer_class else row.cheapest_provider
+    price = (f"{usd(row.cheapest_usd_per_gpu_hour)}/GPU-hour ({named})"
              if row.cheapest_usd_per_gpu_hour is not None else "no on-demand price")
     line = (f"- {row.gpu_id}: {number(row.memory_gb)} GB, {number(row.memory_bandwidth_gbps)} GB/s, "
             f"{bf16(row)}, {price}")

@@ -16,7 +16,7 @@ from gpusizer.tools.memory.kv_cache import kv_cache_bytes
 from gpusizer.tools.memory.plan import Plan, build_plan, weight_bytes
 from gpusizer.tools.memory.request import VramRequest
 from gpusizer.tools.memory.workload import WORKLOAD_FIELDS, WorkloadArguments, workload_of
-from gpusizer.tools.pricing import cheapest, machine_price
+from gpusizer.tools.pricing import cheapest, machine_price, price_class
 from gpusizer.tools.speed.serving_speed import default_factors, roofline
 from gpusizer.tools.speed.training_time import flops_per_parameter, run_speed, training_seconds
 from gpusizer.tools.validation import Name, declared_by, parse_request
@@ -39,6 +39,8 @@ class GpuRow(BaseModel):
     native_fp4: bool
     cheapest_usd_per_gpu_hour: float | None = Field(description="cheapest on-demand offer; null where the catalog has none")
     cheapest_provider: str | None
+    cheapest_offer_class: str | None = Field(default=None, description="datacenter or marketplace: the class of the "
+                                             "cheapest on-demand offer (a marketplace host is not a data-centre machine)")
     cheapest_spot_usd_per_gpu_hour: float | None
     cheapest_spot_provider: str | None
     usd_per_gb_hour: float | None
@@ -130,6 +132,7 @@ def spec_row(gpu: GpuSpec, catalog: Catalog) -> GpuRow:
                   fp8_tflops_dense=gpu.fp8_tflops_dense, fp4_tflops_dense=gpu.fp4_tflops_dense, tdp_watts=gpu.tdp_watts,
                   interconnect=gpu.interconnect, native_fp8=gpu.native_fp8, native_fp4=gpu.native_fp4,
                   cheapest_usd_per_gpu_hour=price, cheapest_provider=on_demand.offer.provider if on_demand else None,
+                  cheapest_offer_class=price_class(catalog, on_demand.offer, "on_demand") if on_demand else None,
                   cheapest_spot_usd_per_gpu_hour=spot.usd_per_gpu_hour if spot else None,
                   cheapest_spot_provider=spot.offer.provider if spot else None,
                   usd_per_gb_hour=round(price / gpu.memory_gb, 4) if price else None,

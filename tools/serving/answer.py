@@ -62,9 +62,16 @@ def speed(option: ServingOption) -> str:
     return f"{number(option.tokens_per_s_per_user)} tokens/s per user, TTFT {number(option.ttft_s)} s"
 
 
+def price_class(option: ServingOption) -> str:
+    """'datacenter on-demand', 'marketplace on-demand' or 'spot': the class the plan's price is quoted in."""
+    assert option.offer is not None
+    pricing = option.offer.pricing.replace("_", "-")
+    klass = option.offer.offer_class
+    return pricing if not klass or klass == option.offer.pricing else f"{klass} {pricing}"
+
+
 def price(option: ServingOption) -> str:
     if option.usd_per_month is None:
         return "no cloud price in the catalog"
-    where = f" on {option.offer.provider} {option.offer.instance_type} ({option.offer.pricing.replace('_', '-')})" \
-        if option.offer else ""
+    where = f" on {option.offer.provider} {option.offer.instance_type} ({price_class(option)})" if option.offer else ""
     return f"{usd(option.usd_per_month)}/month{where}"

@@ -56,6 +56,8 @@ class ServingOffer(BaseModel):
     usd_per_instance_hour: float
     price_date: str
     source: str
+    offer_class: str = Field(default="", description="the class the price is quoted in: datacenter or marketplace "
+                             "on-demand, or spot")
 
 
 class ServingOption(BaseModel):

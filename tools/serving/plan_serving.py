@@ -20,7 +20,7 @@ from gpusizer.tools.memory.engines.estimate import check_engine_request
 from gpusizer.tools.memory.model.generic_model import assumed_architecture
 from gpusizer.tools.memory.plan import Plan, build_plan
 from gpusizer.tools.memory.request import VramRequest
-from gpusizer.tools.pricing import HOURS_PER_MONTH, FleetPrice, cheapest_fleet
+from gpusizer.tools.pricing import HOURS_PER_MONTH, FleetPrice, cheapest_fleet, price_class
 from gpusizer.tools.serving.alternatives import serving_alternatives
 from gpusizer.tools.serving.plan_models import (
     InfeasibleGpu,
@@ -158,11 +158,12 @@ def best_option(plan: Plan, gpu: GpuSpec, request: PlanServingRequest, catalog: 
     best: Shape | None = None
     best_order: CostOrder | None = None
     finished: dict[int, int] = {}  # GPUs in all, per shape finished on the way
+    tried: dict[int, Candidate | str | Callable[[], str]] = {}  # per shape: fewest_gpus reuses them
     while queue:
         order, n, known = heapq.heappop(queue)
         if best_order is not None and order >= best_order:
             break
-        found = known or candidate(plan, gpu, n, request, catalog)
+        found = known or tried.setdefault(n, candidate(plan, gpu, n, request, catalog))
         if not isinstance(found, Candidate):
             reasons.append((n, found))
             continue
@@ -183,17 +184,21 @@ def best_option(plan: Plan, gpu: GpuSpec, request: PlanServingRequest, catalog: 
                     if request.gpus_per_replica else "no replica shape divides the model's attention heads")
         n, why = max(reasons, key=lambda r: r[0])
         return f"{n} GPU{'s' if n > 1 else ''}: {why if isinstance(why, str) else why()}"
-    return option_of(gpu, best, request, fewest_gpus(plan, gpu, request, catalog, finished))
+    return option_of(gpu, best, request, fewest_gpus(plan, gpu, request, catalog, finished, tried), catalog)
 
 
-def fewest_gpus(plan: Plan, gpu: GpuSpec, request: PlanServingRequest, catalog: Catalog, finished: dict[int, int]) -> int:
+def fewest_gpus(plan: Plan, gpu: GpuSpec, request: PlanServingRequest, catalog: Catalog, finished: dict[int, int],
+                tried: dict[int, Candidate | str | Callable[[], str]]) -> int:
     """The fewest GPUs of this type that serve the traffic under the targets, whatever they cost: the least over the
-    shapes of replicas x GPUs per replica (each grows with the traffic, so this never falls as traffic rises)."""
+    shapes of replicas x GPUs per replica (each grows with the traffic, so this never falls as traffic rises). `tried`
+    holds the shapes best_option already worked out (a candidate depends on nothing else)."""
     totals = list(finished.values())
     for n in shapes_of(request):
         if n in finished or request.engine != "llama_cpp" and plan.arch.num_attention_heads % n:
             continue
-        found = candidate(plan, gpu, n, request, catalog)
+        if totals and n >= min(totals):  # one replica of n GPUs already needs no fewer than a shape found
+            continue
+        found = tried[n] if n in tried else candidate(plan, gpu, n, request, catalog)
         if not isinstance(found, Candidate) or missed_target(found.load, 1, request):
             continue
         replicas, _ = traffic_fit(found.load, largest_batch(found.load, found.cap, request), request)
@@ -321,7 +326,7 @@ def traffic_fit(load: ReplicaLoad, largest: int, request: PlanServingRequest) ->
     return replicas, min(largest, 1 + last_within(lambda b: b - in_flight(b), -1e-9, largest, batch - 1))
 
 
-def option_of(gpu: GpuSpec, s: Shape, request: PlanServingRequest, fewest: int) -> ServingOption:
+def option_of(gpu: GpuSpec, s: Shape, request: PlanServingRequest, fewest: int, catalog: Catalog | None = None) -> ServingOption:
     tokens_per_s = s.replicas * s.planned.tokens_per_s
     if request.requests_per_s is not None:  # what the traffic asks, not what the replicas could do
         tokens_per_s = min(tokens_per_s, request.requests_per_s * request.output_tokens)
@@ -331,7 +336,8 @@ def option_of(gpu: GpuSpec, s: Shape, request: PlanServingRequest, fewest: int) 
         o, job = s.fleet.job.offer, s.fleet.job
         offer = ServingOffer(provider=o.provider, instance_type=o.instance_type, region=o.region, pricing=job.pricing,
                              instances=s.fleet.instances, replicas_per_instance=job.jobs_per_instance,
-                             usd_per_instance_hour=round(job.usd_per_instance_hour, 4), price_date=o.as_of, source=o.source)
+                             usd_per_instance_hour=round(job.usd_per_instance_hour, 4), price_date=o.as_of, source=o.source,
+                             offer_class=price_class(catalog, o, job.pricing) if catalog else "")
     return ServingOption(
         gpu_id=gpu.gpu_id, gpus_per_replica=s.gpus, tensor_parallel=1 if request.engine == "llama_cpp" else s.gpus,
         replicas=s.replicas, total_gpus=s.replicas * s.gpus, fewest_gpus=fewest,

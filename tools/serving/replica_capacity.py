@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 from gpusizer.catalog import GpuSpec
 from gpusizer.tools.memory.engine_versions import version_key
-from gpusizer.tools.memory.engines.llama_cpp import DEFAULT_UBATCH
+from gpusizer.tools.memory.engines.llama_cpp import DEFAULT_UBATCH, LlamaCppBuffers
 from gpusizer.tools.memory.engines.memory import llama_cpp_run, sglang_parts, starts_with, vllm_memory
 from gpusizer.tools.memory.engines.vllm import vllm_budget
 from gpusizer.tools.memory.overhead import CUDA_CONTEXT_BYTES, WORKSPACE_BYTES
@@ -26,6 +26,8 @@ def replica_capacity(plan: Plan, gpu: GpuSpec, gpus: int) -> ReplicaCapacity | N
     engine, context = plan.request.engine, plan.request.max_model_len or plan.arch.max_position_embeddings
     if engine == "vllm":
         r = plan.request
+        if plan.weights_total_bytes / gpus >= gpu.cuda_total_bytes:  # a rank's weights alone exceed what vLLM may request
+            return None                                               # (gpu_memory_utilization <= 1): no budget to work out
         version, _ = version_key("vllm", r.engine_version)
         b = vllm_budget(plan.arch, gpu, weights_bytes=plan.weights_total_bytes, kv_bytes_per_value=plan.kv_bytes, tp=gpus, pp=1,
                         utilization=r.gpu_memory_utilization or 0.9, max_model_len=context, batched=r.max_num_batched_tokens,
@@ -67,7 +69,11 @@ def llama_cpp_slots(plan: Plan, gpu: GpuSpec, gpus: int, context: int) -> Replic
     of the memory holds (-c slots x context)."""
     if starts_with(plan, gpu, gpus) is None:
         return None
-    one = llama_cpp_run(plan, gpus, plan.arch.num_hidden_layers + 1)
+    key = ("llama_cpp_one_slot", gpus)  # GPU-independent: the planner asks for it once per GPU type
+    if key not in plan.memo:
+        plan.memo[key] = llama_cpp_run(plan, gpus, plan.arch.num_hidden_layers + 1)
+    one = plan.memo[key]
+    assert isinstance(one, LlamaCppBuffers)
     device = one.busiest
     free = gpu.usable_memory_bytes - CUDA_CONTEXT_BYTES - WORKSPACE_BYTES - device.total
     # every slot adds what the first one holds: its context in full layers, its own window in sliding ones

@@ -25,7 +25,9 @@ from gpusizer.tools.validation import NAME_LIMIT, ModelName, ParamsBillions, dec
 
 Bound = Literal["weights", "compute", "kv_cache", "fixed_per_layer", "all_reduce"]
 BOUND_WORDS = {"weights": "reading the weights (memory bandwidth)", "compute": "the GEMMs' compute",
-               "kv_cache": "reading the KV cache", "fixed_per_layer": "the engine's fixed cost per layer",
+               "kv_cache": "reading the KV cache",
+               "fixed_per_layer": "the engine's fixed cost per layer (kernel launches and the host's work per token: a "
+                                  "faster GPU barely helps)",
                "all_reduce": "the tensor-parallel all-reduces over the GPUs' link"}
 
 

@@ -12,9 +12,10 @@ E x (1 - (1 - k/E)^T) per layer.
 Efficiencies, fitted on published timings (gpt-fast, vLLM CI, TensorRT-LLM, NIM and llama-bench tables; each case's
 ratio is printed by benchmarks/throughput.py): vLLM/SGLang reach 0.85 of the bandwidth plus 0.08 ms per layer per step;
 GEMMs reach 0.65 of the 16-bit dense peak and 0.45 of the FP8/FP4 one, times 0.8 at tensor parallel 4 and 0.6 at 8
-(each GPU's share of a GEMM narrows). Two costs grow with the batch beside the GEMMs and the KV read: the
-tensor-parallel all-reduces (2 per layer, their volume over the link: interconnect.py, PCIe vs NVLink) and sampling
-(vLLM's sampler passes over each sequence's float32 logits). llama.cpp by GPU class (LLAMA_CPP_CLASSES below: 0.87 of a GDDR
+(each GPU's share of a GEMM narrows). Beside the GEMMs and the KV read, three costs grow with the batch: the
+tensor-parallel all-reduces (2 per layer, their volume over the link: interconnect.py, PCIe vs NVLink), sampling
+(vLLM's sampler passes over each sequence's float32 logits) and, under vLLM, the CPU's scheduling of each running
+sequence between steps (HOST_SECONDS_PER_SEQUENCE). llama.cpp by GPU class (LLAMA_CPP_CLASSES below: 0.87 of a GDDR
 card's bandwidth and 0.60 of an HBM part's, 74-104 us per layer per step, prompts at 0.78 of a GeForce card's dense peak
 and 0.30 of other parts'; benchmarks/speed_published.py prints each published case).
 """
@@ -36,7 +37,9 @@ VLLM_STEP_SECONDS_PER_LAYER = 0.08e-3
 # 70B at Q4_K_M and F16 on 14 GPUs, build 2824; benchmarks/speed_published.py prints each case): every layer costs a
 # fixed time per step beside its bytes (kernel launches and small reductions: about 3 ms a token for a 32-layer model,
 # why an A100 and an H100 decode an 8B Q4_K_M at the same ~140 tokens/s), and its kernels reach less of an HBM part's
-# bandwidth and of a professional or data-centre part's dense peak than of a GeForce card's.
+# bandwidth and of a professional or data-centre part's dense peak than of a GeForce card's. That per-layer cost is also
+# what bounds a small model: Ollama's eval rates of Llama 3.2 3B and 3.1 8B on five GeForce cards (not fitted on; the
+# same RTX 4090 reads 216 or 237 tokens/s by host CPU) land within x1.13, where bandwidth alone is x1.7 too fast.
 LLAMA_CPP_CLASSES = {  # class: (share of the bandwidth, seconds per layer per step, share of the dense 16-bit peak)
     "apple": (0.55, 0.0, 0.65),
     "hbm": (0.60, 104e-6, 0.30),
@@ -50,12 +53,21 @@ TP_COMPUTE_FACTOR = {1: 1.0, 2: 1.0, 4: 0.8, 8: 0.6}
 # float32 and passes over them for temperature, top-k/top-p and the draw: about 3 reads or writes of vocab x 4 bytes.
 SAMPLING_PASSES = 3
 LOGIT_BYTES = 4
+# The host's work per running sequence per step, which vLLM V1 does on the CPU between GPU steps (its engine core runs
+# Scheduler.schedule, the model runner's input preparation and update_from_output in turn, not overlapped unless
+# --async-scheduling): 12.7 us per request for the scheduler alone in all-decode steps (the profile of vLLM's engine
+# loop in openfabric-systems/simllm PR #204, its cost growing x1.9-2.2 per doubling of running requests), a floor for
+# the whole. Before V1's rewrite it was far more: ~20 ms a step at 200 sequences for sampling, input preparation, output
+# processing and scheduling (vllm-project/vllm#6801, v0.5). SGLang overlaps this work with the GPU's (its overlap
+# scheduler, default since v0.4), so it adds nothing there; llama.cpp's host work is in its fixed cost per layer.
+HOST_SECONDS_PER_SEQUENCE = {"vllm": 12.7e-6}
 
 
 class SpeedFactors(NamedTuple):  # a NamedTuple: the planner builds thousands per call
     bandwidth_efficiency: float     # share of the datasheet memory bandwidth a step reaches
     compute_efficiency: float       # share of the dense peak the GEMMs and prefill attention reach
     step_seconds_per_layer: float   # fixed cost of a step, per layer of the model
+    host_seconds_per_sequence: float = 0.0  # the engine's CPU work per running sequence per step, not overlapped
 
 
 def factors_note(engine: str, bandwidth: float | None, compute: float | None) -> str:
@@ -74,10 +86,11 @@ def factors_note(engine: str, bandwidth: float | None, compute: float | None) ->
     gemm = (f"{compute:.0%} of the dense peak" if compute else
             f"{GEMM_EFFICIENCY_DEFAULT:.0%} of the 16-bit and {GEMM_EFFICIENCY['fp8']:.0%} of the FP8/FP4 dense peak"
             + (", x0.8 at tensor parallel 4 and x0.6 at 8" if engine != "llama_cpp" else ""))
+    host = HOST_SECONDS_PER_SEQUENCE.get(engine)
     return (f"speed: a roofline per step, linear layers then attention, each at {bw} of the memory bandwidth or {gemm}, "
             f"whichever is slower{fixed}; per token, the tensor-parallel all-reduces over the GPUs' link, and per sequence, "
-            "sampling over its logits; continuous batching with chunked prefill (change with bandwidth_efficiency, "
-            "compute_efficiency)")
+            "sampling over its logits" + (f" and {host * 1e6:g} us of the engine's scheduling on the CPU" if host else "")
+            + "; continuous batching with chunked prefill (change with bandwidth_efficiency, compute_efficiency)")
 
 
 def default_factors(engine: str, gpu: GpuSpec, tp: int, compute_dtype: str = "bf16", *, bandwidth: float | None = None,
@@ -89,7 +102,8 @@ def default_factors(engine: str, gpu: GpuSpec, tp: int, compute_dtype: str = "bf
     if engine == "llama_cpp":
         default_bw, per_layer, gemm_share = LLAMA_CPP_CLASSES[llama_cpp_class(gpu)]
         return SpeedFactors(bandwidth or default_bw, compute or gemm_share, per_layer)
-    return SpeedFactors(bandwidth or VLLM_BANDWIDTH_EFFICIENCY, compute or gemm, VLLM_STEP_SECONDS_PER_LAYER)
+    return SpeedFactors(bandwidth or VLLM_BANDWIDTH_EFFICIENCY, compute or gemm, VLLM_STEP_SECONDS_PER_LAYER,
+                        HOST_SECONDS_PER_SEQUENCE.get(engine, 0.0))
 
 
 def llama_cpp_class(gpu: GpuSpec) -> str:
@@ -178,7 +192,7 @@ class Roofline(NamedTuple):
     flops_per_s: float      # dense peak of the compute format x efficiency
     fixed_s: float          # per step
     all_reduce_s_per_token: float = 0.0     # the tensor-parallel all-reduces, per token a step carries
-    sampling_s_per_sequence: float = 0.0    # sampling, per sequence that decodes a token in the step
+    sampling_s_per_sequence: float = 0.0    # sampling and the engine's host work, per sequence decoding in the step
 
     def per_step_growth_s(self, tokens: float, sequences: float) -> float:
         """The parts of a step that grow with its batch beside the GEMMs and attention: all-reduce volume and sampling."""
@@ -217,7 +231,7 @@ def roofline(plan: Plan, gpu: GpuSpec, tp: int, factors: SpeedFactors) -> Roofli
     return Roofline(traffic, bytes_per_s, tflops * 1e12 * factors.compute_efficiency,
                     factors.step_seconds_per_layer * plan.arch.num_hidden_layers,
                     traffic.all_reduce_bytes_per_token / tensor_parallel_link(gpu, tp).all_reduce_bytes_per_s,
-                    traffic.sampling_bytes_per_sequence / bytes_per_s)
+                    traffic.sampling_bytes_per_sequence / bytes_per_s + factors.host_seconds_per_sequence)
 
 
 class LoadPoint(NamedTuple):  # a NamedTuple: the planner builds thousands per call
