@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing
 import re
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from gpusizer.tools.questions import AskAnswer, ask
+from gpusizer.tools.questions import AskAnswer, Understood, ask, understand
 
 CORPUS_FILE = Path(__file__).parent / "data" / "ask_corpus.jsonl"
 CORPUS = [json.loads(line) for line in CORPUS_FILE.read_text().splitlines() if line.strip()]
@@ -16,15 +18,56 @@ UNNAMED = {"instruct", "chat", "hf", "base", "it"}  # suffixes that do not chang
 NOT_COMPARED = {"recipe", "optimizer", "other_weights", "other_methods", "providers", "gpu_memory_utilization"}  # the corpus does not record these
 
 
-def answer_case(case: dict, catalog, cases: dict[str, dict] | None = None, depth: int = 0) -> AskAnswer:
+def answer_case(case: dict, catalog, cases: dict[str, dict] | None = None, depth: int = 0,
+                answered: dict[str, AskAnswer] | None = None) -> AskAnswer:
     """The answer in its conversation: a follow-up's previous question is answered first, and that one's previous too
-    when `cases` (question -> case) holds it ('and on a 4090?' after 'at q8 instead?' after the opening)."""
+    when `cases` (question -> case) holds it ('and on a 4090?' after 'at q8 instead?' after the opening). With
+    `answered` (question -> answer), each question of a conversation is answered once for the whole corpus."""
+    if answered is not None and case["question"] in answered:
+        return answered[case["question"]]
     previous = None
     if case.get("previous"):
         earlier = (cases or {}).get(case["previous"])
-        previous = (answer_case(earlier, catalog, cases, depth + 1) if earlier is not None and depth < 5
+        previous = (answer_case(earlier, catalog, cases, depth + 1, answered) if earlier is not None and depth < 5
                     else ask(case["previous"], catalog))
-    return ask(case["question"], catalog, previous)
+    answer = ask(case["question"], catalog, previous)
+    if answered is not None and depth == 0:  # an answer in a truncated conversation (depth) is not the row's own
+        answered[case["question"]] = answer
+    return answer
+
+
+def understand_case(case: dict, catalog, cases: dict[str, dict] | None = None,
+                    answered: dict[str, AskAnswer] | None = None) -> Understood:
+    """The reading and journey alone, no tool called (a follow-up's previous questions are answered: it reads them)."""
+    previous = None
+    if case.get("previous"):
+        earlier = (cases or {}).get(case["previous"])
+        previous = (answer_case(earlier, catalog, cases, 0 if answered is not None else 1, answered) if earlier is not None
+                    else ask(case["previous"], catalog))
+    return understand(case["question"], catalog, previous)
+
+
+def needs_answer(case: dict) -> bool:
+    """Whether the corpus judges this row's answer too: it expects a verdict or a figure, or a second part answered."""
+    return bool(case.get("expect") or case.get("also"))
+
+
+def miss_of(case: dict, journey: str, reading: dict) -> str | None:
+    """What a reading got wrong, in one line ('journey fit, not estimate; seq_len 8192, not None'), or None."""
+    differences = [f"{k} {got!r}, not {want!r}" for k, (want, got) in sorted(reading_differences(case, reading).items())]
+    if journey != case["journey"]:
+        differences.insert(0, f"journey {journey}, not {case['journey']}")
+    return "; ".join(differences) or None
+
+
+def answer_misses(case: dict, answer: AskAnswer) -> list[str]:
+    """Where an answer falls short of the row's expectations: the verdict it opens with, a figure it must quote."""
+    expect, found = case.get("expect") or {}, []
+    if "verdict" in expect and not answer.answer.startswith(expect["verdict"]):
+        found.append(f"verdict: expected {expect['verdict']!r}, answer opens {answer.answer[:40]!r}")
+    if "figure" in expect and expect["figure"] not in answer.answer:
+        found.append(f"figure: {expect['figure']!r} not in the answer")
+    return found
 
 
 def comparable(reading: dict, journey: str) -> dict:
@@ -54,24 +97,104 @@ def same(a, b) -> bool:
     return a == b
 
 
-def reading_differences(case: dict, answer: AskAnswer) -> dict:
-    expected, got = comparable(case["reading"], case["journey"]), comparable(answer.reading, case["journey"])
+def reading_differences(case: dict, answer: AskAnswer | dict) -> dict:
+    """The fields read otherwise than the row expects: field -> (expected, read)."""
+    read = answer.reading if isinstance(answer, AskAnswer) else answer
+    expected, got = comparable(case["reading"], case["journey"]), comparable(read, case["journey"])
     return {k: (expected.get(k), got.get(k)) for k in set(expected) | set(got) if not same(expected.get(k), got.get(k))}
+
+
+# ---- the corpus judged: its misses, each with how it missed
+PLACEHOLDER = re.compile(r"—|\bNone\b|\bnan\b|\bnull\b")
+PART_NAMES = {"speed": "speed", "which_gpu": "which_gpu", "cloud_cost": "cost", "rent_or_buy": "buy", "limits": "limits",
+              "fit": "fit", "estimate": "fit", "serving": "serving", "compare": "compare", "training_time": "time",
+              "cheapest_method": "cost", "gpu_card": "card", "model_card": "card", "biggest_model": "limits"}
+
+
+def answer_faults(case: dict, answer: AskAnswer) -> list[str]:
+    """What an answer must never do: hold a placeholder, hide what it ignored, drop a part it was asked."""
+    faults = [f"placeholder in {name}" for name, text in (("answer", answer.answer), ("interpretation", answer.interpretation))
+              if PLACEHOLDER.search(text)]
+    if answer.understood and answer.ignored \
+            and "Ignored: " + ", ".join(f"'{w}'" for w in answer.ignored) not in answer.interpretation:
+        faults.append("ignored words not listed")
+    if answer.understood and not (answer.interpretation.startswith(("I read this as:", "Follow-up of the previous question."))
+                                  and answer.read):
+        faults.append("does not say what it read")
+    for part in case.get("also", []):  # a second part is answered, or named as not answered
+        name = PART_NAMES[part]
+        if name not in answer.answered and not any(name.replace("_", " ") in n for n in answer.not_answered):
+            faults.append(f"the {part} part neither answered nor named")
+    return faults + answer_misses(case, answer)
+
+
+def judge_corpus(catalog, cases: list[dict] | None = None, workers: int = 1) -> dict[str, str]:
+    """Each corpus question that misses, with how. A row is read, not answered, unless it expects an answer or a later
+    row follows it up (then its answer is the conversation's, made once). With workers > 1, conversations are judged
+    in that many processes, each on the built-in catalog."""
+    rows = CORPUS if cases is None else cases
+    if workers <= 1:
+        return judge_rows(catalog, rows)
+    shares: list[list[dict]] = [[] for _ in range(workers)]
+    for conversation in sorted(conversations(rows).values(), key=len, reverse=True):  # the longest first, to the lightest
+        min(shares, key=len).extend(conversation)
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        found = {question: how for share in pool.map(judge_share, shares) for question, how in share.items()}
+    return {case["question"]: found[case["question"]] for case in rows if case["question"] in found}
+
+
+def conversations(rows: list[dict]) -> dict[str, list[dict]]:
+    """The rows grouped by the question each conversation opened with."""
+    grouped: dict[str, list[dict]] = {}
+    for case in rows:
+        opening, seen = case, 0
+        while opening.get("previous") in BY_QUESTION and seen < 10:
+            opening, seen = BY_QUESTION[opening["previous"]], seen + 1
+        grouped.setdefault(opening["question"], []).append(case)
+    return grouped
+
+
+def judge_share(rows: list[dict]) -> dict[str, str]:
+    from gpusizer.catalog import load_catalog
+
+    return judge_rows(load_catalog(include_user=False), rows)
+
+
+def judge_rows(catalog, rows: list[dict]) -> dict[str, str]:
+    followed = {case["previous"] for case in rows if case.get("previous")}
+    answered: dict[str, AskAnswer] = {}
+    misses: dict[str, str] = {}
+    for case in rows:
+        if needs_answer(case) or case["question"] in followed:
+            answer = answer_case(case, catalog, BY_QUESTION, answered=answered)
+            journey = answer.journey if answer.understood else "not_understood"
+            found = [m for m in (miss_of(case, journey, answer.reading),) if m]
+            found += answer_faults(case, answer) if needs_answer(case) else []
+        else:
+            understood = understand_case(case, catalog, BY_QUESTION, answered)
+            found = [m for m in (miss_of(case, understood.journey_name, understood.facts()),) if m]
+        if found:
+            misses[case["question"]] = "; ".join(found)
+    return misses
 
 
 # ---- held-out blind rounds, kept out of the corpus
 HELD_OUT_FILES = sorted((Path(__file__).parent / "data").glob("ask_heldout*.jsonl"))
+MISSES_FILE = Path(__file__).parent / "data" / "ask_corpus_misses.json"  # the known misses: question -> what was read wrong
 
 
 def held_out_cases(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def held_out_misses(case: dict, answer: AskAnswer) -> dict:
+def held_out_misses(case: dict, answer: AskAnswer | Understood) -> dict:
     """A held-out question is judged as when it was first scored: the reading may leave a workload of inference unsaid
     (it changes no tool argument) and round a third; everything else must match, the journey included."""
-    journey = answer.journey if answer.understood else "not_understood"
-    differences = {k: v for k, v in reading_differences(case, answer).items()
+    if isinstance(answer, Understood):
+        journey, read = answer.journey_name, answer.facts()
+    else:
+        journey, read = (answer.journey if answer.understood else "not_understood"), answer.reading
+    differences = {k: v for k, v in reading_differences(case, read).items()
                    if not (k == "workload" and set(v) <= {None, "inference"} and "method" not in case["reading"])
                    and not (all(isinstance(x, float) for x in v) and abs(v[0] - v[1]) < 0.001)}
     if journey != case["journey"]:

@@ -1,32 +1,30 @@
-"""Ask reads what people actually type (issue #15): a corpus of forum-style questions, each with the reading and
-journey expected (tests/data/ask_corpus.jsonl; sources in each row), read and answered without placeholders, with
-every ignored word listed and every part of a two-part question answered or named as not answered."""
+"""Ask reads what people actually type (issues #15, #35): a corpus of forum-style questions, each with the reading and
+journey expected (tests/data/ask_corpus.jsonl; sources in each row), judged in one test against the exact list of known
+misses (tests/data/ask_corpus_misses.json): a new miss fails, and so does a fixed one until the list says so. Rows that
+expect a verdict or a figure, or a second part answered, are answered too: read and answered without placeholders,
+with every ignored word listed and every part of a two-part question answered or named as not answered."""
 import json
+import os
 import re
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from ask_corpus import BY_QUESTION, CORPUS, HELD_OUT_FILES, answer_case, held_out_cases, held_out_misses, reading_differences
+from ask_corpus import BY_QUESTION, CORPUS, HELD_OUT_FILES, MISSES_FILE, answer_case, held_out_cases, held_out_misses, judge_corpus
 
 from gpusizer.catalog import load_catalog
 from gpusizer.tools import estimate_vram
 from gpusizer.tools.figures import gib
 from gpusizer.tools.questions import ask
-
-pytestmark = pytest.mark.slow  # run by .ci/run after the README's test command (pyproject.toml: markers)
+from gpusizer.tools.questions.names import may_name
+from gpusizer.tools.questions.shorthands import normalize
 
 PLACEHOLDER = re.compile(r"—|\bNone\b|\bnan\b|\bnull\b")
 JOURNEYS = {"estimate", "fit", "which_gpu", "limits", "serving", "speed", "compare", "cloud_cost", "rent_or_buy",
             "training_time", "cheapest_method", "gpu_card", "model_card", "not_understood", "biggest_model"}
-
-
-@pytest.fixture(scope="module")
-def answers():
-    catalog = load_catalog(include_user=False)  # the built-in catalog, read once for the whole corpus
-    return [answer_case(case, catalog, BY_QUESTION) for case in CORPUS]
 
 
 def test_the_corpus_holds_at_least_150_questions_over_every_journey():
@@ -35,39 +33,34 @@ def test_the_corpus_holds_at_least_150_questions_over_every_journey():
     assert set(counts) == JOURNEYS and min(counts.values()) >= 3
     assert sum(1 for c in CORPUS if c.get("previous")) >= 10 and sum(1 for c in CORPUS if c.get("also")) >= 5
     assert all(c["source"] for c in CORPUS) and len({c["question"] for c in CORPUS}) == len(CORPUS)
+    assert sum(1 for c in CORPUS if c.get("expect")) >= 40  # rows judged by their answer's verdict or figure
+    known = json.loads(MISSES_FILE.read_text())
+    assert set(known) <= set(BY_QUESTION), "the known misses name questions the corpus no longer holds"
 
 
-def test_at_least_90_percent_of_readings_are_exact(answers):
-    wrong = {c["question"]: reading_differences(c, a) for c, a in zip(CORPUS, answers, strict=True) if reading_differences(c, a)}
-    assert len(wrong) <= 0.1 * len(CORPUS), json.dumps(wrong, indent=1)
+def test_a_span_the_name_shortcut_refuses_is_no_name_in_the_catalog(catalog):
+    """tools/questions/names.py refuses spans before the catalog's lookup: never one the catalog would read as a name."""
+    for case in CORPUS[::60]:
+        tokens = normalize(case["question"]).split(" ")
+        spans = {" ".join(tokens[start:start + size]) for size in range(1, 7) for start in range(len(tokens) - size + 1)}
+        assert not [span for span in spans if not may_name(catalog, span) and catalog.name_in_text(span) is not None]
 
 
-def test_at_least_90_percent_of_questions_take_the_right_journey(answers):
-    wrong = {c["question"]: (c["journey"], a.journey) for c, a in zip(CORPUS, answers, strict=True)
-             if (a.journey if a.understood else "not_understood") != c["journey"]}
-    assert len(wrong) <= 0.1 * len(CORPUS), json.dumps(wrong, indent=1)
-
-
-@pytest.mark.parametrize("index", range(len(CORPUS)), ids=[c["question"][:50] for c in CORPUS])
-def test_no_answer_holds_a_placeholder_or_hides_what_it_ignored(answers, index):
-    answer = answers[index]
-    assert not PLACEHOLDER.search(answer.answer), answer.answer
-    assert not PLACEHOLDER.search(answer.interpretation), answer.interpretation
-    if answer.understood and answer.ignored:
-        assert "Ignored: " + ", ".join(f"'{w}'" for w in answer.ignored) in answer.interpretation
-    for part in CORPUS[index].get("also", []):  # a second part is answered, or named as not answered
-        ask_name = {"speed": "speed", "which_gpu": "which_gpu", "cloud_cost": "cost", "rent_or_buy": "buy", "limits": "limits",
-                    "fit": "fit", "estimate": "fit", "serving": "serving", "compare": "compare", "training_time": "time",
-                    "cheapest_method": "cost", "gpu_card": "card", "model_card": "card", "biggest_model": "limits"}[part]
-        named = any(ask_name.replace("_", " ") in n for n in answer.not_answered)
-        assert ask_name in answer.answered or named, answer.answer
-
-
-def test_every_understood_answer_says_what_it_read(answers):
-    for case, answer in zip(CORPUS, answers, strict=True):
-        if answer.understood:
-            assert answer.interpretation.startswith(("I read this as:", "Follow-up of the previous question.")), case
-            assert answer.read, case["question"]
+@pytest.mark.slow  # run by .ci/run after the README's test command (pyproject.toml: markers)
+def test_the_corpus_misses_exactly_the_known_misses():
+    """Any change in what the corpus misses fails and prints it: a new miss is a regression to fix; a fixed one is
+    written into the list (python benchmarks/ask.py --write-misses) so it cannot come back unnoticed."""
+    started = time.perf_counter()
+    misses = judge_corpus(load_catalog(include_user=False), workers=min(4, os.cpu_count() or 1))  # the built-in catalog
+    elapsed = time.perf_counter() - started
+    known = json.loads(MISSES_FILE.read_text())
+    new = {q: m for q, m in misses.items() if q not in known}
+    fixed = {q: m for q, m in known.items() if q not in misses}
+    report = (f"{len(new)} new misses:\n" + "\n".join(f"  {q!r}: {m}" for q, m in new.items())
+              + f"\n{len(fixed)} fixed (remove them from {MISSES_FILE.name}):\n" + "\n".join(f"  {q!r}" for q in fixed))
+    assert not new and not fixed, report
+    assert len(misses) <= 0.05 * len(CORPUS)  # readings >= 95% right (issue #35)
+    print(f"corpus: {len(CORPUS) - len(misses)}/{len(CORPUS)} right in {elapsed:.1f} s")
 
 
 def test_a_default_the_user_did_not_choose_is_said_in_one_line(catalog):
@@ -163,6 +156,7 @@ def test_a_whole_new_question_is_not_a_follow_up(catalog):
     assert not answer.follow_up and answer.journey == "rent_or_buy" and "model" not in answer.reading
 
 
+@pytest.mark.slow  # a subprocess: the interpreter's start
 def test_gpusizer_ask_json_lists_ignored_words_and_defaults():
     result = subprocess.run([str(Path(sys.executable).parent / "gpusizer"), "ask", "--json",
                              "hey will llama 3.1 8b fit on my 4090 for my startup"], capture_output=True, text=True, timeout=60)
@@ -217,6 +211,7 @@ def test_versus_a_gpu_outside_the_catalog_without_its_memory_is_still_a_comparis
     assert "compare rtx-4090, '7900 xtx' (not in the catalog) for" in answer.interpretation
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", HELD_OUT_FILES, ids=[p.stem for p in HELD_OUT_FILES])
 def test_held_out_rounds_are_at_least_85_percent_right_and_never_silently_wrong(catalog, path):
     """The blind rounds kept out of the corpus (benchmarks/ask.py prints each beside its first score): at least 85% read

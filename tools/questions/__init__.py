@@ -3,7 +3,8 @@
 Used by `gpusizer ask` and the TUI's Ask tab; imports neither Textual nor MCP.
 """
 from .answers import AskAnswer, ToolCall, partly_in_system_ram
-from .asking import EXAMPLES, ask
+from .asking import EXAMPLES, Understood, ask, understand
 from .reading import Reading, facts, read_question
 
-__all__ = ["EXAMPLES", "AskAnswer", "Reading", "ToolCall", "ask", "facts", "partly_in_system_ram", "read_question"]
+__all__ = ["EXAMPLES", "AskAnswer", "Reading", "ToolCall", "Understood", "ask", "facts", "partly_in_system_ram", "read_question",
+           "understand"]

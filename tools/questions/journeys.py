@@ -27,6 +27,7 @@ from gpusizer.tools.serving.plan_serving import SHAPES
 from gpusizer.tools.speed.training_time import training_time
 from gpusizer.tools.validation import default_of
 
+from . import regex as rx
 from .answers import ToolCall, call, partly_in_system_ram
 from .reading import Reading
 
@@ -45,12 +46,12 @@ class Journey:
 
 
 def said(reading: Reading, pattern: str) -> bool:
-    return re.search(pattern, reading.asked) is not None
+    return rx.search(pattern, reading.asked) is not None
 
 
 def said_outside_asides(reading: Reading, pattern: str) -> bool:
     """Said where the question asks or tells, not only in a report or an aside ('our on-prem cluster is booked')."""
-    return any(not any(a <= m.start() < b for a, b in reading.aside) for m in re.finditer(pattern, reading.asked))
+    return any(not any(a <= m.start() < b for a, b in reading.aside) for m in rx.finditer(pattern, reading.asked))
 
 
 def has_subject(reading: Reading) -> bool:
@@ -68,7 +69,7 @@ def named_gpus(reading: Reading) -> list[tuple[str, int | None]]:
 
 
 def is_gguf(dtype: str | None) -> bool:
-    return bool(dtype) and bool(re.fullmatch(r"i?q\d\w*", dtype or ""))
+    return bool(dtype) and bool(rx.fullmatch(r"i?q\d\w*", dtype or ""))
 
 
 def workload_arguments(reading: Reading, *, with_gpu: bool = False) -> dict[str, Any]:
@@ -150,7 +151,7 @@ MIXED_BOX = (r"\bplus an?\b|\bacross (?:all|both)\b|\bsplit (?:across|between|ov
 
 
 def mixed_box(reading: Reading) -> bool:
-    joined = re.search(r"\b[a-z]*\d{3,4}\w* ?\+ ?(?:an? )?(?:rtx |gtx |rx )?[a-z]*\d{3,4}", reading.text)  # 'a 3090 + 3060'
+    joined = rx.search(r"\b[a-z]*\d{3,4}\w* ?\+ ?(?:an? )?(?:rtx |gtx |rx )?[a-z]*\d{3,4}", reading.text)  # 'a 3090 + 3060'
     return (len({g for g, _ in named_gpus(reading)}) >= 2 and not reading.how_many_gpus and (said(reading, MIXED_BOX) or bool(joined))
             and said(reading, FIT_ASK + r"|\b(?:can|could|will|would) (?:it|they|that|this|the box|the rig) (?:run|load|hold)\b"))
 
@@ -723,7 +724,7 @@ def first(reading: Reading, pattern: str, *others: str) -> bool:
         return 2 if any(a <= at < b for a, b in reading.asking) else 0 if any(a <= at < b for a, b in reading.aside) else 1
 
     def where(found: str) -> tuple[int, int] | None:
-        matches = [m for m in re.finditer(found, reading.asked) if reading.reports_count or tier(m.start()) > 0]
+        matches = [m for m in rx.finditer(found, reading.asked) if reading.reports_count or tier(m.start()) > 0]
         best = min(matches, key=lambda m: (-tier(m.start()), m.start()), default=None)
         return None if best is None else (-tier(best.start()), best.start())
 
@@ -740,8 +741,8 @@ def fit_before_count(reading: Reading) -> bool:
         return not reading.asking or any(a <= found.start() < b for a, b in reading.asking)
     if reading.gpus and all(count is None for _, count in reading.gpus):
         return False  # 'can H200s do it, and how many would we need?': with no count said, the count is the question
-    fit = next((m for m in re.finditer(FIT_ASK, reading.asked) if asked_here(m)), None)
-    count = re.search(r"\bhow many\b|\bnumber of\b", reading.text)
+    fit = next((m for m in rx.finditer(FIT_ASK, reading.asked) if asked_here(m)), None)
+    count = rx.search(r"\bhow many\b|\bnumber of\b", reading.text)
     return fit is not None and (count is None or fit.start() < count.start())  # the masked text keeps the positions
 
 
@@ -753,7 +754,7 @@ def asks_speed_first(reading: Reading) -> bool:
 def asks_limit(reading: Reading) -> bool:
     """'Longest context', 'largest batch', 'how many requests can it juggle': a limit not already given in the
     question ('can it hold a 128K max context' gives the context: that is a fit question)."""
-    matches = [m for m in re.finditer(LIMIT, reading.asked)  # 'how long would 2 epochs take' asks the run's time
+    matches = [m for m in rx.finditer(LIMIT, reading.asked)  # 'how long would 2 epochs take' asks the run's time
                if not (m.group(0) == "how long" and reading.training_tokens is not None)]
     asked = [m for m in matches if any(a <= m.start() < b for a, b in reading.asking)]
     if not matches or not first(reading, LIMIT, FIT_ASK):
@@ -766,24 +767,24 @@ def asks_limit(reading: Reading) -> bool:
 
 def asks_past_told_context(reading: Reading) -> bool:
     """'It OOMs at 128k. What's the max context?': the length was told, the longest context is asked."""
-    asked = [m for m in re.finditer(LIMIT, reading.asked) if any(a <= m.start() < b for a, b in reading.asking)]
+    asked = [m for m in rx.finditer(LIMIT, reading.asked) if any(a <= m.start() < b for a, b in reading.asking)]
     return reading.seq_len_told and any(not limit_is_batch(m.group(0), reading.asked[m.end():]) for m in asked)
 
 
 def asks_past_told_batch(reading: Reading) -> bool:
     """'Max batch size for ...? Right now I'm at bs 2': the batch was told, the largest is asked."""
-    asked = [m for m in re.finditer(LIMIT, reading.asked) if any(a <= m.start() < b for a, b in reading.asking)]
+    asked = [m for m in rx.finditer(LIMIT, reading.asked) if any(a <= m.start() < b for a, b in reading.asking)]
     return reading.batch_told and any(limit_is_batch(m.group(0), reading.asked[m.end():]) for m in asked)
 
 
 def limit_is_batch(phrase: str, after: str) -> bool:
     """What the limit is of: the phrase's own noun ('how many requests'), else the first noun after it."""
-    if re.search(BATCH_WORDS, phrase):
+    if rx.search(BATCH_WORDS, phrase):
         return True
     for word in after.split()[:7]:  # "how big can i make the per-device batch"
-        if re.match(r"(?:micro[-_]?|-?num[-_]?)?(?:" + BATCH_WORDS + ")", word):  # vLLM's 'max-num-seqs' counts sequences
+        if rx.match(r"(?:micro[-_]?|-?num[-_]?)?(?:" + BATCH_WORDS + ")", word):  # vLLM's 'max-num-seqs' counts sequences
             return True
-        if re.match(r"context|ctx|seq|sequence|length|len|window|tokens?\b", word):
+        if rx.match(r"context|ctx|seq|sequence|length|len|window|tokens?\b", word):
             return False
     return False
 
@@ -797,7 +798,7 @@ def asks_serving(reading: Reading) -> bool:
     much VRAM to serve 5 people' a memory question, 'single user: what tok/s' a speed one."""
     traffic = (reading.users or 0) > 1 or reading.requests_per_s is not None
     asked_here = " ".join(reading.asked[a:b] for a, b in reading.asking) or reading.asked  # not a limit asked before
-    per_gpu_limit = bool(reading.gpus) and re.search(r"\b(max\w*|how many (users|requests|concurrent))\b", asked_here) is not None \
+    per_gpu_limit = bool(reading.gpus) and rx.search(r"\b(max\w*|how many (users|requests|concurrent))\b", asked_here) is not None \
         and not said(reading, r"how many (gpus?|cards?|replicas?|machines?|nodes?|h100s?|a100s?)") and not reading.how_many_gpus
     memory_question = said(reading, ESTIMATE_ASK) and not reading.how_many_gpus
     owned = any(c is not None for _, c in reading.gpus) and not said(reading, r"\bhow many\b")  # 'got one H100: host X?'
@@ -834,17 +835,17 @@ def asks_rent_or_buy(reading: Reading) -> bool:
     if not named_gpus(reading):
         return False
     asking = " ".join(reading.asked[a:b] for a, b in reading.asking)
-    if asking and not re.search(BUY + "|" + RENT_OR_OWN + r"|\b(?:pay|paid)\b", asking) and re.search(
+    if asking and not rx.search(BUY + "|" + RENT_OR_OWN + r"|\b(?:pay|paid)\b", asking) and rx.search(
             "|".join((FIT_ASK, LIMIT, SPEED, ESTIMATE_ASK)), asking):
         return False
-    if reading.hours is not None and reading.purchase_usd_per_gpu is None and not re.search(BUY, reading.asked):
+    if reading.hours is not None and reading.purchase_usd_per_gpu is None and not rx.search(BUY, reading.asked):
         return False  # 'pricing for 16 B200s for two weeks' beside 'our on-prem workstations': a rental
     def where_asked(pattern: str) -> re.Match[str] | None:  # 'on-prem fleet' in the backstory is no buy word
-        return next((m for m in re.finditer(pattern, reading.asked)
+        return next((m for m in rx.finditer(pattern, reading.asked)
                      if not reading.asking or any(a <= m.start() < b for a, b in reading.asking)), None)
     cost, buy_word = where_asked(COST_ASK), where_asked(BUY)
     if reading.hours is not None and cost and buy_word and cost.start() < buy_word.start() \
-            and re.search(r"\balso\b|\bseparately\b|, and\b|\band (?:would|is|should|does)\b",
+            and rx.search(r"\balso\b|\bseparately\b|, and\b|\band (?:would|is|should|does)\b",
                           reading.asked[cost.end():buy_word.start()]):
         return False  # 'what would renting 8x A100 for 100 hours cost? also, would buying make sense?': the bill first
     framed_by_rent = said(reading, r"\b(rent\w*|cloud|leas\w*|break[ -]?even|capex)\b")
@@ -852,7 +853,7 @@ def asks_rent_or_buy(reading: Reading) -> bool:
     on_prem = r"|on[ -]?prem\w*" if framed_by_rent else ""  # 'an on-prem cluster for Maverick' alone weighs nothing
     bought = (said_outside_asides(reading, rf"\b(buy\w*|purchas\w*|owning|capex{on_prem})\b|\b(?:versus|vs\.?|or)[ -]own\b")
               or reading.purchase_usd_per_gpu is not None)
-    buy, versus = re.search(BUY, reading.asked), re.search(r"\b(vs|versus|compare|between)\b", reading.asked)
+    buy, versus = rx.search(BUY, reading.asked), rx.search(r"\b(vs|versus|compare|between)\b", reading.asked)
     comparing = len(reading.gpus) >= 2 and versus is not None and (buy is None or versus.start() < buy.start())
     return bought and framed and not comparing
 
@@ -886,7 +887,7 @@ def asks_what_is(reading: Reading, named_at: list[int], pattern: str = CARD_OF_A
     """'What is <name>' where the name is one of those named at `named_at`, as a pattern for `first`; else None."""
     def word_at(position: int) -> int:
         return reading.asked.count(" ", 0, position)
-    found = any(word_at(m.start(m.lastindex or 0)) in named_at for m in re.finditer(pattern, reading.asked))
+    found = any(word_at(m.start(m.lastindex or 0)) in named_at for m in rx.finditer(pattern, reading.asked))
     return pattern if found else None
 
 

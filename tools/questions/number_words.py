@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from . import regex as rx
+
 UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
          "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
          "seventeen": 17, "eighteen": 18, "nineteen": 19}
@@ -49,7 +51,7 @@ POINT = re.compile(rf"\b(\d+|{DIGIT}) point (\d+|{DIGIT})\b")  # 'one point five
 
 def digits_for_number_words(text: str) -> str:
     def replace(match: re.Match[str]) -> str:
-        words = re.split(r"[ -]", match.group(0))
+        words = rx.split(r"[ -]", match.group(0))
         while words and words[0] in ("a", "and") and not (len(words) > 1 and words[1] in (*SCALES, "dozen")):
             lead = words.pop(0)
             rest = replace_words(words)

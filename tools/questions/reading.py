@@ -6,24 +6,20 @@ and every content word no reader used is listed as ignored, so an answer never r
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gpusizer.catalog import Catalog
 
+from . import regex as rx
 from . import vocabulary as v
+from .names import name_in_text
 from .sentences import sentence_tiers
 from .shorthands import normalize
+from .slots import PER_SEQUENCE, SLOTS, Slot, Span, kilo
 
 MAX_SPAN_WORDS = 6
 USED = "·"  # a used word's characters are masked with this, so later patterns cannot read it twice
-
-
-@dataclass
-class Span:
-    words: str    # as the question wrote them (normalised)
-    meaning: str  # what they were read as
-    at: int = -1  # the index of its first word
-    set_aside: bool = False  # a GPU or model named but not taken as what is asked about (told of, left, dismissed)
 
 
 @dataclass
@@ -117,12 +113,18 @@ class Words:
         self.gpu_words: set[int] = set()  # where GPU names were read (a memory size next to one is that GPU's)
         self.unknown_gpu_words: set[int] = set()  # where names of GPUs outside the catalog were read
         self.unknown_count: int | None = None  # '4x A40': how many of the GPU outside the catalog
+        self._masked_for: tuple[bool, ...] | None = None
+        self._masked = ""
 
     def index_at(self, position: int) -> int:
         return next(i for i, s in enumerate(self.starts) if s + len(self.words[i]) > position)
 
     def masked(self) -> str:
-        return " ".join(USED * len(w) if u else w for w, u in zip(self.words, self.used, strict=True))
+        key = tuple(self.used)
+        if key != self._masked_for:
+            self._masked_for = key
+            self._masked = " ".join(USED * len(w) if u else w for w, u in zip(self.words, self.used, strict=True))
+        return self._masked
 
     def tier(self, position: int) -> int:
         """2 in a sentence that asks, 0 in one that reports others or the past, 1 elsewhere."""
@@ -134,14 +136,14 @@ class Words:
         """Of patterns in order of preference, the first to match in the sentences that ask, then in those that tell,
         then in those that report others ('a friend ran it at 52k')."""
         masked = self.masked()
-        found = [(n, m) for n, p in enumerate(patterns) for m in re.finditer(p, masked)
+        found = [(n, m) for n, p in enumerate(patterns) for m in rx.compiled(p).finditer(masked)
                  if self.reports_count and not any(a <= m.start() < b for a, b in self.left) or self.tier(m.start()) > 0]
         best = min(found, key=lambda nm: (-self.tier(nm[1].start()), nm[0], nm[1].start()), default=None)
         return best[1] if best else None
 
     def search_all_tiers(self, pattern: str) -> re.Match[str] | None:
         """As search, but what others reported counts too, last ('the ollama PR says ...': the stack is still ollama)."""
-        found = list(re.finditer(pattern, self.masked()))
+        found = list(rx.compiled(pattern).finditer(self.masked()))
         return min(found, key=lambda m: (-self.tier(m.start()), m.start()), default=None)
 
     def search(self, pattern: str) -> re.Match[str] | None:
@@ -149,18 +151,19 @@ class Words:
         return self.search_first(pattern)
 
     def finditer(self, pattern: str) -> list[re.Match[str]]:
-        return list(re.finditer(pattern, self.masked()))
+        return list(rx.compiled(pattern).finditer(self.masked()))
 
     def take(self, match: re.Match[str], meaning: str, group: int = 0) -> str:
         """Mark the words a match covers as used, remember what they meant, and return the matched text."""
         self.take_range(*match.span(group), meaning)
         return match.group(group)
 
-    def take_range(self, start: int, end: int, meaning: str) -> None:
+    def take_range(self, start: int, end: int, meaning: str, kind: str = "", value: object = None, status: str = "") -> None:
         covered = [i for i, s in enumerate(self.starts) if s < end and s + len(self.words[i]) > start]
         for index in covered:
             self.used[index] = True
-        self.spans.append(Span(" ".join(self.words[i] for i in covered), meaning, covered[0] if covered else -1))
+        self.spans.append(Span(" ".join(self.words[i] for i in covered), meaning, covered[0] if covered else -1, kind=kind,
+                               value=value, status=status))
 
     def take_words(self, first: int, last: int, meaning: str) -> None:
         for index in range(first, last + 1):
@@ -178,7 +181,7 @@ class Words:
 
     def unused_content(self) -> list[str]:
         return [w for w, u in zip(self.words, self.used, strict=True)
-                if not u and w not in v.STOP_WORDS and re.search(r"[a-z0-9]", w) and not re.fullmatch(r"[^a-z0-9]+", w)]
+                if not u and w not in v.STOP_WORDS and rx.search(r"[a-z0-9]", w) and not rx.fullmatch(r"[^a-z0-9]+", w)]
 
 
 def read_question(question: str, catalog: Catalog) -> Reading:
@@ -191,14 +194,11 @@ def read_question(question: str, catalog: Catalog) -> Reading:
     reading.asked = words.masked()
     asking = " ".join(reading.asked[a:b] for a, b in reading.asking)
     own = "".join(c for i, c in enumerate(reading.asked) if words.tier(i) > 0)  # what the asker says, without the reports
-    names_own = USED in own or re.search(r"(?<![\w.$])\d+(?:\.\d+)? ?b\b", own)  # none: 'a buddy's 3090 ... what speed?'
-    mine = re.search(r"\b(?:i|me|my|we|us|our)\b", asking)  # 'a buddy's 3090 does 35 t/s ... what should I expect?'
-    words.reports_count = not reading.asking or bool(not names_own and mine) or re.search(v.REFERS_BACK, asking) is not None
+    names_own = USED in own or rx.search(r"(?<![\w.$])\d+(?:\.\d+)? ?b\b", own)  # none: 'a buddy's 3090 ... what speed?'
+    mine = rx.search(r"\b(?:i|me|my|we|us|our)\b", asking)  # 'a buddy's 3090 does 35 t/s ... what should I expect?'
+    words.reports_count = not reading.asking or bool(not names_own and mine) or rx.search(v.REFERS_BACK, asking) is not None
     reading.reports_count = words.reports_count  # names blanked; the unknown GPUs' too, below
-    for reader in (read_negations, read_optimizer, read_formats, read_workload, read_stack, read_unknown_gpus, read_gpu_memory,
-                   read_counts_after, read_token_counts,
-                   read_money, read_context, read_batch, read_traffic, read_durations, read_model_size, read_inference):
-        reader(words, reading)
+    read_all(words, reading, (*READERS, *SLOTS))
     in_order = sorted(zip(reading.gpu_at, reading.gpus, strict=True), key=lambda pair: pair[0])
     reading.gpu_at, reading.gpus = [a for a, _ in in_order], [g for _, g in in_order]
     drop_restated_memory(words, reading, catalog)
@@ -218,17 +218,17 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
         for start in range(len(tokens) - size + 1):
             if any(words.used[start:start + size]) or tokens[start] in v.STOP_WORDS:
                 continue
-            found = catalog.name_in_text(" ".join(tokens[start:start + size]))
+            found = name_in_text(catalog, " ".join(tokens[start:start + size]))
             if found is None and size in (2, 3) and size_then_family(tokens[start:start + size]):
-                found = catalog.name_in_text(" ".join([*tokens[start + 1:start + size], tokens[start]]))  # '7b mistral'
+                found = name_in_text(catalog, " ".join([*tokens[start + 1:start + size], tokens[start]]))  # '7b mistral'
                 found = found if found is not None and found.kind == "model" else None
             if found is None:
                 continue
             before = " ".join(tokens[max(0, start - 5):start])  # 'not the 2xT4 option': a count between is still ruled out
-            if re.search(NEGATION.rstrip() + r"(?: (?:\d+|two|three|four|eight)(?: x)?)?$", before):
+            if rx.search(NEGATION.rstrip() + r"(?: (?:\d+|two|three|four|eight)(?: x)?)?$", before):
                 words.take_words(start, start + size - 1, f"ruled out: {found.item_id}")
                 continue
-            if found.kind == "gpu" and re.match(r"(?:gpu )?(?:laptop|mobile|max-q)\b", " ".join(tokens[start + size:start + size + 2])):
+            if found.kind == "gpu" and rx.match(r"(?:gpu )?(?:laptop|mobile|max-q)\b", " ".join(tokens[start + size:start + size + 2])):
                 continue  # 'an rtx 4070 laptop gpu' is another chip than the desktop card: read as a GPU outside the catalog
             if found.kind == "model":
                 words.take_words(start, start + size - 1, f"model {found.item_id}")
@@ -252,26 +252,7 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
                     words.take_words(start - 2, start - 1, "how many GPUs")
                     gpus = [(a, (g, None)) if catalog.gpu_by_id[g].family == family else (a, (g, c)) for a, (g, c) in gpus]
             else:
-                words.take_words(start, start + size - 1, f"GPU {found.item_id}")
-                words.gpu_words.update(range(start, start + size))
-                asked_count = re.search(r"\b(?:how many|number of)(?: (?:of )?(?:those|these|the|them))?$",
-                                        " ".join(tokens[max(0, start - 4):start]))
-                if asked_count and not words.used[start - 1]:
-                    reading.how_many_gpus = True
-                    how_many_at.add(start)  # 'today 2x 4 A100s ... how many A100s in total?': the count is asked, not told
-                    words.take_words(start - len(asked_count.group(0).split()), start - 1, "how many GPUs")
-                count = count_before(words, start) or times_after(words, start + size)
-                single = start >= 1 and re.fullmatch(r"(?:single|one|1)-?gpu", tokens[start - 1]) is not None  # 'a single-GPU box'
-                form = catalog.gpu_by_id[found.item_id].form_factor  # 'a GH200 node' is one superchip; a PCIe card's box is a PC
-                node = node_after(words, start + size, not form.startswith(("PCIe", "Superchip module")) and not single)
-                pool = node and start + size < len(tokens) and tokens[start + size] in ("nodes", "servers")  # how many not said
-                several = re.search(r"\b(\d+|two|three|four|eight) of (?:the|our|my|their)(?: [\w'-]+)?$",
-                                    " ".join(tokens[max(0, start - 5):start])) if node and not count else None
-                if several and node:  # 'two of the university's H100 nodes'
-                    count = node * (int(several.group(1)) if several.group(1).isdigit() else v.NUMBER_WORDS[several.group(1)])
-                    words.take_words(start - len(several.group(0).split()), start - 1, f"{count // node} nodes")
-                count = count or (None if pool and not several else node)  # 'quotes for MI300X and H200 nodes'
-                gpus.append((start, (found.item_id, count)))
+                gpus.append((start, (found.item_id, read_gpu_count(words, catalog, reading, start, size, found.item_id, how_many_at))))
     first_at = {item: at for at, item in sorted(models, reverse=True)}
     for mention, model in models:  # named again where the question asks ('Dmitri ran llama 70b ... will llama 70b fit?')
         if mention != first_at[model] and words.tier_at(mention) > words.tier_at(first_at[model]):
@@ -304,11 +285,38 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
     for name in sorted(names, key=len, reverse=True):
         named = words.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])")
         if named and words.asking and words.tier(named.start()) == 0 \
-                and not re.search(r"\b(?:there|them|that provider|that one)\b", " ".join(words.text[a:b] for a, b in words.asking)):
+                and not rx.search(r"\b(?:there|them|that provider|that one)\b", " ".join(words.text[a:b] for a, b in words.asking)):
             words.take(named, f"provider {names[name]}, only told of (not a limit on where to look)")
         elif named:
             words.take(named, f"provider {names[name]}")
             reading.providers.append(names[name])
+
+
+def read_gpu_count(words: Words, catalog: Catalog, reading: Reading, start: int, size: int, gpu_id: str,
+                   how_many_at: set[int]) -> int | None:
+    """A GPU named for the first time: take its words, and read the count said with it ('2x H100', 'an H100 node',
+    'two of the university's H100 nodes'), or that a count is what is asked ('how many H100s')."""
+    tokens = words.words
+    words.take_words(start, start + size - 1, f"GPU {gpu_id}")
+    words.gpu_words.update(range(start, start + size))
+    asked_count = rx.search(r"\b(?:how many|number of)(?: (?:of )?(?:those|these|the|them))?$",
+                            " ".join(tokens[max(0, start - 4):start]))
+    if asked_count and not words.used[start - 1]:
+        reading.how_many_gpus = True
+        how_many_at.add(start)  # 'today 2x 4 A100s ... how many A100s in total?': the count is asked, not told
+        words.take_words(start - len(asked_count.group(0).split()), start - 1, "how many GPUs")
+    count = count_before(words, start) or times_after(words, start + size)
+    single = start >= 1 and rx.fullmatch(r"(?:single|one|1)-?gpu", tokens[start - 1]) is not None  # 'a single-GPU box'
+    form = catalog.gpu_by_id[gpu_id].form_factor  # 'a GH200 node' is one superchip; a PCIe card's box is a PC
+    node = node_after(words, start + size, not form.startswith(("PCIe", "Superchip module")) and not single)
+    pool = node and start + size < len(tokens) and tokens[start + size] in ("nodes", "servers")  # how many not said
+    several = rx.search(r"\b(\d+|two|three|four|eight) of (?:the|our|my|their)(?: [\w'-]+)?$",
+                        " ".join(tokens[max(0, start - 5):start])) if node and not count else None
+    if several and node:  # 'two of the university's H100 nodes'
+        count = node * (int(several.group(1)) if several.group(1).isdigit() else v.NUMBER_WORDS[several.group(1)])
+        words.take_words(start - len(several.group(0).split()), start - 1, f"{count // node} nodes")
+    count = count or (None if pool and not several else node)  # 'quotes for MI300X and H200 nodes'
+    return count
 
 
 FAMILY = re.compile(rf"(?:{'|'.join(re.escape(f) for f in v.MODEL_FAMILIES)})[\d.]*")
@@ -316,19 +324,19 @@ FAMILY = re.compile(rf"(?:{'|'.join(re.escape(f) for f in v.MODEL_FAMILIES)})[\d
 
 def size_then_family(tokens: list[str]) -> bool:
     """'7b mistral', '8b qwen3', '13b llama 2': a size, a model family and perhaps its version."""
-    return (bool(re.fullmatch(r"\d+(?:\.\d+)?b", tokens[0])) and bool(FAMILY.fullmatch(tokens[1]))
-            and all(re.fullmatch(r"\d+(?:\.\d+)?", t) for t in tokens[2:]))
+    return (bool(rx.fullmatch(r"\d+(?:\.\d+)?b", tokens[0])) and bool(FAMILY.fullmatch(tokens[1]))
+            and all(rx.fullmatch(r"\d+(?:\.\d+)?", t) for t in tokens[2:]))
 
 
 def sibling_of(catalog: Catalog, model_id: str, size: str) -> str | None:
     """The catalog's model of the same family as `model_id` at `size` billions ('qwen3-30b-a3b' at 235 is
     Qwen3-235B-A22B: the name up to the size, when the whole name with the size changed is not held), or None."""
     name = model_id.split("/")[-1].lower()
-    at = re.search(r"\d+(?:\.\d+)?b", name)
+    at = rx.search(r"\d+(?:\.\d+)?b", name)
     if at is None or at.group(0) == f"{size}b":
         return None
     for sibling in (name[:at.start()] + f"{size}b" + name[at.end():], name[:at.start()] + f"{size}b"):
-        found = catalog.name_in_text(sibling)
+        found = name_in_text(catalog, sibling)
         if found is not None and found.kind == "model":
             return found.item_id
     return None
@@ -361,7 +369,7 @@ def read_counts_after(words: Words, reading: Reading) -> None:
         words.take(count_asked, "how many GPUs")
     another = words.search(r"(?<!before i go )(?<!before i )(?<!before we )\b(?:add\w*|grab\w*|get|getting|buy\w*|pick\w* up"
                            r"|throw\w* in) (?:a|one more|another) ?(second|third|fourth)?(?: one|card|gpu)\b")
-    if another and not re.search(r"\b(?:the|my|a|this) single\b", words.text) and len(reading.gpus) == 1 \
+    if another and not rx.search(r"\b(?:the|my|a|this) single\b", words.text) and len(reading.gpus) == 1 \
             and (reading.gpus[0][1] or 1) == 1 and (another.group(1) or "second") == "second":
         reading.gpus = [(reading.gpus[0][0], 2)]  # 'i have one 3090. worth grabbing a second one for X?': the pair is asked of
         words.take(another, "a second GPU (two in all)")
@@ -415,7 +423,7 @@ def read_counts_after(words: Words, reading: Reading) -> None:
 def same_family_again(catalog: Catalog, gpu_id: str, named: list[str], span: str) -> bool:
     """'2 x H100 NVL ... Meta says it fits one H100': a bare family name after a part of that family is that part."""
     family = catalog.gpu_by_id[gpu_id].family
-    bare = re.sub(r"[^a-z0-9]", "", span.lower().removesuffix("s")) == re.sub(r"[^a-z0-9]", "", family.lower())
+    bare = rx.sub(r"[^a-z0-9]", "", span.lower().removesuffix("s")) == rx.sub(r"[^a-z0-9]", "", family.lower())
     return bare and any(catalog.gpu_by_id[g].family == family for g in named if g in catalog.gpu_by_id)
 
 
@@ -423,12 +431,12 @@ def count_before(words: Words, start: int) -> int | None:
     """'8 x h100', '2 h100s', 'two a100s', 'a pair of 4090s', 'a node of h100s', '2 nodes of 8 x h100'."""
     tokens, index = words.words, start - 1
     nodes = None
-    if index >= 2 and re.fullmatch(r"gpus?", tokens[index]) and tokens[index - 1].isdigit() and tokens[index - 2].isdigit() \
+    if index >= 2 and rx.fullmatch(r"gpus?", tokens[index]) and tokens[index - 1].isdigit() and tokens[index - 2].isdigit() \
             and not any(words.used[index - 2:index + 1]):  # 'two 8-GPU H100 servers' (normalised '2 8 gpus h100')
         many, per = int(tokens[index - 2]), int(tokens[index - 1])
         words.take_words(index - 2, start - 1, f"{many} servers of {per} GPUs")
         return many * per
-    if index >= 1 and tokens[index] == "of" and re.fullmatch(r"nodes?|servers?|boxes|box|machines?", tokens[index - 1]):
+    if index >= 1 and tokens[index] == "of" and rx.fullmatch(r"nodes?|servers?|boxes|box|machines?", tokens[index - 1]):
         nodes_at, index = index - 1, index - 2
         nodes = 1
         if index >= 0 and not words.used[index] and (tokens[index].isdigit() or tokens[index] in v.NUMBER_WORDS):
@@ -445,12 +453,12 @@ def count_before(words: Words, start: int) -> int | None:
         index -= 1  # '2x the 5090'
     if index >= 0 and tokens[index] in ("x", "of") and not words.used[index]:
         index -= 1
-    if index >= 1 and re.fullmatch(r"used|new|old|second[ -]?hand|refurb\w*|spare|identical|matching|more|extra|nvidia|geforce"
+    if index >= 1 and rx.fullmatch(r"used|new|old|second[ -]?hand|refurb\w*|spare|identical|matching|more|extra|nvidia|geforce"
                                    r"|rtx|amd|intel|rented|owned|local", tokens[index]) and not words.used[index]:
         index -= 1  # 'two used 3090s', 'four more a100s'
         if index >= 1 and tokens[index] == "x" and not words.used[index]:
             index -= 1  # '4x AMD MI50'
-    if index >= 1 and re.fullmatch(r"cards?|pieces?|pcs|units?|gpus?", tokens[index]) and not words.used[index]:
+    if index >= 1 and rx.fullmatch(r"cards?|pieces?|pcs|units?|gpus?", tokens[index]) and not words.used[index]:
         index -= 1  # '4 card 4090', '8 pieces of h100'
     if index >= 0 and tokens[index] == "of" and not words.used[index]:
         index -= 1
@@ -458,7 +466,7 @@ def count_before(words: Words, start: int) -> int | None:
         return None
     word = tokens[index]
     if word.isdigit() and 0 < int(word) <= 4096:
-        servers = re.search(r"\b(\d+|two|four|eight) (?:nodes?|servers?|machines?|boxes) (?:x|of|with)$",
+        servers = rx.search(r"\b(\d+|two|four|eight) (?:nodes?|servers?|machines?|boxes) (?:x|of|with)$",
                             " ".join(tokens[max(0, index - 3):index]))
         if servers and not words.used[index - 3]:
             many = int(servers.group(1)) if servers.group(1).isdigit() else v.NUMBER_WORDS[servers.group(1)]
@@ -470,7 +478,7 @@ def count_before(words: Words, start: int) -> int | None:
     if word in ordinal and index >= 1 and tokens[index - 1] in ("a", "the"):  # 'squeeze a third 3060 in': three of them
         words.take_words(index - 1, start - 1, f"{ordinal[word]} GPU(s) (the {word})")
         return ordinal[word]
-    if word == "both" and re.search(r"\ds$", tokens[start]):  # 'across both 3090s' (not 'both H100 and A100')
+    if word == "both" and rx.search(r"\ds$", tokens[start]):  # 'across both 3090s' (not 'both H100 and A100')
         words.take_words(index, start - 1, "2 GPU(s) (both)")
         return 2
     if word in v.NUMBER_WORDS and word not in ("a", "an"):
@@ -484,17 +492,17 @@ def times_after(words: Words, after: int) -> int | None:
     """'H100 SXM5 80GB x8 node': a count written after the GPU as a multiplier."""
     tokens = words.words
     pair = " ".join(tokens[after:after + 2])
-    found = re.match(r"x ?(\d{1,4})\b", pair) if after < len(tokens) and not words.used[after] else None
+    found = rx.match(r"x ?(\d{1,4})\b", pair) if after < len(tokens) and not words.used[after] else None
     if not found or not 0 < int(found.group(1)) <= 4096:
         return None
-    words.take_words(after, after + (0 if re.fullmatch(r"x\d+", tokens[after]) else 1), f"{found.group(1)} GPUs")
+    words.take_words(after, after + (0 if rx.fullmatch(r"x\d+", tokens[after]) else 1), f"{found.group(1)} GPUs")
     return int(found.group(1))
 
 
 def node_after(words: Words, after: int, modules: bool) -> int | None:
     """'an h100 node', 'one 8xh100 node': a node written after the GPU holds eight of them ('the 3090 box' is a PC)."""
     tokens = words.words
-    if modules and after < len(tokens) and not words.used[after] and re.fullmatch(r"nodes?|servers?|box", tokens[after]):
+    if modules and after < len(tokens) and not words.used[after] and rx.fullmatch(r"nodes?|servers?|box", tokens[after]):
         words.take_words(after, after, f"a node of {v.GPUS_PER_NODE} GPUs")
         return v.GPUS_PER_NODE
     return None
@@ -522,7 +530,7 @@ def read_negations(words: Words, reading: Reading) -> None:
         words.take(found, f"ruled out: {found.group(1)}")
         if found.group(1) in ("spot", "interruptible", "preemptible"):  # "don't quote me spot": on-demand it is
             reading.pricing = "on_demand"
-        if re.search(r"checkpointing|ckpt", found.group(1)):
+        if rx.search(r"checkpointing|ckpt", found.group(1)):
             reading.gradient_checkpointing = False
     for off in words.finditer(r"(?:gradient|activation|grad|act)[ _-]?(?:checkpoint\w*|ckpt)(?: (?:turned|switched|set))?"
                               r" (?:off|disabled)\b"
@@ -559,7 +567,7 @@ def read_formats(words: Words, reading: Reading) -> None:
         words.take(made, f"trained in {made.group(1)} (how the model was made, not the weights asked about)")
     formats = [(pattern, dtype) for pattern, dtype in v.WEIGHT_FORMATS if dtype]
     def named(match: re.Match[str]) -> str:
-        dtype = next(d for p, d in formats if re.search(p, match.group(0)))
+        dtype = next(d for p, d in formats if rx.search(p, match.group(0)))
         return match.group(match.lastindex or 0) if dtype == "gguf" else dtype
     found = words.search_first("|".join(f"(?:{pattern})" for pattern, _ in formats))  # the first named where the question asks
     found = found or format_of_a_name(words, "|".join(f"(?:{pattern})" for pattern, _ in formats))
@@ -626,33 +634,33 @@ def read_workload(words: Words, reading: Reading) -> None:
     if tune and not full:  # 'ft time qwen2.5 32b full, 8x h100': 'full' standing alone after a fine-tune names the method
         full = words.search(r"\bfull\b(?= ,| ?$| (?:run|training|ft)\b)")
     # 'serving our fine-tuned Mistral 7B': the model was tuned; the question serves it ('can it be fine-tuned' still trains)
-    if tune and re.fullmatch(r"fine[ -]?tuned|finetuned", tune.group(0)) and re.search(
+    if tune and rx.fullmatch(r"fine[ -]?tuned|finetuned", tune.group(0)) and rx.search(
             r"\b(?:a|an|our|my|the|your|their|this|that)(?: \w+)?$", words.text[:tune.start()].rstrip()):
         tune = None
-    if tune and re.fullmatch(r"fine[ -]?tuned|finetuned", tune.group(0)) and re.search(
+    if tune and rx.fullmatch(r"fine[ -]?tuned|finetuned", tune.group(0)) and rx.search(
             r"\b(?:we|i|they|we've|i've|we have|i have|they've)(?: already)?$", words.text[:tune.start()].rstrip()) \
-            and re.search(SERVES, words.text[tune.end():]):
+            and rx.search(SERVES, words.text[tune.end():]):
         tune = None  # 'We fine-tuned Yi 34B ... and serve it with vllm': the tuning is done; the question serves it
-    if tune and re.fullmatch(r"fine[ -]?tunes?|finetunes?", tune.group(0)) and re.search(
+    if tune and rx.fullmatch(r"fine[ -]?tunes?|finetunes?", tune.group(0)) and rx.search(
             r"\b(?:a|an|our|my|the|your|their|this|that|own|\w+'s)(?: \w+)?$", words.text[:tune.start()].rstrip()) \
-            and re.search(SERVES, words.text):
+            and rx.search(SERVES, words.text):
         tune = None  # 'we're serving our own fine-tune called acme-support-8b': a fine-tune is a model, here served
-    if tune and re.fullmatch(r"dpo|sft|grpo", tune.group(0)) and re.match(r" (?:v\d|\d+(?:\.\d+)?b\b)", words.text[tune.end():]):
+    if tune and rx.fullmatch(r"dpo|sft|grpo", tune.group(0)) and rx.match(r" (?:v\d|\d+(?:\.\d+)?b\b)", words.text[tune.end():]):
         tune = None  # 'kunoichi dpo v2 7b', 'tulu sft 8b': the method names how the model was made
     rebuilt = r"\b(?:rebuild\w*|build\w*|start\w*|rewrit\w*|redo\w*|set(?:ting)? up)(?: [\w'-]+){0,3} $"
     train = words.search(r"\b(?:pre[ -]?train\w*|from[ -]scratch|train(?!ers?\b)\w*)\b")  # 'the HF Trainer' is a recipe
-    if train and train.group(0).startswith("from") and re.search(rebuilt, words.text[:train.start()]):
+    if train and train.group(0).startswith("from") and rx.search(rebuilt, words.text[:train.start()]):
         train = words.search(r"\b(?:pre[ -]?train\w*|train\w*)\b")  # 'rebuilding the deployment from scratch' trains nothing
-    if train and train.group(0) == "trained" and re.search(r"\b(?:was|were|been|is|are|got)(?: \w+)? $",
+    if train and train.group(0) == "trained" and rx.search(r"\b(?:was|were|been|is|are|got)(?: \w+)? $",
                                                         words.text[:train.start()]):
         train = None  # 'the model was trained in fp8': how it was made, not what the asker does
-    if train and re.fullmatch(r"(?:pre[ -]?)?trained", train.group(0)) \
-            and not re.search(r"\b(?:be|get|being) $", words.text[:train.start()]) \
-            and re.search(SERVES, words.text) and not re.search(r"\bhow long\b|\bepochs?\b|\bfine[ -]?tun", words.text):
+    if train and rx.fullmatch(r"(?:pre[ -]?)?trained", train.group(0)) \
+            and not rx.search(r"\b(?:be|get|being) $", words.text[:train.start()]) \
+            and rx.search(SERVES, words.text) and not rx.search(r"\bhow long\b|\bepochs?\b|\bfine[ -]?tun", words.text):
         train = None  # 'a model we pretrained in house ... for inference': made already; the question serves it
     if not full and (tune or train):  # 'continue pretraining ..., all parameters': every weight trained
         full = words.search(r"\b(?:all|every)(?: the| of the| its)? (?:parameters|params|weights)\b")
-    if qlora and lora and not re.fullmatch(r"lora", lora.group(0)):
+    if qlora and lora and not rx.fullmatch(r"lora", lora.group(0)):
         lora = None  # 'adapter qlora': an adapter is what QLoRA trains
     named = [m for m in (qlora, lora, full) if m]
     top = max((words.tier(m.start()) for m in named), default=1)
@@ -673,7 +681,7 @@ def read_workload(words: Words, reading: Reading) -> None:
     elif full or tune:
         reading.method = "full"
         words.take(full or tune, "full fine-tuning" if full else "fine-tuning (no LoRA or QLoRA named)")  # type: ignore[arg-type]
-    scratch = next((m for m in words.finditer(r"\bfrom[ -]scratch\b") if not re.search(rebuilt, words.text[:m.start()])), None)
+    scratch = next((m for m in words.finditer(r"\bfrom[ -]scratch\b") if not rx.search(rebuilt, words.text[:m.start()])), None)
     if scratch:
         words.take(scratch, "training from scratch")
     if reading.method or train:  # 'fine-tune' alone names no method: full is assumed, and said to be
@@ -701,14 +709,14 @@ def read_stack(words: Words, reading: Reading) -> None:
         found = (words.search(rf"(?<![\w.]){re.escape(name)}(?![\w])")
                  or words.search_all_tiers(rf"(?<![\w.]){re.escape(name)}(?= (?:[\w-]+ )?" + v.ENGINE_SOURCES + ")"))
         if found:
-            moved = re.search(v.MOVING_TO, words.text[:found.start()]) is not None  # 'runs ollama now; moving to X via vllm'
+            moved = rx.search(v.MOVING_TO, words.text[:found.start()]) is not None  # 'runs ollama now; moving to X via vllm'
             found_at.append((v.ENGINES[name], words.tier(found.start()) + moved))
             words.take(found, f"engine {v.ENGINES[name]}")
     if chosen:  # 'tried ollama ... moving to sglang': the engine moved to
         found_at = [(v.ENGINES[chosen.group(1)], 3)]
     top = max((t for _, t in found_at), default=1)
     named = [e for e, t in found_at if t == top]  # 'we prototyped with ollama ... which GPU to serve it with vllm?'
-    either = re.search(r"\b(vllm|sglang|llama\.cpp|ollama|lm studio|transformers) (?:or|vs\.?|versus) ", words.text)
+    either = rx.search(r"\b(vllm|sglang|llama\.cpp|ollama|lm studio|transformers) (?:or|vs\.?|versus) ", words.text)
     if len(set(named)) == 1:
         reading.engine = named[0]
     elif named and either:  # 'vllm or llama.cpp for ...': the first is read (and the answer says so)
@@ -759,7 +767,7 @@ def read_gpu_memory(words: Words, reading: Reading) -> None:
         size = float(found.group(1))
         before = " ".join(words.words[max(0, first - 4):first])
         after = " ".join(words.words[first + 1:first + 5])
-        if re.search(r"\b(?:eat\w*|us(?:e|es|ing)|tak(?:e|es|ing)|took|consum\w*|allocat\w*|at least|needs?|wants?|requires?|shows?)"
+        if rx.search(r"\b(?:eat\w*|us(?:e|es|ing)|tak(?:e|es|ing)|took|consum\w*|allocat\w*|at least|needs?|wants?|requires?|shows?)"
                      r"(?: \w+)?$|\d-$|\b(?:files?|weights?|checkpoints?|downloads?|disk|gguf|model|quant)s?(?: alone| itself)? "
                      r"(?:is|are|weighs?)(?: only| about| around| near| nearly| roughly| like)?$|\b(?:from|to) (?:about |around )?$"
                      r"|\b(?:so|=|which is|that's|thats|that is|thus|hence|i\.?e\.?|comes to|works out to)(?: about| around| roughly)?$"
@@ -768,17 +776,17 @@ def read_gpu_memory(words: Words, reading: Reading) -> None:
             words.take(found, "memory used or needed (not a GPU)")
             continue
         unknown = words.unknown_gpu_words & set(range(first - 3, first))
-        one_of_them = re.match(r"(?:gb |g |gib |gigs? )?(?:each|per (?:card|gpu)|apiece|total|in total|combined)\b", after)
-        own_card = re.search(r"\b(?:a|an|my|one|two|\d)$", before) and re.match(r"(?:gb |g |gib |gigs? )?(?:cards?|gpus?|graphics)", after)
+        one_of_them = rx.match(r"(?:gb |g |gib |gigs? )?(?:each|per (?:card|gpu)|apiece|total|in total|combined)\b", after)
+        own_card = rx.search(r"\b(?:a|an|my|one|two|\d)$", before) and rx.match(r"(?:gb |g |gib |gigs? )?(?:cards?|gpus?|graphics)", after)
         describes = bool(words.gpu_words) and not own_card
-        in_all = re.match(r"(?:gb |g |gib |gigs? )?(?:total|in total|combined)\b", after) and (words.gpu_words or words.unknown_gpu_words)
+        in_all = rx.match(r"(?:gb |g |gib |gigs? )?(?:total|in total|combined)\b", after) and (words.gpu_words or words.unknown_gpu_words)
         if (describes or one_of_them and words.gpu_words) and not unknown or not 4 <= size <= 1536 or in_all \
-                or re.search(r"\.\d\d", found.group(1)):  # '14.99 GB' in a log is a measurement, not a card's size
+                or rx.search(r"\.\d\d", found.group(1)):  # '14.99 GB' in a log is a measurement, not a card's size
             words.take(found, "memory of the GPU named")
             continue
         words.take(found, f"a GPU with {size:g} GB" + (" (the memory of the GPU named)" if unknown else ""))
         count = words.unknown_count if unknown else count_before(words, first)
-        asked_count = re.search(r"\b(?:how many|number of)$", before)  # 'how many 16gb cards would it take?'
+        asked_count = rx.search(r"\b(?:how many|number of)$", before)  # 'how many 16gb cards would it take?'
         if asked_count and count is None and not words.used[first - 1]:
             reading.how_many_gpus = True
             words.take_words(first - 2, first - 1, "how many GPUs")
@@ -795,7 +803,7 @@ def drop_restated_memory(words: Words, reading: Reading, catalog: Catalog) -> No
     def set_apart(a: int, b: int) -> bool:  # 'vs' anywhere between; 'and'/'or' only close by ('a 4090 and a 24gb 3090')
         between = words.words[min(a, b):max(a, b)]
         near = len(between) <= 6 and any(w in ("and", "or", "plus", "+") for w in between)
-        return near or bool(re.search(r"\b(?:vs|versus|compar\w*|than|instead)\b", " ".join(between)))
+        return near or bool(rx.search(r"\b(?:vs|versus|compar\w*|than|instead)\b", " ".join(between)))
 
     at = list(reading.gpu_at)
     dropped: set[int] = set()
@@ -849,10 +857,10 @@ def place_of(words: Words, index: int) -> str | None:
     from the words near it; 'new' and 'old' stand for the setups coming and going."""
     before = " ".join(words.words[max(0, index - 8):index]).split(" , ")[-1]
     after = " ".join(words.words[index:index + 5]).split(" , ")[0]
-    found = list(re.finditer(v.PLACES, before)) or list(re.finditer(v.PLACES, after))
+    found = list(rx.finditer(v.PLACES, before)) or list(rx.finditer(v.PLACES, after))
     if found:
         return age_or_place(found[-1].group(1))
-    age = list(re.finditer(v.AGE, " ".join(words.words[max(0, index - 4):index])))
+    age = list(rx.finditer(v.AGE, " ".join(words.words[max(0, index - 4):index])))
     return age_or_place(age[-1].group(1)) if age else None
 
 
@@ -881,7 +889,7 @@ def keep_unknown_gpus(words: Words, reading: Reading, keep: list[bool], why: str
 
 def set_aside_dismissed_names(words: Words, reading: Reading) -> None:
     """'Forget the Mac for now: on the 3090 box...': a GPU the question says to leave out."""
-    for dismissed in re.finditer(v.LEAVE_OUT, words.text):
+    for dismissed in rx.finditer(v.LEAVE_OUT, words.text):
         word = dismissed.group(1)
         if len(word) < 2 or word in v.STOP_WORDS:  # 'ignore it', 'ignore a few things': no GPU's name
             continue
@@ -894,7 +902,7 @@ def set_aside_dismissed_names(words: Words, reading: Reading) -> None:
 def set_aside_other_places(words: Words, reading: Reading) -> None:
     """'At work we have 4x A100, at home a 3090. At home, how fast...?': the GPUs at the place asked about."""
     asking = " ".join(words.text[a:b] for a, b in words.asking)
-    asked, counted = re.search(v.PLACES, asking), re.search(v.COUNTED_BACK, asking)
+    asked, counted = rx.search(v.PLACES, asking), rx.search(v.COUNTED_BACK, asking)
     if len(reading.gpus) < 2:
         return
     if asked is not None:
@@ -915,9 +923,9 @@ def set_aside_other_places(words: Words, reading: Reading) -> None:
 def changed_from_to(words: Words, reading: Reading, at: int) -> bool:
     """'Upgraded my workstation from a single RTX A6000 (...) to 2x RTX 6000 Ada': the GPU after 'to', when another GPU
     came after a change word's 'from'."""
-    if not re.search(r"\bto\b", " ".join(words.words[max(0, at - 3):at])):
+    if not rx.search(r"\bto\b", " ".join(words.words[max(0, at - 3):at])):
         return False
-    return any(re.search(r"\b(?:upgrad\w*|switch\w*|mov\w*|went|go|going|migrat\w*|swap\w*|chang\w*)\b(?: \S+){0,4} from\b"
+    return any(rx.search(r"\b(?:upgrad\w*|switch\w*|mov\w*|went|go|going|migrat\w*|swap\w*|chang\w*)\b(?: \S+){0,4} from\b"
                          r"(?: \S+){0,3}$", " ".join(words.words[max(0, other - 10):other]))
                for other in reading.gpu_at if other < at)
 
@@ -925,7 +933,7 @@ def changed_from_to(words: Words, reading: Reading, at: int) -> bool:
 def bought_after(words: Words, reading: Reading, at: int) -> bool:
     """'a 5070 Ti on sale for $749 and am thinking of pulling the trigger': the GPU the asker plans to buy, said after it
     (within a dozen words, no other GPU between)."""
-    plan = re.search(v.BUYING_PLAN, " ".join(words.words[at + 1:at + 15]))
+    plan = rx.search(v.BUYING_PLAN, " ".join(words.words[at + 1:at + 15]))
     if plan is None:
         return False
     plan_at = at + 1 + " ".join(words.words[at + 1:at + 15])[:plan.start()].count(" ")
@@ -936,19 +944,19 @@ def bought_after(words: Words, reading: Reading, at: int) -> bool:
 def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     """'My old box had a 5080 ... does gpt-oss fit across the two 3090s?': when the sentence that asks names GPUs, those
     named only in sentences that tell are background; a model named where the question asks comes first."""
-    torn = re.search(r"\b(?:between|torn|either|vs\.?|versus)\b", words.text)  # 'torn between moving to H100 or B200'
+    torn = rx.search(r"\b(?:between|torn|either|vs\.?|versus)\b", words.text)  # 'torn between moving to H100 or B200'
     moved_to = [] if torn else [
         a for a in reading.gpu_at if words.tier_at(a) > 0 and (  # not a move someone else says we should have made
-            re.search(v.MOVING_TO.pattern + r"(?: \w+)?$", " ".join(words.words[max(0, a - 4):a]))
-            and not re.search(r"\b(?:who's|who is|who was|that was|which was|that's|he's|she's|they're|he|she|they|their|his|her)\b",
+            rx.search(v.MOVING_TO.pattern + r"(?: \w+)?$", " ".join(words.words[max(0, a - 4):a]))
+            and not rx.search(r"\b(?:who's|who is|who was|that was|which was|that's|he's|she's|they're|he|she|they|their|his|her)\b",
                               " ".join(words.words[max(0, a - 5):a]))
-            or re.search(r"\b(?:picking up|pick up|buying|getting|grabbing|ordering|ordered|receiving)(?: (?:a|an|the|two|\d+|another))?$",
+            or rx.search(r"\b(?:picking up|pick up|buying|getting|grabbing|ordering|ordered|receiving)(?: (?:a|an|the|two|\d+|another))?$",
                          " ".join(words.words[max(0, a - 3):a]))  # 'currently on a 4070, picking up a 5090 next week'
-            or re.match(r"(?:\S+ ){0,2}instead\b", " ".join(words.words[a + 1:a + 4]))
+            or rx.match(r"(?:\S+ ){0,2}instead\b", " ".join(words.words[a + 1:a + 4]))
             or bought_after(words, reading, a) or changed_from_to(words, reading, a))]
     if moved_to and len(moved_to) < len(reading.gpu_at):  # 'two replicas on 4x A100 ... if we move to H200s': the H200s
         keep_gpus(words, reading, [a in moved_to for a in reading.gpu_at], "the setup being left")
-    moved_model = [a for a in reading.model_at if re.search(v.MOVING_TO.pattern + r"(?: \w+){0,2}$",
+    moved_model = [a for a in reading.model_at if rx.search(v.MOVING_TO.pattern + r"(?: \w+){0,2}$",
                                                              " ".join(words.words[max(0, a - 4):a]))]
     if moved_model and len(moved_model) < len(reading.model_at):  # 'runs mixtral today; the plan is to move it to llama 3.3 70b'
         for at, model in zip(reading.model_at, reading.models, strict=True):
@@ -962,7 +970,7 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     set_aside_dismissed_names(words, reading)
     tiers = [words.tier_at(a) for a in reading.gpu_at]
     asking = " ".join(words.text[a:b] for a, b in words.asking)
-    if (re.search(r"\b(?:his|her|their) (?:card|gpu|rig|setup|box|machine|build)s?\b", asking) or v.CHECKS_A_CLAIM.search(asking)) \
+    if (rx.search(r"\b(?:his|her|their) (?:card|gpu|rig|setup|box|machine|build)s?\b", asking) or v.CHECKS_A_CLAIM.search(asking)) \
             and 0 in tiers:  # 'a friend runs it on a 5090 ... is that possible on his card?', 'the rep claims X: is that true?'
         tiers = [2 if t == 0 and not any(a <= words.starts[i] < b for a, b in words.left) else t
                  for t, i in zip(tiers, reading.gpu_at, strict=True)]
@@ -973,7 +981,7 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
         theirs = False  # 'our rep keeps bringing up the MI325X. what are its specs?': the only thing named is asked about
     top = max(tiers + unknown_tiers, default=1)
     not_gpus = r"(?:the )?(?:cloud|rent\w*|buy\w*|on-?prem\w*|own\w*)\b"  # 'buying compared to renting' sets no GPUs side by side
-    comparing = re.search(rf"\b(?:(?:vs\.?|versus)(?! {not_gpus})|compar\w*(?! (?:to|with|against) {not_gpus})|stack up"
+    comparing = rx.search(rf"\b(?:(?:vs\.?|versus)(?! {not_gpus})|compar\w*(?! (?:to|with|against) {not_gpus})|stack up"
                           r"|against|(?:faster|slower|better|worse|cheaper) than|worth it|between (?:them|the two|both))\b",
                           words.text) is not None  # 'h200 vs h100 for X. is the h200 worth it?'
     # 'torn between A and B, how do they compare?': the two asked about are the candidates, not the rig one has
@@ -1005,16 +1013,16 @@ def read_unknown_gpus(words: Words, reading: Reading) -> None:
             merged.append([start, end])
     text = words.masked()
     for start, end in merged:
-        name = re.sub(r"(\d)s$", r"\1", text[start:end].strip())  # 'two Tesla P40s': a P40
+        name = rx.sub(r"(\d)s$", r"\1", text[start:end].strip())  # 'two Tesla P40s': a P40
         before = " ".join(words.words[max(0, words.index_at(start) - 4):words.index_at(start)])
-        if re.search(NEGATION.rstrip() + "$", before):  # 'swapped my 3070 for a 7900 xtx': the 3070 is gone
+        if rx.search(NEGATION.rstrip() + "$", before):  # 'swapped my 3070 for a 7900 xtx': the 3070 is gone
             words.take_range(start, end, f"ruled out: '{name}'")
             continue
         words.take_range(start, end, f"GPU '{name}' (not in the catalog)")
         first = words.index_at(start)
         words.unknown_gpu_words.update(range(first, words.index_at(end - 1) + 1))
         words.unknown_count = words.unknown_count or count_before(words, first)
-        if re.search(r"\b(?:how many|number of)$", before) and words.unknown_count is None:
+        if rx.search(r"\b(?:how many|number of)$", before) and words.unknown_count is None:
             reading.how_many_gpus = True  # 'how many a40s to serve X?': the count of a card outside the catalog is asked
         if any(name == n or n.endswith(" " + name) for n in reading.unknown_gpus):  # the same GPU named again ('both P40s')
             continue
@@ -1032,7 +1040,7 @@ def read_percentile_outputs(words: Words) -> None:
                           r"\d+(?:\.\d+)? ?k?(?: tokens?)?\b")
     if len(said) < 2:
         return
-    chosen = re.search(r"\b(?:size|sized|sizing|plan|planning|provision)\w* (?:for|to|on|at|against) (?:the )?p(\d{2,3})\b", words.text)
+    chosen = rx.search(r"\b(?:size|sized|sizing|plan|planning|provision)\w* (?:for|to|on|at|against) (?:the )?p(\d{2,3})\b", words.text)
     keep = chosen.group(1) if chosen else "50"
     if not any(m.group(1) == keep for m in said):
         keep = said[0].group(1)
@@ -1047,8 +1055,8 @@ def read_token_counts(words: Words, reading: Reading) -> None:
     """'on 1T tokens', '20B tokens of data', 'generate 500 tokens', '300 output tokens'."""
     scale = "|".join(sorted(v.TOKEN_SCALE, key=len, reverse=True))
     corpus = words.search(rf"(\d+(?:\.\d+)?) ?({scale}) (?:tokens?|toks?)\b(?! ?(?:/|per) ?s)(?! context)")
-    volume = corpus and re.match(r" ?(?:/ ?|per |a |each |every )(?:day|month|week)\b|/d\b| daily\b", words.text[corpus.end():])
-    trains = re.search(r"\b(?:train\w*|fine[ -]?tun\w*|finetun\w*|sft|epochs?|dataset|corpus|lora|qlora)\b", words.text)
+    volume = corpus and rx.match(r" ?(?:/ ?|per |a |each |every )(?:day|month|week)\b|/d\b| daily\b", words.text[corpus.end():])
+    trains = rx.search(r"\b(?:train\w*|fine[ -]?tun\w*|finetun\w*|sft|epochs?|dataset|corpus|lora|qlora)\b", words.text)
     if corpus and volume and not trains:
         words.take_range(corpus.start(), corpus.end() + volume.end(), "tokens served per period (not training data)")
         corpus = None  # 'we pay OpenAI for ~5M tokens/day of summarization': a load, not a dataset
@@ -1057,7 +1065,7 @@ def read_token_counts(words: Words, reading: Reading) -> None:
     if corpus:
         reading.training_tokens = float(corpus.group(1)) * v.TOKEN_SCALE[corpus.group(2)]
         words.take(corpus, f"{reading.training_tokens:.3g} training tokens")
-        if not re.match(r" ?(?:in )?(?:total|in all|overall|all told|after)\b", words.text[corpus.end():]):
+        if not rx.match(r" ?(?:in )?(?:total|in all|overall|all told|after)\b", words.text[corpus.end():]):
             read_epochs(words, reading)
     rows = None if corpus or short and not trains else words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k|m|million|thousand)? (?:[a-z-]+ )?"
                                                                     r"(?:samples|examples"
@@ -1072,29 +1080,13 @@ def read_token_counts(words: Words, reading: Reading) -> None:
         count = row_count(rows)
         length = kilo(rows.group(3), rows.group(4))
         reading.training_tokens = count * length
-        if not re.search(r"\bav(?:era)?g|\broughly\b|\babout\b|\baround\b", rows.group(0)):  # an average length is no sequence length
+        if not rx.search(r"\bav(?:era)?g|\broughly\b|\babout\b|\baround\b", rows.group(0)):  # an average length is no sequence length
             reading.seq_len = length
         words.take(rows, f"{reading.training_tokens:.3g} training tokens ({count:g} sequences of {length:,} tokens)")
         read_epochs(words, reading)
     elif not corpus:
         read_rows_and_average(words, reading)
     read_percentile_outputs(words)
-    out = (words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:output|generated|new|completion|response) tokens?\b"
-                        r"|(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? tokens? generated\b"
-                        r"|(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?[ -]tokens? (?:repl(?:y|ies)|responses?|answers?|outputs?|completions?)\b")
-           or words.search(r"\b(?:generat\w*|output\w*|respon\w*|answers? of)(?: len(?:gth)?s?| size)?"
-                           r" (?:about |around |up to |is |of |= )?"
-                           r"(\d+(?:\.\d+)?) ?(k)? tokens?\b")  # 'output len ~200 tokens'
-           or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:out|of output|output)\b")
-           or words.search(r"\b(?:repl(?:y|ies)|responses?|answers?|completions?|outputs?)(?: of| about| around| are| is| ~"
-                           r"| roughly| usually| typically| average| averaging| avg| run| short| brief| maybe| probably| like"
-                           r"| generally| on average| approximately| tend to be| tends to be| come out at| ,)* (\d+(?:\.\d+)?) ?(k)?\b")
-           or words.search(r"\b(?:gets?|getting|receives?|returns?|sends?) (?:about |around |roughly )?(\d+(?:\.\d+)?) ?(k)?"
-                           r"(?: tokens?)? back\b"))  # 'sends 8k of prompt and gets 2k back'
-    if out:
-        first_number = next(n for n in range(1, len(out.groups()) + 1, 2) if out.group(n))  # (number, k) pairs
-        reading.output_tokens = kilo(out.group(first_number), out.group(first_number + 1))
-        words.take(out, f"{reading.output_tokens} output tokens")
 
 
 ROWS = (r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k|m|million|thousand)? (?:[a-z-]+ )?(?:samples|examples|rows|conversations|documents|docs"
@@ -1145,93 +1137,26 @@ def read_epochs(words: Words, reading: Reading) -> None:
         words.take(epochs, f"{epochs.group(1)} epoch{'s' if passes != 1 else ''} ({reading.training_tokens:.3g} tokens in all)")
 
 
-def kilo(value: str, k: str | None) -> int:
-    """'8k' is 8,192 tokens (8 x 1,024, as context sizes are quoted: powers of two); '20k' and '1.5k' are 20,000 and 1,500
-    (a round figure, not a window size); '8000' is 8,000."""
-    number = float(value)
-    if not k:
-        return int(number)
-    window = number.is_integer() and int(number) & (int(number) - 1) == 0
-    return int(number * (1024 if window else 1000))
+def read_sequence_lengths(words: Words, reading: Reading) -> None:
+    """'16k sequences', 'full-length 40k requests': a length, not a count of users."""
+    for length in words.finditer(r"(?<![\w.$])(?:1|2|4|8|16|32|64|128|256) ?k[ -]?(?:token )?" + PER_SEQUENCE + r"\b"
+                                 r"|(?<=full-length )(?<![\w.$])\d+ ?k[ -]?(?:token )?" + PER_SEQUENCE + r"\b"):
+        words.take(length, "a sequence length")
 
 
-NOT_CONTEXT_NOUNS = (r"(?! ?(?:(?!per |a |an |each |every |in |of )[a-z]+ )?"
-                     r"(?:usd|\$|dollars?|euros?|eur|rubles?|roubles?|yen|yuan|rmb|rupees?|pounds?|gbp|won"
-                     r"|examples?|samples?|sentences?|records?|pairs?|questions?|rows?"
-                     r"|docs?|documents?|conversations?|steps?|images?|chats?|tickets?|messages?|emails?|files?|queries"
-                     r"|transcripts?|articles?|posts?|threads?|reviews?"
-                     r"|(?!per |a |an |each |every |in |of |tokens?\b|context)(?:[a-z-]+ ){0,2}(?:descriptions|abstracts|papers|entries"
-                     r"|items|notes|reports|summaries|tweets|products|cases|texts|instructions|dialogues|annotations|responses"
-                     r"|completions|turns|invoices|contracts|filings|recipes|stories)"
-                     r"|(?!per |a |an |each |every |in |of )[a-z]+ [a-z]+ (?:chats?|tickets?|conversations?|examples?)"
-                     r"|words?|lines?|pages?|stars|downloads|(?:concurrent |active )?(?:users?|requests?|sessions?|people|customers)"
-                     r"|a month|/month|per month|/mo\b|tok\w*/s|tokens? (?:per|a) s\w*|t/s|or best offer|obo\b))")
-
-
-def money_without_model(words: Words, reading: Reading) -> bool:
-    """No model, and money talk: a bare '100k' is dollars then ('100k or more like 300k?' of a bill), not a context."""
-    return not reading.models and re.search(r"\$|\b(?:cost\w*|price\w*|bill|budget|spend|pay|usd|dollars?|bucks|looking at)\b",
-                                            words.text) is not None
-
-
-def read_context(words: Words, reading: Reading) -> None:
-    patterns = [r"(?:(?<=concurrent )|(?<=parallel ))(\d+) ?(k)[ -]?(?:tokens? )?(?=requests|prompts|sequences|chats)",
-                r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: total)? tokens? (?:per|each|a|for each) (?:sequence|seq|request|conversation)\b",
-                r"(?<=\bbatch )(?:size )?\d+ (?:at|of|x) (\d{3,6})()\b(?! ?(?:tok|users|requests|\$|ms\b|s\b))",  # 'batch 8 at 4096'
-                r"(?<![\w.$])(1|2|4|8|16|32|64|128|256) ?(k)[ -]?(?:token )?(?:sequences?|seqs?|sessions?|requests?|chats?"
-                r"|conversations?|prompts?)\b",  # 'I need 16k sequences', 'how many concurrent 32k sessions'
-                r"\bcontext per (?:conversation|chat|request|user|session|npc) ,? ?(\d+) ?(k)?\b",
-                r"\b(?:sequences|requests|chats|prompts|sessions) (?:\S+ ){0,8}?(?:at|of|with) (\d+) ?(k)(?: tokens?)? each\b",
-                r"(?<![\w.$])(?<!batch )(?<!batch size )(?<!bs )(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:context|ctx|context window"
-                r"|sequence\b|seq\b(?: len)?"
-                r"|prompts?\b|input\b)(?: lengths?| window| size)?|(?<![\w.$])(\d+(?:\.\d+)?) ?(k)(?: tokens?)? in\b",
-                r"(?:context|ctx|sequence|seq|prompt|input|max(?:imum)?[ _-]?(?=len))s?(?:[ _-]?(?:length|len|window|size))?"
-                r"(?: of| =| at| is| to| set to| is set to)? (\d+(?:\.\d+)?) ?(k)?\b(?: tokens?)?",
-                r"(?<!averaging )(?<!average )(?<!avg )(?<!averages )(?<!averaged )"
-                r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?[ -]tokens?\b(?! ?(?:/|per|a|each) ?(?:s\b|sec|second))"
-                r"(?! (?:each|per user|out|of output))"]
-    if not money_without_model(words, reading):
-        patterns.append(r"(?<!wants )(?<!asking )(?<!asks )(?<!costs )(?<!cost )(?<!paid )(?<!selling for )(?<!sells for )"
-                        r"(?<![\w.$])(\d{1,4}(?:\.\d+)?) ?(k)\b" + NOT_CONTEXT_NOUNS)  # 'someone wants 9k for it': a price
-    # (and '13900k' a CPU: no context is ten million tokens)
-    found = words.search_first(*patterns) or words.search(  # 'how many full-length 20k requests fit?', when no context is set
-        r"(?:(?<=full-length )|(?<=full length ))(\d+) ?(k)[ -]?(?:tokens? )?(?=requests|prompts|sequences|chats|sessions|conversations)")
-    if found:
-        number = next(g for g in found.groups() if g and g[0].isdigit())  # the alternatives number their groups apart
-        reading.seq_len = kilo(number, "k" if "k" in found.groups() else None)
-        reading.seq_len_told = bool(words.asking) and not any(a <= found.start() < b for a, b in words.asking)
-        first_number = next(n for n in range(1, len(found.groups()) + 1) if found.group(n))
-        leading_noun = (re.match(r"(?:sequences|requests|chats|prompts|sessions)\b", found.group(0))  # '8 sequences of 8k each'
-                        or re.search(r"\bbatch (?:size )?$", words.text[:found.start()]))  # 'batch 8 at 4096': the batch stays
-        words.take_range(found.start(first_number) if leading_noun else found.start(), found.end(),
-                         f"{reading.seq_len:,} tokens of context")
+def read_people_in_all(words: Words, reading: Reading) -> None:
+    """Of '200 devs, 60 of them hitting it at once', the 200 once the 60 are read: the people in all."""
+    if any(span.kind == "users" for span in words.spans):
+        headcount = words.search(r"(?<![\w.$])\d+ (?:users?|people|devs?|developers?|engineers?|employees|staff|members|students)\b")
+        if headcount:
+            words.take(headcount, "the people in all (the concurrent ones are counted)")
 
 
 def read_traffic(words: Words, reading: Reading) -> None:
     """'1000 concurrent users', '20 requests per second', '50 rps', '30 tokens/s per user'; of '200 devs, 60 of them
     hitting it at once' the 60 are the concurrent users."""
-    for length in words.finditer(r"(?<![\w.$])(?:1|2|4|8|16|32|64|128|256) ?k[ -]?(?:token )?(?:sequences?|seqs?|sessions?|requests?|chats?"
-                                 r"|conversations?|prompts?)\b"
-                                 r"|(?<=full-length )(?<![\w.$])\d+ ?k[ -]?(?:token )?(?:sequences?|seqs?|sessions?|requests?|chats?"
-                                 r"|conversations?|prompts?)\b"):  # '16k sequences', 'full-length 40k requests': a length, not a count
-        words.take(length, "a sequence length")
-    peak = (words.search(r"\b(\d+) of (?:them|those|these|us) (?:\w+ ){0,2}?" + v.AT_ONCE)
-            or words.search(r"(?<!than )(?<!over )(?<!above )\b(\d+) (?:people|users|devs?|developers|engineers|employees|staff)"
-                            r" (?:\w+ ){0,5}?(?:at the same (?:time|moment)|at once|simultaneously|concurrently)\b")
-            or words.search(r"\bconcurrency (?:estimate |target |is |of |at |around |about |roughly |~ ?)*(\d+)\b")
-            or words.search(r"\b(?:maybe |about |around |only |perhaps |roughly |approximately |some |up to |figure |say |assume "
-                            r"|assuming |expect )(\d+) (?:\w+ing|online|active)"
-                            r" (?:\w+ ){0,3}?(?:at the same (?:time|moment)|at once|simultaneously|concurrently)\b")  # 'maybe 40 chatting
-            or words.search(r"\b(?:maybe |about |around |only |perhaps |roughly |approximately |some |up to )(\d+) (?:of (?:them|us) )?"
-                            r"(?:are|will be|would be|might be)"
-                            r" (?:\w+ ){0,4}?(?:at the same (?:time|moment)|at once|simultaneously|concurrently)\b"))
-    if peak:
-        reading.users = int(peak.group(1))
-        words.take(peak, f"{reading.users:,} concurrent users (of the people named, those at once)")
-        headcount = words.search(r"(?<![\w.$])\d+ (?:users?|people|devs?|developers?|engineers?|employees|staff|members|students)\b")
-        if headcount:
-            words.take(headcount, "the people in all (the concurrent ones are counted)")
-    served = re.search(r"\b(?:serv\w*|host\w*|deploy\w*|chat ?bots?|chat tool|assistant|for (?:a|our|the|my) [\w-]+ (?:[\w-]+ )?"
+    peak = any(span.kind == "users" for span in words.spans)  # read at once by the slot rows (slots.py)
+    served = rx.search(r"\b(?:serv\w*|host\w*|deploy\w*|chat ?bots?|chat tool|assistant|for (?:a|our|the|my) [\w-]+ (?:[\w-]+ )?"
                        rf"(?:{v.ORGANISATIONS}))\b", words.text)
     apart = "(?:, )?" if served else "(?:, )?(?:of )?"  # 'legal-tech startup, 6 people': who asks; 'serve it to a team of 15': users
     team = words.search(rf"\b(?:{v.ORGANISATIONS}) {apart}(?:has |have |had |is |are )?(?:about |around |~ ?)?(\d+) "
@@ -1247,7 +1172,7 @@ def read_traffic(words: Words, reading: Reading) -> None:
                            r"|\b(?:qps|rps)(?: target| peak| of| is| at| around| about| =)* (\d+(?:\.\d+)?)\b(?! ?(?:%|tok|users))")
     top = max((words.tier(r.start()) for r in rates), default=0)
     rates = [r for r in rates if words.tier(r.start()) == top]  # not a rate from a blog the question sets aside
-    rate = next((r for r in rates if re.search(r"\b(?:spikes?|peaks?|peaking|max\w*|up to|bursts?)(?: \w+)?(?: to| at| of| is)? ?$",
+    rate = next((r for r in rates if rx.search(r"\b(?:spikes?|peaks?|peaking|max\w*|up to|bursts?)(?: \w+)?(?: to| at| of| is)? ?$",
                                                words.text[:r.start()])), rates[0] if rates else None)  # 'averages 2/s, spikes to 8'
     if rate:
         per = 60.0 if rate.group(3) else 3600.0 if rate.group(4) else 1.0  # '180 requests per minute'
@@ -1273,7 +1198,7 @@ def read_traffic(words: Words, reading: Reading) -> None:
                          r"|\b(?:just|only) (?:for )?(me|myself)\b"
                          # 'team of 5 here': who asks
                          r"|(?<!we're a )(?<!we are a )(?<!i'm on a )(?<!i am on a )\bteam of (\d+)\b(?! here\b)")
-    today = users and re.search(r"\b(?:today|currently|right now|at the moment|these days)\b",
+    today = users and rx.search(r"\b(?:today|currently|right now|at the moment|these days)\b",
                                 words.text[max(0, users.start() - 40):users.end() + 20])
     goal = today and words.search(r"\b(?:roll(?:ing)? (?:it |this )?out to|scal(?:e|ing) (?:it |this )?(?:up )?to|grow(?:ing)? to|"
                                   r"expand(?:ing)? to|going to|need(?:s)? to (?:handle|serve|support)|target(?:ing)?)(?: about| around)?"
@@ -1284,7 +1209,7 @@ def read_traffic(words: Words, reading: Reading) -> None:
         words.take_range(goal.start(1), goal.end(), f"{goal.group(1)} concurrent users")
         reading.users = int(goal.group(1))
         users = None
-    headcount_only = users and rate and not at_once and not re.search(r"concurrent|parallel|simultaneous|active|at once|same time",
+    headcount_only = users and rate and not at_once and not rx.search(r"concurrent|parallel|simultaneous|active|at once|same time",
                                                                       users.group(0))
     if users and headcount_only:  # '~600 staff ... 5 requests per second': the rate is the load, the staff its source
         words.take(users, "people in all (the load is the request rate)")
@@ -1292,44 +1217,6 @@ def read_traffic(words: Words, reading: Reading) -> None:
         value = users.group(1) or users.group(3) or users.group(6) or "1"  # 4, 5: one user ('a single user', 'just for me')
         reading.users = int(float(value) * (1000 if users.group(2) else 1))
         words.take(users, f"{reading.users:,} concurrent users")
-    rate_words = r"(?<![\d.])(\d+(?:\.\d+)?)\+? ?(?:tok(?:en)?s? ?(?:/|per|a) ?s(?:ec\w*)?|t/s|tps)\b"
-    observed = (r"(?<!seeing )(?<!getting )(?<!get )(?<!got )(?<!only )(?<!currently )(?<!see )(?<!gives )(?<!give )"
-                r"(?<!shows )(?<!showing )(?<!measured )(?<!reports )(?<!clocking )")  # 'grafana shows ~35 tok/s per stream'
-    speed = (words.search(r"(?:each (?:wanting|needing|getting|at|expects?|expecting|wants?|needs?"
-                          r"|(?:one |user |person |of them )?(?:should|must|will|would|needs? to|has to|ought to)"
-                          r" (?:get|see|have|receive|stream at))"
-                          r"(?: at least| >=?| ≥| no less than)?"  # 'each needs >=25 tok/s', 'each should get about 20 tok/s'
-                          r"|(?:each|every) (?:user|person|stream|client) (?:to )?(?:see|get)s?"
-                          r"|(?:each|every) (?:\w+ )?(?:of (?:them|us|those|these) )?to (?:stream|get|see|receive)(?: at)?"
-                          r"|(?:each|every) (?:user|person|stream|client) (?:needed|needs|need|wants|wanted|should get)"
-                          r"|keep(?:ing)? (?:each|every) (?:user|person|stream|client) (?:at|above)"
-                          r"|at least|min(?:imum)?|target(?:ing)?(?: to| of)?|>=?|no less than"
-                          r"|keep(?:ing)?|above|over|(?:nobody|no one|no user|none) (?:should |must |will |may )?(?:see|get)s?"
-                          r" (?:less|fewer|slower|lower) than|each (?:to )?(?:stream|get|see|receive)s? at) (?:maybe |about |around "
-                          r"|roughly |like )?" + rate_words)
-             or words.search(rate_words + r" or (?:better|more|faster|above|higher)\b")
-             or words.search(observed + rate_words + r"(?: per user| each| for each user| per stream| per person| for every user"
-                             r"| per reply| per response| per request)"))  # '~12 tok/s per stream, we're seeing' is no target
-    if speed:
-        reading.tokens_per_s_per_user = float(speed.group(1))
-        words.take(speed, f"{reading.tokens_per_s_per_user:g} tokens/s per user")
-
-
-def read_batch(words: Words, reading: Reading) -> None:
-    batch = words.search(r"(?:micro[ _-]?|per[ _-]device[ _-]?(?:train[ _-])?)?(?:batch(?:[ _-]?size)?|bs)(?: of| =| is| at)? "
-                         r"(\d+|one|two|four|eight|sixteen)\b|(\d+) batch(?: size)?+\b(?! \d)"
-                         r"|(\d+) (?:seqs|sequences|prompts)(?: \S+){0,6}? (?:at once|together|in parallel|concurrently|in a batch"
-                         r"|in flight)"
-                         r"|\b(one|1|a single) (?:sequence|request|prompt) at a time\b"
-                         r"|\bfor (a single|one) sequence\b")
-    # '16 concurrent seqs (at 8k each)': sequences in flight are a batch, whatever read the words after
-    batch = batch or next((m for m in re.finditer(r"\b(\d+) (?:concurrent|parallel|simultaneous)(?= (?:seqs|sequences)\b)", words.text)
-                           if not any(words.used[words.index_at(m.start()):words.index_at(m.end() - 1) + 1])), None)
-    if batch:
-        value = next(g for g in batch.groups() if g)
-        reading.batch_size = int(value) if value.isdigit() else v.NUMBER_WORDS.get(value, 1)  # 'a single'
-        reading.batch_told = bool(words.asking) and words.tier(batch.start()) < 2
-        words.take(batch, f"batch {reading.batch_size}")
 
 
 def read_money(words: Words, reading: Reading) -> None:
@@ -1338,7 +1225,7 @@ def read_money(words: Words, reading: Reading) -> None:
                           r"\$ ?\d[\d,.]* ?k?\b")
     if budget:  # '$15k of grant money': what there is to spend, not what one GPU costs
         words.take(budget, "a budget (not a price per GPU)")
-    spending = re.search(r"\$|\b(?:buy\w*|purchas\w*|budget\w*|spend\w*|afford|cost\w*|price\w*|bucks|dollars?)\b", words.text)
+    spending = rx.search(r"\$|\b(?:buy\w*|purchas\w*|budget\w*|spend\w*|afford|cost\w*|price\w*|bucks|dollars?)\b", words.text)
     cap = spending and words.search(r"\b(?:keep (?:it|this|things|the (?:cost|spend|price|bill))|stay(?:ing)?|come in)"
                                     r" (?:under|below|within)"
                                     r" \$? ?\d+(?:\.\d+)? ?k\b")
@@ -1380,25 +1267,25 @@ def read_money(words: Words, reading: Reading) -> None:
     for dismissed in words.finditer(r"\b(?:ignore|disregard|forget|(?:don't|do not) use) (?:the |that |those |our )?"
                                     r"(\$ ?\d[\d,.]* ?k?(?: ?/ ?h(?:ou)?r\b| per (?:gpu[ -]?)?hour| an hour| each| per card)?)"):
         words.take(dismissed, "a price the question says to leave out", group=1)  # 'ignore the $3.80/hr in the old contract'
-    if re.search(v.PRICE_SET_ASIDE, words.text):  # 'leaving price aside (the quotes expire)': no price is an input
+    if rx.search(v.PRICE_SET_ASIDE, words.text):  # 'leaving price aside (the quotes expire)': no price is an input
         for set_aside in words.finditer(r"\$ ?\d[\d,.]* ?k?\b(?: (?:each|per card|per gpu|a card|apiece))?"):
             words.take(set_aside, "a price the question sets aside")
     purchase = words.search(r"\$ ?(\d+(?:\.\d+)?) ?(k)?\b ?(?:each|per gpu(?![ -]?h| per h)|a gpu|a card|per card|apiece|to buy|purchase"
                             r"|a pop"
                             r"|for (?:the|a|one) (?:card|gpu)\b"
                             r"|per (?!h(?:ou)?r|month|year|day|week|token|million|gpu)[a-z0-9]+\b(?![ -]?h(?:ou)?r))")
-    buying = re.search(r"\b(?:buy\w*|purchas\w*|own\w*|pric\w*|cost\w*|pay|paid|msrp|retail|capex)\b", words.text)
+    buying = rx.search(r"\b(?:buy\w*|purchas\w*|own\w*|pric\w*|cost\w*|pay|paid|msrp|retail|capex)\b", words.text)
     each = buying and words.search(r"(?<![\w.$/])(\d+(?:\.\d+)?) ?(k) (?:each|apiece|per card|per gpu(?![ -]?h)|a card|a pop)\b")
-    of_requests = each and re.search(r"\b(?:sequences|requests|chats|prompts|sessions|users|conversations)\b",
+    of_requests = each and rx.search(r"\b(?:sequences|requests|chats|prompts|sessions|users|conversations)\b",
                                      words.text[max(0, each.start() - 80):each.start()])
     purchase = purchase or (None if of_requests else each)  # 'buy 4 at ~8.5k each'; 'sequences ... at 4k each' are contexts
     purchase = purchase or words.search(r"\b(?:buy\w*|purchas\w*)(?: (?:an?|one|the|a used|a new))? \S+(?: \S+)? for "
                                         r"(?:about |around |~ ?)?\$? ?(\d+(?:\.\d+)?) ?(k)\b")  # 'buy an h100 for 25k'
     purchase = purchase or (buying and words.search(r"\b(?:quote|quoted|quotation|msrp|list price|price tag|sticker price)\b"
                                                     r"(?: [a-z]+){0,5}? \$? ?(\d+(?:\.\d+)?) ?(k)\b"))  # 'the quote to buy one was ~18k'
-    paid_before = purchase and re.search(r"\b(?:bought|got|picked up|grabbed|snagged|paid)\b", words.text[max(0, purchase.start() - 80):
+    paid_before = purchase and rx.search(r"\b(?:bought|got|picked up|grabbed|snagged|paid)\b", words.text[max(0, purchase.start() - 80):
                                                                                               purchase.start()])
-    if purchase and paid_before and not re.search(r"\b(?:buy\w*|purchas\w*|rent\w*|cloud|worth|vs\.?|versus|break[ -]?even|quot\w*"
+    if purchase and paid_before and not rx.search(r"\b(?:buy\w*|purchas\w*|rent\w*|cloud|worth|vs\.?|versus|break[ -]?even|quot\w*"
                                                   r"|cheaper|pays? (?:off|for itself)|if (?:we|i) (?:just )?bought)\b",
                                      words.text):
         words.take(purchase, "the price paid (told of, not a price to weigh)")  # 'bought two p40s (like $180 a pop). largest
@@ -1413,7 +1300,7 @@ def read_money(words: Words, reading: Reading) -> None:
     if rent:
         reading.rent_usd_per_gpu_hour = float(rent.group(1))
         words.take(rent, f"rent ${reading.rent_usd_per_gpu_hour:g} per GPU-hour")
-    if purchase is None and re.search(r"\b(?:buy\w*|purchas\w*|(?<!'s )(?<!our )(?<!my )(?<!their )(?<!its )own\w*)\b"
+    if purchase is None and rx.search(r"\b(?:buy\w*|purchas\w*|(?<!'s )(?<!our )(?<!my )(?<!their )(?<!its )own\w*)\b"
                                       r"|\bvs\.? (?:the )?(?:cloud|rent\w*)|\bor rent",
                                       words.masked()):
         price = words.search(r"\$ ?(\d+(?:\.\d+)?)(?![\d.]) ?(k)?\b(?! ?(?:/|per|an|a) ?(?:gpu ?)?(?:h\b|hr|hour|month|mo\b|year|yr"
@@ -1431,11 +1318,11 @@ def read_weekly_schedule(words: Words, reading: Reading) -> bool:
     """'3 hours a night, twice a week, for a ten week semester': the hours of use over the whole span (60), said as a
     schedule and a span together."""
     # (on the words as written: the hours a day were read as a share of the day already)
-    found = re.search(r"\b(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) (?:a|per|each|every|/) ?(?:day|night|evening|session|class|weekday)\b"
+    found = rx.search(r"\b(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) (?:a|per|each|every|/) ?(?:day|night|evening|session|class|weekday)\b"
                          r" ?,? (?:and )?(once|twice|thrice|(\d) (?:times|days|nights|evenings)) (?:a|per|each|every|/) ?week\b"
                          r" ?,? (?:and )?(?:for|over|across|during) (?:a |an |the )?(?:whole |full |entire )?(\d+(?:\.\d+)?)[ -]?"
                          r"(weeks?|months?)\b(?: long)?(?: (?:semester|term|course|quarter|project|stretch|period))?", words.text)
-    days = re.search(r"\b(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) (?:a|per|each|every|/) ?day\b(?: on (?:weekdays|workdays|business days))?"
+    days = rx.search(r"\b(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) (?:a|per|each|every|/) ?day\b(?: on (?:weekdays|workdays|business days))?"
                         r" ?,? (?:so |i\.?e\.? |that's |thats |which is |for |over )?(?:about |roughly |around )?(\d+) (?:days|weekdays"
                         r"|workdays|working days|business days)\b", words.text)  # '10 hours a day on weekdays, so ~22 days'
     if found is None and days is not None:
@@ -1472,17 +1359,17 @@ def read_durations(words: Words, reading: Reading) -> None:
     years = words.search(r"(?<!n't )(?<!not )(\d+(?:\.\d+)?|one|two|three|four|five|(?<=for )an?|(?<=over )an?|(?<=within )an?"
                          r"|(?<=across )an?|(?<=next )an?|(?<=the next )(?=year)) ?(?:years?|yrs?)\b"
                          r"(?! (?:\w+ )?(?:support|prosupport|warranty|service|maintenance|care)\b)")  # '3yr ProSupport' is no horizon
-    if years and re.search(r"(?:n't|\bnot)(?: \S+){0,2} ?$", words.text[:years.start()]):  # 'won't have them for a year'
+    if years and rx.search(r"(?:n't|\bnot)(?: \S+){0,2} ?$", words.text[:years.start()]):  # 'won't have them for a year'
         words.take(years, "a time it will not be (not a horizon)")
         years = None
-    if years and re.search(r"\b(?:have|has|'ve|had) been(?: \S+){0,6} for (?:about |almost |over |nearly )?$",
+    if years and rx.search(r"\b(?:have|has|'ve|had) been(?: \S+){0,6} for (?:about |almost |over |nearly )?$",
                            words.text[:years.start()]):  # 'we've been on Llama 2 70B for a year': the past
         words.take(years, "a time told of (not a horizon)")
         years = None
     if years:
         value = years.group(1) or "1"  # 'the next year'
         reading.years = float(value) if value[0].isdigit() else float(v.NUMBER_WORDS[value])
-        half = re.match(r" and a half\b", words.masked()[years.end():])  # 'over the next year and a half'
+        half = rx.match(r" and a half\b", words.masked()[years.end():])  # 'over the next year and a half'
         if half:
             reading.years += 0.5
             words.take_range(years.end(), years.end() + half.end(), "half a year more")
@@ -1497,7 +1384,7 @@ def read_durations(words: Words, reading: Reading) -> None:
                 r"(?<!took roughly )")  # a time told, not a rental
     found = words.search(r"(?<!under )(?<!within )(?<!than )(?<!inside )(?<!after )(?<!past )(?<!last )" + measured +
                          rf"\b(\d+(?:\.\d+)?|{count_words}) ?(?:whole |full |entire |gpu[ -]?|node[ -]?)?({units})s?\b(?!/| ago\b)")
-    if found and re.search(r"\b(?:launch\w*|ship\w*|go(?:ing)? live|releas\w*|due|deadline|demo)\b(?: \S+){0,5} in (?:about |around "
+    if found and rx.search(r"\b(?:launch\w*|ship\w*|go(?:ing)? live|releas\w*|due|deadline|demo)\b(?: \S+){0,5} in (?:about |around "
                            r"|roughly )?$", words.text[:found.start()]):
         words.take(found, "when (not how long)")  # 'launching a copilot in about five weeks'
         found = None
@@ -1505,7 +1392,7 @@ def read_durations(words: Words, reading: Reading) -> None:
         value = found.group(1)
         amount = float(value) if value[0].isdigit() else float(v.NUMBER_WORDS[value])
         reading.hours = amount * v.DURATION_HOURS[found.group(2)]
-        schedule = re.search(r"(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) ?(?:a |per |each |every |/) ?(day|week),? "
+        schedule = rx.search(r"(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) ?(?:a |per |each |every |/) ?(day|week),? "
                              r"(?:for |over |across |during )?(?:those |these |the |that )?$",
                              words.text[:found.start()])  # the schedule and the span said together, not in two clauses
         if schedule and reading.utilization and reading.hours > v.DURATION_HOURS[schedule.group(2)]:
@@ -1530,7 +1417,7 @@ def read_durations(words: Words, reading: Reading) -> None:
         words.take(bare, f"{reading.hours:g} hours")
         return
     monthly = words.search(r"\b(?:per|each|every) month\b|\bmonthly\b|/ ?month\b")
-    if monthly and re.search(r"\b(?:pay|paying|paid|pays|spend\w*|spent|billed|charged)\b(?: \S+){0,3} $", words.text[:monthly.start()]):
+    if monthly and rx.search(r"\b(?:pay|paying|paid|pays|spend\w*|spent|billed|charged)\b(?: \S+){0,3} $", words.text[:monthly.start()]):
         words.take(monthly, "how often something is paid (not a length of time)")  # 'instead of paying openai every month'
         monthly = None
     if monthly:
@@ -1549,12 +1436,12 @@ def read_model_size(words: Words, reading: Reading) -> None:
         for at, model in zip(reading.model_at, reading.models, strict=True):  # asked of, over a model only told of
             words.told_aside(at, f"model {model}, told about, not asked about")
         reading.models, reading.model_at = [], []
-        if not re.search(r"(?<![\w.$])\d+(?:\.\d+)? ?b\b", named.group(0)):  # 'command-r 35b' is sized below
+        if not rx.search(r"(?<![\w.$])\d+(?:\.\d+)? ?b\b", named.group(0)):  # 'command-r 35b' is sized below
             reading.unknown_models.append(words.take(named, "a model not in the catalog (no size given)"))
             return
     if reading.models:
         asked = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?b (?:models?|llms?)\b")
-        wanted = asked is not None and re.search(r"\b(?:want|wanting|need|needing|plan|planning|looking|hoping|like) to "
+        wanted = asked is not None and rx.search(r"\b(?:want|wanting|need|needing|plan|planning|looking|hoping|like) to "
                                                  r"(?:\w+ ){1,3}$", words.text[:asked.start()])  # 'want to run 32b models now'
         if asked is None or not wanted and words.tier(asked.start()) <= max(words.tier_at(a) for a in reading.model_at):
             return
@@ -1589,7 +1476,7 @@ def read_model_size(words: Words, reading: Reading) -> None:
         if called is not None:  # 'our own fine-tune called acme-support-8b': the name follows 'called'
             start += sum(len(w) + 1 for w in name[:called + 1])
             name = name[called + 1:]
-        looks_named = any(FAMILY.match(w) or re.search(r"[\d+]", w) for w in name)  # 'pretrain a tiny 0.5b' names none
+        looks_named = any(FAMILY.match(w) or rx.search(r"[\d+]", w) for w in name)  # 'pretrain a tiny 0.5b' names none
         if not looks_named and name and called is None and words.text[size.start(2) - 1:size.start(2)] == "-":
             start += sum(len(w) + 1 for w in name[:-1])  # 'just saw seed-oss-36b dropped': the word the size is joined to
             name, looks_named = name[-1:], True
@@ -1597,7 +1484,7 @@ def read_model_size(words: Words, reading: Reading) -> None:
         if looks_named and any(w not in v.MODEL_WORDS and w not in v.STOP_WORDS for w in name):
             joined = "-" if words.text[size.start(2) - 1:size.start(2)] == "-" else " "  # as typed: 'seed-oss-36b'
             unknown = " ".join(name) + f"{joined}{size.group(2)}{size.group(3)}"
-            version = re.match(r"[ -](v\d(?:\.\d)?|a\d+(?:\.\d+)?b)\b", words.text[size.end():])  # '9b v2', '80b-a3b'
+            version = rx.match(r"[ -](v\d(?:\.\d)?|a\d+(?:\.\d+)?b)\b", words.text[size.end():])  # '9b v2', '80b-a3b'
             if version:
                 unknown += version.group(0)
                 size_end = size.end() + len(version.group(0))
@@ -1622,12 +1509,35 @@ def read_model_size(words: Words, reading: Reading) -> None:
 def read_inference(words: Words, reading: Reading) -> None:
     """Serving verbs make a model's workload inference ('run them at 60%' of GPUs alone says nothing of one)."""
     subject = bool(reading.models or reading.params_billions is not None or reading.unknown_models or reading.size_range
-                   or re.search(r"\b(?:models?|llms?)\b", words.text))
+                   or rx.search(r"\b(?:models?|llms?)\b", words.text))
     if reading.workload is None and (words.search(r"\b(?:inference|serving)\b") or subject and words.search(
             r"\b(?:serv(?:e|es|ed|ing)|infer|generat\w*|deploy\w*|host\w*|chat|chatting|run\w*)\b")):
         reading.workload = "inference"
     reading.serving_words = reading.workload == "inference" and bool(
         words.search(r"\b(?:serv(?:e|es|ed|ing)|host\w*|deploy\w*|production|endpoint|api)\b"))
+
+
+@dataclass(frozen=True)
+class Reader:
+    """A reader not yet written as slots (it reads several kinds at once, or weighs one against another): a row of
+    the same table, so its priority places it among the slots."""
+    priority: int
+    read: Callable[[Words, Reading], None]
+
+
+def read_all(words: Words, reading: Reading, rows: tuple[Slot | Reader, ...]) -> None:
+    """Every row, highest priority first: a row claims the words it reads, and a later row does not read them again."""
+    for row in sorted(rows, key=lambda r: -r.priority):
+        row.read(words, reading)
+
+
+# The readers not yet written as slot rows (slots.py), with their place in the one table: a slot row's priority puts
+# it between them (context 60 and batch 50 read after money, before traffic).
+READERS = (Reader(200, read_negations), Reader(190, read_optimizer), Reader(180, read_formats), Reader(170, read_workload),
+           Reader(160, read_stack), Reader(150, read_unknown_gpus), Reader(140, read_gpu_memory), Reader(130, read_counts_after),
+           Reader(120, read_token_counts), Reader(100, read_money), Reader(47, read_sequence_lengths),
+           Reader(41, read_people_in_all), Reader(40, read_traffic), Reader(30, read_durations),
+           Reader(20, read_model_size), Reader(10, read_inference))
 
 
 def facts(reading: Reading) -> dict[str, object]:

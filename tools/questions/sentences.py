@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from . import regex as rx
 from . import vocabulary as v
 from .shorthands import normalize
 
@@ -35,35 +36,35 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
                r"|cto|ceo|vendor|(?:vendor |sales ?)?rep|salesperson|seller) (?:\w+ )?(?:says|said|thinks|claims|swears|insists|told)\b)")
     # ('..., my professor says ...', '... 8 of either, vendor rep says AMD wins': a report of its own)
     clauses = rf"(?<=;)\s+|(?:{clauses})(?![^()]*\))"  # not inside brackets, but at ';': '(4x V100 here; the A100s are booked)'
-    lines = re.sub(r"(?<=[\w)%])[ \t]*\n", ".\n", question.strip())  # a line (a bullet) ends as a sentence does
-    whole = [s for s in re.split(clauses, lines, flags=re.IGNORECASE) if re.search(r"\w", s)]
+    lines = rx.sub(r"(?<=[\w)%])[ \t]*\n", ".\n", question.strip())  # a line (a bullet) ends as a sentence does
+    whole = [s for s in rx.split(clauses, lines, flags=re.IGNORECASE) if rx.search(r"\w", s)]
     marked = any("?" in s for s in whole)
     whole_asks = [("?" in s or bool(v.ASKS_WITHOUT_MARK.match(s.lower().lstrip("\"'(* ")))) if marked  # 'What would I get: X, Y.'
                   else bool(v.QUESTION_START.match(s.lower().lstrip("\"'(* ")) or v.ASKS_UNMARKED.search(s.lower()))
                   for s in whole]
     for n in range(len(whole) - 1):  # 'My colleague say it not fit on ours. Is true?': the claim is what is asked
         first = n  # the claim's sentence, all its clauses
-        while first > 0 and not re.search(r"[.!?;]\s*$", whole[first - 1]):
+        while first > 0 and not rx.search(r"[.!?;]\s*$", whole[first - 1]):
             first -= 1
         claim = any(v.REPORTED.search(c.lower()) or v.NAMED_SAYS.search(c) for c in whole[first:n + 1])
-        if claim and whole_asks[n + 1] and not whole_asks[n] and re.match(
+        if claim and whole_asks[n + 1] and not whole_asks[n] and rx.match(
                 r"\s*(?:is|was) (?:that |this |it |he |she )?(?:really |actually )?(?:true|right|correct|so)\b"
                 r"|\s*(?:true|right|correct)\s*\?",
                 whole[n + 1].lower()):
             whole_asks[first:n + 1] = [True] * (n + 1 - first)
     for n in range(len(whole) - 1):  # '... buying 2x X at $8,500 each vs renting at $1.80/hr ... . which is cheaper?'
-        if whole_asks[n + 1] and not whole_asks[n] and re.match(
+        if whole_asks[n + 1] and not whole_asks[n] and rx.match(
                 r"\s*(?:so |ok |okay )?which (?:one |option )?(?:is|would be|comes out|works out) (?:the )?(?:cheaper|better|faster|best"
                 r"|cheapest|more cost[ -]effective)\s*\??\s*$", whole[n + 1].lower()):
             whole_asks[n] = True
     for n in range(1, len(whole)):  # '... will it fit on my 3090? same quant, also ollama.': what it asks of, said after
-        if whole_asks[n - 1] and not whole_asks[n] and re.match(
+        if whole_asks[n - 1] and not whole_asks[n] and rx.match(
                 r"\s*(?:and |also |with )?(?:the )?same (?:quant\w*|context|settings?|config\w*|format|precision|engine|setup)\b",
                 whole[n].lower()):
             whole_asks[n] = True
     for n in range(len(whole) - 2, -1, -1):  # 'On the A6000, using vLLM, what's the biggest model?': one ask
-        joined = whole_asks[n + 1] and not whole_asks[n] and not re.search(r"[.!?;]\s*$", whole[n])
-        short_ask = len(whole[n].split()) <= 6 and re.match(r"\s*(?:so |ok |okay )?(?:who|who's|whos|which|what|how)\b", whole[n].lower())
+        joined = whole_asks[n + 1] and not whole_asks[n] and not rx.search(r"[.!?;]\s*$", whole[n])
+        short_ask = len(whole[n].split()) <= 6 and rx.match(r"\s*(?:so |ok |okay )?(?:who|who's|whos|which|what|how)\b", whole[n].lower())
         if joined and (v.LEAD_IN.match(whole[n].lower()) or v.ASKS_OF_THE_CLAUSE_BEFORE.match(whole[n + 1].lower())
                        or short_ask):  # 'who's right, does it fit?': one ask
             whole_asks[n] = True  # '..., how do they compare?': the clause before names what is asked about
@@ -72,36 +73,36 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
     reports: list[bool] = []
     lefts: list[bool] = []
     for n, (sentence, ask_here) in enumerate(zip(whole, whole_asks, strict=True)):
-        own = without_acquisition_times(re.sub(r"\([^()]*\)", " ", sentence).lower())
-        brackets = re.findall(r"\(((?:that|this|which|those|these|it)\b[^()]*)\)", sentence.lower())  # '(that's the old setup)'
+        own = without_acquisition_times(rx.sub(r"\([^()]*\)", " ", sentence).lower())
+        brackets = rx.findall(r"\(((?:that|this|which|those|these|it)\b[^()]*)\)", sentence.lower())  # '(that's the old setup)'
         contrast = r",? (?:but|although|though|while|whereas) "  # '(it's one GPU of eight, but the other seven are another team's)'
-        own += "".join(f" {b}" for b in brackets if v.HEARSAY.search(re.split(contrast, b)[0]))
-        own += "".join(f" {b}" for b in re.findall(r"\(([^()]*)\)", sentence.lower())  # '(not asking about that price)'
-                       if v.DISMISSED.search(re.split(contrast, b)[0]) and re.search(v.REFERRING, b)
-                       and not re.match(r"\s*(?:the|a|an|our|my|their|his|her)\b", b))  # '(the b200s are theirs...)' is its own
+        own += "".join(f" {b}" for b in brackets if v.HEARSAY.search(rx.split(contrast, b)[0]))
+        own += "".join(f" {b}" for b in rx.findall(r"\(([^()]*)\)", sentence.lower())  # '(not asking about that price)'
+                       if v.DISMISSED.search(rx.split(contrast, b)[0]) and rx.search(v.REFERRING, b)
+                       and not rx.match(r"\s*(?:the|a|an|our|my|their|his|her)\b", b))  # '(the b200s are theirs...)' is its own
         dismissed_next = any(  # '... at $2.10/hr but ignore it', '... $0.20/hr but I'm sure that's off, so don't use it'
-            n + k < len(whole) and not any(re.search(r"[.!?;]\s*$", p) for p in whole[n:n + k])
-            and v.DISMISSED.search(re.sub(r"\([^()]*\)", " ", whole[n + k]).lower()) is not None
-            and re.search(v.REFERRING, whole[n + k].lower()) is not None for k in (1, 2)) \
+            n + k < len(whole) and not any(rx.search(r"[.!?;]\s*$", p) for p in whole[n:n + k])
+            and v.DISMISSED.search(rx.sub(r"\([^()]*\)", " ", whole[n + k]).lower()) is not None
+            and rx.search(v.REFERRING, whole[n + k].lower()) is not None for k in (1, 2)) \
             or any(n + k < len(whole) and short_dismissal(whole[n + k], both=k == 2) for k in (1, 2))  # '... Neither applies.'
-        if not ask_here and re.search(r"\basked (?:me|us) (?:what|how|whether|if|which)\b", own):
+        if not ask_here and rx.search(r"\basked (?:me|us) (?:what|how|whether|if|which)\b", own):
             ask_here = marked  # 'She asked me what the biggest batch is ... What should I tell her?': her question is the one
         if not ask_here and v.INTENT.match(own) and v.REPORTED.search(own) is None:
             ask_here = marked  # 'We want to run llama 3.1 405b in fp8.': the asker's plan is what the question is about
         moving = v.MOVING_TO.search(own) is not None  # 'moving off the old setup onto 2x H100': the move itself is told
-        reported = (v.REPORTED.search(own) is not None or v.NAMED_SAYS.search(re.sub(r"\([^()]*\)", " ", sentence)) is not None) \
-            and re.search(v.BUYING_PLAN, own) is None  # 'saw a 5070 Ti on sale and am thinking of pulling the trigger'
-        if re.search(r"\b(?:if (?:that|it|this) (?:matters|helps|changes anything|makes a difference)|if relevant"
+        reported = (v.REPORTED.search(own) is not None or v.NAMED_SAYS.search(rx.sub(r"\([^()]*\)", " ", sentence)) is not None) \
+            and rx.search(v.BUYING_PLAN, own) is None  # 'saw a 5070 Ti on sale and am thinking of pulling the trigger'
+        if rx.search(r"\b(?:if (?:that|it|this) (?:matters|helps|changes anything|makes a difference)|if relevant"
                      r"|in case (?:it|that) matters)\W*$", own):
             reported = False  # 'he mentioned running it in 4-bit if that matters': passed on as part of the question
         told = not ask_here and (reported or v.LEFT.search(own) is not None and not moving or dismissed_next)
         left = told and (dismissed_next or v.LEFT.search(own) is not None and not reported)
-        for piece in re.split(r"(\([^()]*\))", sentence):  # '(my old 3090 went to my kid)': an aside of its own
-            if re.search(r"\w", piece):
-                after_old = bool(sentences) and re.search(r"\bold(?: [\w-]+){0,2}\s*$", sentences[-1].lower()) is not None
+        for piece in rx.split(r"(\([^()]*\))", sentence):  # '(my old 3090 went to my kid)': an aside of its own
+            if rx.search(r"\w", piece):
+                after_old = bool(sentences) and rx.search(r"\bold(?: [\w-]+){0,2}\s*$", sentences[-1].lower()) is not None
                 aside_of_its_own = piece.startswith("(") and "?" not in piece and (
                     v.HEARSAY.search(piece.lower()) is not None or after_old  # 'the old TGI setup (4x A100...)'
-                    or re.match(r"\((?:which|that|it) (?:ran|did|got|gave|managed|was|had|used to)\b", piece.lower()) is not None)
+                    or rx.match(r"\((?:which|that|it) (?:ran|did|got|gave|managed|was|had|used to)\b", piece.lower()) is not None)
                 sentences.append(piece)
                 asks.append(not aside_of_its_own and (ask_here or piece.startswith("(") and "?" in piece))
                 reports.append(told or aside_of_its_own if not asks[-1] else False)
@@ -131,7 +132,7 @@ def short_dismissal(sentence: str, both: bool) -> bool:
     """'Neither applies here.', 'Ignore that.': a short sentence that sets aside the one before it (or, 'neither', the two)."""
     text = sentence.lower()
     opener = r"\s*(?:neither|none|both)\b" if both else r"\s*(?:neither|none|both|that|this|those|these|ignore|forget)\b"
-    return len(text.split()) <= 6 and re.match(opener, text) is not None and v.DISMISSED.search(text) is not None
+    return len(text.split()) <= 6 and rx.match(opener, text) is not None and v.DISMISSED.search(text) is not None
 
 
 def without_acquisition_times(clause: str) -> str:
@@ -141,4 +142,4 @@ def without_acquisition_times(clause: str) -> str:
     def kept(m: re.Match[str]) -> str:
         told = len(clause[:m.start()].split()) >= 3 or m.start() == 0 and m.group(0).startswith(("and ", "finally "))
         return " " if told else m.group(0)
-    return re.sub(v.ACQUIRED_WHEN, kept, clause)
+    return rx.sub(v.ACQUIRED_WHEN, kept, clause)

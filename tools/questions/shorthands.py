@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from gpusizer.catalog.instances import instance_gpus
 
+from . import regex as rx
 from .number_words import digits_for_number_words
 
 R1_DISTILL_BASE = {"1.5b": "qwen", "7b": "qwen", "14b": "qwen", "32b": "qwen", "8b": "llama", "70b": "llama"}  # DeepSeek's R1 distills
@@ -145,17 +146,17 @@ def nvidia_smi_rows(text: str) -> str:
 def normalize(question: str) -> str:
     text = (nvidia_smi_rows(question.lower()).replace("×", "x").replace("–", "-").replace("—", " - ").replace("’", "'").replace("~", " ")
             .replace("`", " ").replace("≈", " ").replace("•", " "))
-    text = re.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 30,000 -> 30000
-    text = re.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 1,000,000 needs a second pass
+    text = rx.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 30,000 -> 30000
+    text = rx.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 1,000,000 needs a second pass
     text = digits_for_number_words(text)
-    text = re.sub(r"([<>]=?|≥|≤)(?=\d)", r"\1 ", text)  # '>=25 tok/s' -> '>= 25 tok/s'
+    text = rx.sub(r"([<>]=?|≥|≤)(?=\d)", r"\1 ", text)  # '>=25 tok/s' -> '>= 25 tok/s'
     for pattern, replacement in SHORTHANDS:
-        text = re.sub(pattern, replacement, text)
+        text = rx.sub(pattern, replacement, text)
     times = r"\b(\d+)\s*[x*]\s*(?=[a-z])(?!tx?\b|large\b)|\b(\d+)\s*\*\s*(?=\w)"  # 2xH100 -> 2 x h100 (not 12xlarge)
-    text = re.sub(times, lambda m: f"{m.group(1) or m.group(2)} x ", text)
-    text = re.sub(r"\b(\d{1,3})x(?=\d{4}\b)|\b(\d+)x\s+(?=\d)", lambda m: f"{m.group(1) or m.group(2)} x ", text)  # 2x3090
-    text = re.sub(r"\b(\d+)(gb|gigs?|gib)\b", r"\1 \2", text)  # 24gb -> 24 gb
-    text = re.sub(r"[,;:]", " , ", text)  # clause marks stay, so 'fp8, kv cache included' is not 'fp8 kv cache'
-    text = re.sub(r"[!?()\[\]\"]|(?<!\w)'|'(?!\w)| -+ ", " ", text)
-    text = re.sub(r"(?<![\d])\.(?![a-z])|\.(?![\da-z])", " ", text)  # full stops, not decimal points or 'llama.cpp'
-    return re.sub(r"\s+", " ", text).strip()
+    text = rx.sub(times, lambda m: f"{m.group(1) or m.group(2)} x ", text)
+    text = rx.sub(r"\b(\d{1,3})x(?=\d{4}\b)|\b(\d+)x\s+(?=\d)", lambda m: f"{m.group(1) or m.group(2)} x ", text)  # 2x3090
+    text = rx.sub(r"\b(\d+)(gb|gigs?|gib)\b", r"\1 \2", text)  # 24gb -> 24 gb
+    text = rx.sub(r"[,;:]", " , ", text)  # clause marks stay, so 'fp8, kv cache included' is not 'fp8 kv cache'
+    text = rx.sub(r"[!?()\[\]\"]|(?<!\w)'|'(?!\w)| -+ ", " ", text)
+    text = rx.sub(r"(?<![\d])\.(?![a-z])|\.(?![\da-z])", " ", text)  # full stops, not decimal points or 'llama.cpp'
+    return rx.sub(r"\s+", " ", text).strip()

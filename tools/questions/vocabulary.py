@@ -293,3 +293,16 @@ REFERS_BACK = (r"\b(?:fits?|run|work|load)s? (?:\w+ )?(?:on|in|across) (?:that|t
                r"|\bwhich is it\b")
 AT_ONCE = (r"(?:(?:are |being |will |would |may |might )?(?:hitting|using|use|uses|hit|online|active|at once|at the same time"
            r"|simultaneous\w*|concurrent\w*|in (?:the )?same time)\b)")
+
+# what a bare '9k' counts when it is not tokens of context: money, things, people, rates
+NOT_CONTEXT_NOUNS = (r"(?! ?(?:(?!per |a |an |each |every |in |of )[a-z]+ )?"
+                     r"(?:usd|\$|dollars?|euros?|eur|rubles?|roubles?|yen|yuan|rmb|rupees?|pounds?|gbp|won"
+                     r"|examples?|samples?|sentences?|records?|pairs?|questions?|rows?"
+                     r"|docs?|documents?|conversations?|steps?|images?|chats?|tickets?|messages?|emails?|files?|queries"
+                     r"|transcripts?|articles?|posts?|threads?|reviews?"
+                     r"|(?!per |a |an |each |every |in |of |tokens?\b|context)(?:[a-z-]+ ){0,2}(?:descriptions|abstracts|papers|entries"
+                     r"|items|notes|reports|summaries|tweets|products|cases|texts|instructions|dialogues|annotations|responses"
+                     r"|completions|turns|invoices|contracts|filings|recipes|stories)"
+                     r"|(?!per |a |an |each |every |in |of )[a-z]+ [a-z]+ (?:chats?|tickets?|conversations?|examples?)"
+                     r"|words?|lines?|pages?|stars|downloads|(?:concurrent |active )?(?:users?|requests?|sessions?|people|customers)"
+                     r"|a month|/month|per month|/mo\b|tok\w*/s|tokens? (?:per|a) s\w*|t/s|or best offer|obo\b))")

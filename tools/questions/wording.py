@@ -1,6 +1,8 @@
 """How Ask says what it understood: the reading in one line, the defaults it rested on, the words it ignored."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from gpusizer.catalog import Catalog, SizingError
 from gpusizer.tools.figures import number, percent, token_count, usd
 from gpusizer.tools.memory.engines.llama_cpp import DEFAULT_CONTEXT as LLAMA_CPP_CONTEXT
@@ -152,83 +154,112 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
 
 def defaults_used(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
     """What the answer assumed because the question did not say, in the words a user would change."""
-    out: list[str] = []
     if journey == "limits" and asks_engine_capacity(reading):
-        if serving_engine(reading) is None:
-            out.append(f"engine: {default_of(PlanServingRequest, 'engine')} (the most common server)")
-        if serving_engine(reading) == "llama_cpp":
-            if reading.seq_len is None:
-                out.append(f"prompt: {number(default_of(PlanServingRequest, 'prompt_tokens'))} tokens")
-            out.append(f"output: {number(default_of(PlanServingRequest, 'output_tokens'))} tokens")
-        elif reading.seq_len is None:
-            out.append("context: the model's full window per request (vLLM's default max_model_len)")
-        return out
-    if journey in MEMORY_JOURNEYS or journey in ("compare", "speed") and has_subject(reading):
-        workload = reading.workload or default_of(VramRequest, "workload")
-        if reading.workload is None and journey != "speed":
-            out.append("workload: inference (say 'fine-tune', 'LoRA' or 'QLoRA' for training)")
-        if workload == "training" and not reading.method_said and journey != "cheapest_method":
-            out.append("method: full fine-tuning (say 'LoRA' or 'QLoRA' for adapters)")
-        if workload == "training" and reading.recipe is None:
-            out.append(f"recipe: {DEFAULT_RECIPE} (say 'unsloth', 'trl' or 'torchtune' for theirs)")
-        if reading.weights_dtype is None and (reading.model or reading.params_billions):
-            out.append(f"weights: {weights_reading(reading, workload, catalog)} (say '4-bit', 'fp8' or a GGUF type for another)")
-        asked_context = journey == "limits" and reading.seq_len is None
-        if reading.seq_len is None and not asked_context and journey != "speed":
-            out.append(f"context: {context_words(reading, journey, catalog)[1]} (say e.g. '8k context')")
-        if reading.batch_size is None and journey != "speed" and workload == "training":
-            out.append(f"batch: {default_of(VramRequest, 'batch_size')} per GPU")
-        chosen = estimate_engine(reading, journey in ("fit", "limits"))
-        if workload == "inference" and chosen is not None and serving_engine(reading) is None and chosen != "llama_cpp":
-            out.append(f"engine: {chosen} (you asked about serving: the most common server; say sglang or llama.cpp/ollama "
-                       "for theirs)")
-        unsized = serving_engine(reading)
-        if workload == "inference" and chosen is None and unsized in ("vllm", "sglang") and journey in MEMORY_JOURNEYS:
-            out.append(f"engine: {unsized} sizes its memory budget on a named GPU; without one this is the model's own "
-                       "need under transformers generate() (name a GPU for its budget)")
-        elif (workload == "inference" and journey in ("estimate", "fit", "which_gpu", "cheapest_method")
-                and chosen is None):
-            out.append("engine: transformers generate() with one full prefill (name vllm, sglang or llama.cpp/ollama "
-                       "for their start-up budget)")
-    if journey in ("serving", "speed"):
-        if serving_engine(reading) is None:
-            out.append(f"engine: {default_of(PlanServingRequest, 'engine')} (the most common server; say sglang or "
-                       "llama.cpp/ollama for theirs)")
+        return engine_capacity_defaults(reading)
+    out = memory_defaults(reading, journey, catalog) if journey in MEMORY_JOURNEYS or journey in ("compare", "speed") \
+        and has_subject(reading) else []
+    return out + JOURNEY_DEFAULTS.get(journey, no_defaults)(reading, journey, catalog)
+
+
+def no_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
+    return []
+
+
+def engine_capacity_defaults(reading: Reading) -> list[str]:
+    out: list[str] = []
+    if serving_engine(reading) is None:
+        out.append(f"engine: {default_of(PlanServingRequest, 'engine')} (the most common server)")
+    if serving_engine(reading) == "llama_cpp":
         if reading.seq_len is None:
             out.append(f"prompt: {number(default_of(PlanServingRequest, 'prompt_tokens'))} tokens")
-        if reading.output_tokens is None:
-            out.append(f"output: {number(default_of(PlanServingRequest, 'output_tokens'))} tokens")
-        if journey == "speed" and reading.users is None and reading.batch_size is None:
-            out.append("users: 1 at a time")
-    if journey == "cloud_cost":
-        if reading.hours is None:
-            out.append(f"duration: {number(ASSUMED_HOURS)} hour (say 'for a week' or '100 hours')")
-        if reading.pricing is None:
-            out.append("pricing: on-demand and spot both listed")
-    if journey == "rent_or_buy":
-        if named_gpus(reading) and not named_gpus(reading)[0][1]:  # a memory size alone is no GPU one buys
-            n = bought_count(reading, catalog)
-            out.append(f"GPUs: {n} ({'a PCIe card is bought singly' if n == 1 else 'modules like these come as 8-GPU servers'};"
-                       " say how many)")
-        if reading.utilization is None:
-            out.append(f"utilization: {percent(default_of(RentVsBuyRequest, 'utilization'))}")
-        if reading.years is None:
-            out.append(f"horizon: {number(default_of(RentVsBuyRequest, 'years'))} years")
-        if reading.purchase_usd_per_gpu is None:
-            out.append("purchase price: the catalog's street price")
-        if reading.rent_usd_per_gpu_hour is None:
-            out.append("rent: the catalog's cheapest on-demand offer")
-        out.append("staff and maintenance: $0 unless given")
-    if journey == "biggest_model" and reading.seq_len is None:
-        out.append(f"context: {number(BIGGEST_MODEL_CONTEXT)} tokens")
-    if journey == "training_time":
-        if not reading.gpus:
-            out.append(f"GPUs: {TRAINING_GPUS} × {TRAINING_GPU}")
-        out.append(f"MFU: {percent(MFU_DEFAULT)} of the dense 16-bit peak")
-        if not reading.method_said:  # 'fine-tune X on 50M tokens': every weight trained unless adapters are named
-            out.append(f"method: full training, {FLOPS_PER_PARAMETER_PER_TOKEN} FLOPs per parameter per token "
-                       "(say 'LoRA' or 'QLoRA' for adapters)")
+        out.append(f"output: {number(default_of(PlanServingRequest, 'output_tokens'))} tokens")
+    elif reading.seq_len is None:
+        out.append("context: the model's full window per request (vLLM's default max_model_len)")
     return out
+
+
+def memory_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
+    out: list[str] = []
+    workload = reading.workload or default_of(VramRequest, "workload")
+    if reading.workload is None and journey != "speed":
+        out.append("workload: inference (say 'fine-tune', 'LoRA' or 'QLoRA' for training)")
+    if workload == "training" and not reading.method_said and journey != "cheapest_method":
+        out.append("method: full fine-tuning (say 'LoRA' or 'QLoRA' for adapters)")
+    if workload == "training" and reading.recipe is None:
+        out.append(f"recipe: {DEFAULT_RECIPE} (say 'unsloth', 'trl' or 'torchtune' for theirs)")
+    if reading.weights_dtype is None and (reading.model or reading.params_billions):
+        out.append(f"weights: {weights_reading(reading, workload, catalog)} (say '4-bit', 'fp8' or a GGUF type for another)")
+    asked_context = journey == "limits" and reading.seq_len is None
+    if reading.seq_len is None and not asked_context and journey != "speed":
+        out.append(f"context: {context_words(reading, journey, catalog)[1]} (say e.g. '8k context')")
+    if reading.batch_size is None and journey != "speed" and workload == "training":
+        out.append(f"batch: {default_of(VramRequest, 'batch_size')} per GPU")
+    return out + engine_defaults(reading, journey, workload)
+
+
+def engine_defaults(reading: Reading, journey: str, workload: str) -> list[str]:
+    chosen, unsized = estimate_engine(reading, journey in ("fit", "limits")), serving_engine(reading)
+    if workload != "inference":
+        return []
+    if chosen is not None and unsized is None and chosen != "llama_cpp":
+        return [f"engine: {chosen} (you asked about serving: the most common server; say sglang or llama.cpp/ollama for theirs)"]
+    if chosen is None and unsized in ("vllm", "sglang") and journey in MEMORY_JOURNEYS:
+        return [f"engine: {unsized} sizes its memory budget on a named GPU; without one this is the model's own "
+                "need under transformers generate() (name a GPU for its budget)"]
+    if journey in ("estimate", "fit", "which_gpu", "cheapest_method") and chosen is None:
+        return ["engine: transformers generate() with one full prefill (name vllm, sglang or llama.cpp/ollama "
+                "for their start-up budget)"]
+    return []
+
+
+def serving_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
+    out: list[str] = []
+    if serving_engine(reading) is None:
+        out.append(f"engine: {default_of(PlanServingRequest, 'engine')} (the most common server; say sglang or "
+                   "llama.cpp/ollama for theirs)")
+    if reading.seq_len is None:
+        out.append(f"prompt: {number(default_of(PlanServingRequest, 'prompt_tokens'))} tokens")
+    if reading.output_tokens is None:
+        out.append(f"output: {number(default_of(PlanServingRequest, 'output_tokens'))} tokens")
+    if journey == "speed" and reading.users is None and reading.batch_size is None:
+        out.append("users: 1 at a time")
+    return out
+
+
+def rental_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
+    return ([f"duration: {number(ASSUMED_HOURS)} hour (say 'for a week' or '100 hours')"] if reading.hours is None else []) + (
+        ["pricing: on-demand and spot both listed"] if reading.pricing is None else [])
+
+
+def ownership_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
+    out: list[str] = []
+    if named_gpus(reading) and not named_gpus(reading)[0][1]:  # a memory size alone is no GPU one buys
+        n = bought_count(reading, catalog)
+        out.append(f"GPUs: {n} ({'a PCIe card is bought singly' if n == 1 else 'modules like these come as 8-GPU servers'};"
+                   " say how many)")
+    unsaid = [(reading.utilization, f"utilization: {percent(default_of(RentVsBuyRequest, 'utilization'))}"),
+              (reading.years, f"horizon: {number(default_of(RentVsBuyRequest, 'years'))} years"),
+              (reading.purchase_usd_per_gpu, "purchase price: the catalog's street price"),
+              (reading.rent_usd_per_gpu_hour, "rent: the catalog's cheapest on-demand offer")]
+    return out + [line for value, line in unsaid if value is None] + ["staff and maintenance: $0 unless given"]
+
+
+def biggest_model_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
+    return [f"context: {number(BIGGEST_MODEL_CONTEXT)} tokens"] if reading.seq_len is None else []
+
+
+def training_time_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
+    out = [] if reading.gpus else [f"GPUs: {TRAINING_GPUS} × {TRAINING_GPU}"]
+    out.append(f"MFU: {percent(MFU_DEFAULT)} of the dense 16-bit peak")
+    if not reading.method_said:  # 'fine-tune X on 50M tokens': every weight trained unless adapters are named
+        out.append(f"method: full training, {FLOPS_PER_PARAMETER_PER_TOKEN} FLOPs per parameter per token "
+                   "(say 'LoRA' or 'QLoRA' for adapters)")
+    return out
+
+
+JOURNEY_DEFAULTS: dict[str, Callable[[Reading, str, Catalog], list[str]]] = {
+    "serving": serving_defaults, "speed": serving_defaults, "cloud_cost": rental_defaults, "rent_or_buy": ownership_defaults,
+    "biggest_model": biggest_model_defaults, "training_time": training_time_defaults}
 
 
 def not_understood_text(reading: Reading, examples: list[str]) -> str:

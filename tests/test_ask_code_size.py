@@ -1,0 +1,31 @@
+"""Ask's interpreter is held to shrink (issue #35): no function more complex than 25 (ruff's C901), no new function
+over 60 lines, and the package no bigger than it is. Lower the figures here as the package shrinks; never raise them.
+Target: 180 KB, no function over 60 lines."""
+import ast
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "tools" / "questions"
+MOST_BYTES = 332_000  # 2026-11-28: 331,503 (311 KB before issue #35's first slice, which added the slot table)
+LONG_FUNCTIONS = {"sentence_tiers", "find_names", "read_money", "read_traffic", "read_durations", "read_model_size",
+                  "read_workload"}  # over 60 lines today: to split, none to join them
+
+
+def test_the_ask_package_does_not_grow():
+    assert sum(len(p.read_bytes()) for p in PACKAGE.glob("*.py")) <= MOST_BYTES
+
+
+def test_no_new_function_over_60_lines():
+    long = {node.name for path in PACKAGE.glob("*.py") for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.end_lineno - node.lineno + 1 > 60}
+    assert long <= LONG_FUNCTIONS, f"new functions over 60 lines: {sorted(long - LONG_FUNCTIONS)}"
+
+
+@pytest.mark.skipif(shutil.which("ruff") is None, reason="ruff is in the lint extras")
+def test_no_function_more_complex_than_25():
+    found = subprocess.run(["ruff", "check", "--no-cache", "--isolated", "--select", "C901", "--config",
+                            "lint.mccabe.max-complexity=25", str(PACKAGE)], capture_output=True, text=True)
+    assert found.returncode == 0, found.stdout
