@@ -4,7 +4,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
 
 Number = TypeVar("Number", int, float)
 
@@ -18,7 +21,11 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME[:PORT]",
                         help="a Host header to accept besides loopback names (required for a non-loopback --host)")
     parser.add_argument("--stateless", action="store_true",
-                        help="with --http: no sessions, every request stands alone (replicas behind a load balancer)")
+                        help="with --http: no sessions, every request stands alone and is answered with one JSON body "
+                        "(replicas behind a load balancer)")
+    parser.add_argument("--workers", type=positive(int), default=1, metavar="N",
+                        help="with --http: N processes share the port, so one machine uses every core (try one per core); "
+                        "more than one implies --stateless, since a session lives in one process")
     parser.add_argument("--max-sessions", type=positive(int), default=256, metavar="N",
                         help="with --http: open sessions at most (default 256); past that a new one closes the least "
                         "recently used idle session")
@@ -38,15 +45,13 @@ def positive(kind: Callable[[str], Number]) -> Callable[[str], Number]:
 
 def main(argv: list[str] | None = None) -> int:
     arguments = parse_arguments(argv)
-    # Imported after parsing so --help and argument errors stay instant.
+    # Imported after parsing so --help and argument errors stay instant; the HTTP transport only with --http.
     import anyio
 
     from gpusizer.catalog import SizingError
     from gpusizer.settings import ConfigError, settings
 
     from .app import create_server
-    from .http import HttpOptions, exposure_problem, serve_http
-    from .stdio_wire import run_stdio
 
     try:
         token = settings().mcp_token  # a wrong setting stops here, with its variable named, not mid-session
@@ -55,17 +60,33 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gpusizer-mcp: {error}", file=sys.stderr)
         return 2
     if not arguments.http:
+        from .stdio_wire import run_stdio
+
         anyio.run(run_stdio, server)
         return 0
+    return serve(arguments, server, token)
+
+
+def serve(arguments: argparse.Namespace, server: MCPServer, token: str | None) -> int:
+    import anyio
+
+    from .http import HttpOptions, exposure_problem, serve_http, serve_workers
+
     problem = exposure_problem(arguments.host, arguments.allowed_host, token)
     if problem:
         print(f"gpusizer-mcp: {problem}", file=sys.stderr)
         return 2
+    options = HttpOptions(arguments.stateless, arguments.max_sessions, arguments.session_idle_timeout,
+                          workers=arguments.workers)
     print(f"gpusizer-mcp: serving streamable HTTP at http://{arguments.host}:{arguments.port}/mcp"
-          + (" (bearer token required)" if token else ""), file=sys.stderr)
+          + (" (bearer token required)" if token else "")
+          + (f" with {options.workers} stateless workers" if options.workers > 1 else
+             " (stateless)" if options.stateless else ""), file=sys.stderr)
     try:
-        options = HttpOptions(arguments.stateless, arguments.max_sessions, arguments.session_idle_timeout)
-        anyio.run(serve_http, server, arguments.host, arguments.port, arguments.allowed_host, token, options)
+        if options.workers > 1:
+            serve_workers(arguments.host, arguments.port, arguments.allowed_host, options)
+        else:
+            anyio.run(serve_http, server, arguments.host, arguments.port, arguments.allowed_host, token, options)
     except KeyboardInterrupt:
         pass
     return 0

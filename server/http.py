@@ -6,10 +6,10 @@ that makes room (the least recently used idle session of the client holding the 
 """
 from __future__ import annotations
 
-import asyncio
 import hmac
 import ipaddress
 import json
+import os
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -26,10 +26,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .stdio_wire import inspect
 
 if TYPE_CHECKING:
+    import asyncio
+
     import uvicorn
 
 LOOPBACK_NAMES = {"localhost"}
@@ -98,16 +101,24 @@ class BearerTokenGate:
 @dataclass(frozen=True)
 class HttpOptions:
     """How sessions are kept. Stateless: every request stands alone (the tools are pure functions), so replicas
-    behind any load balancer serve it. Stateful (the default, what most clients expect): at most max_sessions open
+    behind any load balancer serve it, and each answer is one JSON body (no SSE stream: a stateless request has nothing
+    to stream besides its answer). Stateful (the default, what most clients expect): at most max_sessions open
     sessions, each closed after idle_timeout_s without a request; a new one past max_sessions closes the least recently
     used idle session (of the client holding the most) instead of being refused. A GET stream ends after
-    stream_lifetime_s (clients reconnect); headers and a body must arrive within header_timeout_s and body_timeout_s."""
+    stream_lifetime_s (clients reconnect); headers and a body must arrive within header_timeout_s and body_timeout_s.
+    workers > 1: that many processes share the port, which implies stateless (a session lives in one process, and
+    the kernel hands each connection to any of them)."""
     stateless: bool = False
     max_sessions: int = 256
     idle_timeout_s: float = 900.0
     stream_lifetime_s: float = 300.0
     header_timeout_s: float = 10.0
     body_timeout_s: float = 10.0
+    workers: int = 1
+
+    def __post_init__(self) -> None:
+        if self.workers > 1:
+            object.__setattr__(self, "stateless", True)
 
 
 BODY_LIMIT_BYTES = 2**20  # a request gpusizer answers is a few hundred bytes (names <= 200 characters, lists <= 50): past a
@@ -278,6 +289,7 @@ def http_app(server: MCPServer, host: str, port: int, allowed_hosts: list[str], 
     does not use) with FairSessionManager, GET streams bounded and bodies screened."""
     security = security_settings(host, port, allowed_hosts)
     manager = FairSessionManager(app=server._lowlevel_server, stateless=options.stateless, security_settings=security,
+                                 json_response=options.stateless,
                                  max_request_body_size=BODY_LIMIT_BYTES,
                                  max_sessions=None if options.stateless else options.max_sessions,
                                  session_idle_timeout=None if options.stateless else options.idle_timeout_s)
@@ -287,57 +299,61 @@ def http_app(server: MCPServer, host: str, port: int, allowed_hosts: list[str], 
     return BearerTokenGate(app, token) if token else app
 
 
-def header_deadline_protocol(seconds: float) -> type[asyncio.Protocol]:
+class HeaderDeadline(H11Protocol):
     """uvicorn's h11 protocol with a deadline for each request's headers (uvicorn has none: a client trickling header
-    bytes, or sending one byte after each response, held its connection forever; h11 already caps their size)."""
-    from uvicorn.protocols.http.h11_impl import H11Protocol
+    bytes, or sending one byte after each response, held its connection forever; h11 already caps their size). The
+    deadline is the config's `header_timeout_s` (set by http_config); a module-level class, so worker processes can
+    unpickle the config that names it."""
 
-    class HeaderDeadline(H11Protocol):
-        header_timer: asyncio.TimerHandle | None = None
+    header_timer: asyncio.TimerHandle | None = None
 
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self.arm()
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        if self.cycle is not None and not self.cycle.response_complete:
+            self.disarm()  # the headers are in: the request is the app's now
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
             self.arm()
 
-        def handle_events(self) -> None:
-            super().handle_events()
-            if self.cycle is not None and not self.cycle.response_complete:
-                self.disarm()  # the headers are in: the request is the app's now
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.disarm()
+        super().connection_lost(exc)
 
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            if not self.transport.is_closing():
-                self.arm()
+    def arm(self) -> None:
+        self.disarm()
+        seconds = float(getattr(self.config, "header_timeout_s", HttpOptions.header_timeout_s))
+        self.header_timer = self.loop.call_later(seconds, self.headers_too_slow)
 
-        def connection_lost(self, exc: Exception | None) -> None:
-            self.disarm()
-            super().connection_lost(exc)
-
-        def arm(self) -> None:
-            self.disarm()
-            self.header_timer = self.loop.call_later(seconds, self.headers_too_slow)
-
-        def disarm(self) -> None:
-            if self.header_timer is not None:
-                self.header_timer.cancel()
-                self.header_timer = None
-
-        def headers_too_slow(self) -> None:
+    def disarm(self) -> None:
+        if self.header_timer is not None:
+            self.header_timer.cancel()
             self.header_timer = None
-            waiting = self.cycle is None or self.cycle.response_complete
-            if waiting and not self.transport.is_closing():
-                self.transport.close()
 
-    return HeaderDeadline
+    def headers_too_slow(self) -> None:
+        self.header_timer = None
+        waiting = self.cycle is None or self.cycle.response_complete
+        if waiting and not self.transport.is_closing():
+            self.transport.close()
+
+
+def uvicorn_config(app: ASGIApp | str, host: str, port: int, options: HttpOptions, **extra: Any) -> uvicorn.Config:
+    import uvicorn
+
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on", http=HeaderDeadline,
+                            timeout_keep_alive=5, **extra)
+    config.header_timeout_s = options.header_timeout_s  # type: ignore[attr-defined]  # read by HeaderDeadline.arm
+    return config
 
 
 def http_config(server: MCPServer, host: str, port: int, allowed_hosts: list[str], token: str | None,
                 options: HttpOptions = HttpOptions()) -> uvicorn.Config:
-    import uvicorn
-
-    app = http_app(server, host, port, allowed_hosts, token, options)
-    return uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on",
-                          http=header_deadline_protocol(options.header_timeout_s), timeout_keep_alive=5)
+    return uvicorn_config(http_app(server, host, port, allowed_hosts, token, options), host, port, options)
 
 
 async def serve_http(server: MCPServer, host: str, port: int, allowed_hosts: list[str], token: str | None,
@@ -345,3 +361,30 @@ async def serve_http(server: MCPServer, host: str, port: int, allowed_hosts: lis
     import uvicorn
 
     await uvicorn.Server(http_config(server, host, port, allowed_hosts, token, options)).serve()
+
+
+WORKER_VARIABLE = "GPUSIZER_MCP_WORKER"  # how the supervisor hands host, port and options to its worker processes
+
+
+def serve_workers(host: str, port: int, allowed_hosts: list[str], options: HttpOptions) -> None:
+    """options.workers processes (uvicorn's supervisor: it binds the port once, restarts a worker that dies, and stops
+    them all on SIGINT/SIGTERM), each building its own stateless server with worker_app. They share nothing: a request
+    is served whole by whichever process the kernel handed its connection to."""
+    from uvicorn.supervisors import Multiprocess
+
+    os.environ[WORKER_VARIABLE] = json.dumps({"host": host, "port": port, "allowed_hosts": allowed_hosts,
+                                              "options": vars(options)})
+    config = uvicorn_config("gpusizer.server.http:worker_app", host, port, options, factory=True, workers=options.workers)
+    Multiprocess(config, sockets=[config.bind_socket()]).run()
+
+
+def worker_app() -> ASGIApp:
+    """One worker's app (uvicorn calls it in each process): the server and the token built there, from the same
+    environment as the supervisor's."""
+    from gpusizer.settings import settings
+
+    from .app import create_server
+
+    handed = json.loads(os.environ[WORKER_VARIABLE])
+    options = HttpOptions(**handed["options"])
+    return http_app(create_server(), handed["host"], handed["port"], handed["allowed_hosts"], settings().mcp_token, options)

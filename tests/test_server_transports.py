@@ -105,12 +105,16 @@ class HttpServer:
     def url(self) -> str:
         return f"http://{self.host}:{self.port}/mcp"
 
-    def post(self, body: dict, headers: dict | None = None) -> tuple[int, str]:
-        connection = http.client.HTTPConnection(self.host, self.port, timeout=10)
+    def post(self, body: dict, headers: dict | None = None, timeout: float = 10) -> tuple[int, str]:
+        status, _, text = self.exchange(body, headers, timeout)
+        return status, text
+
+    def exchange(self, body: dict, headers: dict | None = None, timeout: float = 10) -> tuple[int, dict[str, str], str]:
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
         connection.request("POST", "/mcp", json.dumps(body), {"Content-Type": "application/json",
                                                               "Accept": "application/json, text/event-stream", **(headers or {})})
         response = connection.getresponse()
-        return response.status, response.read().decode()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read().decode()
 
     def stop(self):
         self.process.terminate()
@@ -167,6 +171,40 @@ async def test_stateless_mode_answers_without_sessions():
         assert status == 200 and "estimate_vram" in body
     finally:
         server.stop()
+
+
+def process_tree(pid: int) -> set[int]:
+    """The process and its descendants (Linux /proc)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return {pid}.union(*(process_tree(int(child)) for child in children))
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts worker processes through Linux /proc")
+def test_workers_share_one_port_statelessly_and_stop_with_their_supervisor():
+    server = HttpServer("--workers", "2")
+    try:
+        call = {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                "params": {"name": "estimate_vram", "arguments": {"model": "llama-3.1-8b"}}}
+        for _ in range(4):  # no initialize, no session id: any worker answers any request whole
+            status, headers, body = server.exchange(call, timeout=60)
+            assert status == 200 and "mcp-session-id" not in headers
+            assert headers["content-type"] == "application/json"  # one JSON body, no SSE stream to hold
+            assert json.loads(body)["result"]["structuredContent"]["total_bytes"] > 0
+        python_processes = [pid for pid in process_tree(server.process.pid)
+                            if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()]
+        assert len(python_processes) == 2
+        connection = http.client.HTTPConnection(server.host, server.port, timeout=10)
+        connection.request("GET", "/mcp", headers={"Accept": "text/event-stream"})
+        assert connection.getresponse().status == 405  # stateless: no GET stream
+    finally:
+        server.stop()
+    time.sleep(1)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in python_processes)
+
+
+def test_workers_are_explained_in_help():
+    text = subprocess.run([SERVER_COMMAND, "--help"], capture_output=True, text=True, timeout=30).stdout
+    assert "--workers N" in text and "implies --stateless" in text
 
 
 def test_stateful_sessions_are_capped_by_closing_an_idle_one_not_by_refusing_new_clients():
