@@ -6,10 +6,12 @@ A thin adapter: arguments in, a `gpusizer.tools` call, the tool's pydantic resul
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, metadata, version
-from typing import Any, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
+import anyio.to_thread
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -28,24 +30,17 @@ from mcp.types import (
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, ValidationError
 
-from gpusizer import tools
-from gpusizer.catalog import Catalog, SizingError, load_catalog
+from gpusizer.catalog import SizingError
 from gpusizer.settings import settings
-from gpusizer.tools.compare.compare_gpus import CompareRequest
-from gpusizer.tools.memory.biggest import BiggestModelRequest
-from gpusizer.tools.memory.request import VramRequest
-from gpusizer.tools.memory.workload import CORE_WORKLOAD_FIELDS
-from gpusizer.tools.money.cloud_cost import CloudCostRequest
-from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
-from gpusizer.tools.serving.plan_models import PlanServingRequest
-from gpusizer.tools.speed.estimate_speed import EstimateSpeedRequest
-from gpusizer.tools.speed.plan_training import PlanTrainingRequest
-from gpusizer.tools.validation import unknown_arguments_message, validation_message
 
 from .catalog_resources import add_catalog_resources
 from .compact_schema import compact, output_schema
 from .prompts import add_prompts
 from .signatures import FieldGroup, flat_tool
+from .tool_listing import saved_tools
+
+if TYPE_CHECKING:
+    from gpusizer.catalog import Catalog
 
 INSTRUCTIONS = (
     "gpusizer answers GPU sizing and cost questions from a sourced catalog of GPUs, models and cloud prices. "
@@ -130,14 +125,38 @@ Lifespan: TypeAlias = dict[str, Any]  # what the SDK's default lifespan yields: 
 
 
 class GpusizerServer(MCPServer[Lifespan]):
-    """MCPServer whose tool errors read as one fix-it sentence, whatever layer caught them."""
+    """MCPServer whose tool errors read as one fix-it sentence, whatever layer caught them.
+
+    Cold start: the calculators (gpusizer.tools, a quarter of a second of imports and schema building) are registered
+    on first need, not at start. tools/list is answered from the listing saved beside this module
+    (server/tool_listing.json, which tests/test_server_tools.py keeps equal to what the tools declare), and the
+    registration then runs on a thread while the client reads the list, so it is usually done before the first call."""
 
     _listed: list[Tool] | None = None
+    _register: Callable[[], None] | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self._registering = threading.Lock()
+
+    def register_tools(self) -> None:
+        """Registers the tools once (any thread; a second caller waits for the first)."""
+        with self._registering:
+            if self._register is not None:
+                self._register()
+                self._register = None
 
     async def list_tools(self) -> list[Tool]:
         """Input schemas without titles and with optional values folded, output schemas whole but without titles and
         descriptions (compact_schema): tools/list is context on every turn."""
+        if self._listed is None and self._register is not None:
+            saved = saved_tools()
+            if saved is not None:
+                self._listed = saved
+                threading.Thread(target=self.register_tools, name="gpusizer-register-tools", daemon=True).start()
+                return saved
         if self._listed is None:
+            self.register_tools()
             listed = await super().list_tools()
             for tool in listed:
                 tool.input_schema = compact(tool.input_schema)
@@ -149,6 +168,8 @@ class GpusizerServer(MCPServer[Lifespan]):
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Context[Lifespan, Any] | None = None) -> CallToolResult | InputRequiredResult:
+        if self._register is not None:
+            await anyio.to_thread.run_sync(self.register_tools)
         try:
             result = await super().call_tool(name, arguments, context)
         except ToolError as error:
@@ -178,6 +199,8 @@ def answered(result: Result, name: str) -> Result:
     """The text content is the tool's answer (verdict first, at most 1,500 bytes: gpusizer.tools.ANSWERS), not the
     structured result again as JSON: an assistant reads the answer and finds every figure in structuredContent."""
     structured = getattr(result, "structured_content", None)
+    from gpusizer import tools
+
     if isinstance(result, CallToolResult) and structured is not None and not result.is_error and name in tools.ANSWERS:
         model, word = tools.ANSWERS[name]
         result.content = [TextContent(type="text", text=word(model.model_validate(structured)))]
@@ -207,6 +230,8 @@ def readable(error: ToolError, tool: str) -> ToolError:
         if isinstance(cause, SizingError):
             return ToolError(str(cause))
         if isinstance(cause, ValidationError):
+            from gpusizer.tools.validation import validation_message
+
             return ToolError(validation_message(cause, tool))
         cause = cause.__cause__
     return error
@@ -227,6 +252,8 @@ def reject_unknown_tools(server: MCPServer) -> None:
             valid = listed[name].input_schema.get("properties", {})
             unknown = [key for key in arguments if key not in valid] if isinstance(arguments, dict) else []
             if unknown:
+                from gpusizer.tools.validation import unknown_arguments_message
+
                 return CallToolResult(content=[TextContent(type="text", text=unknown_arguments_message(name, unknown, valid))],
                                       is_error=True)
         return await call_next(ctx)
@@ -289,20 +316,33 @@ def project_url() -> str | None:
 
 def create_server(catalog: Catalog | None = None) -> MCPServer:
     """The gpusizer MCP server; `catalog` defaults to the built-in catalog plus the user's rows (loaded on first use)."""
-    get_catalog = (lambda: catalog) if catalog is not None else load_catalog
+    get_catalog = (lambda: catalog) if catalog is not None else default_catalog
     server = GpusizerServer("gpusizer", title="gpusizer: GPU sizing and cost", description=SERVER_DESCRIPTION,
                             instructions=INSTRUCTIONS, website_url=project_url(), version=server_version(), subscriptions=False,
                             log_level=settings().log_level)
     reject_unknown_tools(server)
     answer_protocol_errors(server)
     honour_log_level(server)
-    for name, returns, groups in tool_shapes():
-        function = flat_tool(with_catalog(getattr(tools, name), get_catalog), name, returns, groups)
-        server.add_tool(function, name=name, title=TITLES[name], description=DESCRIPTIONS[name],
-                        annotations=READ_ONLY, structured_output=True)
+
+    def register() -> None:
+        from gpusizer import tools
+
+        for name, returns, groups in tool_shapes():
+            function = flat_tool(with_catalog(getattr(tools, name), get_catalog), name, returns, groups)
+            server.add_tool(function, name=name, title=TITLES[name], description=DESCRIPTIONS[name],
+                            annotations=READ_ONLY, structured_output=True)
+
+    server._register = register
     add_catalog_resources(server, get_catalog)
     add_prompts(server, get_catalog)
     return server
+
+
+def default_catalog() -> Catalog:
+    """The built-in catalog plus the user's rows, imported and loaded on first use (not at start)."""
+    from gpusizer.catalog.catalog import load_catalog
+
+    return load_catalog()
 
 
 def with_catalog(call: Callable[..., BaseModel], get_catalog: Callable[[], Catalog]) -> Callable[..., BaseModel]:
@@ -311,6 +351,17 @@ def with_catalog(call: Callable[..., BaseModel], get_catalog: Callable[[], Catal
 
 def tool_shapes() -> list[tuple[str, type[BaseModel], list[FieldGroup]]]:
     """Each tool's name, result model and the request-model fields its flat arguments come from."""
+    from gpusizer import tools
+    from gpusizer.tools.compare.compare_gpus import CompareRequest
+    from gpusizer.tools.memory.biggest import BiggestModelRequest
+    from gpusizer.tools.memory.request import VramRequest
+    from gpusizer.tools.memory.workload import CORE_WORKLOAD_FIELDS
+    from gpusizer.tools.money.cloud_cost import CloudCostRequest
+    from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
+    from gpusizer.tools.serving.plan_models import PlanServingRequest
+    from gpusizer.tools.speed.estimate_speed import EstimateSpeedRequest
+    from gpusizer.tools.speed.plan_training import PlanTrainingRequest
+
     workload = CORE_WORKLOAD_FIELDS
     return [
         ("estimate_vram", tools.VramEstimate, [(VramRequest, None, False)]),

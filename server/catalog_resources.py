@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 import anyio
 import anyio.to_thread
@@ -12,8 +13,10 @@ from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 from mcp.types import Completion, CompletionArgument, CompletionContext, PromptReference, ResourceTemplateReference
 from pydantic import BaseModel
 
-from gpusizer.catalog import Catalog, SizingError
-from gpusizer.catalog.catalog import NAME_LIMIT
+from gpusizer.catalog import SizingError
+
+if TYPE_CHECKING:
+    from gpusizer.catalog import Catalog
 
 JSON = "application/json"
 GPU_ARGUMENTS = {"gpu", "gpu_id", "gpus"}
@@ -79,6 +82,8 @@ def add_catalog_resources(server: MCPServer, get_catalog: Callable[[], Catalog])
                 return get_catalog().complete_model(argument.value)
         else:
             return None
+        from gpusizer.catalog.catalog import NAME_LIMIT
+
         if len(argument.value) > NAME_LIMIT:
             return NO_COMPLETION
         found = await anyio.to_thread.run_sync(values, limiter=completion_threads())

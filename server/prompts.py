@@ -2,16 +2,21 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS
 from pydantic import Field
 
-from gpusizer.catalog import Catalog, SizingError
-from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
-from gpusizer.tools.validation import default_of
+from gpusizer.catalog import SizingError
+
+if TYPE_CHECKING:
+    from gpusizer.catalog import Catalog
+
+# rent_vs_buy's defaults, written here so that listing prompts imports no calculator (gpusizer.tools.money pulls in
+# all of gpusizer.tools); tests/test_server_tools.py checks them against RentVsBuyRequest
+RENT_VS_BUY_DEFAULTS = {"gpu_count": "8", "utilization": "0.7"}
 
 Found = TypeVar("Found")
 
@@ -52,8 +57,8 @@ def add_prompts(server: MCPServer, get_catalog: Callable[[], Catalog]) -> None:
     @server.prompt(name="rent_or_buy", title="Rent or buy GPUs",
                    description="Cloud rent against owning a GPU cluster, with break-even utilization")
     def rent_or_buy(gpu: str = Field(description="GPU to buy or rent, e.g. 'h100'"),
-                    gpu_count: str = Field(default=str(default_of(RentVsBuyRequest, "gpu_count")), description="how many GPUs"),
-                    utilization: str = Field(default=str(default_of(RentVsBuyRequest, "utilization")),
+                    gpu_count: str = Field(default=RENT_VS_BUY_DEFAULTS["gpu_count"], description="how many GPUs"),
+                    utilization: str = Field(default=RENT_VS_BUY_DEFAULTS["utilization"],
                                              description="expected busy share, 0-1")) -> str:
         gpu_id = checked(get_catalog().find_gpu, gpu).gpu_id
         return (f"Decide whether to rent or buy {gpu_count} x {gpu_id} at {utilization} utilization. Call cloud_cost for "

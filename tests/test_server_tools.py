@@ -1,5 +1,7 @@
 """The MCP server as an assistant meets it: in-memory `mcp.Client`, every tool, resource, prompt and completion."""
 import json
+import subprocess
+import sys
 
 import pytest
 from mcp import Client
@@ -215,3 +217,24 @@ async def test_initialize_describes_the_server(catalog):
     async with connect(catalog) as client:
         info = client.initialize_result.server_info if hasattr(client, "initialize_result") else client.server_info
         assert info.name == "gpusizer" and info.description and "GPU" in info.description
+
+
+def test_the_saved_tool_listing_a_cold_start_answers_with_is_what_the_tools_declare():
+    from gpusizer.server.saved_listing import declared_listing
+    from gpusizer.server.tool_listing import LISTING
+    assert LISTING.read_text(encoding="utf-8") == declared_listing(), "run: python -m gpusizer.server.saved_listing"
+
+
+def test_the_rent_or_buy_prompt_defaults_are_rent_vs_buys_own():
+    from gpusizer.server.prompts import RENT_VS_BUY_DEFAULTS
+    from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
+    from gpusizer.tools.validation import default_of
+    assert RENT_VS_BUY_DEFAULTS == {name: str(default_of(RentVsBuyRequest, name)) for name in RENT_VS_BUY_DEFAULTS}
+
+
+def test_starting_the_server_imports_no_calculator():
+    """A cold start answers initialize and the first tools/list without the calculators (a quarter of a second)."""
+    code = ("import sys; from gpusizer.server.app import create_server; create_server(); "
+            "print(sorted(m for m in sys.modules if m.startswith(('gpusizer.tools', 'gpusizer.catalog.catalog'))))")
+    started = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert started.stdout.strip() == "[]"
