@@ -37,9 +37,10 @@ def percent(share: float | None) -> str:
 TEXT_LIMIT_BYTES = 1_500  # a tool's text content: an answer an assistant reads aloud, not the whole result
 
 
-def best_of(lines: list[str], shown: int = 5) -> list[str]:
-    """The first `shown` lines of a ranked list, and how many more the structured result holds."""
-    more = len(lines) - shown
+def best_of(lines: list[str], shown: int = 5, total: int | None = None) -> list[str]:
+    """The first `shown` lines of a ranked list, and how many more the structured result holds (`total`: the list's
+    length, where only the lines shown were worded)."""
+    more = (len(lines) if total is None else total) - shown
     return lines[:shown] + ([f"... and {more} more in the structured result"] if more > 0 else [])
 
 

@@ -23,7 +23,8 @@ def estimate_vram_answer(result: VramEstimate) -> str:
         lines.append(serving(result))
     if result.fits and not (result.gpu_check and result.gpu_check.fits):
         lines.append("Fits on (cheapest first):")
-        lines += best_of([f"- {fit_line(fit)}" for fit in cheapest_first(result.fits)], FITS_SHOWN)
+        ranked = cheapest_first(result.fits)  # only the lines shown are worded: the answer is on every call's path
+        lines += best_of([f"- {fit_line(fit)}" for fit in ranked[:FITS_SHOWN]], FITS_SHOWN, total=len(ranked))
     lines += [f"Warning: {warning}" for warning in result.warnings[:NOTES_SHOWN]]
     lines += [f"Assumed: {assumption}" for assumption in result.assumptions[:NOTES_SHOWN]]
     return within_limit(lines)
