@@ -65,7 +65,7 @@ def number_inputs(pane):
             and not (w.placeholder or "").startswith("e.g. rtx")]
 
 
-@pytest.mark.parametrize("tab", ["estimate", "compare", "cloud", "rent", "serving"])
+@pytest.mark.parametrize("tab", ["estimate", "compare", "cloud", "rent", "serving", "speed", "training", "biggest"])
 async def test_no_keystroke_is_lost_typing_with_no_pause_into_every_number_field(catalog, tab):
     async with GpusizerApp(tab=tab, catalog=catalog).run_test(size=(80, 24)) as pilot:
         await settle(pilot)

@@ -44,3 +44,14 @@ def test_rent_vs_buy_screen_light_theme(snap_compare, catalog):
         await still(pilot)
 
     assert snap_compare(GpusizerApp(tab="rent", catalog=catalog), terminal_size=(120, 40), run_before=light)
+
+
+def test_speed_screen_at_80x24(snap_compare, catalog):
+    async def qwen_32b_q4_k_m_on_a_4090(pilot):
+        await settle(pilot)
+        await type_into(pilot, "#model", "qwen2.5 32b")
+        await choose(pilot, "#weights_dtype", "q4_k_m")
+        await choose(pilot, "#engine", "llama_cpp")
+        await still(pilot)
+
+    assert snap_compare(GpusizerApp(tab="speed", catalog=catalog), terminal_size=(80, 24), run_before=qwen_32b_q4_k_m_on_a_4090)

@@ -8,12 +8,17 @@ from textual.widgets import Input, Static
 
 from gpusizer.tui.app import GpusizerApp
 from gpusizer.tui.choice import Choice
+from gpusizer.tui.panes.base import ToolPane
 
 
 async def settle(pilot) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    """Until no worker runs and no pane computes off the UI thread (a slow tool's answer may start the next one)."""
+    for _ in range(100):
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        if not any(pane.computing for pane in pilot.app.query(ToolPane)):
+            return
 
 
 async def type_into(pilot, selector: str, text: str) -> None:
@@ -45,11 +50,33 @@ def table_rows(app: GpusizerApp, selector: str) -> list[list[str]]:
 
 
 def error_under(app: GpusizerApp, field: str) -> str:
-    """The error line shown under an input, or "" when none is shown."""
+    """The error shown under an input (its text, before it is wrapped into the column), or "" when none is shown."""
     lines = app.active_pane.query(f"#{field}-error")
-    return str(lines.first().render()) if lines and lines.first().display else ""
+    return lines.first().message if lines and lines.first().display else ""
 
 
 def text_table_rows(app: GpusizerApp, selector: str) -> list[list[str]]:
     """The rows of a text table on screen (header left out): its cells are two or more spaces apart."""
     return [re.split(r"\s{2,}", line.strip()) for line in shown(app, selector).splitlines()[1:] if line.strip()]
+
+
+def burst(pilot, *keys: str) -> None:
+    """Keys as a fast typist or a paste sends them: all posted at once, as the terminal driver does when they arrive in
+    one read, with nothing awaited in between (pilot.press waits for the app to go idle after every key)."""
+    import unicodedata
+
+    from textual import events
+    from textual.app import _character_to_key, _get_unicode_name_from_key
+    from textual.keys import REPLACED_KEYS
+
+    app = pilot.app
+    for key in keys:
+        if len(key) == 1 and not key.isalnum():
+            key = _character_to_key(key)
+        try:
+            character = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(key, key)))
+        except KeyError:
+            character = key if len(key) == 1 else None
+        event = events.Key(key, character)
+        event.set_sender(app)
+        app._driver.send_message(event)

@@ -26,11 +26,20 @@ TABS = {  # --tab name: (label, module under gpusizer.tui.panes, pane class); im
     "serving": ("Serving", "serving", "ServingPane"),
     "catalog": ("Catalog", "catalog_browser", "CatalogPane"),
     "ask": ("Ask", "ask", "AskPane"),
+    "speed": ("Speed", "speed", "SpeedPane"),
+    "training": ("Training", "training", "TrainingPane"),
+    "biggest": ("Biggest", "biggest", "BiggestPane"),
 }
 
+# Each tab's key. f1-f7 stay where people learnt them; f8-f10 already apply a hint, show an error in full and list the
+# keys, and f11/f12 are taken by many terminals (full screen, drop-down) and by macOS, so the later tabs take control
+# keys that text fields leave free, named for the tab where a letter is free: ^f fast (Speed), ^g GPU-hours
+# (Training), ^b Biggest.
+TAB_KEYS = {"estimate": "f1", "compare": "f2", "cloud": "f3", "rent": "f4", "serving": "f5", "catalog": "f6", "ask": "f7",
+            "speed": "ctrl+f", "training": "ctrl+g", "biggest": "ctrl+b"}
 
-
-# the footer's word for each tab (the tabs show their full names): every key has to fit in 80 columns
+# the footer's word for each tab it shows (the tabs show their full names): every key has to fit in 80 columns, so the
+# later tabs are left to the tab bar, f10 and the command palette
 FOOTER_WORDS = {"estimate": "Fit", "compare": "Cmp", "cloud": "Cost", "rent": "Buy", "serving": "Srv", "catalog": "Cat",
                 "ask": "Ask"}
 
@@ -47,8 +56,7 @@ class ScreenCommands(Provider):
         app = cast(GpusizerApp, self.app)
         matcher = self.matcher(query)
         commands: list[tuple[str, Callable[[], object], str]] = [  # (command, what it runs, its key: the line under it)
-            (f"Open {label}", partial(app.action_open, name), f"f{number}")
-            for number, (name, (label, *_)) in enumerate(TABS.items(), start=1)]
+            (f"Open {label}", partial(app.action_open, name), TAB_KEYS[name]) for name, (label, *_) in TABS.items()]
         commands += [("Export result as Markdown", app.action_export_markdown, "ctrl+s"),
                      ("Export result as JSON", app.action_export_json, "ctrl+j"),
                      ("Toggle light / dark theme", app.action_toggle_theme, "ctrl+t")]
@@ -78,8 +86,13 @@ class GpusizerApp(App):
     COMMANDS = App.COMMANDS | {ScreenCommands}
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True),
-        *[Binding(f"f{number}", f"open('{name}')", FOOTER_WORDS[name], tooltip=f"open the {label} tab")
-          for number, (name, (label, *_)) in enumerate(TABS.items(), start=1)],  # F1-F7
+        *[Binding(TAB_KEYS[name], f"open('{name}')", FOOTER_WORDS.get(name, label), show=name in FOOTER_WORDS,
+                  tooltip=f"open the {label} tab") for name, (label, *_) in TABS.items()],
+        # Tab and shift+tab move the focus as soon as the app reads them: a burst of keys (fast typing, a paste, a
+        # slow machine) is otherwise delivered whole to the field that had the focus, Tabs included, so the digits
+        # meant for the next fields landed in the first one (no description: the keys screen lists them once)
+        Binding("tab", "next_field('tab')", "", show=False, priority=True),
+        Binding("shift+tab", "next_field('shift+tab')", "", show=False, priority=True),
         Binding("ctrl+s", "export_markdown", "md", tooltip="export the result as Markdown"),
         Binding("ctrl+j", "export_json", "JSON", tooltip="export the result as JSON"),
         # listed by f10, not in the footer: every key the footer shows has to fit 80 columns
@@ -128,7 +141,7 @@ class GpusizerApp(App):
         return pane
 
     def action_keys(self) -> None:
-        """Every key that works here, the tab's own included (the footer at 80 columns shows f1-f7 without words)."""
+        """Every key that works here, the tab's own included (the footer at 80 columns shows f1-f7 in a word each)."""
         from .keys_screen import KeysScreen, key_rows
 
         tab = self.query_one("#tabs", TabbedContent).active
@@ -171,6 +184,18 @@ class GpusizerApp(App):
         self.notify(f"Copied to the clipboard (where the terminal allows) and saved to\n{esc(str(path))}", title="Exported",
                     timeout=15)
         self.last_export = path
+
+    async def action_next_field(self, key: str) -> None:
+        """Tab / shift+tab at once: the focused widget's own use of the key (the Catalog search goes to its rows),
+        else the next / previous field."""
+        focused = self.focused
+        own = focused._bindings.key_to_bindings.get(key, []) if focused is not None else []
+        if focused is not None and own:
+            await focused.run_action(own[0].action)
+        elif key == "tab":
+            self.screen.focus_next()
+        else:
+            self.screen.focus_previous()
 
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"

@@ -13,8 +13,10 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from .keys_at_once import KeysAtOnce
 
-class Choice(Widget, can_focus=True):
+
+class Choice(KeysAtOnce, Widget, can_focus=True):
     DEFAULT_CSS = """
     Choice {
         height: 1;

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-TAB_NAMES = ["estimate", "compare", "cloud", "rent", "serving", "catalog", "ask"]
+TAB_NAMES = ["estimate", "compare", "cloud", "rent", "serving", "catalog", "ask", "speed", "training", "biggest"]
 
 
 def main(argv: list[str] | None = None) -> int:

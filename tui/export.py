@@ -40,14 +40,24 @@ def as_markdown(title: str, result: BaseModel, inputs: dict[str, Any] | None = N
             lines += ["", f"## {key}", "", "| field | value |", "|---|---|"]
             lines += [f"| {k} | {v} |" for k, v in value.items() if not isinstance(v, (list, dict))]
         elif isinstance(value, list) and value and isinstance(value[0], dict):
-            columns = [c for c in value[0] if not isinstance(value[0][c], (list, dict))]
-            lines += ["", f"## {key}", "", "| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
-            lines += ["| " + " | ".join(str(row.get(c, "")) for c in columns) + " |" for row in value]
+            lines += ["", f"## {key}", ""] + rows_table(value)
+            for row in value:  # a row's own list of rows (biggest_model: the models of each format) as a table below
+                name = next((str(v) for v in row.values() if not isinstance(v, (list, dict))), "")
+                for inner, items in row.items():
+                    if isinstance(items, list) and items and isinstance(items[0], dict):
+                        lines += ["", f"### {key}: {name}, {inner}", ""] + rows_table(items)
         elif isinstance(value, list) and value:
             lines += ["", f"## {key}", ""] + [f"- {item}" for item in value]
     if catalog:
         lines += ["", f"Catalog: {catalog}"]
     return "\n".join(lines) + "\n"
+
+
+def rows_table(rows: list[dict[str, Any]]) -> list[str]:
+    """A Markdown table of the rows' plain fields (a nested list gets its own table)."""
+    columns = [c for c in rows[0] if not isinstance(rows[0][c], (list, dict))]
+    return (["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+            + ["| " + " | ".join(str(row.get(c, "")) for c in columns) + " |" for row in rows])
 
 
 def write_export(name: str, text: str, suffix: str) -> Path:

@@ -18,8 +18,10 @@ from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widgets import Input
 
+from .keys_at_once import KeysAtOnce
 
-class FormInput(Input):
+
+class FormInput(KeysAtOnce, Input):
     echo_text = ""
 
     def __init__(self, *args, **options):

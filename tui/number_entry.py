@@ -1,7 +1,8 @@
 """What people type into a number field, read as the number they mean: '8k', '32K', '1,024', '1e3', '$25,000', '60%'.
 
 A context length's 'k' is 1,024 tokens (8k = 8,192, as context sizes are quoted); any other field's 'k' is a
-thousand ('2k users' = 2,000), 'm' a million. An hours field also reads durations as people write them: '3 days',
+thousand ('2k users' = 2,000), 'm' a million; a count of training tokens or examples also takes 'B' (billion) and
+'T' (trillion), as datasets are quoted ('1B tokens', '15T'). An hours field also reads durations as people write them: '3 days',
 '2 weeks', '1 month' (730 h: a year's 8,760 h over 12, the month the tools price by), '36h', '1 week 2 days'; there
 'm' is no million (it starts 'min' and 'month'), and a unit still being typed ('1 mo', '1 wee') is `PartialUnit`.
 The field shows the value it read whenever the text is not already it.
@@ -15,7 +16,9 @@ from gpusizer.tools.pricing import HOURS_PER_MONTH, HOURS_PER_YEAR
 
 TOKEN_FIELDS = frozenset({"seq_len", "prompt_tokens", "output_tokens", "max_model_len", "max_num_batched_tokens"})
 HOURS_FIELDS = frozenset({"hours"})  # read as durations too
-NUMBER = re.compile(r"^\s*\$?\s*([-+]?(?:\d[\d,_]*(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?)\s*([kKmM%]?)\s*$")
+COUNT_FIELDS = frozenset({"training_tokens", "examples"})  # dataset sizes: '1B', '15T'; a trailing 'tokens' is read too
+COUNT_EXAMPLES = "e.g. 1B, 500M, 15T or 2e9"
+NUMBER = re.compile(r"^\s*\$?\s*([-+]?(?:\d[\d,_]*(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?)\s*([kKmMbBtT%]?)\s*$")
 LONGEST_TEXT = 40  # characters: longer is not a number anyone typed
 
 UNIT_HOURS = {
@@ -39,6 +42,8 @@ def read_number(field: str, text: str) -> float:
     """The number `text` means in `field`; ValueError when it is none (PartialUnit while a duration's unit is typed)."""
     if len(text) > LONGEST_TEXT:
         raise ValueError(text)
+    if field in COUNT_FIELDS:
+        text = re.sub(r"\s*(?:tokens?|examples?)\s*$", "", text, flags=re.IGNORECASE)
     found = NUMBER.match(text)
     if field in HOURS_FIELDS and (found is None or found.group(2).lower() == "m"):
         return read_hours(text)
@@ -46,7 +51,10 @@ def read_number(field: str, text: str) -> float:
         raise ValueError(text)
     digits, suffix = found.group(1).replace(",", "").replace("_", ""), found.group(2).lower()
     value = float(digits)
-    scale = {"k": 1024 if field in TOKEN_FIELDS else 1000, "m": 1024 ** 2 if field in TOKEN_FIELDS else 1e6, "%": 0.01}
+    if suffix in ("b", "t") and field not in COUNT_FIELDS:
+        raise ValueError(text)
+    scale = {"k": 1024 if field in TOKEN_FIELDS else 1000, "m": 1024 ** 2 if field in TOKEN_FIELDS else 1e6, "%": 0.01,
+             "b": 1e9, "t": 1e12}
     value *= scale.get(suffix, 1)
     if not math.isfinite(value):
         raise ValueError(text)

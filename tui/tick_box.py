@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from textual.widgets import Checkbox
 
+from .keys_at_once import KeysAtOnce
+
 TICKED, CLEAR = "✓", " "
 
 
-class TickBox(Checkbox):
+class TickBox(KeysAtOnce, Checkbox):
     def __init__(self, *args, **options):
         super().__init__(*args, **options)
         self.BUTTON_INNER = TICKED if self.value else CLEAR

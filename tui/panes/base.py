@@ -7,26 +7,31 @@ instead of keeping the figures of a value no longer on screen.
 from __future__ import annotations
 
 import re
-from typing import Any, Generic, TypeVar, get_args
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Checkbox, Input, Label, Static
+from textual.widgets import Checkbox, Input, Static
 
 from gpusizer.catalog import Catalog, SizingError
-from gpusizer.tools.validation import default_of, quoted
+from gpusizer.tools.validation import quoted
 
 from ..choice import Choice
 from ..export import as_json, as_markdown
 from ..form_input import FormInput
-from ..number_entry import DURATION_EXAMPLES, HOURS_FIELDS, PartialUnit, read_number, shown_as_read
+from ..number_entry import COUNT_EXAMPLES, COUNT_FIELDS, DURATION_EXAMPLES, HOURS_FIELDS, PartialUnit, read_number, shown_as_read
 from ..safe_text import esc
+from ..wrapping import MessageLine
+from .form_parts import DEFAULT_LABELS, TOOL_DEFAULT, compact, default_text, field, label_of, labelled, number_field, pair, tool_choice
+
+__all__ = ["DEFAULT_LABELS", "TOOL_DEFAULT", "FormError", "ToolPane", "compact", "default_text", "field", "label_of", "labelled",
+           "number_field", "pair", "tool_choice"]  # the form's pieces live in form_parts; the panes import them from here
 
 
 class FormError(Exception):
@@ -38,70 +43,13 @@ class FormError(Exception):
         self.field, self.message, self.also, self.waiting = field, message, also, waiting
 
 
-def compact(widget: Widget) -> Widget:
-    """One row instead of three (no border), so forms fit 80x24."""
-    if hasattr(widget, "compact"):
-        widget.compact = True
-    return widget
-
-
-def labelled(label: str, widget: Widget) -> Widget:
-    """The input remembers its on-screen label: error messages name it as the screen does."""
-    widget.label_text = label  # type: ignore[attr-defined]
-    return compact(widget)
-
-
-def label_of(widget: Widget, name: str) -> str:
-    return getattr(widget, "label_text", None) or name
-
-
-def field(label: str, widget: Widget) -> list[Widget]:
-    """A label over its input, straight in the form (no wrapper: every widget costs start-up time). The input's error
-    line is mounted under it only when needed."""
-    return [Label(label), labelled(label, widget)]
-
-
-def pair(left: tuple[str, Widget], right: tuple[str, Widget]) -> Grid:
-    """Two labelled inputs side by side: labels on the first row of one grid, inputs on the second."""
-    (left_label, left_widget), (right_label, right_widget) = left, right
-    return Grid(Label(left_label), Label(right_label), labelled(left_label, left_widget), labelled(right_label, right_widget),
-                classes="pair")
-
-
-def default_text(model: type, name: str) -> str:
-    """The tool's own default for a field, as the form shows it."""
-    value = default_of(model, name)
-    return f"{value:g}" if isinstance(value, float) else str(value)
-
-
-def number_field(label: str, model: type, name: str) -> ComposeResult:
-    """A labelled number input showing the tool's own default for that request field."""
-    yield from field(label, FormInput(default_text(model, name), id=name))
-
-
-TOOL_DEFAULT = "default"  # an optional field left to the tool
-DEFAULT_LABELS = {"weights_dtype": "as released", "recipe": "hf_trainer (default)"}  # what 'left to the tool' means for some fields
-
-
-def tool_choice(model: type[BaseModel], name: str) -> Choice:
-    """A choice over a request field's allowed values, starting at the tool's default; a field the tool fills in
-    itself when absent (weights_dtype: as released) starts at 'default'."""
-    annotation = model.model_fields[name].annotation
-    options = [arg for arg in get_args(annotation) if arg is not type(None)]
-    values = [v for option in options for v in (get_args(option) or [option])]
-    default = default_of(model, name)
-    if default is None:
-        label = DEFAULT_LABELS.get(name, TOOL_DEFAULT)
-        return Choice([label, *values], label, id=name)
-    return Choice(values, default, id=name)
-
-
 SCREEN_WORDS = {"the gpusizer://models resource": "the Catalog tab", "the gpusizer://gpus resource": "the Catalog tab",
                 "gpusizer://models": "the Catalog tab", "gpusizer://gpus": "the Catalog tab", "gpusizer://offers": "the Catalog tab"}
 HUB_FETCH_AFTER_S = 0.6  # a Hub id is fetched once typing pauses this long, not at every keystroke
 SHORT_ERROR = 150  # characters an error line shows (two lines of a half screen); ctrl+e shows the whole message
 
 ResultT = TypeVar("ResultT", bound=BaseModel)  # the pane's tool's output model
+Outcome = tuple[Any, "str | None", tuple[str, ...]]  # (result or None, the problem or None, the arguments it names)
 
 
 class ToolPane(Vertical, Generic[ResultT]):
@@ -113,6 +61,9 @@ class ToolPane(Vertical, Generic[ResultT]):
     result: ResultT | None = None  # the last good result
     result_inputs: dict[str, Any] = {}  # the arguments that result was computed from
     computed_from: dict[str, Any] = {}  # the arguments of the last computation that answered
+    COMPUTE_IN_THREAD = False  # True for tools slower than a keystroke (see compute_later)
+    computing = False  # a computation runs in a thread
+    _latest: dict[str, Any] | None = None  # the arguments the form asks now, while computing off the UI thread
 
     class Updated(Message):
         """A new result (or its error) was just put on the widgets; the next frame paints it."""
@@ -121,7 +72,7 @@ class ToolPane(Vertical, Generic[ResultT]):
         super().__init__(**options)
         self.catalog = catalog
         self._flagged: list[Widget | None] = []  # the inputs show_error marked; None: the problem line
-        self._error_lines: dict[str, Static] = {}  # input id: its error line, once mounted
+        self._error_lines: dict[str, MessageLine] = {}  # input id: its error line, once mounted
         self._shown: dict[str, str] = {}  # selector: the text set_text last put there
         self._error_detail = ""  # the whole message behind the short error line
         self._hub_failures: dict[str, str] = {}  # Hub ids that could not be read, with why
@@ -171,29 +122,42 @@ class ToolPane(Vertical, Generic[ResultT]):
         try:
             arguments = self.arguments()
         except FormError as error:
+            self._latest = None  # an answer still being computed is for inputs the form no longer shows
             for name in (error.field, *error.also):
                 self.show_error(name, error.message, waiting=error.waiting)
             return
         model = arguments.get("model")
         if isinstance(model, str) and model in self._hub_failures:
+            self._latest = None
             self.show_error("model", self._hub_failures[model])
             return
         if isinstance(model, str) and self.catalog.needs_download(model):
+            self._latest = None
             self.show_problem(f"Reading {model}'s config.json from the Hugging Face Hub … (the result follows)", short=True)
             self.hide_result()
             if self._fetch_timer is not None:  # still typing: fetch the id once the keys stop
                 self._fetch_timer.stop()
             self._fetch_timer = self.set_timer(HUB_FETCH_AFTER_S, lambda: self.fetch_model(model))
             return
-        named: tuple[str, ...] = ()
+        if self.COMPUTE_IN_THREAD:
+            self.compute_later(arguments)
+            return
+        self.finish(arguments, self.attempt(arguments))
+
+    def attempt(self, arguments: dict[str, Any]) -> Outcome:
+        """The tool's answer for these arguments, or the problem to show instead (and the arguments it names)."""
         try:
-            result, problem = self.compute(arguments), None
-            self.computed_from = arguments
+            return self.compute(arguments), None, ()
         except SizingError as error:
-            result, problem, named = None, str(error), error.arguments
+            return None, str(error), error.arguments
         except Exception as error:  # noqa: BLE001 - a calculator bug must not take the app down with a traceback
             self.log.error(f"computing {arguments!r} failed: {error!r}")
-            result, problem = None, f"Could not compute this ({type(error).__name__}: {error}); please report it."
+            return None, f"Could not compute this ({type(error).__name__}: {error}); please report it.", ()
+
+    def finish(self, arguments: dict[str, Any], outcome: Outcome) -> None:
+        result, problem, named = outcome
+        if result is not None:
+            self.computed_from = arguments
         try:
             self._apply(result, problem, named)
         except Exception as error:  # noqa: BLE001 - nor a display bug
@@ -201,6 +165,30 @@ class ToolPane(Vertical, Generic[ResultT]):
             self.show_problem(
                 f"Could not show this result ({type(error).__name__}: {error}); the last good result stays. "
                 "Please report it with the inputs above.")
+
+    # ---- tools that take a tenth of a second or more (every GPU type planned, every catalog model sized): off the UI
+    # thread, one computation at a time, and only the newest inputs' answer shown
+    def compute_later(self, arguments: dict[str, Any]) -> None:
+        self._latest = arguments
+        if not self.computing:
+            self.computing = True
+            self.compute_in_thread(arguments)
+
+    @work(thread=True, group="compute")
+    def compute_in_thread(self, arguments: dict[str, Any]) -> None:
+        outcome = self.attempt(arguments)
+        try:
+            self.app.call_from_thread(self.computed, arguments, outcome)
+        except RuntimeError:  # the app closed meanwhile
+            pass
+
+    def computed(self, arguments: dict[str, Any], outcome: Outcome) -> None:
+        """Back on the UI thread: shown if the form still asks exactly this, else the newest inputs go next."""
+        self.computing = False
+        if self._latest is arguments:
+            self.finish(arguments, outcome)
+        elif self._latest is not None:
+            self.compute_later(self._latest)
 
     @work(thread=True, exclusive=True, group="hub-model")
     def fetch_model(self, model: str) -> None:
@@ -288,15 +276,14 @@ class ToolPane(Vertical, Generic[ResultT]):
         widget.add_class("invalid")
         line = self._error_lines.get(field_name)
         if line is None:
-            line = self._error_lines[field_name] = Static(message, id=f"{field_name}-error", classes="error field-error",
-                                                          markup=False)
+            line = self._error_lines[field_name] = MessageLine(message, id=f"{field_name}-error", classes="error field-error")
             parent = widget.parent
             row = parent if isinstance(parent, Widget) and parent.has_class("pair") else widget  # under a pair: below both
             container = row.parent
             if isinstance(container, Widget):
                 container.mount(line, after=row)
         else:
-            line.update(message)
+            line.show_message(message)
             line.display = True
         self._flagged.append(widget)
 
@@ -343,7 +330,8 @@ class ToolPane(Vertical, Generic[ResultT]):
         widget = self.query_one(f"#{name}", Input)
         value = widget.value.strip() or None
         echo = ""
-        examples = DURATION_EXAMPLES if name in HOURS_FIELDS else "e.g. 8k or 1,024"
+        examples = (DURATION_EXAMPLES if name in HOURS_FIELDS else COUNT_EXAMPLES if name in COUNT_FIELDS
+                    else "e.g. 8k or 1,024")
         try:
             if value is None:
                 return None

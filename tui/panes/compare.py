@@ -46,7 +46,7 @@ class ComparePane(ToolPane[GpuComparison]):
         yield from field("Weights", tool_choice(VramRequest, "weights_dtype"))
         yield from field("Batch", FormInput(default_text(VramRequest, "batch_size"), id="batch_size"))
         yield from field("Seq len", FormInput(default_text(VramRequest, "seq_len"), id="seq_len"))
-        yield from field("MFU", FormInput(default_text(CompareRequest, "mfu"), id="mfu"))
+        yield from field("MFU", FormInput(default_text(CompareRequest, "mfu"), placeholder="published runs", id="mfu"))
 
     def results(self) -> ComposeResult:
         yield SortableTable(id="comparison")
