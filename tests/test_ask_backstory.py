@@ -1266,7 +1266,7 @@ def test_which_card_to_rent_among_those_named_answers_each(catalog):
 
 def test_the_damage_of_a_rental_at_the_askers_rate_comes_first(catalog):
     answer = ask("planning to keep 4x l40s on vast at $0.85/hr each for 10 days, whats the damage?", catalog)
-    assert answer.journey == "cloud_cost" and answer.answer.startswith("At your rate of $0.8500/GPU-h: 4 GPUs × 240 h")
+    assert answer.journey == "cloud_cost" and answer.answer.startswith("At your rate of $0.85/GPU-h: 4 GPUs × 240 h")
 
 
 def test_a_budget_cap_in_thousands_is_money_not_a_context(catalog):

@@ -289,8 +289,6 @@ def test_a_price_from_a_dollar_up_reads_the_same_in_a_summary_and_in_a_column(am
     assert dollars([amount]) == [usd(amount)]
 
 
-@pytest.mark.xfail(reason="figures.usd pads a price under a dollar to four places ($0.4400 beside $1.29 in a summary "
-                          "line); issue #37 asks for one rule: a change for tools/figures.py", strict=False)
 @pytest.mark.parametrize("amount", [0.44, 0.66])
 def test_a_price_under_a_dollar_reads_the_same_in_a_summary_and_in_a_column(amount):
     assert dollars([amount]) == [usd(amount)]

@@ -9,9 +9,16 @@ def gib(byte_count: int | float | None) -> str:
 
 
 def usd(amount: float | None) -> str:
+    """Dollars and cents; a price under a dollar with as many places as it needs, up to four ($0.44, $0.855, $0.0917),
+    so $0.44 never reads $0.4400 beside $1.29."""
     if amount is None:
         return "—"
-    return f"${amount:,.2f}" if abs(amount) >= 1 else f"${amount:.4f}"
+    return f"${amount:,.2f}" if abs(amount) >= 1 else f"${amount:.{cents_and_more(amount)}f}"
+
+
+def cents_and_more(amount: float) -> int:
+    """The decimal places a price under a dollar needs to be shown exactly: 2, 3, or at most 4."""
+    return next((places for places in (2, 3) if abs(round(amount, places) - amount) < 1e-9), 4)
 
 
 def number(value: float | int | None, digits: int = 2) -> str:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from textual.content import Content
 
+from gpusizer.tools.figures import cents_and_more
+
 
 def text_table(headers: list[str], rows: list[list[str]], right: frozenset[int] = frozenset(),
                widest: dict[int, int] | None = None) -> Content:
@@ -27,10 +29,6 @@ def dollars(amounts: list[float | None]) -> list[str]:
     places (up to four) as a price under a dollar needs to be shown exactly ($0.855, $0.0917)."""
     places = max((cents_and_more(amount) for amount in amounts if amount is not None and abs(amount) < 1), default=2)
     return ["—" if amount is None else f"${amount:,.{places}f}" for amount in amounts]
-
-
-def cents_and_more(amount: float) -> int:
-    return next((places for places in (2, 3) if abs(round(amount, places) - amount) < 1e-9), 4)
 
 
 def clip(cell: str, limit: int | None) -> str:
