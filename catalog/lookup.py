@@ -17,6 +17,26 @@ def compact(name: str) -> str:
     return re.sub(r"[^a-z0-9]", "", "".join(words))
 
 
+NUMBER_WEIGHT = 10  # score points per digit a name shares with the query in a row: '2070' is nearer 'rtx-3070' than 'b200'
+
+
+def shared_digits(query: str, key: str) -> int:
+    """The longest run of digits the two have in common: the model number is what people mean most ('3060 ti')."""
+    digits_query, digits_key = re.sub(r"\D", " ", query), re.sub(r"\D", " ", key)
+    return max((len(run) for run in longest_common_runs(digits_query, digits_key)), default=0)
+
+
+def longest_common_runs(a: str, b: str) -> list[str]:
+    runs = []
+    for start in range(len(a)):
+        for end in range(len(a), start, -1):
+            piece = a[start:end]
+            if piece.strip() == piece and piece in b:
+                runs.append(piece)
+                break
+    return runs
+
+
 class NameIndex:
     """Maps every spelling we know of a thing to its id."""
 
@@ -57,7 +77,8 @@ class NameIndex:
         query = compact(name) or name.lower()
         matches = process.extract(query, list(self._by_key), scorer=fuzz.WRatio, limit=limit * 8)
         found: list[str] = []
-        for key, _score, _ in sorted(matches, key=lambda m: (-m[1], len(m[0]))):
+        ranked = sorted(matches, key=lambda m: (-m[1] - NUMBER_WEIGHT * shared_digits(query, m[0]), len(m[0])))
+        for key, _score, _ in ranked:
             item_id = self._by_key[key]
             if item_id not in found:
                 found.append(item_id)
