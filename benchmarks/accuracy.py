@@ -112,6 +112,43 @@ def evaluate_options(catalog=None) -> list[dict]:
     return rows
 
 
+SLIDING_FILE = "vram_traced_sliding_window.jsonl"  # prefills past the window (tests/data/trace_sliding_window.py)
+
+
+def evaluate_sliding_window(catalog=None) -> list[dict]:
+    """The traced sliding-window prefills: the KV cache against the storage the returned cache holds, and the peak
+    (judged where the model runs SDPA; Gemma 2 and gpt-oss fall back to eager attention, whose score matrix the
+    estimate does not model)."""
+    import tempfile
+
+    from gpusizer.tools import estimate_vram
+
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        for line in (DATA / SLIDING_FILE).read_text().splitlines():
+            traced = json.loads(line)
+            case = traced["case"]
+            path = Path(folder) / f"{case['id']}.json"
+            path.write_text(json.dumps(case["arch"]))
+            result = estimate_vram(catalog=catalog, model=str(path), batch_size=case["batch"], seq_len=case["seq"])
+            estimate = result.total_bytes - result.breakdown.runtime_overhead
+            rows.append({"case": case["id"], "estimate": estimate, "reference": traced["peak"]["Total"],
+                         "error": estimate / traced["peak"]["Total"] - 1, "kv_estimate": result.breakdown.kv_cache,
+                         "kv_traced": traced["cache_storage_bytes"], "judged": case.get("attn", "sdpa") == "sdpa",
+                         "window": case["arch"]["sliding_window"], "seq": case["seq"]})
+    return rows
+
+
+def print_sliding_window() -> None:
+    rows = evaluate_sliding_window()
+    print(f"\n{'sliding-window prefill':26s} {'KV est MiB':>10s} {'KV traced':>10s} {'peak est':>9s} {'traced':>9s} {'error':>8s}")
+    for r in rows:
+        print(f"{r['case']:26s} {r['kv_estimate'] / 2**20:10.2f} {r['kv_traced'] / 2**20:10.2f} {r['estimate'] / 2**20:9.1f} "
+              f"{r['reference'] / 2**20:9.1f} {r['error']:+8.2%}" + ("" if r["judged"] else "  (eager attention: not judged)"))
+    errors = [abs(r["error"]) for r in rows if r["judged"]]
+    print(f"{len(errors)} judged sliding-window prefills: median |error| {statistics.median(errors):.2%}, worst {max(errors):.2%}")
+
+
 UNIT_BYTES = {"GB": 1e9, "GiB": 2**30}
 
 
@@ -190,6 +227,7 @@ def main() -> int:
         print(f"{r['case']:34s} {r['estimate'] / 2**20:13.1f} {r['reference'] / 2**20:11.1f} {r['error']:+8.2%}  {r['phase']}")
     errors = [abs(r["error"]) for r in options]
     print(f"{len(options)} LoRA-options traced cases: median |error| {statistics.median(errors):.2%}, worst {max(errors):.2%}")
+    print_sliding_window()
     print_published()
     return 0
 

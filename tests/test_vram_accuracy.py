@@ -96,12 +96,7 @@ def test_every_published_measurement_names_its_source_recipe_and_metric(publishe
 
 
 # Judged cases still beyond 20%, kept in the benchmark and named here so that a new miss fails and a fixed one is noticed.
-KNOWN_MISSES = {
-    "axolotl-llama4-scout-qlora-fsdp2-4xh100": "FSDP2 QLoRA of a linearized mixture-of-experts model: ~16 GB per GPU the "
-                                               "estimate does not explain (the single-GPU run of the same model is within 3%)",
-    "qwen-1.8b-lora-seq512": "Qwen 1.8B rows sit 17-20% under at every length but the longest: a fixed ~1.5 GB (CUDA 11.8 "
-                             "context and kernels on the measured stack) against a small model",
-}
+KNOWN_MISSES: dict[str, str] = {}
 
 
 def test_published_peaks_are_within_8_percent_at_the_median_and_20_percent_each(published):

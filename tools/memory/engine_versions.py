@@ -20,6 +20,10 @@ VERSION_LIMIT = 24
 VLLM_NCCL_BEFORE_SNAPSHOT = (0, 11)
 VLLM_CUDA_GRAPHS_IN_BUDGET = (0, 21)
 VLLM_CAPTURE_SIZES_V019 = (0, 19)
+# The profile run's sampler (dummy top_k = vocab - 1, top_p = 0.9) filters through apply_top_k_top_p_triton in place
+# from 0.17 (vllm/v1/sample/ops/topk_topp_sampler.py: `if HAS_TRITON and logits.shape[0] >= 8`); before, FlashInfer's
+# sampler was an optional extra (<= 0.11.0) or opt-in (0.11.1-0.16), so the PyTorch sort path ran.
+VLLM_TRITON_TOP_K_TOP_P = (0, 17)
 # SGLang server_args.py mem_fraction_static rules: a table by TP size, then a reserve by GPU size (PR #7054), then a
 # reserve from chunked_prefill_size and cuda_graph_max_bs (PR #10975).
 SGLANG_RESERVE_BY_GPU = (0, 4, 7)

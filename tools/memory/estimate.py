@@ -32,6 +32,7 @@ from gpusizer.tools.memory.request import (
     WeightsDtype,
     Workload,
 )
+from gpusizer.tools.memory.training.peak import reduce_bucket_elements
 from gpusizer.tools.validation import declared_by, default_of, parse_request
 
 
@@ -149,9 +150,11 @@ def assumptions_for(plan: Plan) -> list[str]:
              + (f"; {SHAPE}" if plan.generic else ""),
              f"weights: {plan.weights_how}",
              "attention: SDPA/flash (no sequence-squared score matrix)"]
-    if arch.windowed_layers:
-        notes.append(f"KV cache: {arch.windowed_layers} of {arch.num_hidden_layers} layers keep only the last "
-                     f"{arch.sliding_window:,} tokens ({arch.window_kind} attention in transformers' cache)")
+    if arch.windowed_layers and r.workload == "inference":
+        notes.append(f"KV cache: {arch.windowed_layers} of {arch.num_hidden_layers} layers attend to the last "
+                     f"{arch.sliding_window:,} tokens ({arch.window_kind} attention), but a transformers prefill holds every "
+                     "token's keys and values until the first decode step (DynamicSlidingWindowLayer keeps a view of "
+                     "the prefill; Gemma 2/3 before transformers 4.56 used a static cache of the window)")
     if r.workload == "inference":
         notes += [f"inference (Hugging Face generate): prefill of {r.batch_size} x {r.seq_len} tokens keeping the KV cache in "
                   f"{plan.kv_dtype} ({plan.kv_bytes:g} bytes per value); logits for the last position only",
@@ -197,6 +200,11 @@ def training_assumptions(plan: Plan) -> list[str]:
                         if s.lora_dropout else "") + f": {plan.trainable:,} trainable parameters")
     if r.num_gpus > 1:
         notes.append(f"{r.num_gpus} GPUs, sharding '{r.sharding}', tensor parallel {r.tensor_parallel}")
+    if r.sharding == "zero3" and r.num_gpus // r.tensor_parallel > 1:
+        notes.append("DeepSpeed ZeRO-3 holds, beside the paper's model states, from start-up: grad_partitions_flat_buffer "
+                     f"(16-bit gradient shard, 2 bytes per parameter / {r.num_gpus // r.tensor_parallel}) and the reduce "
+                     f"bucket (reduce_bucket_size 'auto' = hidden^2 = {reduce_bucket_elements(plan):,} elements); and "
+                     "gathers two layers' parameters at a time (prefetch)")
     return notes
 
 

@@ -40,6 +40,10 @@ RULES = (
     VersionRule("transformers", (4, 46), "model_returns_fp32_logits", True, False,
                 "transformers 4.46 moved the causal-LM loss into loss_utils.ForCausalLMLoss, which upcasts inside the loss; "
                 "before, LlamaForCausalLM.forward upcast the logits (logits.float()) and returned them in fp32 with a loss"),
+    VersionRule("transformers", (4, 56), "hub_hybrid_cache_honoured", True, False,
+                "transformers PR #40039 (4.56): generate() drops the Hub's cache_implementation='hybrid' (Gemma 2/3's static "
+                "sliding cache, sized to the window) for DynamicCache; its DynamicSlidingWindowLayer keeps a slice (a view) "
+                "of the prefill's keys and values, so their whole storage stays allocated until the first decode step"),
     VersionRule("bitsandbytes", (0, 43, 2), "matmul4bit_saves_input", True, False,
                 "bitsandbytes PR #1270 (0.43.2): MatMul4Bit keeps (None, B) for backward, no longer its 16-bit input A"),
 )

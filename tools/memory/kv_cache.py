@@ -7,6 +7,10 @@ from __future__ import annotations
 
 from gpusizer.catalog import ModelArch
 
+# model_types whose Hub generation_config.json sets cache_implementation="hybrid" (google/gemma-2-*, google/gemma-3-*):
+# before transformers 4.56 generate() built HybridCache, static layers of min(window, max_cache_len) tokens.
+HYBRID_STATIC_CACHE_TYPES = frozenset({"gemma2", "gemma3", "gemma3_text"})
+
 
 def kv_bytes_per_token_per_layer(arch: ModelArch, dtype_bytes: float, *, latent: bool = True) -> float:
     mla = arch.latent_attention
@@ -27,3 +31,13 @@ def kv_cache_bytes(arch: ModelArch, batch: int, tokens: int, dtype_bytes: float,
     full = arch.num_hidden_layers - windowed
     window_tokens = min(tokens, arch.sliding_window or tokens)
     return int(batch * per_layer * (full * tokens + windowed * window_tokens))
+
+
+def prefill_caps_windows(arch: ModelArch, hub_hybrid_cache_honoured: bool) -> bool:
+    """Whether a transformers prefill longer than the window holds only the window in its sliding layers. Traced with
+    transformers 5.24 on fake tensors (tests/data/vram_traced_sliding_window.jsonl): DynamicSlidingWindowLayer.update
+    (cache_utils.py) keeps `full_key_states[:, :, -sliding_window + 1:, :]`, a view whose storage is the whole prefill,
+    for Mistral, Qwen2 (use_sliding_window), Gemma 2/3 and gpt-oss alike. Only Gemma 2/3 under transformers < 4.56
+    (HybridCache from the Hub's generation config, preallocated to the window) cap it; before the 4.54 cache refactor
+    DynamicCache had no sliding layers at all and kept every token."""
+    return hub_hybrid_cache_honoured and arch.model_type in HYBRID_STATIC_CACHE_TYPES

@@ -7,8 +7,12 @@ then kv_cache_utils turns bytes into blocks, tokens and the maximum concurrency 
 the snapshot (the CUDA context; NCCL set-up since 0.11) is outside the budget, as is the CUDA graph pool before 0.21.
 
 The profile run is one forward of max_num_batched_tokens dummy tokens over min(max_num_seqs, max_num_batched_tokens)
-requests, then the sampler on one logit row per request (bf16 logits, their fp32 copy, softmax probabilities and the
-exponential noise of random sampling: 14 bytes per logit), so its peak grows with the vocabulary and max_num_seqs.
+requests, then the sampler on one logit row per request, so its peak grows with the vocabulary and max_num_seqs. Since
+0.17 the sampler holds the bf16 logits, their fp32 copy, softmax probabilities and the exponential noise of random
+sampling (14 bytes per logit; top-k/top-p filter in place with Triton). Before, the dummy top_k/top_p went through
+apply_top_k_top_p's sort (vllm/v1/sample/ops/topk_topp_sampler.py, read in the 0.10.2, 0.11.1 and 0.15.1 wheels): at
+its scatter the bf16 and fp32 logits, the sorted values (4), their int64 indices (8), the top-k and top-p masks (1 + 1),
+the cumulative probabilities (4) and the scattered result (4) are alive: 28 bytes per logit.
 """
 from __future__ import annotations
 
@@ -22,13 +26,15 @@ from gpusizer.tools.memory.engine_versions import (
     VLLM_CAPTURE_SIZES_V019,
     VLLM_CUDA_GRAPHS_IN_BUDGET,
     VLLM_NCCL_BEFORE_SNAPSHOT,
+    VLLM_TRITON_TOP_K_TOP_P,
     VersionKey,
 )
 from gpusizer.tools.memory.engines.kv_layout import AttentionKind, VllmGroups, attention_kinds, vllm_blocks_per_request, vllm_groups
 from gpusizer.tools.memory.overhead import CUDA_CONTEXT_BYTES
 from gpusizer.tools.memory.plan import Memo
 
-SAMPLER_BYTES_PER_LOGIT = 2 + 4 + 4 + 4
+SAMPLER_BYTES_PER_LOGIT = 2 + 4 + 4 + 4             # bf16 logits, fp32 logits, probabilities, exponential noise
+SORTED_SAMPLER_BYTES_PER_LOGIT = 2 + 4 + 4 + 8 + 1 + 4 + 1 + 4  # the sort path's peak at its scatter (before 0.17)
 NON_TORCH_SINGLE = int(0.25 * GIB)        # cuBLAS workspaces and friends (logged 0.24-0.26 GiB on H100 at TP 1)
 NON_TORCH_NVLINK = int(2.1 * GIB)         # custom all-reduce and NCCL buffers at TP >= 2 over NVLink (2.07-2.13 GiB)
 NCCL_SET_UP = int(1.0 * GIB)              # NCCL communicators created before the snapshot (v0.11+), H100 TP 2 logs
@@ -67,7 +73,12 @@ def capture_sizes(max_num_seqs: int, batched: int, version: VersionKey) -> int:
     return len([s for s in [1, 2, 4, *range(8, 513, 8)] if s <= largest])
 
 
-def profile_peak_bytes(arch: ModelArch, batched: int, requests: int, tp: int) -> int:
+def sampler_bytes_per_logit(version: VersionKey) -> int:
+    return SAMPLER_BYTES_PER_LOGIT if version >= VLLM_TRITON_TOP_K_TOP_P else SORTED_SAMPLER_BYTES_PER_LOGIT
+
+
+def profile_peak_bytes(arch: ModelArch, batched: int, requests: int, tp: int,
+                       per_logit: int = SAMPLER_BYTES_PER_LOGIT) -> int:
     """Torch peak of the profile run: the largest layer's temporaries over max_num_batched_tokens, or the sampler over
     one full-vocabulary logit row per request, whichever is larger. A mixture-of-experts layer's fused_moe workspaces
     (each token copied per routed expert: the gate/up output and the hidden-wide result) are cached and reused, so
@@ -77,7 +88,7 @@ def profile_peak_bytes(arch: ModelArch, batched: int, requests: int, tp: int) ->
     q = arch.num_attention_heads * arch.attention_head_dim / tp
     kv = max(1, arch.num_key_value_heads // tp) * arch.attention_head_dim
     forward = batched * (max(3 * mlp, 2 * q + 2 * kv) + 3 * h) * 2
-    sampler = requests * arch.vocab_size * SAMPLER_BYTES_PER_LOGIT + 2 * batched * h * 2
+    sampler = requests * arch.vocab_size * per_logit + 2 * batched * h * 2
     workspace = 0.0
     if arch.is_moe:
         routed = batched * (arch.num_experts_per_tok or 1)
@@ -120,7 +131,8 @@ class VllmBudget(NamedTuple):  # a NamedTuple: the planner builds thousands per 
 
 def vllm_shape(arch: ModelArch, defaults: VllmDefaults, *, kv_bytes_per_value: float, tp: int, pp: int, max_model_len: int, eager: bool,
                version: VersionKey) -> VllmShape:
-    activation = profile_peak_bytes(arch, defaults.max_num_batched_tokens, min(defaults.max_num_seqs, defaults.max_num_batched_tokens), tp)
+    activation = profile_peak_bytes(arch, defaults.max_num_batched_tokens, min(defaults.max_num_seqs, defaults.max_num_batched_tokens), tp,
+                                    sampler_bytes_per_logit(version))
     kinds = attention_kinds(arch, kv_bytes_per_value, tp, pp)
     layers = sum(k.layers for k in kinds)
     graphs = 0 if eager else int(CUDA_GRAPH_PER_SIZE_AND_LAYER * layers *

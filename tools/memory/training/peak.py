@@ -70,10 +70,11 @@ def training_breakdown(plan: Plan, batch: int, seq: int, num_gpus: int, tp: int,
     moment = "checkpointed layer recomputed in backward" if settings.gradient_checkpointing else "backward through the LM head"
     if settings.optimizer_in_backward:  # each parameter stepped in place as its gradient arrives: never all gradients at once
         moment = "backward, each parameter stepped as its gradient arrives"
-    candidates: dict[str, tuple[float, float, float]] = {"start of backward (loss)": (backward_start + loss, 0, 0),
-                                                         moment: (in_backward, head_grad, 0)}
+    held = deepspeed_zero3_buffers(plan, gradients, stage, sharding, tp)
+    candidates: dict[str, tuple[float, float, float]] = {"start of backward (loss)": (backward_start + loss, held, 0),
+                                                         moment: (in_backward, head_grad + held, 0)}
     if not settings.optimizer_in_backward:
-        candidates["optimizer step"] = (0, gradients, step)
+        candidates["optimizer step"] = (0, max(gradients, held), step)
     phase, (activations, grads_live, transient) = max(candidates.items(), key=lambda kv: sum(kv[1]))
     if settings.loss != "standard" and phase.startswith("start of backward"):
         phase = f"start of backward ({settings.loss} loss)"
@@ -117,12 +118,44 @@ def adapter_bytes(plan: Plan, shape: Shape, tokens: int, stage: int) -> float:
     return delta
 
 
+# Recipes whose FSDP wraps only the decoder layers (accelerate's TRANSFORMER_BASED_WRAP from _no_split_modules, as the
+# HF Trainer, TRL and axolotl configure it), leaving the embeddings, final norm and LM head to the root module's group.
+ROOT_GROUP_RECIPES = frozenset({"hf_trainer", "trl"})
+
+
 def gathered_parameter_bytes(plan: Plan, stage: int, tp: int) -> float:
     """ZeRO-3 / FSDP gather each layer's full 16-bit parameters before using it; with prefetching the next layer's
-    arrive while this one computes: two layers' parameters on top of the shards, and at the loss the LM head's."""
+    arrive while this one computes: two layers' parameters on top of the shards, and at the loss the LM head's.
+    FSDP's root group stays unsharded from forward to backward (torch/distributed/fsdp/_fully_shard/_fully_shard.py,
+    fully_shard: "The root FSDP state has its value specially set to False as a heuristic since its parameters would
+    typically be immediately all-gathered for backward"; FSDP1's _post_forward_reshard skips the root likewise): under a
+    decoder-layer wrap that is the embeddings, the LM head and a multimodal checkpoint's vision tower together.
+    torchtune and torchtitan shard the embeddings and the output as groups of their own, and DeepSpeed releases the
+    embeddings after their forward."""
     if stage < 3:
         return 0.0
     counts = plan.counts
     per_layer = (counts.total - counts.embedding - counts.lm_head) / plan.arch.num_hidden_layers
     bytes_per_param = weight_bytes(plan) / counts.total if plan.request.method != "full" else 2
-    return (2 * per_layer * bytes_per_param + (counts.lm_head or counts.embedding) * 2) / tp
+    settings = plan.training
+    root = plan.request.sharding == "fsdp" and settings is not None and settings.recipe in ROOT_GROUP_RECIPES
+    held = counts.embedding + counts.lm_head + counts.vision if root else (counts.lm_head or counts.embedding)
+    return (2 * per_layer * bytes_per_param + held * 2) / tp
+
+
+def reduce_bucket_elements(plan: Plan) -> int:
+    """DeepSpeed's reduce_bucket_size as the HF Trainer/accelerate integration fills "auto": hidden_size squared
+    (transformers integrations/deepspeed.py, trainer_config_finalize)."""
+    return plan.arch.hidden_size ** 2
+
+
+def deepspeed_zero3_buffers(plan: Plan, gradient_shard: float, stage: int, sharding: str, tp: int) -> float:
+    """Gradient memory DeepSpeed ZeRO-3 holds from start-up to the end: DeepSpeedZeroOptimizer_Stage3.
+    _setup_for_real_optimizer (deepspeed/runtime/zero/stage3.py, deepspeedai/DeepSpeed@ea78ab68) allocates
+    grad_partitions_flat_buffer, this GPU's 16-bit shard of every gradient (2 bytes per parameter / N, the ZeRO paper's
+    stage-3 gradient term), and with contiguous_gradients (the default) the reduce bucket, reduce_bucket_size
+    elements. FSDP and ZeRO-2 create their gradient shards during backward and free them at zero_grad."""
+    if stage < 3 or sharding == "fsdp":
+        return 0.0
+    return gradient_shard + reduce_bucket_elements(plan) * 2 / tp
+
