@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from difflib import SequenceMatcher
 
 from rapidfuzz import fuzz, process
 
@@ -18,23 +19,15 @@ def compact(name: str) -> str:
 
 
 NUMBER_WEIGHT = 10  # score points per digit a name shares with the query in a row: '2070' is nearer 'rtx-3070' than 'b200'
+DIGIT_GROUPS, DIGITS = 4, 8  # what shared_digits compares of a name
 
 
 def shared_digits(query: str, key: str) -> int:
-    """The longest run of digits the two have in common: the model number is what people mean most ('3060 ti')."""
-    digits_query, digits_key = re.sub(r"\D", " ", query), re.sub(r"\D", " ", key)
-    return max((len(run) for run in longest_common_runs(digits_query, digits_key)), default=0)
-
-
-def longest_common_runs(a: str, b: str) -> list[str]:
-    runs = []
-    for start in range(len(a)):
-        for end in range(len(a), start, -1):
-            piece = a[start:end]
-            if piece.strip() == piece and piece in b:
-                runs.append(piece)
-                break
-    return runs
+    """The longest run of digits the two have in common: the model number is what people mean most ('3060 ti').
+    Bounded: a few groups of a few digits each, whatever a client sends."""
+    ours, theirs = re.findall(r"\d+", query)[:DIGIT_GROUPS], re.findall(r"\d+", key)[:DIGIT_GROUPS]
+    return max((SequenceMatcher(None, a[:DIGITS], b[:DIGITS]).find_longest_match().size for a in ours for b in theirs),
+               default=0)
 
 
 class NameIndex:

@@ -51,3 +51,10 @@ def test_sizing_error_is_importable_from_both_packages_and_is_a_value_error():
     from gpusizer.catalog import SizingError as from_catalog
     from gpusizer.tools import SizingError as from_tools
     assert from_catalog is from_tools and issubclass(from_catalog, ValueError)
+
+
+@pytest.mark.parametrize("typed,first", [("2070", "rtx-3070"), ("rtx 3060ti", "rtx-3060-12gb")])
+def test_a_card_we_lack_is_offered_the_cards_that_share_its_model_number_first(catalog, typed, first):
+    with pytest.raises(SizingError) as raised:
+        catalog.resolve_gpu(typed)
+    assert f"did you mean '{first}'" in str(raised.value)
