@@ -97,6 +97,7 @@ INVARIANTS = {"estimate_vram": sums_its_breakdown, "compare_gpus": one_row_per_g
               "plan_training": training_options_cheapest_first, "biggest_model": largest_models_first,
               "estimate_speed": aggregate_is_per_sequence_times_concurrency}
 EXAMPLES = {"plan_training": 150, "biggest_model": 150}  # each call scans the catalog's GPUs or models: fewer, same reach
+QUICK_SHARE = 5  # the README's command draws a fifth of the examples; the slow suite (.ci/run) draws them all
 
 
 @pytest.fixture(scope="module")
@@ -108,11 +109,13 @@ def connected():
             yield portal, session
 
 
+@pytest.mark.parametrize("depth", ["quick", pytest.param("deep", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("tool", sorted(FIELDS))
-def test_random_arguments_get_a_result_or_a_readable_error(connected, tool):
+def test_random_arguments_get_a_result_or_a_readable_error(connected, tool, depth):
     portal, client = connected
+    examples = EXAMPLES.get(tool, 1000) // (QUICK_SHARE if depth == "quick" else 1)
 
-    @settings(max_examples=EXAMPLES.get(tool, 1000), deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck), database=None)
     @given(arguments=arguments_for(tool))
     def one_call(arguments):
         result = portal.call(client.call_tool, tool, arguments)
