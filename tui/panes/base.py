@@ -318,6 +318,15 @@ class ToolPane(Vertical, Generic[ResultT]):
         value = self.query_one(f"#{name}", Input).value.strip()
         return value or None
 
+    def model_or_size(self) -> dict[str, Any]:
+        """The model field or the size field (model_fields): exactly one, as the tools take them."""
+        model, size = self.text("model"), self.decimal("params_billions")
+        if model is not None and size is not None:
+            raise FormError("model", "give a model or a size in billions, not both: clear one", also=("params_billions",))
+        if model is None and size is None:
+            raise FormError("model", "enter a model name or a size in billions")
+        return {"model": model, "params_billions": size}
+
     def whole(self, name: str) -> int | None:
         return self.parsed(name, int, "a whole number")
 

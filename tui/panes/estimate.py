@@ -22,7 +22,8 @@ from ..safe_text import esc
 from ..suggest import CatalogSuggester
 from ..text_table import dollars, text_table
 from ..tick_box import TickBox
-from .base import FormError, ToolPane, default_text, field, pair, tool_choice
+from .base import ToolPane, default_text, field, pair, tool_choice
+from .form_parts import model_fields
 
 FITS_SHOWN = 8  # rows of the fits list before it collapses (ctrl+l lists all)
 
@@ -38,9 +39,7 @@ class EstimatePane(ToolPane[VramEstimate]):
     _showing_recipe_default = False
 
     def form(self) -> ComposeResult:
-        yield from field("Model (HF id or alias)", FormInput("meta-llama/Llama-3.1-8B", id="model",
-                                                       suggester=CatalogSuggester(self.catalog, "model")))
-        yield from field("…or size in billions", FormInput(placeholder="e.g. 7 (generic decoder)", id="params_billions"))
+        yield from model_fields(self.catalog, "meta-llama/Llama-3.1-8B")
         yield pair(("Workload", tool_choice(VramRequest, "workload")),
                    ("Method", tool_choice(VramRequest, "method")))
         yield pair(("Weights", tool_choice(VramRequest, "weights_dtype")),
@@ -100,12 +99,8 @@ class EstimatePane(ToolPane[VramEstimate]):
         yield Static("", id="assumptions", classes="notes")
 
     def arguments(self) -> dict[str, Any]:
-        model, size = self.text("model"), self.decimal("params_billions")
-        if model is not None and size is not None:
-            raise FormError("model", "give a model or a size in billions, not both: clear one", also=("params_billions",))
-        if model is None and size is None:
-            raise FormError("model", "enter a model name or a size in billions")
-        return self.given(model=model, params_billions=size, workload=self.selected("workload"), method=self.selected("method"),
+        subject = self.model_or_size()
+        return self.given(**subject, workload=self.selected("workload"), method=self.selected("method"),
                           weights_dtype=self.selected("weights_dtype"), training_precision=self.selected("training_precision"),
                           optimizer=self.selected("optimizer"), sharding=self.selected("sharding"),
                           recipe=self.selected("recipe"), engine=self.selected("engine"),

@@ -10,10 +10,12 @@ from textual.containers import Grid
 from textual.widget import Widget
 from textual.widgets import Label
 
+from gpusizer.catalog import Catalog
 from gpusizer.tools.validation import default_of
 
 from ..choice import Choice
 from ..form_input import FormInput
+from ..suggest import CatalogSuggester
 
 
 def compact(widget: Widget) -> Widget:
@@ -80,3 +82,9 @@ def literal_values(annotation: Any) -> list[str]:
     if get_origin(annotation) is Annotated:
         return literal_values(get_args(annotation)[0])
     return [value for arg in get_args(annotation) if arg is not type(None) for value in literal_values(arg)]
+
+
+def model_fields(catalog: Catalog, default: str) -> ComposeResult:
+    """A model by name (suggested from the catalog) or an unlisted model by its size: ToolPane.model_or_size reads them."""
+    yield from field("Model (HF id or alias)", FormInput(default, id="model", suggester=CatalogSuggester(catalog, "model")))
+    yield from field("…or size in billions", FormInput(placeholder="e.g. 7 (generic decoder)", id="params_billions"))

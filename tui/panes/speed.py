@@ -15,7 +15,8 @@ from gpusizer.tools.speed.estimate_speed import BOUND_WORDS, EstimateSpeedReques
 from ..form_input import FormInput
 from ..safe_text import esc
 from ..suggest import CatalogSuggester
-from .base import FormError, ToolPane, default_text, field, pair, tool_choice
+from .base import ToolPane, default_text, field, pair, tool_choice
+from .form_parts import model_fields
 
 
 class SpeedPane(ToolPane[SpeedEstimate]):
@@ -23,9 +24,7 @@ class SpeedPane(ToolPane[SpeedEstimate]):
     COMPUTE_IN_THREAD = True
 
     def form(self) -> ComposeResult:
-        yield from field("Model (HF id or alias)", FormInput("meta-llama/Llama-3.1-8B-Instruct", id="model",
-                                                             suggester=CatalogSuggester(self.catalog, "model")))
-        yield from field("…or size in billions", FormInput(placeholder="e.g. 7 (generic decoder)", id="params_billions"))
+        yield from model_fields(self.catalog, "meta-llama/Llama-3.1-8B-Instruct")
         yield from field("GPU", FormInput("rtx-4090", id="gpu", suggester=CatalogSuggester(self.catalog, "gpu")))
         yield pair(("GPUs", FormInput(default_text(EstimateSpeedRequest, "num_gpus"), id="num_gpus")),
                    ("At once", FormInput(default_text(EstimateSpeedRequest, "concurrency"), id="concurrency")))
@@ -42,12 +41,8 @@ class SpeedPane(ToolPane[SpeedEstimate]):
         yield Static("", id="speed-assumptions", classes="notes")
 
     def arguments(self) -> dict[str, Any]:
-        model, size = self.text("model"), self.decimal("params_billions")
-        if model is not None and size is not None:
-            raise FormError("model", "give a model or a size in billions, not both: clear one", also=("params_billions",))
-        if model is None and size is None:
-            raise FormError("model", "enter a model name or a size in billions")
-        return self.given(model=model, params_billions=size, gpu=self.text("gpu") or "", num_gpus=self.whole("num_gpus"),
+        subject = self.model_or_size()
+        return self.given(**subject, gpu=self.text("gpu") or "", num_gpus=self.whole("num_gpus"),
                           concurrency=self.whole("concurrency"), engine=self.selected("engine"),
                           weights_dtype=self.selected("weights_dtype"), kv_cache_dtype=self.selected("kv_cache_dtype"),
                           prompt_tokens=self.whole("prompt_tokens"), output_tokens=self.whole("output_tokens"))

@@ -15,6 +15,7 @@ from ..safe_text import cell, esc
 from ..suggest import CatalogSuggester
 from ..text_table import dollars
 from .base import FormError, ToolPane, default_text, field, pair, tool_choice
+from .form_parts import model_fields
 from .sortable import SortableTable
 
 HEADERS = ("GPU", "total", "time", "GPUs", "$/GPU-h", "GPU-hours", "tok/s/GPU", "MFU", "per GPU", "offer")  # what decides first
@@ -25,9 +26,7 @@ class TrainingPane(ToolPane[PlanTraining]):
     COMPUTE_IN_THREAD = True
 
     def form(self) -> ComposeResult:
-        yield from field("Model (HF id or alias)", FormInput("meta-llama/Llama-3.1-8B", id="model",
-                                                             suggester=CatalogSuggester(self.catalog, "model")))
-        yield from field("…or size in billions", FormInput(placeholder="e.g. 7 (generic decoder)", id="params_billions"))
+        yield from model_fields(self.catalog, "meta-llama/Llama-3.1-8B")
         yield from field("Training tokens (all epochs)", FormInput("1B", id="training_tokens"))
         yield pair(("…or examples", FormInput(placeholder="e.g. 50k", id="examples")),
                    ("Tokens each", FormInput(placeholder="e.g. 512", id="tokens_per_example")))
@@ -56,18 +55,14 @@ class TrainingPane(ToolPane[PlanTraining]):
         super().on_mount()
 
     def arguments(self) -> dict[str, Any]:
-        model, size = self.text("model"), self.decimal("params_billions")
-        if model is not None and size is not None:
-            raise FormError("model", "give a model or a size in billions, not both: clear one", also=("params_billions",))
-        if model is None and size is None:
-            raise FormError("model", "enter a model name or a size in billions")
+        subject = self.model_or_size()
         tokens, examples, each = self.decimal("training_tokens"), self.whole("examples"), self.whole("tokens_per_example")
         if tokens is not None and (examples is not None or each is not None):
             raise FormError("training_tokens", "give training tokens or examples × tokens each, not both: clear one",
                             also=tuple(name for name, value in (("examples", examples), ("tokens_per_example", each)) if value))
         if tokens is None and (examples is None or each is None):
             raise FormError("training_tokens", "enter training tokens (e.g. 1B), or examples and tokens each")
-        return self.given(model=model, params_billions=size, training_tokens=tokens, examples=examples,
+        return self.given(**subject, training_tokens=tokens, examples=examples,
                           tokens_per_example=each, epochs=self.decimal("epochs"), method=self.selected("method"),
                           recipe=self.selected("recipe"), pricing=self.selected("pricing"), gpu=self.text("gpu"),
                           gpu_count=self.whole("gpu_count"), seq_len=self.whole("seq_len"),
