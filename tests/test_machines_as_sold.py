@@ -71,6 +71,8 @@ def test_asking_for_8_h100s_for_a_week_lambda_vs_runpod_prices_whole_8_gpu_machi
     for call in costs:
         offers = call.result["offers"]
         assert offers and all(o["instances"] == 1 and o["gpus_per_instance"] >= 8 for o in offers)
+    # RunPod sells H100s one to a machine: the answer says so instead of claiming it has no H100 at all
+    assert "runpod: no machine with 8 × h100-sxm" in answer.answer and "its largest has 1" in answer.answer
 
 
 def test_the_serving_plan_names_the_class_of_the_offer_it_chose(catalog):

@@ -537,6 +537,14 @@ def result_dtype(calls: list[ToolCall]) -> str | None:
     return (calls[-1].result or {}).get("weights_dtype") or calls[-1].arguments.get("weights_dtype")
 
 
+def missing_offer(catalog: Catalog, provider: str, gpu_id: str, count: int) -> str:
+    """No offer for the GPU, or none holding `count` of it in one machine."""
+    sizes = [o.gpus_per_instance for o in catalog.offers_for(gpu_id) if o.provider == provider]
+    if not sizes:
+        return f"{provider}: no offer for {gpu_id} in the catalog"
+    return f"{provider}: no machine with {count} × {gpu_id} in the catalog (its largest has {number(max(sizes))})"
+
+
 def answer_cloud(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     gpu_id, count = named_gpus(reading)[0]
     result = call(calls, catalog, tools.cloud_cost, gpu=gpu_id, gpu_count=count or 1, hours=reading.hours or ASSUMED_HOURS,
@@ -545,7 +553,7 @@ def answer_cloud(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> s
         per_provider = []
         for provider in reading.providers:
             offer = next((o for o in result.offers if o.provider == provider), None)
-            per_provider.append(f"{provider}: no offer for {gpu_id} in the catalog" if offer is None else
+            per_provider.append(missing_offer(catalog, provider, gpu_id, result.gpu_count) if offer is None else
                                 f"{provider}: {usd(offer.total_usd)} ({offer.instance_type}, {offer.pricing.replace('_', '-')}, "
                                 f"{usd(offer.usd_per_gpu_hour)}/GPU-h)")
         catalog_line = f"offers for {result.gpu_count} × {result.gpu_id} for {number(result.hours)} h: " + "; ".join(per_provider) + "."
