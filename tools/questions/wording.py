@@ -12,7 +12,7 @@ from gpusizer.tools.memory.recipes import DEFAULT_RECIPE
 from gpusizer.tools.memory.request import VramRequest, stored_weights_dtype
 from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
 from gpusizer.tools.serving.plan_models import PlanServingRequest
-from gpusizer.tools.speed.training_time import FLOPS_PER_PARAMETER_PER_TOKEN, MFU_DEFAULT
+from gpusizer.tools.speed.training_time import FLOPS_PER_PARAMETER_PER_TOKEN
 from gpusizer.tools.validation import default_of
 
 from .journeys import (
@@ -240,8 +240,8 @@ def ownership_defaults(reading: Reading, journey: str, catalog: Catalog) -> list
     unsaid = [(reading.utilization, f"utilization: {percent(default_of(RentVsBuyRequest, 'utilization'))}"),
               (reading.years, f"horizon: {number(default_of(RentVsBuyRequest, 'years'))} years"),
               (reading.purchase_usd_per_gpu, "purchase price: the catalog's street price"),
-              (reading.rent_usd_per_gpu_hour, "rent: the catalog's cheapest on-demand offer")]
-    return out + [line for value, line in unsaid if value is None] + ["staff and maintenance: $0 unless given"]
+              (reading.rent_usd_per_gpu_hour, "rent: the cheapest data-centre on-demand machine")]
+    return out + [line for value, line in unsaid if value is None] + ["owning lines: sourced defaults"]
 
 
 def biggest_model_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
@@ -250,7 +250,7 @@ def biggest_model_defaults(reading: Reading, journey: str, catalog: Catalog) -> 
 
 def training_time_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
     out = [] if reading.gpus else [f"GPUs: {TRAINING_GPUS} × {TRAINING_GPU}"]
-    out.append(f"MFU: {percent(MFU_DEFAULT)} of the dense 16-bit peak")
+    out.append("MFU: a published run's on that GPU generation")
     if not reading.method_said:  # 'fine-tune X on 50M tokens': every weight trained unless adapters are named
         out.append(f"method: full training, {FLOPS_PER_PARAMETER_PER_TOKEN} FLOPs per parameter per token "
                    "(say 'LoRA' or 'QLoRA' for adapters)")
