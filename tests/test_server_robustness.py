@@ -62,8 +62,9 @@ def one_row_per_gpu_asked(answer):
 
 
 def cheapest_first(answer):
-    totals = [offer["total_usd"] for offer in answer["offers"]]
-    assert totals == sorted(totals) and all(total > 0 for total in totals)
+    """Cheapest first among the sound offers; a spot price in doubt (listed only for pricing='spot') comes after them."""
+    order = [(bool(offer["price_warning"]), offer["total_usd"]) for offer in answer["offers"]]
+    assert order == sorted(order) and all(total > 0 for _, total in order)
 
 
 def has_a_verdict(answer):
