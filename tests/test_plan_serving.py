@@ -186,3 +186,17 @@ def test_a_model_the_catalog_lacks_is_planned_from_its_size_and_says_its_shape_w
 def test_a_plan_needs_exactly_one_of_a_model_or_a_size(arguments):
     with pytest.raises(SizingError, match="exactly one of model"):
         plan_serving(**arguments, concurrent_users=5, catalog=CATALOG)
+
+
+def test_an_awq_checkpoint_is_not_planned_on_v100s_or_instinct_cards_which_vllm_has_no_kernel_for(catalog):
+    """vLLM's quantization hardware table: AWQ needs Turing or newer and has no ROCm kernel."""
+    plan = plan_serving("llama-3.1-8b", concurrent_users=100, weights_dtype="awq", catalog=catalog)
+    refused = {gpu.gpu_id: gpu.reason for gpu in plan.infeasible}
+    assert "no AWQ kernel for Volta" in refused["v100-16gb-sxm2"] and "no AWQ kernel for CDNA" in refused["mi300x"]
+    assert not {option.gpu_id for option in plan.options} & {"v100-16gb-sxm2", "v100-32gb-sxm2", "mi300x"}
+
+
+def test_an_fp8_checkpoint_runs_weight_only_on_ampere_but_not_on_volta(catalog):
+    assert plan_serving("llama-3.1-8b", concurrent_users=4, weights_dtype="fp8", gpu="a100-80gb-sxm", catalog=catalog).options
+    volta = plan_serving("llama-3.1-8b", concurrent_users=4, weights_dtype="fp8", gpu="v100-32gb-sxm2", catalog=catalog)
+    assert not volta.options and "no FP8 kernel for Volta" in volta.infeasible[0].reason

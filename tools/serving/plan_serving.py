@@ -17,6 +17,7 @@ from gpusizer.tools.alternatives import with_alternatives
 from gpusizer.tools.memory.engine_settings import ENGINE_NAMES, ServingEngine, engine_runs_on, unread_backend
 from gpusizer.tools.memory.engine_versions import version_key
 from gpusizer.tools.memory.engines.estimate import check_engine_request
+from gpusizer.tools.memory.engines.kernels import kernel_problem
 from gpusizer.tools.memory.model.generic_model import assumed_architecture
 from gpusizer.tools.memory.plan import Plan, build_plan
 from gpusizer.tools.memory.request import VramRequest
@@ -146,6 +147,8 @@ def best_option(plan: Plan, gpu: GpuSpec, request: PlanServingRequest, catalog: 
         return unread_backend(engine, gpu.vendor)
     if not gpu.memory_bandwidth_gbps:
         return "the catalog has no memory bandwidth figure for this GPU"
+    if problem := kernel_problem(engine, plan.weights_dtype, gpu):
+        return problem
     heads = plan.arch.num_attention_heads
     # best-first: a shape's least cost is first its machine's (one replica), then its KV cache's; finish the most
     # promising shape, and stop once the least any other shape can cost is no better than a finished one
