@@ -71,6 +71,24 @@ async def test_speed_of_qwen25_32b_q4_k_m_on_a_4090_with_llama_cpp(catalog):
         assert "reading the weights" in shown(pilot.app, "#speed-bounds")
 
 
+async def test_a_70b_on_one_4090_says_it_does_not_fit_and_times_what_does(catalog):
+    async with GpusizerApp(tab="speed", catalog=catalog).run_test(size=SIZE) as pilot:
+        await type_into(pilot, "#model", "llama 3.1 70b")
+        await type_into(pilot, "#gpu", "4090")
+        expected = estimate_speed(catalog=catalog, model="llama 3.1 70b", gpu="4090")
+        assert "does not fit" in shown(pilot.app, "#speed-warnings")
+        assert shown(pilot.app, "#speed-hint") == f"Fits with {expected.alternatives[0].text}"
+
+
+async def test_training_on_a_t4_names_the_change_that_makes_some_model_fit(catalog):
+    async with GpusizerApp(tab="biggest", catalog=catalog).run_test(size=SIZE) as pilot:
+        await type_into(pilot, "#gpu", "t4")
+        await choose(pilot, "#workload", "training")
+        expected = biggest_model("t4", workload="training", catalog=catalog)
+        hint = shown(pilot.app, "#biggest-hint")
+        assert hint.startswith("Where none fits, with ") and expected.alternatives[0].text in hint
+
+
 async def test_eight_users_at_once_on_two_h100s_with_vllm_share_the_aggregate(catalog):
     async with GpusizerApp(tab="speed", catalog=catalog).run_test(size=SIZE) as pilot:
         await type_into(pilot, "#gpu", "h100")

@@ -39,6 +39,7 @@ class BiggestPane(ToolPane[BiggestModels]):
 
     def results(self) -> ComposeResult:
         yield Static("", id="biggest-summary", classes="headline")
+        yield Static("", id="biggest-hint", classes="hints")
         yield Static("", id="biggest-models")
         yield Label("Assumptions", classes="section")
         yield Static("", id="biggest-assumptions", classes="notes")
@@ -66,6 +67,9 @@ class BiggestPane(ToolPane[BiggestModels]):
         else:
             self.set_text("#biggest-summary", f"None of the catalog models fits {number(result.gpu_count)} × "
                                               f"{esc(result.gpu_id)} ({workload}).")
+        hint = "; ".join(esc(a.text) for a in result.alternatives)  # where a format fits none: the changes that do
+        self.set_text("#biggest-hint", f"Where none fits, with {hint}" if hint else "")
+        self.query_one("#biggest-hint").display = bool(hint)
         tables = []
         for fits in result.formats:  # one table per format, largest first; the figures first, so a long id is what is cut
             rows = [[billions(m.params), gib(m.per_gpu_bytes).removesuffix(" GiB"), m.model] for m in fits.models]

@@ -36,6 +36,8 @@ class SpeedPane(ToolPane[SpeedEstimate]):
 
     def results(self) -> ComposeResult:
         yield Static("", id="speed-summary", classes="headline")
+        yield Static("", id="speed-warnings", classes="warnings")
+        yield Static("", id="speed-hint", classes="hints")
         yield Static("", id="speed-bounds")
         yield Label("Assumptions", classes="section")
         yield Static("", id="speed-assumptions", classes="notes")
@@ -53,6 +55,10 @@ class SpeedPane(ToolPane[SpeedEstimate]):
     def show(self, result: SpeedEstimate) -> None:
         """The figures as the tool's answer words them: per sequence first, then all together, prompts, first token."""
         engine = ENGINE_NAMES.get(result.engine, result.engine)
+        self.set_text("#speed-warnings", "\n".join(f"⚠ {esc(w)}" for w in result.warnings))  # e.g. it does not fit
+        self.query_one("#speed-warnings").display = bool(result.warnings)
+        self.set_text("#speed-hint", f"Fits with {esc(result.alternatives[0].text)}" if result.alternatives else "")
+        self.query_one("#speed-hint").display = bool(result.alternatives)
         self.set_text("#speed-summary",
                       f"[b]{number(result.decode_tokens_per_s)} tokens/s[/b] per sequence, {number(result.concurrency)} at "
                       f"once ({number(result.aggregate_tokens_per_s)} tokens/s in all)  ·  {esc(result.model)} on "
