@@ -3,8 +3,9 @@
 between its markers; `--check` exits 1 when the README no longer shows what the tools answer (tests/test_readme.py
 runs it), so an example cannot drift from the code.
 
-Blocks: `catalog` (the data files' row counts), `ask` (a `gpusizer ask` transcript) and `mcp` (questions, the call
-an assistant makes, and the first two lines of the tool's text answer), each from the built-in catalog only.
+Blocks: `catalog` (the data files' row counts), `ask` (a `gpusizer ask` transcript), `mcp` (questions, the call an
+assistant makes, and the first two lines of the tool's text answer) and `rent` (the worked TCO example and the default
+rent-or-buy question), each from the built-in catalog only.
 """
 from __future__ import annotations
 
@@ -78,7 +79,47 @@ def catalog_block() -> str:
     return "\n".join(["| file | rows | what |", "|---|---|---|", *(f"| `{name}` | {count} | {what} |" for name, count, what in rows)])
 
 
-BLOCKS: dict[str, Callable[[], str]] = {"catalog": catalog_block, "ask": ask_block, "mcp": mcp_block}
+# The README's worked example: a published 8 x H100 TCO analysis's inputs at their midpoints, no line it leaves out
+TCO_EXAMPLE: dict[str, Any] = {"gpu": "h100-sxm", "gpu_count": 8, "purchase_usd_per_gpu": 40_625, "electricity_usd_per_kwh": 0.09,
+                               "pue": 1.0, "power_watts_per_gpu": 1275, "colocation_usd_per_kw_month": 200,
+                               "residual_fraction": 0.30, "staff_usd_per_year": 0, "maintenance_fraction_per_year": 0,
+                               "cost_of_capital": 0}
+RENT_QUOTES = {"RunPod": 2.69, "Lambda": 3.99, "AWS": 6.88}  # $/GPU-hour quotes the example sets beside it
+FREAKONOMICS_RENTS = (1.65, 2.85)  # Cheah's rent below which an H100 loses money, and the one that beats the market
+
+
+def rent_block() -> str:
+    from gpusizer.catalog import load_catalog
+    from gpusizer.tools import rent_vs_buy
+    from gpusizer.tools.figures import percent, usd
+
+    catalog = load_catalog(include_user=False)
+
+    def owned(years: float, utilization: float, **more: Any) -> Any:
+        return rent_vs_buy(catalog=catalog, years=years, utilization=utilization, **TCO_EXAMPLE, **more)
+
+    busy = owned(3, 0.7).own_usd_per_gpu_hour / 0.7  # per busy GPU-hour: the rent owning has to beat
+    shares = " / ".join(percent(owned(3, 0.7, rent_usd_per_gpu_hour=rate).breakeven_utilization) for rate in RENT_QUOTES.values())
+    cheah = " and ".join(f"{percent(owned(3, 0.7, rent_usd_per_gpu_hour=rate).breakeven_utilization)} at {usd(rate)}"
+                         for rate in FREAKONOMICS_RENTS)
+    default = rent_vs_buy("h100", gpu_count=8, utilization=0.7, catalog=catalog)
+    reserved = {option.offer_class: usd(option.usd_per_gpu_hour) for option in default.rent_options}
+    rows = ["| | gpusizer | the analysis |", "|---|---|---|",
+            f"| owned cost per GPU-hour, fully used | {usd(owned(3, 1).own_usd_per_gpu_hour)} over 3 years "
+            f"({usd(owned(5, 1).own_usd_per_gpu_hour)} over 5) | \"~$1.20\" |",
+            f"| owned cost per busy GPU-hour at 70% use | {usd(busy)} | — |",
+            f"| rent at which owning wins at 70% use | above {usd(busy)} | cloud at $3.00-4.50 \"breaks even in 14-18 months\" |",
+            f"| break-even utilization at {' / '.join(f'{usd(r)} ({who})' for who, r in RENT_QUOTES.items())} per GPU-hour "
+            f"| {shares} | — |"]
+    return "\n".join([*rows, "",
+                      f"With these inputs gpusizer needs {cheah} (Eugene Cheah's \"H100 Freakonomics\" rents). The default "
+                      f"question, `rent_vs_buy(gpu=\"h100\", gpu_count=8, utilization=0.7)`, counts every line with its sourced "
+                      f"default: owning costs {usd(default.own_usd_per_gpu_hour)} per owned GPU-hour over 3 years, against "
+                      f"{default.rent_offer} on demand ({usd(default.rent_usd_per_gpu_hour)} per GPU-hour) and 1- and 3-year "
+                      f"reservations ({reserved.get('reserved_1y', '—')} and {reserved.get('reserved_3y', '—')}) beside it."])
+
+
+BLOCKS: dict[str, Callable[[], str]] = {"catalog": catalog_block, "ask": ask_block, "mcp": mcp_block, "rent": rent_block}
 
 
 def marked(name: str) -> re.Pattern[str]:
