@@ -64,19 +64,35 @@ def read_header(path: Path) -> dict[str, object]:
             raise SizingError(f"{path} is not a safetensors file (header length {length:,} bytes)")
         try:
             header = json.loads(handle.read(length))
-        except ValueError:
+        except (ValueError, RecursionError):
             raise SizingError(f"{path} is not a safetensors file (its header is not JSON)") from None
     if not isinstance(header, dict):
         raise SizingError(f"{path} is not a safetensors file (its header is not a JSON object)")
     return header
 
 
-def header_tensors(header: Mapping[str, object]) -> Iterable[tuple[str, str, int]]:
+def header_tensors(header: Mapping[str, object], path: Path | None = None) -> Iterable[tuple[str, str, int]]:
     for name, info in header.items():
         if name == "__metadata__" or not isinstance(info, dict):
             continue
-        start, end = info.get("data_offsets", (0, 0))
-        yield name, str(info.get("dtype", "?")), int(end) - int(start)
+        offsets = info.get("data_offsets", (0, 0))
+        if not (isinstance(offsets, list | tuple) and len(offsets) == 2
+                and all(type(o) is int and o >= 0 for o in offsets) and offsets[1] >= offsets[0]):
+            raise SizingError(f"{path or 'a safetensors header'} is not a safetensors file "
+                              f"(tensor {name[:80]!r} has data_offsets {str(offsets)[:40]}, not [start, end])")
+        yield name, str(info.get("dtype", "?")), offsets[1] - offsets[0]
+
+
+def read_index(index: Path) -> dict[str, Any]:
+    """model.safetensors.index.json as a JSON object, or a SizingError naming the file."""
+    try:
+        data = json.loads(index.read_text(encoding="utf-8"))
+    except (ValueError, RecursionError):
+        raise SizingError(f"{index} is not a safetensors index (not JSON)") from None
+    if not isinstance(data, dict) or not isinstance(data.get("weight_map", {}), dict) \
+            or not isinstance(data.get("metadata", {}), dict):
+        raise SizingError(f"{index} is not a safetensors index (expected an object with a 'weight_map' object)")
+    return data
 
 
 def weight_files(folder: Path) -> list[Path]:
@@ -84,8 +100,8 @@ def weight_files(folder: Path) -> list[Path]:
     *.safetensors but Mistral's duplicate consolidated.* copies."""
     index = folder / "model.safetensors.index.json"
     if index.is_file():
-        names = sorted(set(json.loads(index.read_text(encoding="utf-8")).get("weight_map", {}).values()))
-        return [folder / n for n in names if (folder / n).is_file()]
+        names = sorted({str(n) for n in read_index(index).get("weight_map", {}).values()})
+        return [folder / n for n in names if "/" not in n and "\\" not in n and (folder / n).is_file()]
     single = folder / "model.safetensors"
     if single.is_file():
         return [single]
@@ -96,10 +112,10 @@ def summarize_folder(folder: Path, num_hidden_layers: int) -> CheckpointSummary 
     """From the headers when the weight files are there; else from the index's total_size; else None."""
     files = weight_files(folder)
     if files:
-        return summarize((t for f in files for t in header_tensors(read_header(f))), num_hidden_layers)
+        return summarize((t for f in files for t in header_tensors(read_header(f), f)), num_hidden_layers)
     index = folder / "model.safetensors.index.json"
     if index.is_file():
-        total = json.loads(index.read_text(encoding="utf-8")).get("metadata", {}).get("total_size")
-        if total:
+        total = read_index(index).get("metadata", {}).get("total_size")
+        if type(total) is int and total > 0:
             return CheckpointSummary(int(total), int(total), {}, "from model.safetensors.index.json total_size (no headers)")
     return None

@@ -59,6 +59,46 @@ def test_a_file_that_is_not_safetensors_is_refused_clearly(tmp_path):
         read_header(tmp_path / "model.safetensors")
 
 
+def write_header(path, header):
+    blob = json.dumps(header).encode() if not isinstance(header, bytes) else header
+    path.write_bytes(struct.pack("<Q", len(blob)) + blob)
+
+
+@pytest.mark.parametrize("header", [
+    {"w": {"dtype": "BF16", "shape": [2], "data_offsets": "0-4"}},
+    {"w": {"dtype": "BF16", "shape": [2], "data_offsets": [4, 0]}},
+    {"w": {"dtype": "BF16", "shape": [2], "data_offsets": [0, 1.5]}},
+    {"w": {"dtype": "BF16", "shape": [2], "data_offsets": [0, 4, 8]}},
+    {"w": {"dtype": "BF16", "shape": [2], "data_offsets": [-8, 4]}},
+    b"[" * 200_000 + b"]" * 200_000,
+], ids=["a string", "end before start", "a float", "three offsets", "negative", "nested too deep"])
+def test_a_model_folder_with_a_malformed_safetensors_header_is_refused_by_name(tmp_path, catalog, header):
+    """Someone points the tool at a folder whose weights file was cut or hand-edited: the answer names the file."""
+    (tmp_path / "config.json").write_text(json.dumps({**LLAMA_LIKE, "num_hidden_layers": 2}))
+    write_header(tmp_path / "model.safetensors", header)
+    with pytest.raises(SizingError, match="model.safetensors is not a safetensors file"):
+        estimate_vram(catalog=catalog, model=str(tmp_path))
+
+
+@pytest.mark.parametrize("index", ["{not json", '{"weight_map": ["a.safetensors"]}', '{"metadata": 7}', "[]"])
+def test_a_malformed_safetensors_index_is_refused_by_name(tmp_path, catalog, index):
+    (tmp_path / "config.json").write_text(json.dumps({**LLAMA_LIKE, "num_hidden_layers": 2}))
+    (tmp_path / "model.safetensors.index.json").write_text(index)
+    with pytest.raises(SizingError, match="index.json is not a safetensors index"):
+        estimate_vram(catalog=catalog, model=str(tmp_path))
+
+
+def test_an_index_pointing_outside_its_folder_is_not_followed(tmp_path, catalog):
+    """A shard name is a file beside the index, never a path elsewhere on the machine."""
+    folder = tmp_path / "model"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps({**LLAMA_LIKE, "num_hidden_layers": 2}))
+    write_safetensors(tmp_path / "elsewhere.safetensors", {"model.layers.0.w": ("BF16", [4, 4], 32)})
+    (folder / "model.safetensors.index.json").write_text(json.dumps({"weight_map": {"w": "../elsewhere.safetensors"}}))
+    from gpusizer.catalog.checkpoint import weight_files
+    assert weight_files(folder) == []
+
+
 def test_an_unknown_architecture_says_which_fields_are_missing():
     with pytest.raises(SizingError, match="lacks hidden_size, num_attention_heads"):
         arch_fields({"model_type": "mystery", "num_hidden_layers": 4, "vocab_size": 100, "intermediate_size": 64}, "me/mystery")
