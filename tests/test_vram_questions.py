@@ -118,9 +118,37 @@ def test_a_64k_prefill_of_gpt_oss_holds_every_tokens_cache_even_in_its_sliding_l
     assert result.breakdown.kv_cache == per_layer_per_token * 36 * 65536
 
 
-def test_fp8_on_an_a100_is_flagged(catalog):
-    result = estimate_vram(catalog=catalog, model="llama-3.1-8b", weights_dtype="fp8", gpu="a100-80gb-sxm")
-    assert any("not native" in w for w in result.warnings)
+def test_an_fp8_checkpoint_under_transformers_on_an_a100_takes_bf16_memory(catalog):
+    """transformers dequantizes FP8 weights to BF16 below compute capability 8.9; vLLM keeps them in FP8 (Marlin)."""
+    on_a100 = estimate_vram(catalog=catalog, model="llama-3.1-8b", weights_dtype="fp8", gpu="a100-80gb-sxm")
+    on_h100 = estimate_vram(catalog=catalog, model="llama-3.1-8b", weights_dtype="fp8", gpu="h100-sxm")
+    bf16 = estimate_vram(catalog=catalog, model="llama-3.1-8b", weights_dtype="bf16", gpu="a100-80gb-sxm")
+    assert on_a100.breakdown.weights == bf16.breakdown.weights
+    assert on_h100.breakdown.weights < 0.6 * bf16.breakdown.weights  # FP8 matrices; embeddings and norms stay BF16
+    assert any("dequantizes FP8 weights to BF16" in w for w in on_a100.warnings)
+    vllm = estimate_vram(catalog=catalog, model="llama-3.1-8b", weights_dtype="fp8", gpu="a100-80gb-sxm", engine="vllm")
+    assert vllm.weights_dtype == "fp8"
+
+
+def test_no_fp8_weights_suggested_for_transformers_on_an_a100_where_it_would_load_them_in_bf16(catalog):
+    result = estimate_vram(catalog=catalog, model="Qwen/Qwen3-32B", gpu="a100-40gb-sxm")
+    assert result.alternatives and not any("FP8 weights" in a.change for a in result.alternatives)
+    assert result.alternatives[0].arguments["weights_dtype"] == "awq"
+
+
+@pytest.mark.parametrize("engine", ["hf", "vllm"])
+def test_awq_on_a_v100_is_refused_with_the_gptq_checkpoint_that_loads(catalog, engine):
+    """AutoAWQ and vLLM's AWQ kernels need Turing (SM 7.5); GPTQ runs on Volta."""
+    result = estimate_vram(catalog=catalog, model="Qwen/Qwen3-32B", weights_dtype="awq", gpu="v100-sxm2-32gb", engine=engine)
+    assert not result.gpu_check.fits and "no AWQ kernel for Volta" in result.gpu_check.split
+    assert result.alternatives[0].arguments["weights_dtype"] == "gptq"
+
+
+def test_vllm_that_does_not_start_on_one_gpu_names_how_many_and_the_4bit_checkpoint_on_fewer(catalog):
+    result = estimate_vram(catalog=catalog, model="Qwen/Qwen3-32B", gpu="l4", engine="vllm")
+    assert not result.gpu_check.fits and result.gpu_check.gpus_needed == 8
+    four_bit = result.alternatives[0]
+    assert four_bit.arguments["weights_dtype"] == "awq" and four_bit.gpus == 2
 
 
 def test_a_bare_family_name_says_which_part_was_assumed(catalog):

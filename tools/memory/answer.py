@@ -43,7 +43,7 @@ def verdict(result: VramEstimate) -> str:
         return (f"Fits: {needs}; the {check.name} has {gib(check.usable_bytes)} usable "
                 f"(largest batch {number(check.max_batch_size)}, longest sequence {number(check.max_seq_len)} tokens).")
     takes = (f"it takes {check.gpus_needed} x {check.name} ({check.split})" if check.gpus_needed
-             else f"not even 64 x {check.name} hold it")
+             else check.split or f"not even 64 x {check.name} hold it")  # a split without a count says why none holds it
     return f"Does not fit: {needs}, the {check.name} has {gib(check.usable_bytes)} usable; as asked, {takes}."
 
 

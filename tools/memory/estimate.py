@@ -9,6 +9,7 @@ from gpusizer.tools.memory import fitting, ladder
 from gpusizer.tools.memory.box import box_check
 from gpusizer.tools.memory.breakdown import per_gpu
 from gpusizer.tools.memory.engine_settings import Engine
+from gpusizer.tools.memory.engines.kernels import kernel_problem
 from gpusizer.tools.memory.fitting import check_on_gpu, fits_across_catalog
 from gpusizer.tools.memory.kv_cache import kv_cache_bytes
 from gpusizer.tools.memory.lora import DESCRIBED
@@ -107,6 +108,9 @@ def estimate(arguments: Mapping[str, object], catalog: Catalog | None = None) ->
             warnings.append(match.note)
         check = check_on_gpu(plan, match.gpu, total)
         warnings.extend(precision_notes(plan, match.gpu))
+        if problem := kernel_problem("hf", plan.weights_dtype, match.gpu):
+            warnings.insert(0, problem)
+            check = check.model_copy(update={"fits": False, "gpus_needed": None, "split": problem})
     return VramEstimate(
         model=plan.arch.model_id, workload=request.workload, method=request.method, weights_dtype=plan.weights_dtype,
         kv_cache_dtype=plan.kv_dtype, total_bytes=total, reserved_bytes=reserved_bytes(total),

@@ -13,9 +13,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from gpusizer.catalog import Catalog, SizingError
+from gpusizer.catalog import Catalog, GpuSpec, SizingError
 from gpusizer.tools.figures import gib
 from gpusizer.tools.memory import fitting
+from gpusizer.tools.memory.engines.kernels import loadable_format
 from gpusizer.tools.memory.model.formats import FORMATS
 from gpusizer.tools.memory.request import Alternative, VramEstimate
 
@@ -107,12 +108,22 @@ def alternatives(arguments: Arguments, result: VramEstimate, catalog: Catalog, e
         return []
     found: list[tuple[int, int, Alternative]] = []
     situation = situation_of(result)
+    gpu = catalog.resolve_gpu(check.gpu_id).gpu
     for order, rung in enumerate(RUNGS):
         if rung.workload == result.workload and rung.applies(arguments, situation):
-            alternative = tried(arguments, {**base_layout(arguments, result), **rung.changes(arguments, situation)},
-                                rung.says.format(n=gpus_given(arguments)), catalog, estimate, rung.more_gpus)
+            loadable = runnable(arguments, rung.changes(arguments, situation), rung.says, gpu)
+            if loadable is None:
+                continue
+            changes, says = loadable
+            alternative = tried(arguments, {**base_layout(arguments, result), **changes},
+                                says.format(n=gpus_given(arguments)), catalog, estimate, rung.more_gpus)
             if alternative:
                 found.append((alternative.gpus, order, alternative))
+    same_size = runnable(arguments, {"weights_dtype": result.weights_dtype}, "", gpu)
+    if same_size and same_size[0]["weights_dtype"] != result.weights_dtype:  # the engine has no kernel for the format asked
+        alternative = tried(arguments, {**base_layout(arguments, result), **same_size[0]}, same_size[1], catalog, estimate)
+        if alternative:
+            found.append((alternative.gpus, -1, alternative))
     shorter = shorter_context(arguments, result, catalog, estimate)
     if shorter:
         found.append((shorter.gpus, len(RUNGS), shorter))
@@ -128,6 +139,19 @@ def alternatives(arguments: Arguments, result: VramEstimate, catalog: Catalog, e
     return list(unique.values())[:limit]
 
 
+def runnable(arguments: Arguments, changes: dict[str, Any], says: str, gpu: GpuSpec) -> tuple[dict[str, Any], str] | None:
+    """The change as the engine can load it on this GPU (a 4-bit GPTQ checkpoint where it has no AWQ kernel), or None."""
+    wanted = changes.get("weights_dtype")
+    if not wanted:
+        return changes, says
+    loadable = loadable_format(str(given(arguments, "engine", "hf")), wanted, gpu)
+    if loadable is None:
+        return None
+    if loadable != wanted:
+        return {**changes, "weights_dtype": loadable}, f"a 4-bit {loadable.upper()} checkpoint (no {wanted.upper()} kernel for this GPU)"
+    return changes, says
+
+
 def base_layout(arguments: Arguments, result: VramEstimate) -> dict[str, Any]:
     """The GPUs already given, used the way the fit scan uses them: a change is tried on top of that."""
     gpus = gpus_given(arguments)
@@ -139,7 +163,7 @@ def tried(arguments: Arguments, changes: dict[str, Any], says: str, catalog: Cat
     """The change on the GPUs given; where it still does not fit, on the fewest GPUs it needs with it."""
     again = reestimate(arguments, changes, catalog, estimate)
     check = again.gpu_check if again else None
-    if again is None or check is None:
+    if again is None or check is None or loaded_otherwise(changes, again):
         return None
     if not check.fits:
         if not more_gpus or not check.gpus_needed or check.gpus_needed <= gpus_given({**arguments, **changes}):
@@ -153,6 +177,13 @@ def tried(arguments: Arguments, changes: dict[str, Any], says: str, catalog: Cat
     text = f"{says}: fits {gpus} x {check.name} at {gib(check.per_gpu_bytes)} per GPU"
     return Alternative(change=says, arguments=changes, gpu_id=check.gpu_id, gpus=gpus,
                        per_gpu_bytes=check.per_gpu_bytes, text=text)
+
+
+def loaded_otherwise(changes: dict[str, Any], again: VramEstimate) -> bool:
+    """The engine loads the asked format as another (transformers dequantizes FP8 on a GPU without FP8 tensor cores):
+    the change saves nothing there."""
+    wanted = changes.get("weights_dtype")
+    return bool(wanted) and again.weights_dtype != wanted
 
 
 def shorter_context(arguments: Arguments, result: VramEstimate, catalog: Catalog, estimate: Estimate) -> Alternative | None:

@@ -61,6 +61,9 @@ def build_plan(request: VramRequest, catalog: Catalog) -> Plan:
                                      precision=request.training_precision, framework_version=request.framework_version,
                                      overrides=request.model_dump(include=set(TRAINING_OVERRIDES)))
     weights_dtype, why = resolve_weights_dtype(request, arch, settings)
+    if weights_dtype == "fp8" and transformers_dequantizes_fp8(request, catalog):
+        weights_dtype, why = "bf16", "the FP8 checkpoint as transformers loads it on this GPU"
+        notes.append(TRANSFORMERS_FP8_FALLBACK)
     fmt = FORMATS[weights_dtype]
     counts = count_parameters(arch)
     total_bytes, how = weight_bytes_of(arch, counts, weights_dtype)
@@ -81,6 +84,20 @@ def build_plan(request: VramRequest, catalog: Catalog) -> Plan:
 
 
 LLAMA_CPP_DEFAULT = "q4_k_m"  # the GGUF most people run: Ollama's default tags, the first quant model cards recommend
+
+
+TRANSFORMERS_FP8_FALLBACK = (
+    "FP8 checkpoint sized in BF16: transformers dequantizes FP8 weights to BF16 on GPUs below compute capability 8.9 "
+    "(FineGrainedFP8HfQuantizer.validate_environment; before 5.x it refused to load them); vLLM keeps them in FP8 "
+    "there (weight-only FP8 Marlin on Turing and Ampere)")
+
+
+def transformers_dequantizes_fp8(request: VramRequest, catalog: Catalog) -> bool:
+    """transformers on an NVIDIA GPU without FP8 tensor cores (compute capability < 8.9) loads FP8 weights as BF16."""
+    if request.engine != "hf" or request.workload != "inference" or not request.single_gpu:
+        return False
+    gpu = catalog.resolve_gpu(request.single_gpu).gpu
+    return gpu.vendor == "NVIDIA" and not gpu.native_fp8
 
 
 def resolve_weights_dtype(request: VramRequest, arch: ModelArch, settings: TrainingSettings | None) -> tuple[str, str]:

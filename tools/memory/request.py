@@ -143,7 +143,8 @@ class GpuCheck(BaseModel):
     max_seq_len_by_memory: int | None = Field(default=None, description="the same without the cap at the model's context window")
     gpus_needed: int | None = Field(default=None, description="fewest of this GPU that hold the job, spread as `split` says "
                                     "(None: not even 64)")
-    split: str | None = Field(default=None, description="how gpus_needed shares the job")
+    split: str | None = Field(default=None, description="how gpus_needed shares the job; without gpus_needed, why no "
+                              "number of this GPU runs it (an engine with no kernel for the format), if known")
     notes: list[str] = []
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from gpusizer.catalog import GIB, Catalog, GpuSpec, SizingError
 from gpusizer.tools.memory.engine_settings import ENGINE_NAMES, engine_runs_on, unread_backend
+from gpusizer.tools.memory.engines.kernels import kernel_problem
 from gpusizer.tools.memory.engines.memory import TP_DEGREES, EngineResult, engine_memory, starts_with
 from gpusizer.tools.memory.model.formats import FORMATS, SIXTEEN_BIT
 from gpusizer.tools.memory.overhead import CUDA_CONTEXT_BYTES, overhead_assumption
@@ -46,24 +47,31 @@ def estimate_with_engine(request: VramRequest, plan: Plan, catalog: Catalog, bas
     serving = result.serving
     if serving.reason:
         warnings.append(f"{ENGINE_NAMES[request.engine]} would not start: {serving.reason}")
-    check = gpu_check(gpu, result, total) if gpu else None
+    fits = engine_fits(plan, catalog)
+    check = gpu_check(gpu, result, total, next((f for f in fits if f.gpu_id == gpu.gpu_id), None)) if gpu else None
+    if gpu and check and (problem := kernel_problem(request.engine, plan.weights_dtype, gpu)):
+        warnings.insert(0, problem)
+        check = check.model_copy(update={"fits": False, "gpus_needed": None, "split": problem})
     return VramEstimate(
         model=plan.arch.model_id, workload="inference", method="full", weights_dtype=plan.weights_dtype,
         kv_cache_dtype=plan.kv_dtype, total_bytes=total, reserved_bytes=max(0, total - serving.non_torch_bytes - CUDA_CONTEXT_BYTES),
         total_gib=round(total / GIB, 3), breakdown=result.breakdown,
         peak_phase="start-up: the engine's memory budget", params=plan.counts.total, trainable_params=0,
-        active_params=plan.counts.active, serving=serving, gpu_check=check, fits=engine_fits(plan, catalog),
+        active_params=plan.counts.active, serving=serving, gpu_check=check, fits=fits,
         assumptions=[*base_assumptions, *result.notes, overhead_assumption("inference")], warnings=warnings)
 
 
-def gpu_check(gpu: GpuSpec, result: EngineResult, total: int) -> GpuCheck:
+def gpu_check(gpu: GpuSpec, result: EngineResult, total: int, fewest: GpuFit | None) -> GpuCheck:
+    """The engine on this GPU; `fewest`: the fewest of it on which the engine starts (engine_fits), None where not even 64."""
     s = result.serving
     notes = [f"{ENGINE_NAMES[s.engine]} takes {s.budget_bytes / GIB:.2f} GiB of the GPU whatever the model: the rest of its "
              "budget goes to the KV cache"] if s.engine in ("vllm", "sglang") else []
     return GpuCheck(gpu_id=gpu.gpu_id, name=gpu.name, fits=s.starts, per_gpu_bytes=total, usable_bytes=gpu.usable_memory_bytes,
                     headroom_bytes=gpu.usable_memory_bytes - total,
                     max_batch_size=int(s.max_concurrency) if s.engine != "llama_cpp" else None,
-                    max_seq_len=s.max_model_len_fits, max_seq_len_by_memory=s.max_model_len_fits, notes=notes)
+                    max_seq_len=s.max_model_len_fits, max_seq_len_by_memory=s.max_model_len_fits, notes=notes,
+                    gpus_needed=fewest.gpus_needed if fewest else None,
+                    split=(fewest.note or "one GPU") if fewest else None)
 
 
 def engine_fits(plan: Plan, catalog: Catalog) -> list[GpuFit]:
@@ -73,7 +81,7 @@ def engine_fits(plan: Plan, catalog: Catalog) -> list[GpuFit]:
     degrees = [n for n in TP_DEGREES if heads % n == 0] if r.engine != "llama_cpp" else list(TP_DEGREES)
     fits = []
     for gpu in catalog.gpus:
-        if not engine_runs_on(r.engine, gpu.vendor):
+        if not engine_runs_on(r.engine, gpu.vendor) or kernel_problem(r.engine, plan.weights_dtype, gpu):
             continue
         for n in degrees:
             total = starts_with(plan, gpu, n)
