@@ -42,7 +42,7 @@ SERVING_QUESTIONS = [  # a mix of what people ask: users or arrival rates, with 
 
 def calls() -> tuple[Callable[[], object], dict[str, Callable[[], object]]]:
     """The reference (one request validated) and the calls timed against it, by name."""
-    from gpusizer.catalog import load_catalog
+    from gpusizer.catalog import clear_cache, load_catalog
     from gpusizer.tools import VramRequest, cloud_cost, compare_gpus, estimate_vram, plan_serving, rent_vs_buy
     from gpusizer.tools.memory.breakdown import per_gpu
     from gpusizer.tools.memory.plan import build_plan
@@ -59,6 +59,11 @@ def calls() -> tuple[Callable[[], object], dict[str, Callable[[], object]]]:
                                                                  model="llama-3.1-70b", catalog=catalog),
         "estimate_vram QLoRA training (hf_trainer)": lambda: estimate_vram("llama-3.1-8b", workload="training", method="qlora",
                                                                            gpu="rtx-4090", catalog=catalog),
+        "estimate_vram QLoRA, every training option": lambda: estimate_vram(
+            "llama-3.1-8b", workload="training", method="qlora", lora_targets="all_linear_and_head", lora_dropout=0.05,
+            optimizer_step="foreach", kbit_upcast=True, framework_version="transformers 4.46, bitsandbytes 0.43.1",
+            batch_size=4, seq_len=4096, catalog=catalog),
+        "load the catalog (cold, built-in rows)": lambda: (clear_cache(), load_catalog(include_user=False)),
         "estimate_vram GGUF Q4_K_M (70B)": lambda: estimate_vram("llama-3.1-70b", weights_dtype="q4_k_m", catalog=catalog),
         "estimate_vram vLLM on H100 + fit scan": lambda: estimate_vram("llama-3.1-8b", engine="vllm", gpu="h100-sxm",
                                                                        max_model_len=16384, catalog=catalog),
