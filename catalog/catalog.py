@@ -22,6 +22,7 @@ from .ownership import OwnershipCost, ReservedRate
 class GpuMatch:
     gpu: GpuSpec
     note: str | None  # set when a bare family name was resolved to one part
+    exact: bool = True  # False when the name was an alias, a family or a memory size: another part may be meant
 
 
 @dataclass(frozen=True)
@@ -80,10 +81,10 @@ class Catalog:
             exact = compact(name) in (compact(gpu.gpu_id), compact(gpu.name))
             family_guess = gpu.family_default and compact(name) == compact(gpu.family)
             note = None if exact or not family_guess else self._family_note(name, gpu)
-            return GpuMatch(gpu, note)
+            return GpuMatch(gpu, note, exact)
         family = self._family_default.get(compact(name))
         if family:
-            return GpuMatch(family, self._family_note(name, family))
+            return GpuMatch(family, self._family_note(name, family), False)
         raise SizingError(self._gpu_names.unknown_message(name, "the gpusizer://gpus resource lists every GPU"),
                           arguments=("gpu",), allowed="a GPU id, name or alias from gpusizer://gpus, or a memory size ('24GB')")
 
@@ -91,6 +92,10 @@ class Catalog:
         siblings = [g.gpu_id for g in self.gpus if g.family == gpu.family and g.gpu_id != gpu.gpu_id]
         others = f"; other parts: {', '.join(siblings)}" if siblings else ""
         return f"'{name}' read as {gpu.gpu_id} ({gpu.name}), the most common data-centre part{others}"
+
+    def other_forms(self, gpu: GpuSpec) -> list[GpuSpec]:
+        """The same GPU with the same memory in another form (SXM / PCIe / NVL), as a name like 'A100 80GB' may mean."""
+        return [g for g in self.gpus if g.family == gpu.family and g.gpu_id != gpu.gpu_id and g.memory_gb == gpu.memory_gb]
 
     def find_gpu(self, name: str) -> GpuSpec:
         return self.resolve_gpu(name).gpu

@@ -244,3 +244,13 @@ def test_sound_spot_prices_carry_no_warning(catalog):
     result = cloud_cost(catalog=catalog, gpu="h100-sxm", gpu_count=8, hours=10, providers=["aws"], region="us-east-1")
     assert offer(result, "p5.48xlarge", "spot").price_warning == ""
     assert not any("set aside" in n for n in result.notes)
+
+
+def test_an_a100_80gb_on_a_provider_that_rents_only_the_pcie_part_is_priced_as_that_part(catalog):
+    """'A100 80GB on RunPod': RunPod rents the PCIe card, not the SXM one the name defaults to; the answer prices the
+    PCIe card and says so, rather than 'no offer'."""
+    result = cloud_cost(catalog=catalog, gpu="a100-80gb", providers=["runpod"], hours=100)
+    assert result.gpu_id == "a100-80gb-pcie" and result.offers
+    assert "read as a100-80gb-pcie" in result.notes[0]
+    exact = cloud_cost(catalog=catalog, gpu="a100-80gb-sxm", providers=["runpod"], hours=100)
+    assert exact.gpu_id == "a100-80gb-sxm" and not exact.offers  # a part named exactly is never swapped

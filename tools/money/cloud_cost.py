@@ -150,10 +150,23 @@ def cloud_cost(gpu: str, *, hours: float, gpu_count: int | None = None, pricing:
         notes.append("offers that need several instances split the job across machines: fine for data parallel or separate "
                      "jobs, not for tensor parallel, which wants all its GPUs in one NVLink domain (single_instance=true "
                      "keeps only instances that hold them all)")
+    if not offers and not match.exact and (other := in_another_form(arguments, workload, spec, catalog)):
+        return other
     result = CloudCost(gpu_id=spec.gpu_id, gpu_count=request.gpu_count or 1, hours=request.hours, offers=offers, notes=notes)
     return with_alternatives(result, lambda: cost_alternatives(
         arguments, riders, result.gpu_id, result.gpu_count, offers[0].total_usd if offers else None,
         functools.partial(cloud_cost, catalog=catalog), catalog))
+
+
+def in_another_form(arguments: dict[str, Any], workload: WorkloadArguments, spec: GpuSpec, catalog: Catalog) -> CloudCost | None:
+    """'A100 80GB on RunPod' where RunPod rents only the PCIe part: that part's offers, saying so, rather than none."""
+    for part in catalog.other_forms(spec):
+        found = cloud_cost(**{**arguments, "gpu": part.gpu_id}, catalog=catalog, **workload)
+        if found.offers:
+            said = (f"'{arguments['gpu']}' read as {part.gpu_id} ({part.name}): no {spec.gpu_id} offer matches these "
+                    f"filters, and this is the same GPU memory in another form")
+            return found.model_copy(update={"notes": [said, *found.notes]})
+    return None
 
 
 def filter_offers(offers: list[CloudOffer], request: CloudCostRequest, catalog: Catalog) -> list[CloudOffer]:
