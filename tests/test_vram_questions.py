@@ -247,3 +247,14 @@ def test_the_same_card_listed_twice_is_two_of_it(catalog):
 def test_a_box_of_too_many_cards_is_refused_with_the_limit(catalog):
     with pytest.raises(SizingError, match="at most 16"):
         estimate_vram("llama-3.1-8b", gpu=["rtx-3090"] * 17, catalog=catalog)
+
+
+def test_a_70b_in_fp8_that_just_misses_one_h100_under_vllm_is_told_to_raise_the_memory_share(catalog):
+    """vLLM at its default 0.9 share leaves no KV cache for an FP8 70B on one H100 (the CUDA graphs are in the budget);
+    --gpu-memory-utilization 0.95 starts it: that, not the FP8 it already has, is the first fix."""
+    result = estimate_vram(catalog=catalog, model="meta-llama/Llama-3.1-70B", engine="vllm", weights_dtype="fp8",
+                           gpu="h100-sxm", max_model_len=1280)
+    assert not result.gpu_check.fits and "CUDA graphs" in result.serving.reason
+    first = result.alternatives[0]
+    assert first.arguments == {"gpu_memory_utilization": 0.95} and first.gpus == 1
+    assert not any(a.arguments.get("weights_dtype") == "fp8" for a in result.alternatives)

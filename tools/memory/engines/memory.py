@@ -67,7 +67,7 @@ def starts_with(plan: Plan, gpu: GpuSpec, gpus: int) -> int | None:
                         seqs=r.max_num_seqs, eager=bool(r.enforce_eager), version=version, memo=plan.memo, longest=False)
         if b.kv_bytes <= 0 or b.blocks < b.blocks_per_request:
             return None
-        return b.requested + b.outside + (0 if b.graphs_in_budget else 0)
+        return b.requested + b.outside  # outside holds the CUDA graph pool where it is not in the budget
     parts = sglang_parts(plan, gpu, gpus, 1)
     return parts.total if parts.reason is None else None
 
@@ -87,9 +87,10 @@ def vllm_memory(plan: Plan, gpu: GpuSpec, tp: int, pp: int, *, quick: bool = Fal
     needed_kv = b.blocks_per_request
     reason = None
     if b.kv_bytes <= 0 or b.blocks == 0:
+        graphs = f" + CUDA graphs {b.cuda_graphs / GIB:.2f} GiB" if b.graphs_in_budget and b.cuda_graphs else ""
         reason = (f"no memory left for the KV cache: weights {b.weights / GIB:.2f} GiB + activations {b.activation / GIB:.2f} GiB "
-                  f"+ other {b.non_torch / GIB:.2f} GiB exceed gpu_memory_utilization x total ({b.requested / GIB:.2f} GiB); "
-                  f"use more GPUs (tensor_parallel) or a smaller format")
+                  f"+ other {b.non_torch / GIB:.2f} GiB{graphs} exceed gpu_memory_utilization x total ({b.requested / GIB:.2f} GiB); "
+                  f"use more GPUs (tensor_parallel), a smaller format, or a higher gpu_memory_utilization")
     elif b.blocks < needed_kv:
         reason = (f"max_model_len {max_len:,} needs more KV cache than the {b.kv_bytes / GIB:.2f} GiB available; vLLM's estimated "
                   f"maximum model length is {b.max_model_len_fits or 0:,}: set max_model_len to it or use more GPUs")
