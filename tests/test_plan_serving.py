@@ -200,3 +200,14 @@ def test_an_fp8_checkpoint_runs_weight_only_on_ampere_but_not_on_volta(catalog):
     assert plan_serving("llama-3.1-8b", concurrent_users=4, weights_dtype="fp8", gpu="a100-80gb-sxm", catalog=catalog).options
     volta = plan_serving("llama-3.1-8b", concurrent_users=4, weights_dtype="fp8", gpu="v100-32gb-sxm2", catalog=catalog)
     assert not volta.options and "no FP8 kernel for Volta" in volta.infeasible[0].reason
+
+
+def test_one_user_of_an_fp8_70b_is_served_on_one_h100_once_vllm_may_take_95_percent(catalog):
+    """At vLLM's default 0.9 share the FP8 70B leaves no KV cache on one H100, so the plan takes two; operators raise
+    --gpu-memory-utilization to 0.95 and serve it on one: the answer names that as the cheaper plan."""
+    result = plan_serving(catalog=catalog, model="meta-llama/Llama-3.1-70B", weights_dtype="fp8", gpu="h100-sxm",
+                          concurrent_users=1)
+    assert result.options[0].total_gpus == 2
+    share = result.alternatives[0]
+    assert share.arguments == {"gpu_memory_utilization": 0.95} and share.total_gpus == 1
+    assert 20 < share.tokens_per_s_per_user < 50

@@ -1,9 +1,9 @@
 """plan_serving's alternatives: the plan again with what operators change before they add hardware.
 
-The ladder's format rungs (FP8 weights, a 4-bit AWQ/GPTQ checkpoint, a smaller GGUF, an FP8 or q8_0 KV cache) are
-planned through plan_serving itself, and kept where they make a plan possible or cut the cheapest plan's price by at
-least 15%. Where the default per-user speed floor is what sets the price, the plan without it is named too: the
-floor is a default, not the user's target.
+A larger memory share for the engine (--gpu-memory-utilization 0.95), then the ladder's format rungs (FP8 weights, a
+4-bit AWQ/GPTQ checkpoint, a smaller GGUF, an FP8 or q8_0 KV cache), are planned through plan_serving itself, and
+kept where they make a plan possible or cut the cheapest plan's price by at least 15%. Where the default per-user
+speed floor is what sets the price, the plan without it is named too: the floor is a default, not the user's target.
 """
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from gpusizer.tools.serving.plan_models import ServingAlternative, ServingPlan
 from gpusizer.tools.serving.targets import INTERACTIVE_FLOOR_TOKENS_PER_S
 
 SHOWN = 3
+LARGER_SHARE = 0.95  # what operators raise vLLM's 0.9 (SGLang's mem_fraction_static) to when the KV cache is short
 Plan = Callable[..., ServingPlan]
 
 
@@ -26,6 +27,9 @@ def serving_alternatives(arguments: Mapping[str, Any], result: ServingPlan, plan
     before = cheapest_price(result)
     situation = Situation("inference", "full", bits(result.weights_dtype), result.kv_cache_dtype, 1.0, False, False)
     changes = format_changes(arguments, situation)
+    if result.engine in ("vllm", "sglang") and (arguments.get("gpu_memory_utilization") or 0.9) < LARGER_SHARE:
+        changes.insert(0, (f"a larger memory share (--gpu-memory-utilization {LARGER_SHARE:g})",
+                           {"gpu_memory_utilization": LARGER_SHARE}))
     limited_by_floor = bool(result.options) and result.options[0].limited_by == "tokens_per_s_per_user"
     if limited_by_floor and arguments.get("min_tokens_per_s_per_user") is None and not arguments.get("tokens_per_s_per_user"):
         changes.append((f"no per-user speed floor (the default is {INTERACTIVE_FLOOR_TOKENS_PER_S:g} tokens/s)",
