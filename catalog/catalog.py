@@ -197,7 +197,7 @@ class Catalog:
         return list(self._offers_by_gpu.get(gpu_id, ()))
 
 
-MEMORY_SIZE = re.compile(r"^\s*(?:custom\s*:\s*)?(\d{1,4}(?:\.\d{1,2})?)\s*(gb|gib|g)?\s*$", re.IGNORECASE)
+MEMORY_SIZE = re.compile(r"^\s*(?:custom\s*[:-]\s*)?(\d{1,4}(?:\.\d{1,2})?)\s*(gb|gib|g)?\s*$", re.IGNORECASE)
 
 
 def gpu_of_memory(name: str) -> GpuMatch | None:

@@ -258,3 +258,12 @@ def test_a_70b_in_fp8_that_just_misses_one_h100_under_vllm_is_told_to_raise_the_
     first = result.alternatives[0]
     assert first.arguments == {"gpu_memory_utilization": 0.95} and first.gpus == 1
     assert not any(a.arguments.get("weights_dtype") == "fp8" for a in result.alternatives)
+
+
+@pytest.mark.parametrize("card", ["16GB", "custom:16", "custom-16gb"])
+def test_a_card_known_only_by_its_memory_gets_the_fixes_that_fit_it(catalog, card):
+    """'phi-4 on a 16gb card?': a GPU named by its size has no architecture to check kernels against, and its id
+    ('custom-16gb') reads back as the same card."""
+    result = estimate_vram(catalog=catalog, model="microsoft/phi-4", gpu=card)
+    assert result.gpu_check.gpu_id == "custom-16gb" and not result.gpu_check.fits
+    assert result.alternatives and result.alternatives[0].gpus == 1
