@@ -26,13 +26,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from .http_connections import HEADER_TIMEOUT_S, HeaderDeadline
+from .stateless_posts import StatelessPosts
 from .stdio_wire import inspect
+from .worker_sockets import REUSE_PORT, WorkerSockets
 
 if TYPE_CHECKING:
-    import asyncio
-
     import uvicorn
 
 LOOPBACK_NAMES = {"localhost"}
@@ -112,7 +112,7 @@ class HttpOptions:
     max_sessions: int = 256
     idle_timeout_s: float = 900.0
     stream_lifetime_s: float = 300.0
-    header_timeout_s: float = 10.0
+    header_timeout_s: float = HEADER_TIMEOUT_S
     body_timeout_s: float = 10.0
     workers: int = 1
 
@@ -284,62 +284,24 @@ def busy(transport: StreamableHTTPServerTransport) -> bool:
 
 
 def http_app(server: MCPServer, host: str, port: int, allowed_hosts: list[str], token: str | None,
-             options: HttpOptions = HttpOptions()) -> ASGIApp:
+             options: HttpOptions = HttpOptions(), *, answer_in_process: bool = True) -> ASGIApp:
     """The SDK's streamable HTTP app (as MCPServer.streamable_http_app builds it, without auth routes, which gpusizer
-    does not use) with FairSessionManager, GET streams bounded and bodies screened."""
+    does not use) with FairSessionManager, GET streams bounded and bodies screened. Stateless, the common POST is
+    answered in process by StatelessPosts (the SDK's kernel without its per-request transport); answer_in_process=False
+    leaves every request to the SDK (tests compare the two)."""
     security = security_settings(host, port, allowed_hosts)
     manager = FairSessionManager(app=server._lowlevel_server, stateless=options.stateless, security_settings=security,
                                  json_response=options.stateless,
                                  max_request_body_size=BODY_LIMIT_BYTES,
                                  max_sessions=None if options.stateless else options.max_sessions,
                                  session_idle_timeout=None if options.stateless else options.idle_timeout_s)
-    endpoint = BoundedStreams(ScreenedBodies(StreamableHTTPASGIApp(manager), security, options.body_timeout_s),
-                              options.stateless, options.stream_lifetime_s)
+    sdk: ASGIApp = StreamableHTTPASGIApp(manager)
+    if options.stateless and answer_in_process:
+        sdk = StatelessPosts(sdk, manager)
+    endpoint = BoundedStreams(ScreenedBodies(sdk, security, options.body_timeout_s), options.stateless,
+                              options.stream_lifetime_s)
     app: ASGIApp = Starlette(routes=[Route("/mcp", endpoint=endpoint)], lifespan=lambda app: manager.run())
     return BearerTokenGate(app, token) if token else app
-
-
-class HeaderDeadline(H11Protocol):
-    """uvicorn's h11 protocol with a deadline for each request's headers (uvicorn has none: a client trickling header
-    bytes, or sending one byte after each response, held its connection forever; h11 already caps their size). The
-    deadline is the config's `header_timeout_s` (set by http_config); a module-level class, so worker processes can
-    unpickle the config that names it."""
-
-    header_timer: asyncio.TimerHandle | None = None
-
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self.arm()
-
-    def handle_events(self) -> None:
-        super().handle_events()
-        if self.cycle is not None and not self.cycle.response_complete:
-            self.disarm()  # the headers are in: the request is the app's now
-
-    def on_response_complete(self) -> None:
-        super().on_response_complete()
-        if not self.transport.is_closing():
-            self.arm()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.disarm()
-        super().connection_lost(exc)
-
-    def arm(self) -> None:
-        self.disarm()
-        seconds = float(getattr(self.config, "header_timeout_s", HttpOptions.header_timeout_s))
-        self.header_timer = self.loop.call_later(seconds, self.headers_too_slow)
-
-    def disarm(self) -> None:
-        if self.header_timer is not None:
-            self.header_timer.cancel()
-            self.header_timer = None
-
-    def headers_too_slow(self) -> None:
-        self.header_timer = None
-        waiting = self.cycle is None or self.cycle.response_complete
-        if waiting and not self.transport.is_closing():
-            self.transport.close()
 
 
 def uvicorn_config(app: ASGIApp | str, host: str, port: int, options: HttpOptions, **extra: Any) -> uvicorn.Config:
@@ -367,24 +329,34 @@ WORKER_VARIABLE = "GPUSIZER_MCP_WORKER"  # how the supervisor hands host, port a
 
 
 def serve_workers(host: str, port: int, allowed_hosts: list[str], options: HttpOptions) -> None:
-    """options.workers processes (uvicorn's supervisor: it binds the port once, restarts a worker that dies, and stops
-    them all on SIGINT/SIGTERM), each building its own stateless server with worker_app. They share nothing: a request
-    is served whole by whichever process the kernel handed its connection to."""
+    """options.workers processes (uvicorn's supervisor: it restarts a worker that dies, and stops them all on
+    SIGINT/SIGTERM), each building its own stateless server with worker_app and listening on its own socket
+    (worker_sockets: the kernel spreads connections evenly). They share nothing: a request is served whole by
+    whichever process the kernel handed its connection to."""
     from uvicorn.supervisors import Multiprocess
 
     os.environ[WORKER_VARIABLE] = json.dumps({"host": host, "port": port, "allowed_hosts": allowed_hosts,
                                               "options": vars(options)})
     config = uvicorn_config("gpusizer.server.http:worker_app", host, port, options, factory=True, workers=options.workers)
-    Multiprocess(config, sockets=[config.bind_socket()]).run()
+    try:
+        listening = WorkerSockets.reserve(host, port) if REUSE_PORT is not None else config.bind_socket()
+    except OSError as error:
+        raise SystemExit(f"gpusizer-mcp: cannot serve on {host}:{port}: {error.strerror}") from None
+    Multiprocess(config, sockets=[listening]).run()
 
 
 def worker_app() -> ASGIApp:
-    """One worker's app (uvicorn calls it in each process): the server and the token built there, from the same
-    environment as the supervisor's."""
+    """One worker's app (uvicorn calls it in each process, before the worker listens): the server and the token built
+    there, from the same environment as the supervisor's, with the tools registered and the catalog loaded first. A
+    worker that left them to its first call (as a stdio server does, for a quick start) kept the first clients the
+    kernel handed it waiting about a second."""
     from gpusizer.settings import settings
 
-    from .app import create_server
+    from .app import create_server, default_catalog
 
     handed = json.loads(os.environ[WORKER_VARIABLE])
     options = HttpOptions(**handed["options"])
-    return http_app(create_server(), handed["host"], handed["port"], handed["allowed_hosts"], settings().mcp_token, options)
+    server = create_server()
+    server.register_tools()
+    default_catalog()
+    return http_app(server, handed["host"], handed["port"], handed["allowed_hosts"], settings().mcp_token, options)

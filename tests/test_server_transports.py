@@ -1,4 +1,5 @@
 """The server over real transports: a spawned stdio process, streamable HTTP on a loopback port, a third-party client."""
+import contextlib
 import http.client
 import json
 import os
@@ -202,6 +203,53 @@ def test_workers_share_one_port_statelessly_and_stop_with_their_supervisor():
     assert not any(Path(f"/proc/{pid}").exists() for pid in python_processes)
 
 
+def connections_held(pid: int, port: int) -> int:
+    """How many established TCP connections to `port` the process holds (Linux /proc)."""
+    sockets = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(OSError):
+            target = os.readlink(fd)
+            if target.startswith("socket:["):
+                sockets.add(target[8:-1])
+    rows = [line.split() for line in Path(f"/proc/{pid}/net/tcp").read_text().splitlines()[1:]]
+    return sum(1 for row in rows if int(row[1].split(":")[1], 16) == port and row[3] == "01" and row[9] in sockets)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads worker connections through Linux /proc")
+def test_workers_each_take_a_share_of_many_clients_connecting_at_once():
+    """Each worker listens on its own socket (SO_REUSEPORT): on one shared socket, the worker that woke first accepted
+    every waiting connection (50 clients came out 49 and 1, or 50 and 0), and one worker served nearly everyone."""
+    server = HttpServer("--workers", "2")
+    clients = []
+    try:
+        call = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"})
+        server.exchange(json.loads(call), timeout=60)  # both workers are up
+        time.sleep(1)
+        clients = [http.client.HTTPConnection(server.host, server.port, timeout=30) for _ in range(40)]
+        for client in clients:
+            client.connect()
+        for client in clients:
+            client.request("POST", "/mcp", call, {"Content-Type": "application/json", "Accept": "application/json"})
+        assert all(client.getresponse().read() for client in clients)
+        workers = [pid for pid in process_tree(server.process.pid) if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()]
+        held = sorted(connections_held(pid, server.port) for pid in workers)
+        assert sum(held) == 40 and held[0] >= 8, held  # a fair coin gives fewer than 8 of 40 once in 100,000 runs
+    finally:
+        for client in clients:
+            client.close()
+        server.stop()
+
+
+def test_a_second_server_on_the_same_port_is_refused_not_sharing_it():
+    server = HttpServer("--workers", "2")
+    try:
+        second = subprocess.run([SERVER_COMMAND, "--http", "--port", str(server.port), "--workers", "2"], capture_output=True,
+                                text=True, timeout=60, env={**os.environ, "GPUSIZER_MCP_TOKEN": ""})
+        assert second.returncode != 0 and f"cannot serve on 127.0.0.1:{server.port}" in second.stderr
+    finally:
+        server.stop()
+
+
 def test_workers_are_explained_in_help():
     text = subprocess.run([SERVER_COMMAND, "--help"], capture_output=True, text=True, timeout=30).stdout
     assert "--workers N" in text and "implies --stateless" in text
@@ -251,3 +299,21 @@ def test_a_body_past_a_mib_is_refused_before_it_is_parsed_and_the_server_keeps_s
         assert server.post(INITIALIZE)[0] == 200
     finally:
         server.stop()
+
+
+def test_a_worker_registers_its_tools_before_it_listens(monkeypatch):
+    """uvicorn builds each worker's app before the worker listens: a worker that registered its tools on its first
+    call kept the first clients the kernel handed it waiting about a second."""
+    from gpusizer.server import app, http
+
+    built, unrecorded = [], app.create_server
+
+    def recording():
+        built.append(unrecorded())
+        return built[-1]
+
+    monkeypatch.setattr(app, "create_server", recording)
+    monkeypatch.setenv(http.WORKER_VARIABLE, json.dumps({"host": "127.0.0.1", "port": 8000, "allowed_hosts": [],
+                                                         "options": {"workers": 2}}))
+    http.worker_app()
+    assert built and built[0]._tool_manager.get_tool("estimate_vram") is not None
