@@ -221,8 +221,8 @@ def reject_unknown_tools(server: MCPServer) -> None:
     unknown argument is a tool error naming the nearest valid one (the SDK would silently drop it: 'batchsize: 64'
     would answer for batch 1)."""
     async def middleware(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
-        if ctx.method == "tools/call" and isinstance(ctx.params, dict):
-            name = ctx.params.get("name")
+        if ctx.method == "tools/call" and isinstance(ctx.params, dict) and isinstance(ctx.params.get("name"), str):
+            name = ctx.params["name"]  # a name of another type is the SDK's to refuse (-32602), not a crash here
             listed = {tool.name: tool for tool in await server.list_tools()}
             if name not in listed:
                 shown = repr(name)[:80]

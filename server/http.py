@@ -71,7 +71,10 @@ def security_settings(host: str, port: int, allowed_hosts: list[str]) -> Transpo
     for name in allowed_hosts:
         has_port = ":" in name.rsplit("]", 1)[-1]
         hosts += [name] if has_port else [name, f"{name}:{port}", f"{name}:*"]
-    origins = [f"http://{h}" for h in hosts] + [f"https://{h}" for h in hosts]
+    # A browser page's Origin is its own scheme, host and port: a page served from another local port (any dev server
+    # or local app) is another site, so loopback origins are this server's port only; named hosts keep theirs.
+    served = [h.replace(":*", f":{port}") if port else h for h in hosts]
+    origins = [f"http://{h}" for h in served] + [f"https://{h}" for h in served]
     return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins)
 
 

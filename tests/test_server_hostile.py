@@ -166,6 +166,15 @@ def test_bytes_that_are_not_utf8_are_a_parse_error_and_the_spawned_server_keeps_
     assert [r["error"]["code"] for r in replies if "error" in r] == [-32700]
 
 
+@pytest.mark.parametrize("name", [[], {}, 7, None, True])
+def test_a_tool_name_that_is_not_a_string_is_invalid_params_not_a_crash(name):
+    replies = over_stdio([json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name}}),
+                          request(2, "ping")], awaited=[1, 2])
+    reply, took = replies["1"]
+    assert reply["error"]["code"] == -32602 and "unhashable" not in reply["error"]["message"] and took < PROMPT
+    assert replies["2"][0]["result"] == {}
+
+
 def test_a_five_thousand_digit_integer_is_invalid_params_with_its_id():
     line = json.dumps(tool_call(1, "estimate_vram", {"model": "llama 3.1 8b", "seq_len": 7})).replace(": 7}", ": " + "9" * 5000 + "}")
     replies = over_stdio([line, request(2, "ping")], awaited=[1, 2])
@@ -185,7 +194,7 @@ def post(port: int, body: str | bytes, headers: dict | None = None, timeout: flo
     text = response.read().decode()
     if "data: " in text:  # an SSE answer: its message
         text = next(line[6:] for line in text.splitlines() if line.startswith("data: ") and line[6:].strip())
-    return response.status, dict(response.getheaders()), json.loads(text) if text.strip() else {}
+    return response.status, dict(response.getheaders()), json.loads(text) if text.strip().startswith(("{", "[")) else {}
 
 
 @pytest.fixture(scope="module")
@@ -212,6 +221,15 @@ def test_http_answers_a_bad_id_or_a_batch_as_stdio_does(http_server, body):
     status, _, reply = post(http_server.port, body)
     assert status == 400 and reply["error"]["code"] == -32600 and reply["id"] is None
     assert "pydantic" not in json.dumps(reply)
+
+
+def test_a_page_served_from_another_local_port_is_refused_and_the_servers_own_origin_is_not(http_server):
+    """A browser page's Origin is scheme, host and port: http://localhost:3000 (any local dev server) is another
+    site, so it must not drive the server; a page from the server's own origin may."""
+    ping = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"})
+    for other in (f"http://localhost:{http_server.port + 1}", "http://127.0.0.1:3000", "http://[::1]:8080"):
+        assert post(http_server.port, ping, {"origin": other})[0] == 403, other
+    assert post(http_server.port, ping, {"origin": f"http://127.0.0.1:{http_server.port}"})[0] != 403
 
 
 def test_http_answers_a_long_number_and_bytes_that_are_not_utf8_as_stdio_does(http_server):
