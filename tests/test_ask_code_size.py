@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "tools" / "questions"
-MOST_BYTES = 332_000  # 2026-11-28: 331,503 (311 KB before issue #35's first slice, which added the slot table)
-LONG_FUNCTIONS = {"sentence_tiers", "find_names", "read_money", "read_traffic", "read_durations", "read_model_size",
-                  "read_workload"}  # over 60 lines today: to split, none to join them
+MOST_BYTES = 331_989  # 2026-11-28: 331,989 (311 KB before issue #35's first slice, which added the slot table)
+LONG_FUNCTIONS: set[str] = set()  # over 60 lines: none since 2026-11-28; keep it so
 
 
 def test_the_ask_package_does_not_grow():
-    assert sum(len(p.read_bytes()) for p in PACKAGE.glob("*.py")) <= MOST_BYTES
+    files = [p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts]  # a data file counts too
+    assert sum(len(p.read_bytes()) for p in files) <= MOST_BYTES
 
 
 def test_no_new_function_over_60_lines():

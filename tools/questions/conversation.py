@@ -20,7 +20,7 @@ from .turns import BARE_COUNT, asks_anything, choose
 FOLLOW_UP_OPENING = (r"^(?:(?:ok(?:ay)?|fine|alright|cool|great|hmm|right|so|thanks|thank you|thx|ty|got it|perfect|nice|sweet|awesome"
                      r"|actually"
                      r"|damn|dang|yeah|yep|ugh|wow|oof|makes sense|figured|yeah figured|lol|haha|ehh?|ah|oh|welp|well|hmm+"
-                     r"|(?:lol|haha|ah|oh) ok(?:ay)?) ?[,.!]? ?)?"
+                     r") ?[,.!]? ?)?"
                      r"(?:and|what about|how about|same|now|then|follow[- ]?up|versus|vs\.?|(?:going |go )?back to"
                      r"|ok(?:ay)?|also|with|at|on|in|using|instead|what if|if|but|try|or|drop|raise|make it|switch|swap|stretch"
                      r"|how much (?:faster|slower|quicker|more|less|cheaper|longer)|how many of (?:those|these|them|the))\b")
@@ -29,10 +29,9 @@ STRONG_POINTER = (r"\b(?:that|this|the same) (?:one )?(?:card|gpu|box|setup|node
                   r"|\bon (?:one|1|two|2|both|each|all|any) of (?:those|these|them)\b"  # 'could i run X on one of those?'
                   r"|\b(?:those|these|the) same (?:\d+ )?(?:gpus|cards|nodes|machines|boxes)\b"  # 'renting those same 16 GPUs'
                   r"|\bsame (?:model|load|traffic|users|setup|config|workload|math|question)\b"  # 'same model, same 50 users'
-                  r"|\b(?:everything|all) else (?:is |stays )?(?:the )?same\b"  # 'peak is 120 now, everything else the same'
                   r"|\b(?:those|these|the same) (?:\d+ )?(?:users|people|requests|sequences|seqs|sessions)\b"  # 'for those 100 users'
                   r"|\bof (?:that|this|the same) data\b"
-                  r"|\b(?:redo|re-do|recompute|rerun|re-run|recalculate|rework) (?:the|that|it|this)\b|\bat that rate\b"
+                  r"|\b(?:redo|re-do|recompute|rerun|re-run|recalculate|rework) (?:the|that|it|this)\b"
                   r"|\bdoes (?:that|this|it) change (?:the answer|anything|things|the math|the picture|your answer|the result)\b"
                   # 'does the 20b fit on a 4090?' after the 120b
                   r"|\bthe \d+(?:\.\d+)?b\b(?! (?:model|dense|moe|params|parameters|tokens)\b)"
@@ -144,12 +143,6 @@ def same_count_on_other_gpus(merged: Reading, previous: Reading, new: Reading) -
         merged.gpus = [(new.gpus[0][0], previous.gpus[0][1]), *new.gpus[1:]]
 
 
-def known_gpus_replace_unknown(merged: Reading, previous: Reading, new: Reading) -> None:
-    if new.gpus and not new.unknown_gpus and previous.unknown_gpus and not rx.search(ADDS, new.text) \
-            and not rx.search(j.COMPARING, new.text):
-        merged.unknown_gpus, merged.unknown_gpu_at = [], []  # 'what if I ran it on two 3090s instead' after the M3 Max
-
-
 def compared_gpus_join(merged: Reading, previous: Reading, new: Reading) -> None:
     if previous.gpus and (len(new.gpus) == 1 and rx.search(j.COMPARING, new.text) or new.gpus and rx.search(ADDS, new.text)):
         merged.gpus = [*previous.gpus, *(g for g in new.gpus if g[0] not in {p for p, _ in previous.gpus})]  # 'how's that compare to X'
@@ -158,7 +151,7 @@ def compared_gpus_join(merged: Reading, previous: Reading, new: Reading) -> None
 def how_many_gpus_asked(merged: Reading, previous: Reading, new: Reading) -> None:
     if rx.search(j.ABSOLUTE_SPEED + "|" + j.COMPARING, new.asked) and not new.how_many_gpus:
         merged.how_many_gpus = False  # 'what speed would each of those 200 people see?' after 'how many H100s?'
-    if rx.search(r"\bhow many (?:of )?(?:those|these|them|the|such)(?: \w+)? (?:cards|gpus)\b|\bhow many (?:cards|gpus) (?:would|do|will)\b"
+    if rx.search(r"\bhow many (?:of )?(?:those|these|them|the|such)(?: \w+)? (?:cards|gpus)\b"
                  r"|\bhow many of (?:those|these|them)\b", new.text):
         merged.how_many_gpus = True  # 'damn. how many of those cards would i need then?'
 
@@ -171,7 +164,7 @@ def what_is_asked_again(merged: Reading, previous: Reading, new: Reading) -> Non
     if rx.search(j.BIGGEST, new.asked) and not (new.models or new.unknown_models or new.params_billions is not None):
         merged.models, merged.model_at, merged.params_billions, merged.unknown_models = [], [], None, []  # 'if i grab a second
         # 3090, whats the biggest model i could run?': the model is now the question
-    picks = r"\bwhich (?:\w+ )?(?:gpus?|cards?)\b|\bwhat (?:gpus?|cards?|hardware) (?:should|would|do|to)\b"
+    picks = r"\bwhich (?:\w+ )?(?:gpus?|cards?)\b"
     if rx.search(picks, new.asked) and not new.gpus:  # 'which gpu should i get instead?': the GPU is the question
         merged.gpus, merged.gpu_at = [], []
     limit = rx.search(j.LIMIT, new.asked)
@@ -252,7 +245,7 @@ def count_of_the_gpus(merged: Reading, previous: Reading, new: Reading) -> None:
 
 
 MERGE_RULES: tuple[Callable[[Reading, Reading, Reading], None], ...] = (
-    same_count_on_other_gpus, known_gpus_replace_unknown, compared_gpus_join, how_many_gpus_asked, what_is_asked_again,
+    same_count_on_other_gpus, compared_gpus_join, how_many_gpus_asked, what_is_asked_again,
     points_at_the_last_reading, epochs_of_that_data, rate_of_that_load, one_of_the_gpus_named, count_of_the_gpus)
 
 

@@ -663,7 +663,7 @@ def answer_model_card(reading: Reading, catalog: Catalog, calls: list[ToolCall])
 ABSOLUTE_SPEED = (r"how fast|\bspeed\b|\blatency\b|\btime (?:per|to first) (?:response|reply|answer|token)\b|\bttft\b"
                   r"|\beval (?:rate|speed)\b|tok(?:en)?s?/s|tokens? (?:per|a|/) ?s(?:ec\w*)?\b|\bt/s\b"
                   r"|\btps\b|throughput|how quick|generation rate|words (?:per|a|/) ?s(?:ec\w*)?\b"
-                  r"|\b(?:any ?one|anybody|has (?:any ?one|anybody)|did (?:any ?one|anybody)) (?:actually )?benchmark\w*")
+                  r"|\b(?:any ?one|anybody) (?:actually )?benchmark\w*")
 SPEED = ABSOLUTE_SPEED + r"|\b(?:quicker|faster|slower|snappier)\b"  # 'how much faster is the B200' compares, given two GPUs
 COMPARING = r"\b(?:vs\.?|versus|compar\w*|stack up|against)\b"  # 'how does the L4 stack up against an A10G?'
 SERVING = (r"\b(serv\w*|host\w*|deploy\w*|handle|keep up with|cope with"
@@ -673,9 +673,8 @@ SERVING = (r"\b(serv\w*|host\w*|deploy\w*|handle|keep up with|cope with"
 CHEAPEST_WAY = (r"\b(?:cheapest|most cheap|most economical|least costly) (?:way|option|setup|route|approach|method)\b"
                 r"|\bwhich (?:is|one is|would be) (?:the )?cheapest\b(?! (?:\w+ )?(?:gpus?|cards?|accelerators?)\b)"
                 r"|\bleast expensive\b|\blowest[ -]cost\b"
-                r"|\bmost cost[ -]effective\b|\bas little money\b"
-                # 'cheapest gpu + method combo'
-                r"|\bcheapest (?:gpus?|cards?|hardware) ?(?:\+|and|&|/) ?(?:method|approach|technique|recipe)"
+                r"|\bmost cost[ -]effective\b"
+                r"|\bcheapest (?:gpus?|cards?|hardware) ?(?:\+|and|&|/) ?(?:method|approach|technique|recipe)"  # 'gpu + method combo'
                 r"|\bcheapest\b(?! (?:single |one |on-demand |spot )?(?:(?:gpus?|cards?|accelerators?|place|provider|cloud|rental"
                 r"|instance)\b|·)).*\b(?:fine[ -]?tun|train|run|serv)")
 OWN = r"(?<!my )(?<!our )(?<!your )(?<!their )(?<!his )(?<!her )own(ing)?"  # 'my own 5090' is whose it is
@@ -687,7 +686,7 @@ COST_ASK = (r"\b(bill|invoice|cost\w*|price\w*|cheapest|how much (?:would|will|d
 FIT_ASK = (r"\b(fits?|enough|oom(?![ -]?killed)\w*|hold"
            r"|(?:can|could) (?:i|we|it|you) (?:run|load|serve|host|do (?=(?:it |this |that )?(?:at |in )?"
            r"(?:q\d|iq\d|fp\d|bf16|int\d|\d+[- ]?bit|awq|gptq|nf4|mxfp4|full|lora|qlora)))|will (?:it|this) (?:run|load)"
-           r"|(?:can|could) (?:i|we|you) (?:even |actually )?(?:q?lora|fine[ -]?tune|finetune|full[ -]fine[ -]?tune|sft)"
+           r"|(?:can|could) (?:i|we|you) (?:even |actually )?(?:q?lora|fine[ -]?tune|full[ -]fine[ -]?tune|sft)"
            r"(?= (?:an? |the |my |our )?·)"  # 'can i qlora gemma 3 12b there?'
 
            r"|(?:can|could|would|will) (?:one|one of (?:them|those|these)|a single one|either|both) (?:run|load|handle)"
@@ -853,7 +852,7 @@ def asks_rent_or_buy(reading: Reading) -> bool:
                      if not reading.asking or any(a <= m.start() < b for a, b in reading.asking)), None)
     cost, buy_word = where_asked(COST_ASK), where_asked(BUY)
     if reading.hours is not None and cost and buy_word and cost.start() < buy_word.start() \
-            and rx.search(r"\balso\b|\bseparately\b|, and\b|\band (?:would|is|should|does)\b",
+            and rx.search(r"\balso\b|, and\b",
                           reading.asked[cost.end():buy_word.start()]):
         return False  # 'what would renting 8x A100 for 100 hours cost? also, would buying make sense?': the bill first
     framed_by_rent = said(reading, r"\b(rent\w*|cloud|leas\w*|break[ -]?even|capex)\b")
@@ -881,11 +880,11 @@ def asks_job_cost(reading: Reading) -> bool:
 
 
 CARD_OF_A_NAME = (r"\bwhat(?: is|'s|s| exactly is) (?:the |an? )?(·)(?=·*+(?: ·+)*+(?: |$)(?!(?:going|go|on|for|cost\w*|per|rent\w*"
-                  r"|pric\w*|gonna|running|at|with|in|to|vs|versus|or|and)\b))|\btell me about (·)")  # · : a name, masked;
+                  r"|pric\w*|gonna|running|at|with|in|to|vs|versus|or|and)\b))")  # · : a name, masked;
 SPECS_OF_A_NAME = (r"\b(?:specs?|memory(?: size)?|vram|bandwidth|tdp)(?: (?:and|,) [a-z ]{1,30}?)? (?:of|for|on) (?:an? |the )?(·)"
                    r"|(?:^|\bthe |\ban? )(·)[·\s]*'?s? specs?\b")  # 'mi355x specs?'
 # 'what's an L40S exactly?' asks its card, 'what's an L40S going for?' its price
-CARD_FIRST = (r"\bwhat(?:'s|s| is) inside\b|\bwhat does (?:the )?\S+ (?:part |bit |suffix )?(?:mean|stand for)\b"
+CARD_FIRST = (r"\bwhat does (?:the )?\S+ (?:part |bit |suffix )?(?:mean|stand for)\b"
               r"|\barchitectur\w*(?! (?:proposal|review|diagram|doc\w*|decision))"
               r"|\bactive param\w*|\bhow many (?:layers|experts|heads|(?:total )?(?:params|parameters) (?:does|do))\b"
               r"|\bhow many (?:params |parameters )?(?:are )?active\b"
@@ -933,7 +932,7 @@ JOURNEYS = [
                                                       TIME_ASK))  # 'which of the two is faster, and how long would a run take?'
             and (
         r.training_tokens is not None or r.workload == "training" and said(
-            r, r"tokens? (?:per|a|/) ?(?:day|hour)|tokens/day|throughput of training")), answer_training_time,
+            r, r"tokens? (?:per|a|/) ?(?:day|hour)|tokens/day")), answer_training_time,
             ("time", "cost", "speed")),
     Journey("rent_or_buy", asks_rent_or_buy, answer_rent_or_buy, ("buy", "cost")),
     Journey("compare", lambda r: compared_count(r) >= 2 and not mixed_box(r) and not (said(r, MIXED_BOX) and said(r, BIGGEST + "|" + LIMIT))

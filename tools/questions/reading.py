@@ -82,10 +82,6 @@ class Reading:
     def gpu(self) -> str | None:
         return self.gpus[0][0] if self.gpus else None
 
-    @property
-    def gpu_count(self) -> int | None:
-        return self.gpus[0][1] if self.gpus else None
-
 
 def word_starts(text: str) -> list[int]:
     """Where each space-separated word of `text` starts: a span's word index to a position in the text."""
@@ -132,9 +128,9 @@ class Words:
             return 2
         return 0 if any(a <= position < b for a, b in self.aside) else 1
 
-    def search_first(self, *patterns: str) -> re.Match[str] | None:
+    def search(self, *patterns: str) -> re.Match[str] | None:
         """Of patterns in order of preference, the first to match in the sentences that ask, then in those that tell,
-        then in those that report others ('a friend ran it at 52k')."""
+        then in those that report others ('a friend ran it at 52k', 'it OOMs at 128k. and 64k?')."""
         masked = self.masked()
         found = [(n, m) for n, p in enumerate(patterns) for m in rx.compiled(p).finditer(masked)
                  if self.reports_count and not any(a <= m.start() < b for a, b in self.left) or self.tier(m.start()) > 0]
@@ -145,10 +141,6 @@ class Words:
         """As search, but what others reported counts too, last ('the ollama PR says ...': the stack is still ollama)."""
         found = list(rx.compiled(pattern).finditer(self.masked()))
         return min(found, key=lambda m: (-self.tier(m.start()), m.start()), default=None)
-
-    def search(self, pattern: str) -> re.Match[str] | None:
-        """The first match in a sentence that asks, else in one that tells, else anywhere ('it OOMs at 128k. and 64k?')."""
-        return self.search_first(pattern)
 
     def finditer(self, pattern: str) -> list[re.Match[str]]:
         return list(rx.compiled(pattern).finditer(self.masked()))
@@ -211,7 +203,7 @@ def read_question(question: str, catalog: Catalog) -> Reading:
 def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
     """Longest spans first: 'llama 3.1 70b' before '70b', 'rtx 4090' before '4090'; then back in question order."""
     models: list[tuple[int, str]] = []
-    gpus: list[tuple[int, tuple[str, int | None]]] = []
+    gpus: list[Mention] = []
     how_many_at: set[int] = set()
     tokens = words.words
     for size in range(min(MAX_SPAN_WORDS, len(tokens)), 0, -1):
@@ -237,29 +229,46 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
                     and (words.tier_at(start) <= max(words.tier_at(a) for a, (g, _) in gpus  # unless asked of here, told before
                                                      if catalog.gpu_by_id[g].family == catalog.gpu_by_id[found.item_id].family)
                          or start > 0 and tokens[start - 1] in ("the", "that", "this", "those", "these", "own")):  # 'on the H100'
-                words.take_words(start, start + size - 1, "the GPU named (again)")
-                for a, (g, _) in gpus:  # asked of again here: the part named before is what is asked about
-                    if catalog.gpu_by_id[g].family == catalog.gpu_by_id[found.item_id].family \
-                            and words.tier_at(start) > words.tier_at(a):
-                        words.named_again[a] = words.tier_at(start)
-                again = count_before(words, start)  # 'we're on p5 ... if I need 8 H100s': the count said here
-                family = catalog.gpu_by_id[found.item_id].family
-                same = next((n for n, (_, (g, c)) in enumerate(gpus) if catalog.gpu_by_id[g].family == family and c is None), None)
-                if again and same is not None and words.tier_at(start) > 0:  # not a count from someone else's claim
-                    gpus[same] = (gpus[same][0], (gpus[same][1][0], again))
-                if start >= 2 and tokens[start - 2:start] == ["how", "many"] and not words.used[start - 2]:
-                    reading.how_many_gpus = True  # 'someone said 2 H100s are enough ... how many H100s?': the count is asked
-                    words.take_words(start - 2, start - 1, "how many GPUs")
-                    gpus = [(a, (g, None)) if catalog.gpu_by_id[g].family == family else (a, (g, c)) for a, (g, c) in gpus]
+                gpus = gpu_named_again(words, catalog, reading, gpus, (start, size, found.item_id))
             else:
                 gpus.append((start, (found.item_id, read_gpu_count(words, catalog, reading, start, size, found.item_id, how_many_at))))
+    keep_names(words, reading, models, gpus, how_many_at)
+    read_tensor_parallel(words, reading)
+    read_providers(words, catalog, reading)
+
+
+Mention = tuple[int, tuple[str, int | None]]  # where a GPU was named, its id and the count said with it
+
+
+def gpu_named_again(words: Words, catalog: Catalog, reading: Reading, gpus: list[Mention], found: tuple[int, int, str]
+                    ) -> list[Mention]:
+    """'we're on p5 ... if I need 8 H100s': one GPU, with the count said here."""
+    start, size, gpu_id = found
+    words.take_words(start, start + size - 1, "the GPU named (again)")
+    family = catalog.gpu_by_id[gpu_id].family
+    for a, (g, _) in gpus:  # asked of again here: the part named before is what is asked about
+        if catalog.gpu_by_id[g].family == family and words.tier_at(start) > words.tier_at(a):
+            words.named_again[a] = words.tier_at(start)
+    again = count_before(words, start)  # 'we're on p5 ... if I need 8 H100s': the count said here
+    same = next((n for n, (_, (g, c)) in enumerate(gpus) if catalog.gpu_by_id[g].family == family and c is None), None)
+    if again and same is not None and words.tier_at(start) > 0:  # not a count from someone else's claim
+        gpus[same] = (gpus[same][0], (gpus[same][1][0], again))
+    if start >= 2 and words.words[start - 2:start] == ["how", "many"] and not words.used[start - 2]:
+        reading.how_many_gpus = True  # 'someone said 2 H100s are enough ... how many H100s?': the count is asked
+        words.take_words(start - 2, start - 1, "how many GPUs")
+        gpus = [(a, (g, None)) if catalog.gpu_by_id[g].family == family else (a, (g, c)) for a, (g, c) in gpus]
+    return gpus
+
+
+def keep_names(words: Words, reading: Reading, models: list[tuple[int, str]], gpus: list[Mention], how_many_at: set[int]) -> None:
+    """Models and GPUs in question order, each once; one named again where the question asks is asked of."""
     first_at = {item: at for at, item in sorted(models, reverse=True)}
     for mention, model in models:  # named again where the question asks ('Dmitri ran llama 70b ... will llama 70b fit?')
         if mention != first_at[model] and words.tier_at(mention) > words.tier_at(first_at[model]):
             words.named_again[first_at[model]] = words.tier_at(mention)
     reading.models = list(dict.fromkeys(item for _, item in sorted(models)))
     reading.model_at = [first_at[m] for m in reading.models]
-    kept: list[tuple[int, tuple[str, int | None]]] = []
+    kept: list[Mention] = []
     for at, item in sorted(gpus):  # a GPU named twice is one GPU ('a p4d.24xlarge (8x A100 40GB)'), with the count given
         same = next((n for n, (_, other) in enumerate(kept) if other[0] == item[0]), None)
         if same is None:
@@ -274,22 +283,32 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
         if at in how_many_at:
             kept[same] = (kept[same][0], (item[0], None))
     reading.gpus, reading.gpu_at = [item for _, item in kept], [at for at, _ in kept]
+
+
+def read_tensor_parallel(words: Words, reading: Reading) -> None:
+    """'TP=4': the GPU count, unless one is asked."""
     parallel = words.search(r"\btensor[ -]parallel(?:ism)?(?: of| =| size)? (\d)\b|\btp ?=? ?(\d)\b")
     if parallel:
         degree = int(parallel.group(1) or parallel.group(2))
         words.take(parallel, f"tensor parallel {degree}")
         if reading.gpus and reading.gpus[0][1] is None and degree > 1 and not reading.how_many_gpus:  # 'at TP4 ... how many?'
             reading.gpus[0] = (reading.gpus[0][0], degree)
+
+
+def read_providers(words: Words, catalog: Catalog, reading: Reading) -> None:
+    """Providers named, in order, unless only told of ('a friend on runpod ...')."""
     known = {p.provider for p in catalog.providers}
+    named_at: list[tuple[int, str]] = []
     names = {name: name for name in known} | {alias: target for alias, target in v.PROVIDER_ALIASES.items() if target in known}
-    for name in sorted(names, key=len, reverse=True):
+    for name in sorted(names, key=lambda n: (-len(n), n)):
         named = words.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])")
         if named and words.asking and words.tier(named.start()) == 0 \
                 and not rx.search(r"\b(?:there|them|that provider|that one)\b", " ".join(words.text[a:b] for a, b in words.asking)):
             words.take(named, f"provider {names[name]}, only told of (not a limit on where to look)")
         elif named:
             words.take(named, f"provider {names[name]}")
-            reading.providers.append(names[name])
+            named_at.append((named.start(), names[name]))
+    reading.providers.extend(provider for _, provider in sorted(named_at))
 
 
 def read_gpu_count(words: Words, catalog: Catalog, reading: Reading, start: int, size: int, gpu_id: str,
@@ -389,9 +408,7 @@ def read_counts_after(words: Words, reading: Reading) -> None:
              if not g.endswith("GB") and words.tier_at(reading.gpu_at[n]) > 0]
     if len(named) == 1:
         share = words.search(r"\bonly (\d+|one|two|four) (?:gpus?|cards?)\b(?! each)"
-                             r"|\b(\d+|one|a single) (?:gpu|card) (?:is )?(?:for me|for us|mine|ours)\b"  # 'only one GPU for me'
-                             r"|\b(?:only|just) (?:get|have|got|use|using|can use) (\d+|one|two|four) of (?:them|those|these)\b"
-                             r"|\bon (?:that|this|the) (one|single) (?:gpu|card)\b"  # 'I only get one of them', 'on that one GPU'
+                             r"|\bon (?:that|this|the) (one|single) (?:gpu|card)\b"  # 'on that one GPU'
                              r"|\b(?:split |spread |sharded )?(?:across|over|between|on) (both|the two)(?: of them| cards| gpus)?\b")
         need = words.search(r"\b(?:we|i|we'd|i'd|we'll|i'll) (?:need|would need|'d need|will need|plan to buy|'d buy|would buy|would take"
                             r"|take|buy|would get|will get|(?<=we'd )get|(?<=i'd )get|(?<=we'll )get|(?<=i'll )get) (\d+|two|three|four|six"
@@ -526,7 +543,7 @@ def read_negations(words: Words, reading: Reading) -> None:
                                 r"|llama\.cpp|sglang|deepspeed|zero[ -]?\d|fsdp"
                                 r"|(?:(?:gradient|activation|grad|act)[ _-]?)?(?:checkpointing|ckpt)"
                                 r"|quantization"
-                                r"|training|fine[ -]?tuning|finetuning|spot|on[ -]demand|interruptible|preemptible)\b"):
+                                r"|training|fine[ -]?tuning|spot|on[ -]demand|interruptible|preemptible)\b"):
         words.take(found, f"ruled out: {found.group(1)}")
         if found.group(1) in ("spot", "interruptible", "preemptible"):  # "don't quote me spot": on-demand it is
             reading.pricing = "on_demand"
@@ -569,11 +586,11 @@ def read_formats(words: Words, reading: Reading) -> None:
     def named(match: re.Match[str]) -> str:
         dtype = next(d for p, d in formats if rx.search(p, match.group(0)))
         return match.group(match.lastindex or 0) if dtype == "gguf" else dtype
-    found = words.search_first("|".join(f"(?:{pattern})" for pattern, _ in formats))  # the first named where the question asks
+    found = words.search("|".join(f"(?:{pattern})" for pattern, _ in formats))  # the first named where the question asks
     found = found or format_of_a_name(words, "|".join(f"(?:{pattern})" for pattern, _ in formats))
     # ('fp8 on the NVL? now q4'; 'will X in bf16 fit, or do we need the fp8 checkpoint?': bf16, and fp8 answered too)
     if found and named(found) in SAME_BITS:  # '4-bit AWQ': the format that names the bits
-        specific = words.search_first(*(p for p, d in formats if d in SAME_BITS[named(found)] or d == "gguf"))
+        specific = words.search(*(p for p, d in formats if d in SAME_BITS[named(found)] or d == "gguf"))
         if specific and words.tier(specific.start()) == words.tier(found.start()) and named(specific) in SAME_BITS[named(found)]:
             found = specific
     if found:
@@ -627,41 +644,60 @@ SERVES = (r"\b(?:serv\w*|host\w*|deploy\w*|inference|req(?:uest)?s?/s|concurrent
 def read_workload(words: Words, reading: Reading) -> None:
     qlora = words.search(r"\bq[ -]?lora\b")
     lora = words.search(r"\blora\b|\badapters?\b|\bpeft\b")
-    full = words.search(r"\bfull(?:y)?(?: parameters?| params?| bf16| fp16| precision)?[ -]?(?:fine[ -]?tun\w*|finetun\w*|ft|sft)\b"
-                        r"|\bwith full param\w*"
-                        r"|\bfull[ -]param\w*|\b(?:fine[ -]?tun\w*|finetun\w*|train) \S+(?: \S+){0,3} fully\b")
-    tune = words.search(r"\b(?:fine[ -]?tun\w*|finetun\w*|sft|dpo|grpo|rlhf|ft)\b")
+    full = words.search(r"\bfull(?:y)?(?: parameters?| params?| bf16| fp16| precision)?[ -]?(?:fine[ -]?tun\w*|ft|sft)\b"
+                        r"|\bfull[ -]param\w*|\b(?:fine[ -]?tun\w*|train) \S+(?: \S+){0,3} fully\b")
+    tune = words.search(r"\b(?:fine[ -]?tun\w*|sft|dpo|grpo|rlhf|ft)\b")
     if tune and not full:  # 'ft time qwen2.5 32b full, 8x h100': 'full' standing alone after a fine-tune names the method
         full = words.search(r"\bfull\b(?= ,| ?$| (?:run|training|ft)\b)")
+    tune = tuning_asked(words, tune)
+    train = training_asked(words)
+    if not full and (tune or train):  # 'continue pretraining ..., all parameters': every weight trained
+        full = words.search(r"\b(?:all|every)(?: the| of the| its)? (?:parameters|params|weights)\b")
+    if qlora and lora and not rx.fullmatch(r"lora", lora.group(0)):
+        lora = None  # 'adapter qlora': an adapter is what QLoRA trains
+    qlora, lora, full = methods_asked(words, reading, qlora, lora, full)
+    read_method(words, reading, (qlora, lora, full, tune, train))
+
+
+def tuning_asked(words: Words, tune: re.Match[str] | None) -> re.Match[str] | None:
+    """A fine-tune, unless of how the model was made."""
     # 'serving our fine-tuned Mistral 7B': the model was tuned; the question serves it ('can it be fine-tuned' still trains)
-    if tune and rx.fullmatch(r"fine[ -]?tuned|finetuned", tune.group(0)) and rx.search(
+    if tune and rx.fullmatch(r"fine[ -]?tuned", tune.group(0)) and rx.search(
             r"\b(?:a|an|our|my|the|your|their|this|that)(?: \w+)?$", words.text[:tune.start()].rstrip()):
         tune = None
-    if tune and rx.fullmatch(r"fine[ -]?tuned|finetuned", tune.group(0)) and rx.search(
+    if tune and rx.fullmatch(r"fine[ -]?tuned", tune.group(0)) and rx.search(
             r"\b(?:we|i|they|we've|i've|we have|i have|they've)(?: already)?$", words.text[:tune.start()].rstrip()) \
             and rx.search(SERVES, words.text[tune.end():]):
         tune = None  # 'We fine-tuned Yi 34B ... and serve it with vllm': the tuning is done; the question serves it
-    if tune and rx.fullmatch(r"fine[ -]?tunes?|finetunes?", tune.group(0)) and rx.search(
+    if tune and rx.fullmatch(r"fine[ -]?tunes?", tune.group(0)) and rx.search(
             r"\b(?:a|an|our|my|the|your|their|this|that|own|\w+'s)(?: \w+)?$", words.text[:tune.start()].rstrip()) \
             and rx.search(SERVES, words.text):
         tune = None  # 'we're serving our own fine-tune called acme-support-8b': a fine-tune is a model, here served
     if tune and rx.fullmatch(r"dpo|sft|grpo", tune.group(0)) and rx.match(r" (?:v\d|\d+(?:\.\d+)?b\b)", words.text[tune.end():]):
         tune = None  # 'kunoichi dpo v2 7b', 'tulu sft 8b': the method names how the model was made
-    rebuilt = r"\b(?:rebuild\w*|build\w*|start\w*|rewrit\w*|redo\w*|set(?:ting)? up)(?: [\w'-]+){0,3} $"
+    return tune
+
+
+REBUILT = r"\b(?:rebuild\w*|build\w*|start\w*|rewrit\w*|redo\w*|set(?:ting)? up)(?: [\w'-]+){0,3} $"
+
+
+def training_asked(words: Words) -> re.Match[str] | None:
+    """Training, unless of how the model was made ('a model we pretrained')."""
     train = words.search(r"\b(?:pre[ -]?train\w*|from[ -]scratch|train(?!ers?\b)\w*)\b")  # 'the HF Trainer' is a recipe
-    if train and train.group(0).startswith("from") and rx.search(rebuilt, words.text[:train.start()]):
+    if train and train.group(0).startswith("from") and rx.search(REBUILT, words.text[:train.start()]):
         train = words.search(r"\b(?:pre[ -]?train\w*|train\w*)\b")  # 'rebuilding the deployment from scratch' trains nothing
-    if train and train.group(0) == "trained" and rx.search(r"\b(?:was|were|been|is|are|got)(?: \w+)? $",
-                                                        words.text[:train.start()]):
-        train = None  # 'the model was trained in fp8': how it was made, not what the asker does
     if train and rx.fullmatch(r"(?:pre[ -]?)?trained", train.group(0)) \
             and not rx.search(r"\b(?:be|get|being) $", words.text[:train.start()]) \
             and rx.search(SERVES, words.text) and not rx.search(r"\bhow long\b|\bepochs?\b|\bfine[ -]?tun", words.text):
         train = None  # 'a model we pretrained in house ... for inference': made already; the question serves it
-    if not full and (tune or train):  # 'continue pretraining ..., all parameters': every weight trained
-        full = words.search(r"\b(?:all|every)(?: the| of the| its)? (?:parameters|params|weights)\b")
-    if qlora and lora and not rx.fullmatch(r"lora", lora.group(0)):
-        lora = None  # 'adapter qlora': an adapter is what QLoRA trains
+    return train
+
+
+Found = re.Match[str] | None
+
+
+def methods_asked(words: Words, reading: Reading, qlora: Found, lora: Found, full: Found) -> tuple[Found, Found, Found]:
+    """The methods where the question asks; of 'lora or qlora' the first, the other answered too."""
     named = [m for m in (qlora, lora, full) if m]
     top = max((words.tier(m.start()) for m in named), default=1)
     asked = [m for m in named if words.tier(m.start()) == top]
@@ -675,13 +711,19 @@ def read_workload(words: Words, reading: Reading) -> None:
         reading.other_methods.append("lora" if first is qlora else "qlora")
         words.take(second, f"also {reading.other_methods[0]}")
         qlora, lora = (qlora, None) if first is qlora else (None, lora)
+    return qlora, lora, full
+
+
+def read_method(words: Words, reading: Reading, found: tuple[Found, Found, Found, Found, Found]) -> None:
+    """The method (full when only 'fine-tune' is said), 'from scratch', gradient checkpointing."""
+    qlora, lora, full, tune, train = found
     if qlora or lora:
         reading.method = "qlora" if qlora else "lora"
         words.take(qlora or lora, f"{'QLoRA' if qlora else 'LoRA'} fine-tuning")  # type: ignore[arg-type]
     elif full or tune:
         reading.method = "full"
         words.take(full or tune, "full fine-tuning" if full else "fine-tuning (no LoRA or QLoRA named)")  # type: ignore[arg-type]
-    scratch = next((m for m in words.finditer(r"\bfrom[ -]scratch\b") if not rx.search(rebuilt, words.text[:m.start()])), None)
+    scratch = next((m for m in words.finditer(r"\bfrom[ -]scratch\b") if not rx.search(REBUILT, words.text[:m.start()])), None)
     if scratch:
         words.take(scratch, "training from scratch")
     if reading.method or train:  # 'fine-tune' alone names no method: full is assumed, and said to be
@@ -768,8 +810,8 @@ def read_gpu_memory(words: Words, reading: Reading) -> None:
         before = " ".join(words.words[max(0, first - 4):first])
         after = " ".join(words.words[first + 1:first + 5])
         if rx.search(r"\b(?:eat\w*|us(?:e|es|ing)|tak(?:e|es|ing)|took|consum\w*|allocat\w*|at least|needs?|wants?|requires?|shows?)"
-                     r"(?: \w+)?$|\d-$|\b(?:files?|weights?|checkpoints?|downloads?|disk|gguf|model|quant)s?(?: alone| itself)? "
-                     r"(?:is|are|weighs?)(?: only| about| around| near| nearly| roughly| like)?$|\b(?:from|to) (?:about |around )?$"
+                     r"(?: \w+)?$|\b(?:files?|weights?|checkpoints?|downloads?|disk|gguf|model|quant)s?(?: alone| itself)? "
+                     r"(?:is|are|weighs?)(?: only| about| around| near| nearly| roughly| like)?$"
                      r"|\b(?:so|=|which is|that's|thats|that is|thus|hence|i\.?e\.?|comes to|works out to)(?: about| around| roughly)?$"
                      r"|\b(?:says?|said|claims?|claimed|reckons?)(?: only| about| around| that)?$",
                      before):  # what something uses or needs, or what its files weigh, is no GPU
@@ -1022,8 +1064,6 @@ def read_unknown_gpus(words: Words, reading: Reading) -> None:
         first = words.index_at(start)
         words.unknown_gpu_words.update(range(first, words.index_at(end - 1) + 1))
         words.unknown_count = words.unknown_count or count_before(words, first)
-        if rx.search(r"\b(?:how many|number of)$", before) and words.unknown_count is None:
-            reading.how_many_gpus = True  # 'how many a40s to serve X?': the count of a card outside the catalog is asked
         if any(name == n or n.endswith(" " + name) for n in reading.unknown_gpus):  # the same GPU named again ('both P40s')
             continue
         reading.unknown_gpus.append(name)
@@ -1056,7 +1096,7 @@ def read_token_counts(words: Words, reading: Reading) -> None:
     scale = "|".join(sorted(v.TOKEN_SCALE, key=len, reverse=True))
     corpus = words.search(rf"(\d+(?:\.\d+)?) ?({scale}) (?:tokens?|toks?)\b(?! ?(?:/|per) ?s)(?! context)")
     volume = corpus and rx.match(r" ?(?:/ ?|per |a |each |every )(?:day|month|week)\b|/d\b| daily\b", words.text[corpus.end():])
-    trains = rx.search(r"\b(?:train\w*|fine[ -]?tun\w*|finetun\w*|sft|epochs?|dataset|corpus|lora|qlora)\b", words.text)
+    trains = rx.search(r"\b(?:train\w*|fine[ -]?tun\w*|sft|epochs?|dataset|corpus|lora|qlora)\b", words.text)
     if corpus and volume and not trains:
         words.take_range(corpus.start(), corpus.end() + volume.end(), "tokens served per period (not training data)")
         corpus = None  # 'we pay OpenAI for ~5M tokens/day of summarization': a load, not a dataset
@@ -1153,18 +1193,22 @@ def read_people_in_all(words: Words, reading: Reading) -> None:
 
 
 def read_traffic(words: Words, reading: Reading) -> None:
-    """'1000 concurrent users', '20 requests per second', '50 rps', '30 tokens/s per user'; of '200 devs, 60 of them
-    hitting it at once' the 60 are the concurrent users."""
+    """Who asks (its size), the request rate and the users the slot rows left ('1000 concurrent users')."""
     peak = any(span.kind == "users" for span in words.spans)  # read at once by the slot rows (slots.py)
     served = rx.search(r"\b(?:serv\w*|host\w*|deploy\w*|chat ?bots?|chat tool|assistant|for (?:a|our|the|my) [\w-]+ (?:[\w-]+ )?"
-                       rf"(?:{v.ORGANISATIONS}))\b", words.text)
+                       rf"(?:{v.ORGANISATIONS}))\b", words.text) is not None
     apart = "(?:, )?" if served else "(?:, )?(?:of )?"  # 'legal-tech startup, 6 people': who asks; 'serve it to a team of 15': users
     team = words.search(rf"\b(?:{v.ORGANISATIONS}) {apart}(?:has |have |had |is |are )?(?:about |around |~ ?)?(\d+) "
                         r"(?:people|persons|staff|employees|devs"
                         r"|engineers|researchers)\b(?! (?:at peak|at once|at the same time|concurrently|simultaneously))")
     team = team or words.search(r"\b(?:we're|we are|i'm at|i work at|i'm with) an? (\d[\d,]*)[ -]?(?:person|people|employee|staff)\b")
-    if team:  # 'We're a 300-person law firm': who asks, not how many use it at once
+    if team:  # 'We're a 300-person law firm': who asks, not users
         words.take(team, f"an organisation of {team.group(1)} (its size, not concurrent users)")
+    read_users(words, reading, served, peak, read_rate(words, reading))
+
+
+def read_rate(words: Words, reading: Reading) -> re.Match[str] | None:
+    """'20 requests per second', '50 rps'; of several, the peak."""
     rates = words.finditer(r"(\d+(?:\.\d+)?) ?(?:rps|qps|req/s|(?:requests?|reqs?) ?(?:per|/|a) ?"
                            r"(?:(s\b|sec\w*|second)|(min\w*)|(h\b|hr|hour))"
                            r"|queries (?:per|a) second)"
@@ -1178,6 +1222,11 @@ def read_traffic(words: Words, reading: Reading) -> None:
         per = 60.0 if rate.group(3) else 3600.0 if rate.group(4) else 1.0  # '180 requests per minute'
         reading.requests_per_s = round(float(rate.group(1) or rate.group(5)) / per, 4)
         words.take(rate, f"{reading.requests_per_s:g} requests per second")
+    return rate
+
+
+def read_users(words: Words, reading: Reading, served: bool, peak: bool, rate: re.Match[str] | None) -> None:
+    """'1000 concurrent users', 'team of 5'; the load planned for over today's."""
     at_once = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent|parallel|simultaneous|active) (?:[a-z]+ )?(?:users?|requests"
                            r"|sessions|streams|people|chats|connections|clients)\b"  # of '400 devs, 60 concurrent sessions'
                            r"|(?<!how many )(?<![\w.$])(\d+) ?(k)? (?!tokens|gpus|cards|models|layers|experts|requests)[a-z]+s"
@@ -1219,7 +1268,8 @@ def read_traffic(words: Words, reading: Reading) -> None:
         words.take(users, f"{reading.users:,} concurrent users")
 
 
-def read_money(words: Words, reading: Reading) -> None:
+def read_budgets(words: Words, reading: Reading) -> None:
+    """A budget, a cap, a price paid: no price to weigh."""
     budget = words.search(r"\$ ?\d[\d,.]* ?k? (?:of |in )?(?:an? |our |my |the )?(?:grant money|grant|budget|funding)\b"
                           r"|\b(?:budget|grant|funding)\w*:? (?:(?:of|is|around|about|roughly|under|below|up to|max|at most|~) ?){0,2}"
                           r"\$ ?\d[\d,.]* ?k?\b")
@@ -1234,11 +1284,10 @@ def read_money(words: Words, reading: Reading) -> None:
     for paid in words.finditer(r"\b(?:paid|(?:got|bought|grabbed|picked up|snagged)(?: \S+){0,5}? for) (?:about |around "
                                r"|roughly |only |like )?\$ ?\d[\d,.]* ?k?(?: each| apiece| a pop)?"):
         words.take(paid, "what was paid for hardware already owned (not a price to weigh)")
-    # vLLM's flag, not a rent-or-buy utilization
-    budget = words.search(r"\bgpu[_ -]memory[_ -]utili[sz]ation(?: of| =| at| is)? (0?\.\d+|1(?:\.0)?)\b")
-    if budget:
-        reading.gpu_memory_utilization = float(budget.group(1))
-        words.take(budget, f"vLLM gpu_memory_utilization {reading.gpu_memory_utilization:g}")
+
+
+def read_utilization(words: Words, reading: Reading) -> None:
+    """'60% utilization', '8 hours a day', '24/7'."""
     layers = words.search(r"\bn_gpu_layers (\d+)\b")
     if layers:
         words.take(layers, f"llama.cpp -ngl {layers.group(1)}")
@@ -1262,8 +1311,12 @@ def read_money(words: Words, reading: Reading) -> None:
                               r"|\b(?:half|a quarter|a third|three quarters) of the time\b|\bhalf the time\b")
         if steady:
             share = {"half": 0.5, "a quarter": 0.25, "a third": 1 / 3, "three quarters": 0.75}
-            reading.utilization = next((v for k, v in share.items() if steady.group(0).startswith(k)), 1.0)
+            reading.utilization = next((value for k, value in share.items() if steady.group(0).startswith(k)), 1.0)
             words.take(steady, f"utilization {reading.utilization:.0%}")
+
+
+def read_prices(words: Words, reading: Reading) -> None:
+    """The price to buy one GPU; those left out, set aside."""
     for dismissed in words.finditer(r"\b(?:ignore|disregard|forget|(?:don't|do not) use) (?:the |that |those |our )?"
                                     r"(\$ ?\d[\d,.]* ?k?(?: ?/ ?h(?:ou)?r\b| per (?:gpu[ -]?)?hour| an hour| each| per card)?)"):
         words.take(dismissed, "a price the question says to leave out", group=1)  # 'ignore the $3.80/hr in the old contract'
@@ -1293,14 +1346,11 @@ def read_money(words: Words, reading: Reading) -> None:
     if purchase:
         reading.purchase_usd_per_gpu = float(purchase.group(1)) * (1000 if purchase.group(2) else 1)
         words.take(purchase, f"purchase ${reading.purchase_usd_per_gpu:,.0f} per GPU")
-    rent = (words.search(r"\$ ?(\d+(?:\.\d+)?) ?(?:/ ?(?:gpu ?/ ?|gpu[ -]?)?h(?:ou)?r?|per (?:gpu[ -]?)?(?:hour|hr)|an hour|/ ?gpu ?h"
-                         r"|per gpu per hour"
-                         r"|/ ?hr? per gpu)\b")
-            or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(?:bucks? |dollars? |usd )?(?:/ ?(?:gpu[ -]?)?hr?\b|(?:an|per|a) hour\b)"))
-    if rent:
-        reading.rent_usd_per_gpu_hour = float(rent.group(1))
-        words.take(rent, f"rent ${reading.rent_usd_per_gpu_hour:g} per GPU-hour")
-    if purchase is None and rx.search(r"\b(?:buy\w*|purchas\w*|(?<!'s )(?<!our )(?<!my )(?<!their )(?<!its )own\w*)\b"
+
+
+def read_bare_price(words: Words, reading: Reading) -> None:
+    """Buying talked of, no price read: a bare '$25k' is one GPU's."""
+    if reading.purchase_usd_per_gpu is None and rx.search(r"\b(?:buy\w*|purchas\w*|(?<!'s )(?<!our )(?<!my )(?<!their )(?<!its )own\w*)\b"
                                       r"|\bvs\.? (?:the )?(?:cloud|rent\w*)|\bor rent",
                                       words.masked()):
         price = words.search(r"\$ ?(\d+(?:\.\d+)?)(?![\d.]) ?(k)?\b(?! ?(?:/|per|an|a) ?(?:gpu ?)?(?:h\b|hr|hour|month|mo\b|year|yr"
@@ -1341,12 +1391,8 @@ def read_weekly_schedule(words: Words, reading: Reading) -> bool:
     return True
 
 
-def read_durations(words: Words, reading: Reading) -> None:
-    """'100 hours', '3 days', 'a week', 'two weeks', 'for a month'; 'over 3 years' is a horizon, not a job."""
-    horizon = words.search(r"(\d+(?:\.\d+)?) ?(month|year)s? (?:horizon|term|depreciation|lifetime|amortization|amortisation)\b")
-    if horizon:
-        reading.years = float(horizon.group(1)) / (12 if horizon.group(2) == "month" else 1)
-        words.take(horizon, f"a {reading.years:g}-year horizon")
+def read_years(words: Words, reading: Reading) -> None:
+    """'over 3 years': no job; a commitment term, a spend per period, the past."""
     commitment = words.search(r"(\d+) ?(?:month|year)s? (?:reservation|commitment|contract|commit|reserved)\b")
     if commitment:
         words.take(commitment, "a commitment term (not the length of a job)")
@@ -1374,8 +1420,16 @@ def read_durations(words: Words, reading: Reading) -> None:
             reading.years += 0.5
             words.take_range(years.end(), years.end() + half.end(), "half a year more")
         words.take(years, f"{reading.years:g} year{'s' if reading.years != 1 else ''}")
-    if read_weekly_schedule(words, reading):
-        return
+
+
+def read_hours(words: Words, reading: Reading) -> None:
+    """'100 hours', 'two weeks', a schedule over a span: how long the GPUs are used."""
+    if not read_weekly_schedule(words, reading) and not read_counted_span(words, reading):
+        read_named_span(words, reading)
+
+
+def read_counted_span(words: Words, reading: Reading) -> bool:
+    """'3 days', '10 hours a day for 30 days' (300 hours)."""
     units = "|".join(sorted((u for u in v.DURATION_HOURS if u != "year"), key=len, reverse=True))
     count_words = "|".join(w for w in v.NUMBER_WORDS if w not in ("dual", "pair", "couple", "single", "quad"))
     measured = (r"(?<!once )(?<!twice )(?<!times )"  # 'once a month' is how often
@@ -1398,17 +1452,22 @@ def read_durations(words: Words, reading: Reading) -> None:
         if schedule and reading.utilization and reading.hours > v.DURATION_HOURS[schedule.group(2)]:
             reading.hours = round(reading.hours * reading.utilization, 2)  # '10 hours a day for 30 days': 300 hours of use
             words.take(found, f"{reading.hours:g} hours ({found.group(0)} at {schedule.group(0)})")
-            return
+            return True
         words.take(found, f"{reading.hours:g} hours")
-        return
-    quarter = words.search(r"\b(?:a|one) (?:whole |full |entire )?quarter\b(?! of the time)|\b(?:the|a) (?:whole|full|entire) quarter\b")
+        return True
+    return False
+
+
+def read_named_span(words: Words, reading: Reading) -> None:
+    """'a whole quarter', 'the whole month', 'every month'."""
+    quarter = words.search(r"\b(?:a|one) (?:whole |full |entire )?quarter\b(?! of the time)")
     if quarter:  # 'for a whole quarter' (not 'next quarter', a date)
         reading.hours = v.HOURS_PER_QUARTER
         words.take(quarter, f"a quarter ({reading.hours:g} hours)")
         return
-    whole = words.search(r"\b(?:the|a|all the) (?:whole|full|entire) (day|week|month|year)\b|\ball (day|week|month|year) long\b")
+    whole = words.search(r"\b(?:the|a|all the) (?:whole|full|entire) (day|week|month|year)\b")
     if whole:  # 'running the whole month': that span, all of it
-        reading.hours = v.DURATION_HOURS[whole.group(1) or whole.group(2)]
+        reading.hours = v.DURATION_HOURS[whole.group(1)]
         words.take(whole, f"{reading.hours:g} hours")
         return
     bare = words.search(r"\b(day|week|month)(?= of\b)")  # 'week of 8x b200, price?'
@@ -1425,34 +1484,55 @@ def read_durations(words: Words, reading: Reading) -> None:
         words.take(monthly, f"a month ({reading.hours:g} hours)")
 
 
+FAMILIES = "|".join(re.escape(f) for f in v.MODEL_FAMILIES)
+UNSIZED = (rf"\b(?:{FAMILIES})(?:(?:[-. ](?:{v.MODEL_LINES}))*[-. ]?(?:\d[\w.]*|plus|\+)(?:-[a-z0-9.]+)*"
+           rf"|(?:[- ](?:{v.MODEL_LINES}))+(?: \d+(?:\.\d+)?b)?)(?![\w+-])")  # 'command-r', 'devstral small'
+
+
 def read_model_size(words: Words, reading: Reading) -> None:
     """'a 13B model' is a generic dense model of that size; 'codellama 34b' (not in the catalog) is too, named as unknown.
     A size where the question asks outranks a model only told of ('running nemo for months ... want 32b models now')."""
-    families = "|".join(re.escape(f) for f in v.MODEL_FAMILIES)
-    unsized = (rf"\b(?:{families})(?:(?:[-. ](?:{v.MODEL_LINES}))*[-. ]?(?:\d[\w.]*|plus|\+)(?:-[a-z0-9.]+)*"
-               rf"|(?:[- ](?:{v.MODEL_LINES}))+(?: \d+(?:\.\d+)?b)?)(?![\w+-])")  # 'command-r', 'devstral small'
-    named = words.search(unsized)  # 'Mistral Large 2', 'command-r-plus': a model the catalog does not hold
-    if named and reading.models and words.tier(named.start()) > max(words.tier_at(a) for a in reading.model_at):
-        for at, model in zip(reading.model_at, reading.models, strict=True):  # asked of, over a model only told of
-            words.told_aside(at, f"model {model}, told about, not asked about")
-        reading.models, reading.model_at = [], []
-        if not rx.search(r"(?<![\w.$])\d+(?:\.\d+)? ?b\b", named.group(0)):  # 'command-r 35b' is sized below
-            reading.unknown_models.append(words.take(named, "a model not in the catalog (no size given)"))
-            return
-    if reading.models:
-        asked = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?b (?:models?|llms?)\b")
-        wanted = asked is not None and rx.search(r"\b(?:want|wanting|need|needing|plan|planning|looking|hoping|like) to "
-                                                 r"(?:\w+ ){1,3}$", words.text[:asked.start()])  # 'want to run 32b models now'
-        if asked is None or not wanted and words.tier(asked.start()) <= max(words.tier_at(a) for a in reading.model_at):
-            return
-        for at, model in zip(reading.model_at, reading.models, strict=True):
-            words.told_aside(at, f"model {model}, told about, not asked about")
-        reading.models, reading.model_at = [], []
+    if not size_asked(words, reading):
+        return
     size_range = words.search(r"\b\d+(?:\.\d+)?b-to-\d+(?:\.\d+)?b\b")
     if size_range:
         words.take(size_range, "a range of model sizes (name one size or model to size it)")
         reading.size_range = True
         reading.notes.append("a range of model sizes was given: name one size or model to size it")
+    read_size(words, reading)
+    named = words.search(UNSIZED) if not reading.params_billions else None
+    named = named or (words.search(r"\b(?:devstral|codestral|magistral|ministral)\b") if not reading.params_billions
+                      and not reading.models else None)  # 'self-host codestral': a product name alone
+    if named and not reading.unknown_models:  # 'phi-3.5-moe': a model the catalog does not hold, with no size to go on
+        reading.unknown_models.append(words.take(named, "a model not in the catalog (no size given)"))
+
+
+def size_asked(words: Words, reading: Reading) -> bool:
+    """Whether a size is to read; one where the question asks sets aside models only told of."""
+    named = words.search(UNSIZED)  # 'Mistral Large 2', 'command-r-plus': a model the catalog does not hold
+    if named and reading.models and words.tier(named.start()) > max(words.tier_at(a) for a in reading.model_at):
+        models_told_aside(words, reading)
+        if not rx.search(r"(?<![\w.$])\d+(?:\.\d+)? ?b\b", named.group(0)):  # 'command-r 35b' is sized below
+            reading.unknown_models.append(words.take(named, "a model not in the catalog (no size given)"))
+            return False
+    if reading.models:
+        asked = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?b (?:models?|llms?)\b")
+        wanted = asked is not None and rx.search(r"\b(?:want|wanting|need|needing|plan|planning|looking|hoping|like) to "
+                                                 r"(?:\w+ ){1,3}$", words.text[:asked.start()])  # 'want to run 32b models now'
+        if asked is None or not wanted and words.tier(asked.start()) <= max(words.tier_at(a) for a in reading.model_at):
+            return False
+        models_told_aside(words, reading)
+    return True
+
+
+def models_told_aside(words: Words, reading: Reading) -> None:
+    for at, model in zip(reading.model_at, reading.models, strict=True):
+        words.told_aside(at, f"model {model}, told about, not asked about")
+    reading.models, reading.model_at = [], []
+
+
+def read_size(words: Words, reading: Reading) -> None:
+    """'a 13B model', 'codellama 34b' (not in the catalog: a generic dense model)."""
     size = words.search(r"(?:\b([a-z][a-z0-9.+-]*[a-z0-9+](?: [a-z0-9][a-z0-9.+-]*){0,2})(?:[ -]| is | at ))?(?<![\w.$])"
                         r"(\d+(?:\.\d+)?) ?(b|bn|billion|m)\b(?: param\w*| model)?")
     if size:
@@ -1495,15 +1575,6 @@ def read_model_size(words: Words, reading: Reading) -> None:
                              f"{reading.params_billions:g}B dense model")
         else:
             words.take_range(start, size.end(), f"a {reading.params_billions:g}B-parameter model")
-    named = words.search(unsized) if not reading.params_billions else None
-    named = named or (words.search(r"\b(?:devstral|codestral|magistral|ministral)\b") if not reading.params_billions
-                      and not reading.models else None)  # 'self-host codestral': a product name alone
-    if named and not reading.unknown_models:  # 'phi-3.5-moe': a model the catalog does not hold, with no size to go on
-        reading.unknown_models.append(words.take(named, "a model not in the catalog (no size given)"))
-    other = words.search(r"\b(?!(?:price|perf\w*|cost|tok\w*|usd|watts?|dollars?|input|output|read|write|and|or)/)"
-                         r"[a-z][\w.-]+/(?!s\b|sec|hr?\b|hour|mo\b|month|gpu|day|yr|year|kaggle|perf|watt|dollar)[\w.-]{2,}\b")  # org/name
-    if other:
-        reading.unknown_models.append(words.take(other, "a model id not in the catalog"))
 
 
 def read_inference(words: Words, reading: Reading) -> None:
@@ -1535,9 +1606,10 @@ def read_all(words: Words, reading: Reading, rows: tuple[Slot | Reader, ...]) ->
 # it between them (context 60 and batch 50 read after money, before traffic).
 READERS = (Reader(200, read_negations), Reader(190, read_optimizer), Reader(180, read_formats), Reader(170, read_workload),
            Reader(160, read_stack), Reader(150, read_unknown_gpus), Reader(140, read_gpu_memory), Reader(130, read_counts_after),
-           Reader(120, read_token_counts), Reader(100, read_money), Reader(47, read_sequence_lengths),
-           Reader(41, read_people_in_all), Reader(40, read_traffic), Reader(30, read_durations),
-           Reader(20, read_model_size), Reader(10, read_inference))
+           Reader(120, read_token_counts), Reader(104, read_budgets), Reader(102, read_utilization), Reader(101, read_prices),
+           Reader(98, read_bare_price),
+           Reader(47, read_sequence_lengths), Reader(41, read_people_in_all), Reader(40, read_traffic),
+           Reader(31, read_years), Reader(30, read_hours), Reader(20, read_model_size), Reader(10, read_inference))
 
 
 def facts(reading: Reading) -> dict[str, object]:

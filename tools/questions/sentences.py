@@ -8,37 +8,44 @@ from . import regex as rx
 from . import vocabulary as v
 from .shorthands import normalize
 
+# code ('`vllm serve ...`', '```yaml ...```') is a piece of its own
+CLAUSES = (r"(?<=[.!?;])\s+(?:[-*•]\s+)?|\s*`+\s*|\s*\n\s*(?:[-*•]\s+)?|\s+•\s+"
+           r"|,\s+(?=(?:but|so|whereas|while|though|although|yet)\b)"  # 'a P40 on ebay, but I've read ...'
+           r"|,\s+(?=(?:would|will|can|could|does|do|is|are|should|what|how|which)\b(?:[^,.!?]|\.(?=\w))*\?)"
+           # '..., would the 70b fit?'
+           r"|(?<=:)\s+(?=(?:what|how|which|will|would|can|could|is|are|does|do|should)\b)"  # 'before I blame X: what ...'
+           r"|(?<=:)\s+(?=(?:on|with|for|using|at|in)\b[^.?!:]*\?)"  # 'forget the mac: on the 3090 box, what ...?'
+           # '... (96GB) - we sold the two 3090s it replaced'
+           r"|\s+[-—]+\s+(?=(?:we|i|it|they|the|but|so|my|our|his|her|their|someone|a friend|please)\b)"
+           r"|\s+(?=(?:but|so|since|because|as) (?:i|i'm|im|i've|i'd|i'll|we|we're|we've|we'd|we'll|the|my|our|it|it's|that"
+           r"|thats|that's|they"
+           r"|he|she|now|then|this)\b)"  # '... on my 4090 since the team A6000 is taken'
+           # 'retired my 1080 Ti and got a 5090'
+           r"|\s+(?=and (?:got|bought|picked up|grabbed|(?:now|then) (?:i|we|they|wants?|needs?)|(?:the|our|my) new)\b)"
+           r"|\s+(?=but (?:just |then |recently |finally |now )?(?:moved|switched|upgraded|got|bought|picked up|grabbed|went)\b)"
+           r"|,\s+(?=and (?:someone|somebody|a (?:friend|colleague|coworker|guy|teammate)"
+           # "..., and someone on our Slack insists": a report of its own
+           r"|(?:my|our) (?:friend|buddy|colleague|boss|teammate|cto|ceo|manager|lead)|people)\b)"
+           r"|,\s+(?=(?:(?:my|our|a|the) )?(?:professor|prof|advisor|boss|manager|lead|friend|buddy|colleague|coworker|roommate"
+           r"|cto|ceo|vendor|(?:vendor |sales ?)?rep|salesperson|seller) (?:\w+ )?(?:says|said|thinks|claims|swears|insists|told)\b)")
+# ('..., my professor says ...', '... 8 of either, vendor rep says AMD wins': a report of its own)
+CLAUSES = rf"(?<=;)\s+|(?:{CLAUSES})(?![^()]*\))"  # not inside brackets, but at ';': '(4x V100 here; the A100s are booked)'
+
 
 def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]:
     """Where in the normalised `text` the sentences that ask are, and those that only report what others did or what
     was before ('a friend ran it on 2 A100s', 'my old box had a 5080'): the first decide, the second yield to the rest.
     Nothing when every sentence is of one kind or they cannot be placed. The third list: the asides that tell of what
     the asker had, left or leaves out ('my old 3090', 'booked until Q3', 'ignore it'), never read even when reports are."""
-    # code ('`vllm serve ...`', '```yaml ...```') is a piece of its own
-    clauses = (r"(?<=[.!?;])\s+(?:[-*•]\s+)?|\s*`+\s*|\s*\n\s*(?:[-*•]\s+)?|\s+•\s+"
-               r"|,\s+(?=(?:but|so|whereas|while|though|although|yet)\b)"  # 'a P40 on ebay, but I've read ...'
-               r"|,\s+(?=(?:would|will|can|could|does|do|is|are|should|what|how|which)\b(?:[^,.!?]|\.(?=\w))*\?)"
-               # '..., would the 70b fit?'
-               r"|(?<=:)\s+(?=(?:what|how|which|will|would|can|could|is|are|does|do|should)\b)"  # 'before I blame X: what ...'
-               r"|(?<=:)\s+(?=(?:on|with|for|using|at|in)\b[^.?!:]*\?)"  # 'forget the mac: on the 3090 box, what ...?'
-               # '... (96GB) - we sold the two 3090s it replaced'
-               r"|\s+[-—]+\s+(?=(?:we|i|it|they|the|but|so|my|our|his|her|their|someone|a friend|please)\b)"
-               r"|\s+(?=(?:but|so|since|because|as) (?:i|i'm|im|i've|i'd|i'll|we|we're|we've|we'd|we'll|the|my|our|it|it's|that"
-               r"|thats|that's|they"
-               r"|he|she|now|then|this)\b)"  # '... on my 4090 since the team A6000 is taken'
-               # 'retired my 1080 Ti and got a 5090'
-               r"|\s+(?=and (?:got|bought|picked up|grabbed|(?:now|then) (?:i|we|they|wants?|needs?)|(?:the|our|my) new)\b)"
-               r"|\s+(?=but (?:just |then |recently |finally |now )?(?:moved|switched|upgraded|got|bought|picked up|grabbed|went)\b)"
-               r"|,\s+(?=and (?:someone|somebody|a (?:friend|colleague|coworker|guy|teammate)"
-               # "..., and someone on our Slack insists": a report of its own
-               r"|(?:my|our) (?:friend|buddy|colleague|boss|teammate|cto|ceo|manager|lead)|people)\b)"
-               r"|,\s+(?=(?:(?:my|our|a|the) )?(?:professor|prof|advisor|boss|manager|lead|friend|buddy|colleague|coworker|roommate"
-               r"|cto|ceo|vendor|(?:vendor |sales ?)?rep|salesperson|seller) (?:\w+ )?(?:says|said|thinks|claims|swears|insists|told)\b)")
-    # ('..., my professor says ...', '... 8 of either, vendor rep says AMD wins': a report of its own)
-    clauses = rf"(?<=;)\s+|(?:{clauses})(?![^()]*\))"  # not inside brackets, but at ';': '(4x V100 here; the A100s are booked)'
     lines = rx.sub(r"(?<=[\w)%])[ \t]*\n", ".\n", question.strip())  # a line (a bullet) ends as a sentence does
-    whole = [s for s in rx.split(clauses, lines, flags=re.IGNORECASE) if rx.search(r"\w", s)]
+    whole = [s for s in rx.split(CLAUSES, lines, flags=re.IGNORECASE) if rx.search(r"\w", s)]
     marked = any("?" in s for s in whole)
+    pieces = tell_pieces(whole, which_ask(whole, marked), marked)
+    return place_pieces(pieces, text)
+
+
+def which_ask(whole: list[str], marked: bool) -> list[bool]:
+    """Which clauses ask: a question mark (or a question's opening), and the clauses an ask leans on."""
     whole_asks = [("?" in s or bool(v.ASKS_WITHOUT_MARK.match(s.lower().lstrip("\"'(* ")))) if marked  # 'What would I get: X, Y.'
                   else bool(v.QUESTION_START.match(s.lower().lstrip("\"'(* ")) or v.ASKS_UNMARKED.search(s.lower()))
                   for s in whole]
@@ -48,8 +55,7 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
             first -= 1
         claim = any(v.REPORTED.search(c.lower()) or v.NAMED_SAYS.search(c) for c in whole[first:n + 1])
         if claim and whole_asks[n + 1] and not whole_asks[n] and rx.match(
-                r"\s*(?:is|was) (?:that |this |it |he |she )?(?:really |actually )?(?:true|right|correct|so)\b"
-                r"|\s*(?:true|right|correct)\s*\?",
+                r"\s*(?:is|was) (?:that |this |it |he |she )?(?:really |actually )?(?:true|right|correct|so)\b",
                 whole[n + 1].lower()):
             whole_asks[first:n + 1] = [True] * (n + 1 - first)
     for n in range(len(whole) - 1):  # '... buying 2x X at $8,500 each vs renting at $1.80/hr ... . which is cheaper?'
@@ -68,6 +74,11 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
         if joined and (v.LEAD_IN.match(whole[n].lower()) or v.ASKS_OF_THE_CLAUSE_BEFORE.match(whole[n + 1].lower())
                        or short_ask):  # 'who's right, does it fit?': one ask
             whole_asks[n] = True  # '..., how do they compare?': the clause before names what is asked about
+    return whole_asks
+
+
+def tell_pieces(whole: list[str], whole_asks: list[bool], marked: bool) -> list[tuple[str, bool, bool, bool]]:
+    """Each piece (a clause, a bracket) with whether it asks, reports, and is left."""
     sentences: list[str] = []
     asks: list[bool] = []
     reports: list[bool] = []
@@ -107,11 +118,17 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
                 asks.append(not aside_of_its_own and (ask_here or piece.startswith("(") and "?" in piece))
                 reports.append(told or aside_of_its_own if not asks[-1] else False)
                 lefts.append(reports[-1] and (left if not aside_of_its_own else v.REPORTED.search(piece.lower()) is None))
+    return list(zip(sentences, asks, reports, lefts, strict=True))
+
+
+def place_pieces(pieces: list[tuple[str, bool, bool, bool]], text: str
+                 ) -> tuple[list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]:
+    """Where the pieces are in the normalised text."""
     asking: list[tuple[int, int]] = []
     aside: list[tuple[int, int]] = []
     gone: list[tuple[int, int]] = []
     at = 0
-    for sentence, ask_here, report, left_behind in zip(sentences, asks, reports, lefts, strict=True):
+    for sentence, ask_here, report, left_behind in pieces:
         piece = normalize(sentence)
         if not piece:  # 'lora_r: 16' alone normalises to nothing: no words to place
             continue
@@ -125,6 +142,7 @@ def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], lis
         if left_behind:
             gone.append((start, start + len(piece)))
         at = start + len(piece)
+    asks, reports = [p[1] for p in pieces], [p[2] for p in pieces]
     return ([] if all(asks) or not any(asks) else asking), ([] if all(reports) else aside), ([] if all(reports) else gone)
 
 

@@ -80,9 +80,8 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\blora_(?:r|alpha|dropout|rank) ?[=:] ?[\d.]+", " "),  # a LoRA rank is no size, context or batch
     (r"\b(?:deepseek[ -])?r1[ -]distill(?:ed)?(?: model| version| one)?(?: (?:that's|that is|which is))? (?:based on|of|on) (?:the )?"
      r"(qwen|llama)[ -]?(?:(?:2\.5|3\.1|3\.3|3)[ -])?(\d+b)\b", r"deepseek-r1-distill-\1-\2"),  # 'the R1 distill based on Qwen 32B'
-    (r"\b(?:deepseek[ -]?)?r1[ -]distill(?:ed)?[ -](1\.5b|7b|14b|32b|8b|70b)\b"
-     r"|\b(1\.5b|7b|14b|32b|8b|70b)[ -](?:deepseek[ -])?r1[ -]distill\b",
-     lambda m: "deepseek-r1-distill-" + R1_DISTILL_BASE[m.group(1) or m.group(2)] + "-" + (m.group(1) or m.group(2))),  # 'R1 distill 70B'
+    (r"\b(?:deepseek[ -]?)?r1[ -]distill(?:ed)?[ -](1\.5b|7b|14b|32b|8b|70b)\b",
+     lambda m: "deepseek-r1-distill-" + R1_DISTILL_BASE[m.group(1)] + "-" + m.group(1)),  # 'R1 distill 70B'
     (r"\b(\d+(?:\.\d+)?|a|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a couple|a pair of) grand\b",
      lambda m: f"${GRAND.get(m.group(1), m.group(1))}k"),  # 'a card costs a couple of grand'
     (r"\b(?:q?lora'?d|lora-tuned|lora-trained)\b", "fine-tuned"),  # 'our lora'd qwen 7b': how the model was made

@@ -41,7 +41,7 @@ class Words(Protocol):
 
     def tier(self, position: int) -> int: ...
 
-    def search_first(self, *patterns: str) -> re.Match[str] | None: ...
+    def search(self, *patterns: str) -> re.Match[str] | None: ...
 
     def take_range(self, start: int, end: int, meaning: str, kind: str = "", value: object = None, status: str = "") -> None: ...
 
@@ -76,7 +76,7 @@ class Slot:
         if any(span.kind == self.kind for span in words.spans):
             return
         patterns = [p.regex for p in self.patterns if p.when is None or p.when(words, reading)]
-        found = words.search_first(*patterns) if patterns else None
+        found = words.search(*patterns) if patterns else None
         found = found if found is None or status_at(words, found.start()) in self.scope else None
         found = found or (self.find(words) if self.find is not None else None)
         if found is None:
@@ -179,7 +179,7 @@ SLOTS: tuple[Slot, ...] = (
         told_flag="seq_len_told"),
     Slot("batch_size", (
         Pattern(r"(?:micro[ _-]?|per[ _-]device[ _-]?(?:train[ _-])?)?(?:batch(?:[ _-]?size)?|bs)(?: of| =| is| at)? "
-                r"(\d+|one|two|four|eight|sixteen)\b|(\d+) batch(?: size)?+\b(?! \d)"
+                r"(\d+|one|two|four|eight|sixteen)\b"
                 r"|(\d+) (?:seqs|sequences|prompts)(?: \S+){0,6}? (?:at once|together|in parallel|concurrently|in a batch"
                 r"|in flight)"
                 r"|\b(one|1|a single) (?:sequence|request|prompt) at a time\b"
@@ -231,6 +231,20 @@ SLOTS: tuple[Slot, ...] = (
         r"(?: tokens?)? back\b",  # 'sends 8k of prompt and gets 2k back'
     ), pair_tokens, lambda tokens: f"{tokens} output tokens", priority=119,
         example="serve qwen3 8b with 2k prompts and 500 output tokens to 40 users on an l4?"),
+    *rows("gpu_memory_utilization", (  # vLLM's flag, before a '%' is read as a share of time
+        r"\bgpu[_ -]memory[_ -]utili[sz]ation(?: of| =| at| is)? (0?\.\d+|1(?:\.0)?)\b",
+    ), lambda found: float(found.group(1)), lambda share: f"vLLM gpu_memory_utilization {share:g}", priority=103,
+        example="vllm at gpu_memory_utilization 0.85: how many 8k requests for qwen3 32b on an h100?"),
+    *rows("years", (
+        r"(\d+(?:\.\d+)?) ?(month|year)s? (?:horizon|term|depreciation|lifetime|amorti[sz]ation)\b",
+    ), lambda found: float(found.group(1)) / (12 if found.group(2) == "month" else 1), lambda years: f"a {years:g}-year horizon",
+        priority=32, example="buy or rent 8 h100s, 36 month horizon?"),
+    *rows("rent_usd_per_gpu_hour", (  # after the price to buy one
+        r"\$ ?(\d+(?:\.\d+)?) ?(?:/ ?(?:gpu ?/ ?|gpu[ -]?)?h(?:ou)?r?|per (?:gpu[ -]?)?(?:hour|hr)|an hour|/ ?gpu ?h"
+        r"|per gpu per hour|/ ?hr? per gpu)\b",
+        r"(?<![\w.$])(\d+(?:\.\d+)?) ?(?:bucks? |dollars? |usd )?(?:/ ?(?:gpu[ -]?)?hr?\b|(?:an|per|a) hour\b)",
+    ), lambda found: float(found.group(1)), lambda usd: f"rent ${usd:g} per GPU-hour", priority=100,
+        example="rent 8 h100s at $2.10/hr or buy at $25k each?"),
 )
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gpusizer.tools.figures import number
-from gpusizer.tools.pricing import HOURS_PER_MONTH, HOURS_PER_YEAR
+from gpusizer.tools.pricing import HOURS_PER_YEAR
 
 from . import journeys as j
 from . import regex as rx
@@ -70,14 +70,6 @@ def asks_the_count(turn: Turn, journey: Journey) -> Journey:
     return journey
 
 
-def a_month_of_serving(turn: Turn, journey: Journey) -> Journey:
-    """'what would that run us per month?' after a serving plan: a month of hours."""
-    monthly = rx.search(r"\b(?:per|a|/) ?month\b|\bmonthly\b", turn.lower)
-    if turn.follow.hours is None and monthly and turn.previous.journey == "serving":
-        turn.reading.hours = HOURS_PER_MONTH
-    return journey
-
-
 def renting_for_a_time(turn: Turn, journey: Journey) -> Journey:
     """'say it takes 5 days: what would renting those 16 GPUs cost?'; after a serving plan, the GPUs the plan needs (not
     when the follow-up names other GPUs or a count: 'say we go with 4 of them')."""
@@ -135,7 +127,7 @@ def the_cost_of_that_run(turn: Turn, journey: Journey) -> Journey:
 
 
 FOLLOW_UP_JOURNEY_RULES: tuple[Callable[[Turn, Journey], Journey], ...] = (
-    keep_the_journey, traffic_makes_a_plan, asks_the_count, a_month_of_serving, renting_for_a_time, comparing_named_gpus,
+    keep_the_journey, traffic_makes_a_plan, asks_the_count, renting_for_a_time, comparing_named_gpus,
     buying_instead, traffic_asks_how_many, the_cost_of_that_run)
 
 
@@ -195,7 +187,7 @@ def utilization_only_for_owning(reading: Reading, journey: str, asking: str) -> 
 
 def run_length_is_asked(reading: Reading, journey: str, asking: str) -> None:
     if journey == "training_time" and reading.hours is not None and rx.search(TRAINING_TIME_ASK, asking):
-        retell(reading, lambda span: rx.fullmatch(r"[\d,.]+ hours|a month \(.*\)", span.meaning) is not None,  # 'a box reserved for two
+        retell(reading, lambda span: rx.fullmatch(r"[\d,.]+ hours", span.meaning) is not None,  # 'a box reserved for two
                lambda m: f"{m}, a time told of (how long the run takes is what is asked)", every=True)  # weeks ... how long?'
         reading.hours = None
 
