@@ -1,22 +1,29 @@
 """The gpusizer terminal app: one tab per tool, a catalog browser and the Ask pane."""
 from __future__ import annotations
 
+import asyncio
 import gc
-from collections.abc import Callable
+from collections.abc import AsyncGenerator, Callable
+from contextlib import asynccontextmanager
 from functools import partial
 from importlib import import_module
 from pathlib import Path
-from typing import Protocol, cast, runtime_checkable
+from typing import TYPE_CHECKING, NamedTuple, Protocol, cast, runtime_checkable
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.command import Hit, Hits, Provider
-from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
+from textual.widgets import Header, Input, Static, TabbedContent, TabPane
 
-from gpusizer.catalog import Catalog, load_catalog
-
-from .export import write_export
+from .footer import SteadyFooter
 from .safe_text import esc
+
+if TYPE_CHECKING:  # the catalog (pydantic models and data files) loads after the first frame: see GpusizerApp.catalog
+    from textual.message import Message
+    from textual.pilot import Pilot
+    from textual.widget import AwaitMount, Widget
+
+    from gpusizer.catalog import Catalog
 
 TABS = {  # --tab name: (label, module under gpusizer.tui.panes, pane class); imported on first use
     "estimate": ("Estimate", "estimate", "EstimatePane"),
@@ -79,6 +86,14 @@ class Exports(Protocol):
     def json(self) -> str | None: ...
 
 
+class PaneMount(NamedTuple):
+    pane: Widget
+    mounting: AwaitMount  # awaited: the pane and its widgets are composed and mounted
+
+    def __await__(self):
+        return self.mounting.__await__()
+
+
 class GpusizerApp(App):
     TITLE = "gpusizer"
     SUB_TITLE = "will it fit, where, and what will it cost"
@@ -101,44 +116,93 @@ class GpusizerApp(App):
         Binding("question_mark", "keys", "Keys", show=False),
     ]
 
+    painted = False  # the first frame is on screen: the panes may be built
+
     def __init__(self, tab: str = "estimate", catalog: Catalog | None = None):
         super().__init__()
         self.initial_tab = tab
-        self.catalog = catalog or load_catalog()
+        self._catalog = catalog
+        self.first_tab_open = asyncio.Event()
+
+    @property
+    def catalog(self) -> Catalog:
+        """The catalog the tabs answer from, read on first use (after the first frame, unless one was given)."""
+        return self.read_catalog()
+
+    def read_catalog(self) -> Catalog:
+        if self._catalog is None:
+            from gpusizer.catalog import load_catalog
+
+            self._catalog = load_catalog()
+        return self._catalog
 
     def compose(self) -> ComposeResult:
+        """The tabs, the keys and a line saying the tab is on its way: every pane is built once the frame is painted
+        (the first one then reads the catalog and imports its tool), so the window fills at once."""
         yield Header()
         with TabbedContent(initial=self.initial_tab, id="tabs"):
             for name, (label, *_) in TABS.items():
                 with TabPane(label, id=name):
-                    if name == self.initial_tab:  # the other panes are built when first opened: start-up stays short
-                        yield pane_class(name)(self.catalog, id=f"{name}-pane")
-        yield Footer(compact=True, show_command_palette=False)  # ctrl+p still opens it; f10 lists it
+                    if name == self.initial_tab:
+                        yield Static(f"Opening {label} …", id="opening", classes="notes")
+        yield SteadyFooter(compact=True, show_command_palette=False)  # ctrl+p still opens it; f10 lists it
 
     def on_mount(self) -> None:
-        self.focus_first_input(self.initial_tab)
-        self.set_timer(1.0, self.freeze_start_up_objects)
+        self.call_after_refresh(self.open_first_tab)
+
+    async def open_first_tab(self) -> None:
+        """Once the first frame is painted: the catalog, then the tab on screen (its tool's import and first answer)."""
+        from gpusizer.catalog import SizingError
+
+        try:
+            self.painted = True
+            self.read_catalog()
+            await self.query("#opening").remove()
+            name = self.query_one("#tabs", TabbedContent).active or self.initial_tab
+            if not self.query(f"#{name}-pane"):  # (unless a key opened it already)
+                await self.build_pane(name)
+            self.set_timer(1.0, self.freeze_start_up_objects)
+        except SizingError as error:  # a user's catalog row that does not validate: named, no traceback
+            from rich.text import Text
+
+            self.exit(return_code=2, message=Text(f"gpusizer: {error}"))
+        finally:
+            self.first_tab_open.set()
+
+    @asynccontextmanager
+    async def run_test(self, *, headless: bool = True, size: tuple[int, int] | None = (80, 24), tooltips: bool = False,
+                       notifications: bool = False, message_hook: Callable[[Message], None] | None = None
+                       ) -> AsyncGenerator[Pilot, None]:
+        """Textual's, with the pilot handed over once the first tab is open (as a person sees it, a moment after the
+        first frame): a test starts from the form and its first answer."""
+        async with super().run_test(headless=headless, size=size, tooltips=tooltips, notifications=notifications,
+                                    message_hook=message_hook) as pilot:
+            await asyncio.wait_for(self.first_tab_open.wait(), timeout=30)
+            await pilot.pause()
+            yield pilot
 
     @staticmethod
     def freeze_start_up_objects() -> None:
-        """A second after start (not in the way of the first frame): collect once, then let the garbage collector
+        """A second after the first tab opened (not in the way of its first answer): collect once, then let the garbage collector
         skip everything start-up built (modules, catalog, widgets). Its full collections no longer walk them, which
         took the slowest keystrokes on the 2-core machine from 70-90 ms to 30-40 ms."""
         gc.collect()
         gc.freeze()
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        self.ensure_pane(event.pane.id or "estimate")
+        if self.painted:  # before the first frame, open_first_tab builds the tab on screen
+            self.ensure_pane(event.pane.id or "estimate")
 
-    def ensure_pane(self, name: str):
+    def ensure_pane(self, name: str) -> Widget:
         """The tab's pane, built on first use."""
         found = self.query(f"#{name}-pane")
-        if found:
-            return found.first()
+        return found.first() if found else self.build_pane(name).pane
+
+    def build_pane(self, name: str) -> PaneMount:
         pane = pane_class(name)(self.catalog, id=f"{name}-pane")
-        self.query_one(f"TabPane#{name}").mount(pane)
+        mounting = self.query_one(f"TabPane#{name}").mount(pane)
         pane.call_after_refresh(self.focus_first_input, name)
-        return pane
+        return PaneMount(pane, mounting)
 
     def action_keys(self) -> None:
         """Every key that works here, the tab's own included (the footer at 80 columns shows f1-f7 in a word each)."""
@@ -149,7 +213,7 @@ class GpusizerApp(App):
 
     def use_catalog(self, catalog: Catalog) -> None:
         """After a price update: every tab, built or not, answers from the new catalog."""
-        self.catalog = catalog
+        self._catalog = catalog
         for name in TABS:
             for pane in self.query(f"#{name}-pane"):
                 if isinstance(pane, AnswersFromCatalog):
@@ -179,6 +243,8 @@ class GpusizerApp(App):
         if not text:
             self.notify("Nothing to export on this tab yet.", severity="warning")
             return
+        from .export import write_export
+
         self.copy_to_clipboard(text)
         path = write_export(self.query_one("#tabs", TabbedContent).active, text, suffix)
         self.notify(f"Copied to the clipboard (where the terminal allows) and saved to\n{esc(str(path))}", title="Exported",

@@ -36,8 +36,9 @@ def run(argv: list[str]) -> int:
     arguments = parser.parse_args(argv)
     from .app import GpusizerApp
 
-    GpusizerApp(tab=arguments.tab).run()
-    return 0
+    app = GpusizerApp(tab=arguments.tab)
+    app.run()
+    return app.return_code or 0  # 2: a user's catalog row did not validate (the app says which as it closes)
 
 
 if __name__ == "__main__":
