@@ -13,11 +13,14 @@ class CatalogSuggester(Suggester):
         super().__init__(use_cache=True, case_sensitive=True)
         self.complete = catalog.complete_gpu if kind == "gpu" else catalog.complete_model
         self.many = many
+        # a completion extends what was typed, so nothing longer than the longest name has one: a 10 KB paste is not
+        # fuzzy-matched against every name at each keystroke (that froze the form for 0.4 s a key)
+        self.longest = max((len(name) for name in self.complete("", limit=1_000_000)), default=0)
 
     async def get_suggestion(self, value: str) -> str | None:
         head, _, last = value.rpartition(",") if self.many else ("", "", value)
         typed = last.lstrip()
-        if not typed:
+        if not typed or len(typed) > self.longest:
             return None
         for candidate in self.complete(typed, limit=10):
             if candidate.lower().startswith(typed.lower()):
