@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from textual.widgets import Input
-from tui_helpers import burst, choose, error_under, settle, shown, type_into
+from tui_helpers import burst, choose, error_under, open_tab, press, screen_text, settle, shown, type_into, until
 
 from gpusizer.tools import cloud_cost
 from gpusizer.tools.figures import usd
@@ -17,11 +17,7 @@ from gpusizer.tui.text_table import dollars
 from gpusizer.tui.wrapping import wrap_message
 
 SIZE = (80, 24)
-
-
-def screen_text(app: GpusizerApp) -> str:
-    """The screen as a person sees it, one line per row."""
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+QUICK_SHARE = 5  # the README's command draws a fifth of the wrapping examples; the slow suite (.ci/run) draws them all
 
 
 def row_with(app: GpusizerApp, text: str) -> str:
@@ -106,16 +102,19 @@ async def test_an_unticked_box_is_blank_and_a_ticked_one_shows_a_tick(catalog):
         assert "✓" in row_with(pilot.app, "All GPUs in one machine")
 
 
-@pytest.mark.parametrize("tab", list(TABS))
-async def test_every_footer_key_stays_on_screen_at_80_columns_whatever_has_focus(catalog, tab):
-    async with GpusizerApp(tab=tab, catalog=catalog).run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        pane = pilot.app.active_pane
-        for widget in [w for w in pane.query("*") if w.focusable]:
-            widget.focus()
-            await pilot.pause()
-            footer = screen_text(pilot.app).splitlines()[-1]
-            assert "^j JSON" in footer and "f10 Keys" in footer, (tab, widget, footer)
+async def test_every_footer_key_stays_on_screen_at_80_columns_whatever_has_focus(catalog):
+    def footer() -> str:
+        return screen_text(pilot.app).splitlines()[-1]
+
+    async with GpusizerApp(catalog=catalog).run_test(size=SIZE) as pilot:
+        for tab in TABS:  # each tab opened in turn, as its key opens it
+            await open_tab(pilot, tab)
+            for widget in [w for w in pilot.app.active_pane.query("*") if w.focusable]:
+                widget.focus()
+                # the footer is rebuilt for the focused widget's keys: read it once it is drawn again
+                await until(pilot, lambda: "f10 Keys" in footer())
+                line = footer()
+                assert "^j JSON" in line and "f10 Keys" in line, (tab, widget, line)
 
 
 async def test_down_from_the_catalog_search_moves_to_the_rows(catalog):
@@ -197,9 +196,9 @@ async def test_the_command_palette_offers_open_serving_once(catalog):
     async with GpusizerApp(tab="cloud", catalog=catalog).run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+p")
         await pilot.pause()
-        for key in "serving":
-            await pilot.press(key)
-        await pilot.pause(0.5)
+        await press(pilot, *"serving")
+        await until(pilot, lambda: "Open Serving" in screen_text(pilot.app))  # the palette searches in a worker
+        await pilot.pause()
         assert screen_text(pilot.app).count("Open Serving") == 1
 
 
@@ -272,16 +271,20 @@ async def test_a_did_you_mean_list_never_leaves_a_comma_alone_on_a_line_at_80_co
         assert not lone, form_column
 
 
-@settings(max_examples=200, deadline=None)
-@given(words=st.lists(st.from_regex(r"'?[A-Za-z0-9]{1,12}([/-][A-Za-z0-9.]{1,14}){0,3}'?[,;?]?", fullmatch=True), min_size=1,
-                      max_size=12),
-       width=st.integers(min_value=8, max_value=60))
-def test_a_wrapped_message_keeps_every_character_and_no_line_is_only_punctuation(words, width):
-    text = " ".join(words)
-    lines = wrap_message(text, width).split("\n")
-    assert all(len(line) <= width for line in lines)
-    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
-    assert not [line for line in lines if re.fullmatch(r"\W+", line)] or any(re.fullmatch(r"\W+", w) for w in words)
+@pytest.mark.parametrize("depth", ["quick", pytest.param("deep", marks=pytest.mark.slow)])
+def test_a_wrapped_message_keeps_every_character_and_no_line_is_only_punctuation(depth):
+    @settings(max_examples=200 // (QUICK_SHARE if depth == "quick" else 1), deadline=None)
+    @given(words=st.lists(st.from_regex(r"'?[A-Za-z0-9]{1,12}([/-][A-Za-z0-9.]{1,14}){0,3}'?[,;?]?", fullmatch=True),
+                          min_size=1, max_size=12),
+           width=st.integers(min_value=8, max_value=60))
+    def wraps(words, width):
+        text = " ".join(words)
+        lines = wrap_message(text, width).split("\n")
+        assert all(len(line) <= width for line in lines)
+        assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+        assert not [line for line in lines if re.fullmatch(r"\W+", line)] or any(re.fullmatch(r"\W+", w) for w in words)
+
+    wraps()
 
 
 @pytest.mark.parametrize("amount", [1.29, 25.0, 1_234.5, 6_840_000.0])

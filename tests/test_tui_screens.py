@@ -3,7 +3,7 @@ import json
 
 import pytest
 from textual.widgets import Input, TabbedContent
-from tui_helpers import choose, error_under, settle, shown, table_rows, text_table_rows, type_into
+from tui_helpers import choose, error_under, open_tab, settle, shown, table_rows, text_table_rows, type_into
 
 from gpusizer.tools import cloud_cost, compare_gpus, estimate_vram, plan_serving, rent_vs_buy
 from gpusizer.tools.figures import gib, number, usd
@@ -233,21 +233,26 @@ async def test_catalog_search_filters_and_enter_shows_the_source(app, catalog):
         assert catalog.gpu_by_id["mi300x"].source in shown(pilot.app, "#catalog-detail")
 
 
-@pytest.mark.parametrize("size", [(80, 24), (160, 45)])
-@pytest.mark.parametrize("tab, table_id, fill", [("compare", "#comparison", ("#model", "llama 3.1 8b")),
-                                                 ("cloud", "#offers", ("#gpu", "h100")),
-                                                 ("serving", "#serving-options", ("#model", "llama 3.1 8b"))])
-async def test_wide_tables_scroll_sideways_inside_the_pane_and_keep_their_first_column(app, size, tab, table_id, fill):
-    async with app(tab).run_test(size=size) as pilot:
-        await type_into(pilot, *fill)
-        table = pilot.app.active_pane.query_one(table_id)
-        results = table.parent
-        assert table.fixed_columns == 1 and table.row_count
-        assert table.region.right <= results.region.right and table.region.x >= results.region.x  # not cut: it scrolls
-        if table.virtual_size.width > table.size.width:
-            table.scroll_x = table.max_scroll_x
-            await pilot.pause()
-            assert table.scroll_x > 0
+SIZES = [(80, 24), (160, 45)]  # the smallest terminal the app is made for, and a roomy one
+
+
+async def test_wide_tables_scroll_sideways_inside_the_pane_and_keep_their_first_column(app):
+    async with app("compare").run_test(size=SIZES[0]) as pilot:
+        for tab, table_id, fill in [("compare", "#comparison", ("#model", "llama 3.1 8b")), ("cloud", "#offers", ("#gpu", "h100")),
+                                    ("serving", "#serving-options", ("#model", "llama 3.1 8b"))]:
+            await open_tab(pilot, tab)
+            await type_into(pilot, *fill)
+            for size in SIZES:
+                await pilot.resize_terminal(*size)
+                table = pilot.app.active_pane.query_one(table_id)
+                results = table.parent
+                assert table.fixed_columns == 1 and table.row_count, (tab, size)
+                assert table.region.right <= results.region.right and table.region.x >= results.region.x, (tab, size)  # it scrolls
+                if table.virtual_size.width > table.size.width:
+                    table.scroll_x = table.max_scroll_x
+                    await pilot.pause()
+                    assert table.scroll_x > 0, (tab, size)
+                    table.scroll_x = 0
 
 
 async def test_a_catalog_search_finds_matches_in_every_list_and_names_are_never_cut(app, catalog):
@@ -344,20 +349,21 @@ async def test_serving_asks_for_users_or_a_rate_not_both(app):
         assert "not both" in error_under(pilot.app, "requests_per_s")
 
 
-@pytest.mark.parametrize("size", [(80, 24), (160, 45)])
-async def test_every_footer_key_is_on_screen_on_every_tab(catalog, size):
+async def test_every_footer_key_is_on_screen_on_every_tab(catalog):
     from textual.widgets._footer import FooterKey
 
     from gpusizer.tui.app import FOOTER_WORDS, TAB_KEYS, TABS, GpusizerApp
 
-    for tab in TABS:
-        app = GpusizerApp(tab=tab, catalog=catalog)
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            keys = {key.key_display: key for key in app.query(FooterKey)}
-            shown_tabs = {TAB_KEYS[name] for name in FOOTER_WORDS}  # f1-f7; the later tabs: tab bar, f10, palette
-            assert {"^q", "^s", "^j", "f10", *shown_tabs} <= set(keys), tab
-            assert all(key.region.right <= size[0] for key in keys.values()), tab
+    app = GpusizerApp(catalog=catalog)
+    async with app.run_test(size=SIZES[0]) as pilot:
+        for tab in TABS:  # each tab opened in turn, as its key opens it, at each size
+            await open_tab(pilot, tab)
+            for size in SIZES:
+                await pilot.resize_terminal(*size)
+                keys = {key.key_display: key for key in app.query(FooterKey)}
+                shown_tabs = {TAB_KEYS[name] for name in FOOTER_WORDS}  # f1-f7; the later tabs: tab bar, f10, palette
+                assert {"^q", "^s", "^j", "f10", *shown_tabs} <= set(keys), (tab, size)
+                assert all(key.region.right <= size[0] for key in keys.values()), (tab, size)
 
 
 async def test_f10_lists_every_key_of_the_tab_including_those_the_footer_leaves_out(catalog):
@@ -374,11 +380,12 @@ async def test_f10_lists_every_key_of_the_tab_including_those_the_footer_leaves_
         assert app.screen is app.screen_stack[0]
 
 
-@pytest.mark.parametrize("size", [(80, 24), (160, 45)])
-@pytest.mark.parametrize("tab, verdict", [("estimate", "#total"), ("estimate", "#gpu-check"), ("compare", "#comparison"),
-                                          ("cloud", "#cloud-summary"), ("rent", "#verdict"), ("serving", "#serving-summary")])
-async def test_the_verdict_is_on_screen_without_scrolling(app, size, tab, verdict):
-    async with app(tab).run_test(size=size) as pilot:
-        await settle(pilot)
-        widget = pilot.app.active_pane.query_one(verdict)
-        assert widget.region.height > 0 and widget.region.bottom <= size[1] - 1, (widget.region, size)
+async def test_the_verdict_is_on_screen_without_scrolling(app):
+    async with app().run_test(size=SIZES[0]) as pilot:
+        for tab, verdict in [("estimate", "#total"), ("estimate", "#gpu-check"), ("compare", "#comparison"),
+                             ("cloud", "#cloud-summary"), ("rent", "#verdict"), ("serving", "#serving-summary")]:
+            await open_tab(pilot, tab)
+            for size in SIZES:
+                await pilot.resize_terminal(*size)
+                widget = pilot.app.active_pane.query_one(verdict)
+                assert widget.region.height > 0 and widget.region.bottom <= size[1] - 1, (tab, verdict, size, widget.region)

@@ -4,7 +4,7 @@ import json
 
 import pytest
 from textual.widgets import Input, TabbedContent
-from tui_helpers import choose, error_under, settle, shown, table_rows, text_table_rows, type_into
+from tui_helpers import choose, error_under, press, screen_text, settle, shown, table_rows, text_table_rows, type_into, until
 
 from gpusizer.tools import biggest_model, estimate_speed, plan_training
 from gpusizer.tools.figures import gib, number, percent, usd
@@ -13,10 +13,6 @@ from gpusizer.tui.app import TAB_KEYS, GpusizerApp
 from gpusizer.tui.text_table import dollars
 
 SIZE = (80, 24)
-
-
-def screen_text(app: GpusizerApp) -> str:
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 async def test_plan_training_llama_31_8b_lora_on_one_billion_tokens(catalog):
@@ -149,35 +145,34 @@ async def test_each_new_tab_exports_the_tools_whole_result(catalog, tmp_path, mo
         assert "### formats: q4_k_m, models" in markdown and "| model | params | per_gpu_bytes | usable_bytes |" in markdown
 
 
-@pytest.mark.parametrize("tab", ["speed", "training", "biggest"])
-async def test_each_new_tab_has_a_key_the_keys_screen_and_the_palette_name(catalog, tab):
+async def test_each_new_tab_has_a_key_the_keys_screen_and_the_palette_name(catalog):
     async with GpusizerApp(tab="estimate", catalog=catalog).run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press(TAB_KEYS[tab])
-        await settle(pilot)
-        assert pilot.app.query_one("#tabs", TabbedContent).active == tab
-        focused = pilot.app.focused
-        assert isinstance(focused, Input) and focused is pilot.app.active_pane.query(Input).first()
-        await pilot.press("f10")
-        await pilot.pause()
-        label = pilot.app.query_one("#tabs", TabbedContent).get_tab(tab).label
-        keys = str(pilot.app.screen.query_one("#keys-text").render())
-        assert f"open the {label} tab" in keys and TAB_KEYS[tab].replace("ctrl+", "^") in keys
-        await pilot.press("escape", "ctrl+p")
-        await pilot.pause()
-        for key in f"open {label}".lower():
-            await pilot.press(key)
-        await pilot.pause(0.5)
-        assert f"key: {TAB_KEYS[tab]}" in screen_text(pilot.app)
+        for tab in ["speed", "training", "biggest"]:  # each key pressed from the tab the previous one opened
+            await pilot.press(TAB_KEYS[tab])
+            await settle(pilot)
+            assert pilot.app.query_one("#tabs", TabbedContent).active == tab
+            focused = pilot.app.focused
+            assert isinstance(focused, Input) and focused is pilot.app.active_pane.query(Input).first(), tab
+            await pilot.press("f10")
+            await pilot.pause()
+            label = pilot.app.query_one("#tabs", TabbedContent).get_tab(tab).label
+            keys = str(pilot.app.screen.query_one("#keys-text").render())
+            assert f"open the {label} tab" in keys and TAB_KEYS[tab].replace("ctrl+", "^") in keys
+            await pilot.press("escape", "ctrl+p")
+            await pilot.pause()
+            await press(pilot, *f"open {label}".lower())
+            hint = f"key: {TAB_KEYS[tab]}"
+            assert await until(pilot, lambda hint=hint: hint in screen_text(pilot.app)), tab  # the palette searches in a worker
+            await pilot.press("escape")
+            await pilot.pause()
 
 
 @pytest.mark.parametrize("tab", ["speed", "training", "biggest"])
 async def test_a_new_tab_opened_at_80_columns_shows_its_label_and_its_verdict(catalog, tab):
     async with GpusizerApp(tab=tab, catalog=catalog).run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.pause(0.3)  # the tab bar scrolls the active tab into view
-        lines = screen_text(pilot.app).splitlines()
         label = str(pilot.app.query_one("#tabs", TabbedContent).get_tab(tab).label)
-        assert label in lines[1]
+        # the tab bar scrolls the active tab into view
+        assert await until(pilot, lambda: label in screen_text(pilot.app).splitlines()[1])
         summary = pilot.app.active_pane.query_one(f"#{tab}-summary")
         assert summary.region.height > 0 and summary.region.bottom <= SIZE[1] - 1

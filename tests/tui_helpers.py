@@ -1,9 +1,13 @@
 """Driving the TUI as a person would: focus an input, clear it, type, let the worker finish.
 
 Queries are scoped to the tab on screen: several tabs have an input of the same name (gpu, model).
+Waits are on conditions (the app has handled what was sent, no worker runs), not fixed sleeps: Pilot.press idles at
+least 40 ms after every key, which was most of the suite's time on 2 cores.
 """
+import asyncio
 import re
 
+from textual import events
 from textual.widgets import Input, Static
 
 from gpusizer.tui.app import GpusizerApp
@@ -12,19 +16,64 @@ from gpusizer.tui.panes.base import ToolPane
 
 
 async def settle(pilot) -> None:
-    """Until no worker runs and no pane computes off the UI thread (a slow tool's answer may start the next one)."""
+    """Until no worker runs and no pane computes off the UI thread (a slow tool's answer may start the next one), and
+    the screen is painted."""
     for _ in range(100):
         await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-        if not any(pane.computing for pane in pilot.app.query(ToolPane)):
+        if not any(worker.is_running for worker in pilot.app.workers) and not any(
+                pane.computing for pane in pilot.app.query(ToolPane)):
             return
+        await pilot.app.workers.wait_for_complete()
+
+
+async def handled(pilot) -> None:
+    """Until the app, the screen and the focused widget have handled every message sent before this call (a key goes
+    to the app, which hands it to the focused widget)."""
+    for pump in (pilot.app, pilot.app.screen, pilot.app.focused or pilot.app.screen):
+        done = asyncio.Event()
+        if pump.call_later(done.set):
+            await done.wait()
+
+
+async def press(pilot, *keys: str) -> None:
+    """Keys one at a time as the terminal sends them, each handled (its recalculation done) before the next."""
+    for key in keys:
+        burst(pilot, key)
+        await handled(pilot)
 
 
 async def type_into(pilot, selector: str, text: str) -> None:
+    """Select the input's text with keys and paste over it, as the terminal sends a paste: one event, one new answer
+    (key by key, a recalculation per character, is what test_tui_entry checks, with no key lost)."""
     widget = pilot.app.active_pane.query_one(selector, Input)
     widget.focus()
-    await pilot.press("end", "ctrl+u", *list(text))
+    await press(pilot, "home", "shift+end")
+    if text:
+        event = events.Paste(text)
+        event.set_sender(pilot.app)
+        pilot.app._driver.send_message(event)
+    elif widget.value:
+        await press(pilot, "backspace")
+    await settle(pilot)
+
+
+async def until(pilot, condition, seconds: float = 10.0):
+    """Pauses, each until the app is idle, until condition() holds (its value is returned) or the time is up (the
+    last value is returned for the test's assert): a wait on what the test looks for, not a fixed sleep."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not (value := condition()) and asyncio.get_running_loop().time() < deadline:
+        await pilot.pause()
+    return value
+
+
+def screen_text(app: GpusizerApp) -> str:
+    """The screen as a person sees it, one line per row."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def open_tab(pilot, name: str) -> None:
+    """The tab on screen as its key opens it, its pane built and its first answer shown."""
+    pilot.app.action_open(name)
     await settle(pilot)
 
 
@@ -36,7 +85,7 @@ async def choose(pilot, selector: str, value: str) -> None:
     for _ in widget.options:
         if widget.value == value:
             break
-        await pilot.press("right")
+        await press(pilot, "right")
     await settle(pilot)
 
 
