@@ -279,6 +279,7 @@ def run_inspector(*arguments: str) -> dict:
     return json.loads(result.stdout[result.stdout.index("{"):])
 
 
+@pytest.mark.slow  # npx fetches the Inspector from npm on its first run: the README's command downloads nothing
 @pytest.mark.skipif(shutil.which("npx") is None, reason="npx (Node.js) is not installed: the MCP Inspector CLI cannot run")
 def test_mcp_inspector_lists_and_calls_tools():
     listed = run_inspector("--method", "tools/list")
