@@ -19,6 +19,7 @@ def compact(name: str) -> str:
 
 
 NUMBER_WEIGHT = 10  # score points per digit a name shares with the query in a row: '2070' is nearer 'rtx-3070' than 'b200'
+SUGGESTION_QUERY_LIMIT = 120  # characters: past the longest catalog name a longer query matches nothing better
 DIGIT_GROUPS, DIGITS = 4, 8  # what shared_digits compares of a name
 
 
@@ -67,7 +68,9 @@ class NameIndex:
         return compact(" ".join(words))
 
     def suggestions(self, name: str, limit: int = 3) -> list[str]:
-        query = compact(name) or name.lower()
+        """The closest known names; a query far longer than any name is cut to a name's length first (fuzzy matching
+        a 10 KB paste against every name took ~0.4 s, and no name is close to it anyway)."""
+        query = (compact(name) or name.lower())[:SUGGESTION_QUERY_LIMIT]
         matches = process.extract(query, list(self._by_key), scorer=fuzz.WRatio, limit=limit * 8)
         found: list[str] = []
         ranked = sorted(matches, key=lambda m: (-m[1] - NUMBER_WEIGHT * shared_digits(query, m[0]), len(m[0])))

@@ -58,3 +58,15 @@ def test_a_card_we_lack_is_offered_the_cards_that_share_its_model_number_first(c
     with pytest.raises(SizingError) as raised:
         catalog.resolve_gpu(typed)
     assert f"did you mean '{first}'" in str(raised.value)
+
+
+def test_did_you_mean_for_a_pasted_page_matches_only_a_names_length_of_it(catalog, monkeypatch):
+    """A 10 KB paste in a name field is cut to a name's length before fuzzy matching (matching all of it against
+    every name took ~0.4 s per call, and no name is close to it anyway)."""
+    from gpusizer.catalog import lookup
+
+    seen = []
+    real = lookup.process.extract
+    monkeypatch.setattr(lookup.process, "extract", lambda query, *a, **k: seen.append(len(query)) or real(query, *a, **k))
+    assert catalog._gpu_names.suggestions("h100 " * 2000)
+    assert seen == [lookup.SUGGESTION_QUERY_LIMIT]
