@@ -112,7 +112,7 @@ def compare_gpus(gpus: list[str], *, mfu: float | None = None, training_tokens: 
                      "(the fewest that fit); more GPUs shorten it at about the same cost")
     missing = [r.gpu_id for r in rows if r.cheapest_usd_per_gpu_hour is None]
     if missing:
-        notes.append(f"no on-demand price in the catalog for {', '.join(missing)}: price columns are null")
+        notes.append(f"no on-demand price in the catalog for {', '.join(missing)}: its price figures are left out")
     no_fp8 = [r.gpu_id for r in rows if r.fp8_tflops_dense is None]
     if no_fp8:
         notes.append(f"no FP8 tensor cores on {', '.join(no_fp8)}")

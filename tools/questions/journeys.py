@@ -12,14 +12,16 @@ from typing import Any
 
 from gpusizer import tools
 from gpusizer.catalog import Catalog, GpuSpec, SizingError
+from gpusizer.tools.compare.answer import compare_gpus_answer
 from gpusizer.tools.figures import gib, number, percent, token_count, usd
 from gpusizer.tools.memory import fitting
 from gpusizer.tools.memory.biggest import DEFAULT_CONTEXT as BIGGEST_DEFAULT_CONTEXT
 from gpusizer.tools.memory.biggest import biggest_model
-from gpusizer.tools.memory.engine_settings import ENGINE_NAMES, engine_runs_on
+from gpusizer.tools.memory.engine_settings import ENGINE_NAMES
 from gpusizer.tools.memory.engines.llama_cpp import offloadable_layers
 from gpusizer.tools.memory.model.parameters import count_parameters
 from gpusizer.tools.memory.request import GpuCheck, VramRequest
+from gpusizer.tools.money.answers import rent_vs_buy_answer
 from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
 from gpusizer.tools.pricing import HOURS_PER_MONTH, HOURS_PER_YEAR, cheapest, cheapest_fits
 from gpusizer.tools.serving.plan_models import PlanServingRequest
@@ -512,24 +514,7 @@ def answer_compare(reading: Reading, catalog: Catalog, calls: list[ToolCall]) ->
         return "\n".join(filter(None, [answer_gpu_card(reading, catalog, calls) if named else "", outside]))
     workload = rider_arguments(reading) if has_subject(reading) else {}
     result = call(calls, catalog, tools.compare_gpus, gpus=named, **workload)
-    lines = []
-    for row in result.gpus:
-        price = (f"{usd(row.cheapest_usd_per_gpu_hour)}/GPU-h" if row.cheapest_usd_per_gpu_hour is not None
-                 else "no cloud price in the catalog")
-        line = (f"{row.gpu_id}: {number(row.memory_gb)} GB, {number_or(row.memory_bandwidth_gbps)} GB/s, "
-                f"{sixteen_bit(catalog.find_gpu(row.gpu_id), ' TFLOPS', 'BF16 TFLOPS not in the catalog')}, {price}")
-        if row.gpus_needed is not None:
-            line += f"; needs {row.gpus_needed}"
-            if row.decode_tokens_per_s_expected is not None:
-                runner = "llama.cpp" if is_gguf(result_dtype(calls)) else "vLLM"
-                if not engine_runs_on("llama_cpp" if runner == "llama.cpp" else "vllm", catalog.find_gpu(row.gpu_id).vendor):
-                    runner = "the serving roofline (its own engine's rules not read)"
-                line += f", decode ≈ {number(row.decode_tokens_per_s_expected)} tokens/s with {runner}"
-            elif row.decode_tokens_per_s is not None:
-                line += f", decode ≤ {number(row.decode_tokens_per_s)} tokens/s"
-            if row.usd_per_million_tokens is not None:
-                line += f", {usd(row.usd_per_million_tokens)} per million tokens"
-        lines.append(line)
+    lines = compare_gpus_answer(result).splitlines()  # the tool's own answer: the verdict first, one machine's price
     return "\n".join([*lines, outside] if outside else lines)
 
 
@@ -598,12 +583,8 @@ def answer_rent_or_buy(reading: Reading, catalog: Catalog, calls: list[ToolCall]
     result = call(calls, catalog, tools.rent_vs_buy, gpu=gpu_id, gpu_count=count, utilization=utilization,
                   years=reading.years, purchase_usd_per_gpu=reading.purchase_usd_per_gpu,
                   rent_usd_per_gpu_hour=reading.rent_usd_per_gpu_hour)
-    verdict = "Buy" if result.recommendation == "buy" else "Rent"
-    breakeven = ("renting stays cheaper even at 100% utilization" if result.breakeven_utilization is None
-                 else f"break-even at {percent(result.breakeven_utilization)} utilization")
-    return (f"{verdict}: owning {result.gpu_count} × {result.gpu_id} costs {usd(result.own_total_usd)}, renting "
-            f"{usd(result.rent_total_usd)} over the horizon{used}; {breakeven}. Staff and maintenance count as $0 unless you "
-            "give them.")
+    first, *rest = rent_vs_buy_answer(result).splitlines()  # the tool's own answer: verdict, break-even, owning lines
+    return "\n".join([first + used, *rest])
 
 
 def biggest_model_asked(reading: Reading) -> bool:

@@ -237,7 +237,8 @@ def ownership_defaults(reading: Reading, journey: str, catalog: Catalog) -> list
         n = bought_count(reading, catalog)
         out.append(f"GPUs: {n} ({'a PCIe card is bought singly' if n == 1 else 'modules like these come as 8-GPU servers'};"
                    " say how many)")
-    unsaid = [(reading.utilization, f"utilization: {percent(default_of(RentVsBuyRequest, 'utilization'))}"),
+    unsaid = [(reading.utilization if reading.hours is None else reading.hours,  # hours of use set the utilization
+               f"utilization: {percent(default_of(RentVsBuyRequest, 'utilization'))}"),
               (reading.years, f"horizon: {number(default_of(RentVsBuyRequest, 'years'))} years"),
               (reading.purchase_usd_per_gpu, "purchase price: the catalog's street price"),
               (reading.rent_usd_per_gpu_hour, "rent: the cheapest data-centre on-demand machine")]

@@ -1,0 +1,22 @@
+"""Ask answers with the tools' own answers (issue #35: answers come from tools only): the rent-or-buy and comparison
+texts are the ones an MCP client reads, so their verdict, one-machine price and owning lines are the same."""
+from gpusizer.tools import compare_gpus, rent_vs_buy
+from gpusizer.tools.compare.answer import compare_gpus_answer
+from gpusizer.tools.money.answers import rent_vs_buy_answer
+from gpusizer.tools.questions import ask
+
+
+def test_buying_a_server_or_renting_answers_with_rent_vs_buys_own_lines(catalog):
+    answer = ask("we'd use eight h100s about half the time. buy a box or keep renting them?", catalog).answer
+    tool = rent_vs_buy_answer(rent_vs_buy(catalog=catalog, gpu="h100-sxm", gpu_count=8, utilization=0.5))
+    assert tool.splitlines()[0] in answer and "count as $0" not in answer
+    assert "Owning:" in answer  # the owning lines the totals hold (staff, power, colocation...) are named
+
+
+def test_one_card_or_two_smaller_ones_whichever_is_cheaper_is_answered_by_one_machines_price(catalog):
+    """Two L40S are priced as the machine that holds both, not as two single-GPU rentals."""
+    answer = ask("qwen2.5 32b in bf16 for chat: a single h100 or a pair of l40s - which one costs less an hour?", catalog)
+    tool = compare_gpus_answer(compare_gpus(["h100-sxm", "l40s"], model="Qwen/Qwen2.5-32B", weights_dtype="bf16",
+                                            catalog=catalog))
+    assert answer.journey == "compare" and tool.splitlines()[0] in answer.answer
+    assert "Cheapest per hour that holds the workload" in answer.answer
