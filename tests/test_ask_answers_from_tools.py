@@ -20,3 +20,15 @@ def test_one_card_or_two_smaller_ones_whichever_is_cheaper_is_answered_by_one_ma
                                             catalog=catalog))
     assert answer.journey == "compare" and tool.splitlines()[0] in answer.answer
     assert "Cheapest per hour that holds the workload" in answer.answer
+
+
+def test_running_a_model_for_a_month_names_each_ways_bill_not_only_its_rate(catalog):
+    """'around the clock for a month' is 730 hours: each way to run it is priced for them."""
+    answer = ask("roughly what's the bill for keeping qwen2.5 72b up nonstop for a month on rented gpus?", catalog).answer
+    assert "for 730 h" in answer
+
+
+def test_a_gpu_rented_for_some_hours_is_answered_with_cloud_costs_own_lines(catalog):
+    """The cheapest offer and the cheapest on-demand one, as the MCP tool words them (spot is not the only bill)."""
+    answer = ask("whats 300 hrs on a single L4 gonna run me?", catalog).answer
+    assert "Cheapest on-demand:" in answer and "for 300 hours" in answer

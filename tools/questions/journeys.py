@@ -21,7 +21,7 @@ from gpusizer.tools.memory.engine_settings import ENGINE_NAMES
 from gpusizer.tools.memory.engines.llama_cpp import offloadable_layers
 from gpusizer.tools.memory.model.parameters import count_parameters
 from gpusizer.tools.memory.request import GpuCheck, VramRequest
-from gpusizer.tools.money.answers import rent_vs_buy_answer
+from gpusizer.tools.money.answers import cloud_cost_answer, rent_vs_buy_answer
 from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
 from gpusizer.tools.pricing import HOURS_PER_MONTH, HOURS_PER_YEAR, cheapest, cheapest_fits
 from gpusizer.tools.serving.plan_models import PlanServingRequest
@@ -126,10 +126,6 @@ def price_or(value: float | None, missing: str = "no cloud price in the catalog"
     return usd(value) if value is not None else missing
 
 
-def number_or(value: float | None, missing: str = "unknown", digits: int = 2) -> str:
-    return number(value, digits) if value is not None else missing
-
-
 # ---- memory: how much, does it fit, on which GPU, how far it stretches
 def answer_estimate(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading))
@@ -225,7 +221,9 @@ def answer_which_gpu(reading: Reading, catalog: Catalog, calls: list[ToolCall]) 
         if not ranked:
             return (f"It needs {gib(result.total_bytes)} on a single GPU; nothing in the catalog runs it within your {usd(budget)}/h "
                     f"(cheapest: {', '.join(f'{c.gpus_needed} × {c.gpu_id} at {usd(c.usd_per_hour)}/h' for c in over[:3])}).")
-    lines = [f"{c.gpus_needed} × {c.gpu_id}: {usd(c.usd_per_hour)}/h on {c.provider}" for c in ranked if c.usd_per_hour][:5]
+    hours = reading.hours  # 'around the clock for a month': each way's bill for that time, not only its rate
+    lines = [f"{c.gpus_needed} × {c.gpu_id}: {usd(c.usd_per_hour)}/h on {c.provider}"
+             + (f", {usd(c.usd_per_hour * hours)} for {number(hours)} h" if hours else "") for c in ranked if c.usd_per_hour][:5]
     unpriced = [f"{c.gpus_needed} × {c.gpu_id}" for c in ranked if not c.usd_per_hour][:4]
     within = f" within your {usd(budget)}/h" if budget is not None else ""
     text = (f"It needs {gib(result.total_bytes)} on a single GPU. {named_gpu_count(reading, result.fits)}"
@@ -518,10 +516,6 @@ def answer_compare(reading: Reading, catalog: Catalog, calls: list[ToolCall]) ->
     return "\n".join([*lines, outside] if outside else lines)
 
 
-def result_dtype(calls: list[ToolCall]) -> str | None:
-    return (calls[-1].result or {}).get("weights_dtype") or calls[-1].arguments.get("weights_dtype")
-
-
 def missing_offer(catalog: Catalog, provider: str, gpu_id: str, count: int) -> str:
     """No offer for the GPU, or none holding `count` of it in one machine."""
     sizes = [o.gpus_per_instance for o in catalog.offers_for(gpu_id) if o.provider == provider]
@@ -542,12 +536,11 @@ def answer_cloud(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> s
                                 f"{provider}: {usd(offer.total_usd)} ({offer.instance_type}, {offer.pricing.replace('_', '-')}, "
                                 f"{usd(offer.usd_per_gpu_hour)}/GPU-h)")
         catalog_line = f"offers for {result.gpu_count} × {result.gpu_id} for {number(result.hours)} h: " + "; ".join(per_provider) + "."
-    else:
-        lines = [f"{usd(o.total_usd)} on {o.provider} {o.instance_type} ({o.pricing.replace('_', '-')}, {o.instances} instance(s), "
-                 f"{usd(o.usd_per_gpu_hour)}/GPU-h, {number(o.idle_gpus)} idle GPUs)" for o in result.offers[:3]]
-        catalog_line = f"cheapest for {result.gpu_count} × {result.gpu_id} for {number(result.hours)} h: " + "; ".join(lines) + "."
+    else:  # the tool's own answer: the cheapest, then the cheapest on-demand
+        catalog_line = "cheapest offers:\n" + "\n".join(cloud_cost_answer(result).splitlines()[:5])
     if reading.rent_usd_per_gpu_hour is None:
-        return catalog_line[0].upper() + catalog_line[1:]
+        shown = catalog_line.removeprefix("cheapest offers:\n")
+        return shown[0].upper() + shown[1:]
     rate = reading.rent_usd_per_gpu_hour  # '2x a6000 on runpod at $0.79/hr per gpu for 3 weeks': the asker's rate comes first
     gpu_hours = result.gpu_count * result.hours
     return (f"At your rate of {usd(rate)}/GPU-h: {result.gpu_count} GPUs × {number(result.hours)} h = {number(gpu_hours)} "
