@@ -32,3 +32,17 @@ def test_a_gpu_rented_for_some_hours_is_answered_with_cloud_costs_own_lines(cata
     """The cheapest offer and the cheapest on-demand one, as the MCP tool words them (spot is not the only bill)."""
     answer = ask("whats 300 hrs on a single L4 gonna run me?", catalog).answer
     assert "Cheapest on-demand:" in answer and "for 300 hours" in answer
+
+
+def test_bf16_mixed_precision_is_read_and_sized_with_fp32_master_weights(catalog):
+    """AMP keeps fp32 master weights and Adam states: ~16 bytes a parameter, so an 8B does not fit one H100."""
+    answer = ask("can i do full-parameter training of llama 3.1 8b on a single h100 using bf16 mixed precision + adamw?", catalog)
+    assert answer.reading["training_precision"] == "mixed" and answer.answer.startswith("No")
+
+
+def test_tokens_per_second_on_a_named_card_is_estimate_speeds_figure(catalog):
+    from gpusizer.tools import estimate_speed
+
+    answer = ask("single-stream decode speed of llama 3.1 70b in fp8 on one h100?", catalog)
+    figure = estimate_speed(catalog=catalog, model="meta-llama/Llama-3.1-70B", gpu="h100-sxm", weights_dtype="fp8")
+    assert f"{figure.decode_tokens_per_s:.2f} tokens/s per sequence" in answer.answer

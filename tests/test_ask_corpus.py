@@ -120,15 +120,15 @@ def test_cheapest_way_to_fine_tune_compares_the_methods(catalog):
 
 def test_speed_questions_get_speed_answers(catalog):
     answer = ask("how many tok/s would i get running llama 3.1 8b q4_k_m on a 3090 in llama.cpp?", catalog)
-    assert answer.journey == "speed" and answer.calls[0].tool == "plan_serving"
-    speed = answer.calls[0].result["options"][0]["tokens_per_s_per_user"]
-    assert f"{speed:.1f} tokens/s per user" in answer.answer
+    assert answer.journey == "speed" and answer.calls[0].tool == "estimate_speed"  # the speed tool, as MCP clients get it
+    speed = answer.calls[0].result["decode_tokens_per_s"]
+    assert f"{speed:.2f} tokens/s per sequence" in answer.answer
 
 
 def test_a_two_part_question_answers_both(catalog):
     answer = ask("will qwen3 32b q4_k_m fit on a 4090 and how many tok/s would i get?", catalog)
     assert answer.journey == "fit" and "Speed:" in answer.answer and [c.tool for c in answer.calls] == ["estimate_vram",
-                                                                                                      "plan_serving"]
+                                                                                                      "estimate_speed"]
 
 
 def test_a_part_it_cannot_answer_is_named(catalog):

@@ -165,5 +165,5 @@ def test_a_tool_refusal_is_quoted_not_hidden(catalog):
 
 def test_speed_on_the_gpus_named_uses_that_many(catalog):
     answer = ask("how fast is llama 3.1 70b on 8x h100", catalog)
-    made = next(c for c in answer.calls if c.tool == "plan_serving")
-    assert made.arguments["gpus_per_replica"] == 8 and "8 × h100-sxm" in answer.answer
+    made = next(c for c in answer.calls if c.tool == "estimate_speed")
+    assert made.arguments["num_gpus"] == 8 and "8 x h100-sxm" in answer.answer

@@ -16,7 +16,7 @@ from gpusizer.tools.compare.answer import compare_gpus_answer
 from gpusizer.tools.figures import gib, number, percent, token_count, usd
 from gpusizer.tools.memory import fitting
 from gpusizer.tools.memory.biggest import DEFAULT_CONTEXT as BIGGEST_DEFAULT_CONTEXT
-from gpusizer.tools.memory.biggest import biggest_model
+from gpusizer.tools.memory.biggest import biggest_model, biggest_model_answer
 from gpusizer.tools.memory.engine_settings import ENGINE_NAMES
 from gpusizer.tools.memory.engines.llama_cpp import offloadable_layers
 from gpusizer.tools.memory.model.parameters import count_parameters
@@ -24,8 +24,9 @@ from gpusizer.tools.memory.request import GpuCheck, VramRequest
 from gpusizer.tools.money.answers import cloud_cost_answer, rent_vs_buy_answer
 from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
 from gpusizer.tools.pricing import HOURS_PER_MONTH, HOURS_PER_YEAR, cheapest, cheapest_fits
+from gpusizer.tools.serving.answer import plan_serving_answer
 from gpusizer.tools.serving.plan_models import PlanServingRequest
-from gpusizer.tools.serving.plan_serving import SHAPES
+from gpusizer.tools.speed.estimate_speed import estimate_speed_answer
 from gpusizer.tools.speed.training_time import training_time
 from gpusizer.tools.validation import default_of
 
@@ -83,6 +84,7 @@ def workload_arguments(reading: Reading, *, with_gpu: bool = False) -> dict[str,
             "gradient_checkpointing": reading.gradient_checkpointing,
             "recipe": reading.recipe if reading.workload == "training" else None,
             "optimizer": reading.optimizer if reading.workload == "training" else None,
+            "training_precision": reading.training_precision if reading.workload == "training" else None,
             "engine": estimate_engine(reading, with_gpu)}
 
 
@@ -388,19 +390,11 @@ def answer_serving(reading: Reading, catalog: Catalog, calls: list[ToolCall]) ->
                   weights_dtype=reading.weights_dtype, kv_cache_dtype=reading.kv_cache_dtype, gpu=gpu,
                   prompt_tokens=prompt_within_window(reading, catalog), output_tokens=reading.output_tokens,
                   tokens_per_s_per_user=reading.tokens_per_s_per_user, pricing=reading.pricing or "on_demand", **traffic)
-    if not result.options:
-        reason = result.infeasible[0].reason if result.infeasible else "no GPU in the catalog serves it"
-        return f"No catalog GPU serves it this way: {reason}"
-    lines = []
-    for o in result.options[:4]:
-        cost = (f"{usd(o.usd_per_month)}/month ({price_or(o.usd_per_million_output_tokens)} per million output tokens)"
-                if o.usd_per_hour is not None else "no cloud price")
-        if o.usd_per_hour is not None and reading.hours is not None and reading.hours != HOURS_PER_MONTH:
-            cost += f", {usd(o.usd_per_hour * reading.hours)} for {number(reading.hours)} h"  # 'what would a week of that cost?'
-        lines.append(f"{o.total_gpus} × {o.gpu_id} ({o.replicas} replica(s) of {o.gpus_per_replica}): {cost}, "
-                     f"{number(o.tokens_per_s_per_user, 1)} tokens/s per user, first token {number(o.ttft_s, 2)} s")
-    return (f"With {result.engine} {result.engine_version}, cheapest first: " + "; ".join(lines) + "."
-            + warnings_line(result.warnings))
+    best = result.options[0] if result.options else None  # the tool's own answer: the plan, the cheaper change, the rest
+    lasting = (f"\nFor {number(reading.hours)} h: {usd(best.usd_per_hour * reading.hours)}"  # 'what would a week cost?'
+               if best and best.usd_per_hour is not None and reading.hours is not None and reading.hours != HOURS_PER_MONTH
+               else "")
+    return plan_serving_answer(result) + lasting
 
 
 def answer_speed(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
@@ -411,23 +405,20 @@ def answer_speed(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> s
         what = f"the {reading.unknown_gpus[0]} is not in the catalog and" if reading.unknown_gpus else "a memory size alone"
         return (f"Speed needs the GPU's memory bandwidth, and {what} does not give it: name a catalog GPU "
                 "(e.g. 'on a 3090') for a speed figure.")
-    lines, plan = [], None
-    choices: list[tuple[str | None, int | None]] = list(gpus[:4]) if gpus else [(None, None)]
-    for gpu, count in choices:  # 'across one node of 4 MI250X': that replica, not the cheapest shape
-        shape = count if count in SHAPES else None
-        plan = call(calls, catalog, tools.plan_serving, **subject_arguments(reading), engine=serving_engine(reading), gpu=gpu,
-                    gpus_per_replica=shape, weights_dtype=reading.weights_dtype, kv_cache_dtype=reading.kv_cache_dtype,
-                    concurrent_users=users, prompt_tokens=prompt_within_window(reading, catalog),
-                    output_tokens=reading.output_tokens)
-        if not plan.options:
-            reason = plan.infeasible[0].reason if plan.infeasible else "no GPU in the catalog serves it"
-            lines.append(f"{gpu or 'no GPU'}: it does not run this way ({reason})")
-            continue
-        options = plan.options[:1] if gpu else sorted(plan.options, key=lambda o: -o.tokens_per_s_per_user)[:4]
-        lines += [f"{o.total_gpus} × {o.gpu_id}: {number(o.tokens_per_s_per_user, 1)} tokens/s per user"
-                  + (f" ({number(o.aggregate_tokens_per_s, 0)} tokens/s in all)" if users > 1 else "")
-                  + f", first token after {number(o.ttft_s, 2)} s" for o in options]
-    assert plan is not None
+    workload = {**subject_arguments(reading), "engine": serving_engine(reading), "weights_dtype": reading.weights_dtype,
+                "kv_cache_dtype": reading.kv_cache_dtype, "prompt_tokens": prompt_within_window(reading, catalog),
+                "output_tokens": reading.output_tokens}
+    if gpus:  # each GPU named, as estimate_speed answers it ('across one node of 4 MI250X': that many)
+        answers = [estimate_speed_answer(call(calls, catalog, tools.estimate_speed, gpu=gpu, num_gpus=count or 1,
+                                              concurrency=users, **workload)).splitlines() for gpu, count in gpus[:4]]
+        return "\n".join([line for lines in answers for line in lines if not line.startswith("Assumed")]
+                         + [line for line in answers[0] if line.startswith("Assumed")])
+    plan = call(calls, catalog, tools.plan_serving, concurrent_users=users, **workload)  # which GPU is fastest
+    if not plan.options:
+        return plan_serving_answer(plan)
+    lines = [f"{o.total_gpus} × {o.gpu_id}: {number(o.tokens_per_s_per_user, 1)} tokens/s per user"
+             + (f" ({number(o.aggregate_tokens_per_s, 0)} tokens/s in all)" if users > 1 else "")
+             + f", first token after {number(o.ttft_s, 2)} s" for o in sorted(plan.options, key=lambda o: -o.tokens_per_s_per_user)[:4]]
     return (f"With {plan.engine} {plan.engine_version} ({plan.weights_dtype} weights), {number(users)} user(s): "
             + "; ".join(lines) + "." + warnings_line(plan.warnings))
 
@@ -594,15 +585,7 @@ def answer_biggest_model(reading: Reading, catalog: Catalog, calls: list[ToolCal
                   gradient_checkpointing=reading.gradient_checkpointing if training else None,
                   weights_dtypes=[reading.weights_dtype] if reading.weights_dtype else None,
                   seq_len=reading.seq_len or BIGGEST_MODEL_CONTEXT)
-    lines = []
-    for fits in result.formats:
-        label = ("as released" if fits.weights_dtype == "as released" else
-                 "as a 4-bit GGUF (q4_k_m)" if fits.weights_dtype == "q4_k_m" and not reading.weights_dtype else
-                 f"in {fits.weights_dtype}")
-        label = f"{reading.method} training, {label}" if training else label
-        lines.append(f"{label}: " + (", ".join(m.model for m in fits.models) if fits.models else "none of the catalog models"))
-    return (f"Largest catalog models that fit {count or 1} × {gpu_id} at {number(result.seq_len)} tokens of context, "
-            "biggest first: " + "; ".join(lines) + ".")
+    return biggest_model_answer(result)  # the tool's own answer: each format's models with their memory, what fits if none
 
 
 # ---- what is

@@ -52,6 +52,7 @@ class Reading:
     gradient_checkpointing: bool | None = None
     sharding: str | None = None
     optimizer: str | None = None
+    training_precision: str | None = None  # 'bf16 mixed precision' (fp32 master weights and states), 'pure bf16'
     recipe: str | None = None
     pricing: str | None = None
     purchase_usd_per_gpu: float | None = None
@@ -1632,7 +1633,7 @@ def facts(reading: Reading) -> dict[str, object]:
                  "output_tokens", "batch_size",
                  "users", "requests_per_s", "tokens_per_s_per_user", "engine", "sharding", "gradient_checkpointing",
                  "hours", "pricing", "utilization", "years", "purchase_usd_per_gpu", "rent_usd_per_gpu_hour",
-                 "training_tokens", "recipe", "optimizer"):
+                 "training_tokens", "recipe", "optimizer", "training_precision"):
         value = getattr(reading, name)
         if value is not None:
             out[name] = value

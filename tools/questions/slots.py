@@ -231,6 +231,13 @@ SLOTS: tuple[Slot, ...] = (
         r"(?: tokens?)? back\b",  # 'sends 8k of prompt and gets 2k back'
     ), pair_tokens, lambda tokens: f"{tokens} output tokens", priority=119,
         example="serve qwen3 8b with 2k prompts and 500 output tokens to 40 users on an l4?"),
+    *rows("training_precision", (  # AMP keeps fp32 master weights and Adam states; pure bf16 keeps all in bf16
+        r"\b(?:pure|straight|all)(?= bf16\b(?! mixed))|(?<=\bbf16 )(?:only|throughout|everywhere)\b",  # not the dtype
+        r"\bmixed[ -]precision\b|(?<=\bbf16 )mixed\b|(?<=\bfp16 )mixed\b|\bamp\b(?= (?:bf16|fp16|training|on)\b)"
+        r"|\bautocast\b",
+    ), lambda found: "mixed" if rx.search(r"mixed|amp|autocast", found.group(0)) else "bf16",
+        lambda precision: "mixed precision (fp32 master weights and states)" if precision == "mixed" else "pure bf16 training",
+        priority=185, example="full fine-tune of llama 3.1 8b on one h100 with bf16 mixed precision?"),  # before formats
     *rows("gpu_memory_utilization", (  # vLLM's flag, before a '%' is read as a share of time
         r"\bgpu[_ -]memory[_ -]utili[sz]ation(?: of| =| at| is)? (0?\.\d+|1(?:\.0)?)\b",
     ), lambda found: float(found.group(1)), lambda share: f"vLLM gpu_memory_utilization {share:g}", priority=103,

@@ -140,7 +140,8 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
               f"batch {number(reading.batch_size or default_of(VramRequest, 'batch_size'))}",
               context_words(reading, journey, catalog)[0]]
     for value, label in ((reading.kv_cache_dtype, "KV cache in {}"), (reading.sharding, "sharding {}"),
-                         (reading.recipe, "recipe {}"), (serving_engine(reading), "engine {}")):
+                         (reading.recipe, "recipe {}"), (reading.training_precision, "{} precision"),
+                         (serving_engine(reading), "engine {}")):
         if value:
             pieces.append(label.format(value))
     if reading.gradient_checkpointing:
