@@ -1,5 +1,7 @@
 """Ask answers with the tools' own answers (issue #35: answers come from tools only): the rent-or-buy and comparison
 texts are the ones an MCP client reads, so their verdict, one-machine price and owning lines are the same."""
+import pytest
+
 from gpusizer.tools import compare_gpus, rent_vs_buy
 from gpusizer.tools.compare.answer import compare_gpus_answer
 from gpusizer.tools.money.answers import rent_vs_buy_answer
@@ -46,3 +48,10 @@ def test_tokens_per_second_on_a_named_card_is_estimate_speeds_figure(catalog):
     answer = ask("single-stream decode speed of llama 3.1 70b in fp8 on one h100?", catalog)
     figure = estimate_speed(catalog=catalog, model="meta-llama/Llama-3.1-70B", gpu="h100-sxm", weights_dtype="fp8")
     assert f"{figure.decode_tokens_per_s:.2f} tokens/s per sequence" in answer.answer
+
+
+def test_a_request_rate_and_what_hardware_gets_a_serving_plan(catalog):
+    """'~2000 requests an hour ... what hardware?': the rate is the load a plan serves, not dropped for a memory list."""
+    answer = ask("our support bot will see ~2000 requests an hour on llama 3.1 8b, 600-token prompts, 200-token replies."
+                 " what hardware?", catalog)
+    assert answer.journey == "serving" and answer.calls[0].arguments["requests_per_s"] == pytest.approx(2000 / 3600, rel=0.01)

@@ -390,7 +390,7 @@ def answer_serving(reading: Reading, catalog: Catalog, calls: list[ToolCall]) ->
                   weights_dtype=reading.weights_dtype, kv_cache_dtype=reading.kv_cache_dtype, gpu=gpu,
                   prompt_tokens=prompt_within_window(reading, catalog), output_tokens=reading.output_tokens,
                   tokens_per_s_per_user=reading.tokens_per_s_per_user, pricing=reading.pricing or "on_demand", **traffic)
-    best = result.options[0] if result.options else None  # the tool's own answer: the plan, the cheaper change, the rest
+    best = result.options[0] if result.options else None
     lasting = (f"\nFor {number(reading.hours)} h: {usd(best.usd_per_hour * reading.hours)}"  # 'what would a week cost?'
                if best and best.usd_per_hour is not None and reading.hours is not None and reading.hours != HOURS_PER_MONTH
                else "")
@@ -480,11 +480,11 @@ def answer_cheapest_method(reading: Reading, catalog: Catalog, calls: list[ToolC
     return f"Cheapest: {pick[2]}. " + "; ".join(r[1] for r in rows) + "." + caveat + run
 
 
-def sixteen_bit(gpu: GpuSpec, unit: str = "", missing: str = "BF16 not listed") -> str:
+def sixteen_bit(gpu: GpuSpec) -> str:
     """Dense 16-bit tensor throughput: BF16, else FP16 on GPUs without BF16 (V100, T4), said as such."""
     if gpu.bf16_tflops_dense:
-        return f"{number(gpu.bf16_tflops_dense)} BF16{unit}"
-    return f"{number(gpu.fp16_tflops_dense)} FP16{unit} (no BF16)" if gpu.fp16_tflops_dense else missing
+        return f"{number(gpu.bf16_tflops_dense)} BF16"
+    return f"{number(gpu.fp16_tflops_dense)} FP16 (no BF16)" if gpu.fp16_tflops_dense else "BF16 not listed"
 
 
 def answer_compare(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
@@ -585,7 +585,7 @@ def answer_biggest_model(reading: Reading, catalog: Catalog, calls: list[ToolCal
                   gradient_checkpointing=reading.gradient_checkpointing if training else None,
                   weights_dtypes=[reading.weights_dtype] if reading.weights_dtype else None,
                   seq_len=reading.seq_len or BIGGEST_MODEL_CONTEXT)
-    return biggest_model_answer(result)  # the tool's own answer: each format's models with their memory, what fits if none
+    return biggest_model_answer(result)
 
 
 # ---- what is
@@ -779,7 +779,8 @@ def asks_serving(reading: Reading) -> bool:
             and not compares  # 'how does the L4 stack up against an A10G for that?' after a serving plan
             and not picks_a_gpu
             and (reading.how_many_gpus or target_set or first(reading, SERVING, SPEED)
-                 or said(reading, r"\bwhat (?:hardware|gpus?|setup|infra\w*) (?:do|would|will|should) (?:we|i) need\b"
+                 or said(reading, r"\bwhat (?:hardware|setup|infra\w*)\b(?! (?:do|would|will|should) (?:we|i) buy)"
+                         r"|\b(?:cheapest|best|right|minimum|smallest) (?:setup|hardware|config\w*|deployment|infra\w*)\b"
                          r"|\b(?:gpus?|cards?|hardware) needed\b")))
 
 

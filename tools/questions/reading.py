@@ -1210,8 +1210,8 @@ def read_traffic(words: Words, reading: Reading) -> None:
 
 def read_rate(words: Words, reading: Reading) -> re.Match[str] | None:
     """'20 requests per second', '50 rps'; of several, the peak."""
-    rates = words.finditer(r"(\d+(?:\.\d+)?) ?(?:rps|qps|req/s|(?:requests?|reqs?) ?(?:per|/|a) ?"
-                           r"(?:(s\b|sec\w*|second)|(min\w*)|(h\b|hr|hour))"
+    rates = words.finditer(r"(\d+(?:\.\d+)?) ?(?:rps|qps|req/s|(?:requests?|reqs?) ?(?:per|/|an?|each|every) ?"
+                           r"(?:(s\b|sec\w*|second)|(min\w*)|(h\b|hr|hour)|(day))"
                            r"|queries (?:per|a) second)"
                            # 'QPS target 25'
                            r"|\b(?:qps|rps)(?: target| peak| of| is| at| around| about| =)* (\d+(?:\.\d+)?)\b(?! ?(?:%|tok|users))")
@@ -1220,8 +1220,8 @@ def read_rate(words: Words, reading: Reading) -> re.Match[str] | None:
     rate = next((r for r in rates if rx.search(r"\b(?:spikes?|peaks?|peaking|max\w*|up to|bursts?)(?: \w+)?(?: to| at| of| is)? ?$",
                                                words.text[:r.start()])), rates[0] if rates else None)  # 'averages 2/s, spikes to 8'
     if rate:
-        per = 60.0 if rate.group(3) else 3600.0 if rate.group(4) else 1.0  # '180 requests per minute'
-        reading.requests_per_s = round(float(rate.group(1) or rate.group(5)) / per, 4)
+        per = 60.0 if rate.group(3) else 3600.0 if rate.group(4) else 86400.0 if rate.group(5) else 1.0
+        reading.requests_per_s = round(float(rate.group(1) or rate.group(6)) / per, 4)
         words.take(rate, f"{reading.requests_per_s:g} requests per second")
     return rate
 
