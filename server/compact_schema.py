@@ -49,11 +49,19 @@ def compact_one(out: dict[str, Any]) -> dict[str, Any]:
     return fold_nullable(out)
 
 
+ANSWER_FIELD = "answer"  # the text answer, first in structuredContent too (server/tool_results.py)
+
+
 def output_schema(schema: Any) -> Any:
     """A result's full schema (nested objects, `required`, nullability kept, so a client that validates checks every
     level) without what costs bytes and checks nothing: titles, descriptions and defaults. The names carry their
-    units (total_bytes, usd_per_hour); the tool's text explains the figures."""
-    return rewritten(schema, ("title", "description", "default"), nullable_as_type_list)
+    units (total_bytes, usd_per_hour); the tool's text explains the figures. `answer` leads the properties: clients
+    that read structuredContent instead of the text (pydantic-ai does when every part is text) meet the verdict first."""
+    out = rewritten(schema, ("title", "description", "default"), nullable_as_type_list)
+    if isinstance(out, dict) and isinstance(out.get("properties"), dict):
+        out = {**out, "properties": {ANSWER_FIELD: {"type": "string"}, **out["properties"]},
+               "required": [ANSWER_FIELD, *out.get("required", [])]}
+    return out
 
 
 def nullable_as_type_list(schema: dict[str, Any]) -> dict[str, Any]:

@@ -1,5 +1,6 @@
-"""A tool's result and its errors as a client reads them: the answer as the text beside the structured result, and
-the fix-it sentence behind a failure."""
+"""A tool's result and its errors as a client reads them: the answer as the text beside the structured result (and as
+its first field, `answer`, for clients that read only the structured result), and the fix-it sentence behind a
+failure."""
 from __future__ import annotations
 
 from typing import Any, TypeVar
@@ -10,6 +11,8 @@ from mcp.types import CallToolResult, InputRequiredResult, TextContent
 from pydantic import ValidationError
 
 from gpusizer.catalog import SizingError
+
+from .compact_schema import ANSWER_FIELD
 
 Result = TypeVar("Result")
 
@@ -25,8 +28,9 @@ def converted(tool: RegisteredTool, result: Any, name: str) -> CallToolResult | 
     metadata = tool.fn_metadata
     if type(result) is model and metadata.output_model is model and metadata.output_schema is not None \
             and not metadata.wrap_output:
-        return CallToolResult(content=[TextContent(type="text", text=word(result))],
-                              structured_content=result.model_dump(mode="json", by_alias=True))
+        text = word(result)
+        return CallToolResult(content=[TextContent(type="text", text=text)],
+                              structured_content={ANSWER_FIELD: text, **result.model_dump(mode="json", by_alias=True)})
     try:
         conversion = tool.fn_metadata.convert_result(result)
     except Exception as error:  # noqa: BLE001 - as Tool.run reports a conversion that fails
@@ -42,7 +46,9 @@ def answered(result: Result, name: str) -> Result:
 
     if isinstance(result, CallToolResult) and structured is not None and not result.is_error and name in tools.ANSWERS:
         model, word = tools.ANSWERS[name]
-        result.content = [TextContent(type="text", text=word(model.model_validate(structured)))]
+        text = word(model.model_validate(structured))
+        result.content = [TextContent(type="text", text=text)]
+        result.structured_content = {ANSWER_FIELD: text, **structured}
     return result
 
 

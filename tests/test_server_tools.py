@@ -65,7 +65,9 @@ async def test_the_mcp_answer_is_the_python_answer(catalog, tool, function, argu
     async with connect(catalog) as client:
         result = await client.call_tool(tool, arguments)
         assert not result.is_error, result.content[0].text
-        assert result.structured_content == function(catalog=catalog, **arguments).model_dump(mode="json")
+        structured = dict(result.structured_content)
+        assert structured.pop("answer") == result.content[0].text  # the text answer, first for clients that read only this
+        assert structured == function(catalog=catalog, **arguments).model_dump(mode="json")
 
 
 async def test_unknown_gpu_gets_did_you_mean(catalog):
@@ -238,3 +240,14 @@ def test_starting_the_server_imports_no_calculator():
             "print(sorted(m for m in sys.modules if m.startswith(('gpusizer.tools', 'gpusizer.catalog.catalog'))))")
     started = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert started.stdout.strip() == "[]"
+
+
+async def test_a_client_that_reads_only_the_structured_result_meets_the_verdict_first(catalog):
+    """pydantic-ai hands the model structuredContent, not the text, when every part is text: the answer leads it."""
+    async with connect(catalog) as client:
+        result = await client.call_tool("estimate_vram", {"model": "llama 3.1 70b", "gpu": "rtx 4090"})
+        first_key, first_value = next(iter(result.structured_content.items()))
+        assert first_key == "answer" and first_value.startswith("Does not fit")
+        listed = {tool.name: tool for tool in (await client.list_tools()).tools}
+        assert all(next(iter(t.output_schema["properties"])) == "answer" and "answer" in t.output_schema["required"]
+                   for t in listed.values())
