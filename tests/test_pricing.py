@@ -21,21 +21,24 @@ def two_offers(catalog):
 
 
 def test_a_two_gpu_tensor_parallel_replica_is_priced_in_one_machine(two_offers):
-    # Two 1-GPU machines ($4/h) cannot host tensor parallelism; the 8-GPU machine hosts four 2-GPU replicas: $24 / 4 = $6/h.
+    # Two 1-GPU machines ($4/h) cannot host tensor parallelism: one replica alone rents the 8-GPU machine ($24/h); a
+    # fleet filling it hosts four 2-GPU replicas, $24 / 4 = $6/h each.
     replica = cheapest_job(two_offers, "h100-sxm", 2, one_machine=True)
-    assert (replica.offer.offer_id, replica.jobs_per_instance, replica.usd_per_hour) == ("eight", 4, 6.0)
+    assert (replica.offer.offer_id, replica.jobs_per_instance, replica.usd_per_hour) == ("eight", 4, 24.0)
+    assert replica.usd_per_hour_shared == 6.0 and replica.idle_gpus == 6
     data_parallel = cheapest_job(two_offers, "h100-sxm", 2, one_machine=False)
     assert (data_parallel.offer.offer_id, data_parallel.instances, data_parallel.usd_per_hour) == ("one", 2, 4.0)
 
 
 def test_a_three_gpu_replica_pays_for_the_idle_one(two_offers):
     replica = cheapest_job(two_offers, "h100-sxm", 3, one_machine=True)
-    assert replica.jobs_per_instance == 2 and replica.usd_per_hour == 12.0 and replica.idle_gpus == 2
+    assert replica.jobs_per_instance == 2 and replica.usd_per_hour == 24.0 and replica.usd_per_hour_shared == 12.0
 
 
 def test_every_face_prices_a_70b_on_two_h100s_as_one_machine(two_offers):
+    """Running it once rents the machine that holds both GPUs; a comparison's per-token cost is a full machine's share."""
     fit = next(f for f in estimate_vram("llama-3.1-70b", catalog=two_offers).fits if f.gpu_id == "h100-sxm")
-    assert fit.gpus_needed == 2 and fit.usd_per_hour == 6.0 and fit.instance_type == "eight"
+    assert fit.gpus_needed == 2 and fit.usd_per_hour == 24.0 and fit.instance_type == "eight"
     row = compare_gpus(["h100-sxm", "a100 80gb"], model="llama-3.1-70b", catalog=two_offers).gpus[0]
     assert row.replica_usd_per_hour == 6.0
     tokens_per_hour = row.decode_tokens_per_s * 3600
@@ -95,3 +98,11 @@ def test_prices_remembered_for_ever_new_arguments_stop_at_the_limit(catalog, mon
         pricing.cheapest_fleet(catalog, "h100-sxm", 1, 3, jurisdiction=f"Y{n}")
     assert len(catalog.derived) <= pricing.DERIVED_LIMIT
     assert pricing.cheapest_job(catalog, "h100-sxm", 8) is not None  # still answered, only not kept
+
+
+def test_one_mi300x_for_one_model_pays_for_the_node_it_is_sold_in(catalog):
+    """TensorWave, Vultr and OCI rent MI300X only as 8-GPU machines: running one 1-GPU model there rents all eight,
+    so the fit list shows what one job pays (a serving fleet that fills the node pays an eighth per replica)."""
+    fit = next(f for f in estimate_vram("llama-3.1-8b", catalog=catalog).fits if f.gpu_id == "mi300x")
+    cheapest_machine = min(o.on_demand_usd_per_hour for o in catalog.offers_for("mi300x") if o.on_demand_usd_per_hour)
+    assert fit.gpus_needed == 1 and fit.usd_per_hour == cheapest_machine  # no 1-GPU MI300X rents on demand: a whole node

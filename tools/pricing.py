@@ -50,8 +50,13 @@ class JobPrice:
 
     @property
     def usd_per_hour(self) -> float:
-        """Per job: its instances, or its share of an instance that hosts several."""
-        return self.instances * self.usd_per_instance_hour / self.jobs_per_instance
+        """What the job pays alone: its whole instances (one GPU of a machine sold only whole pays the machine)."""
+        return self.instances * self.usd_per_instance_hour
+
+    @property
+    def usd_per_hour_shared(self) -> float:
+        """Its share of an instance that hosts several such jobs (replicas of a fleet filling the machine)."""
+        return self.usd_per_hour / self.jobs_per_instance
 
     @property
     def usd_per_gpu_hour(self) -> float:
@@ -59,9 +64,8 @@ class JobPrice:
 
     @property
     def idle_gpus(self) -> float:
-        """GPUs rented but not used by the jobs on these instances."""
-        rented = self.instances * self.offer.gpus_per_instance
-        return rented - self.gpus * self.jobs_per_instance
+        """GPUs the job rents but does not use."""
+        return self.instances * self.offer.gpus_per_instance - self.gpus
 
     def describe(self) -> str:
         o = self.offer

@@ -163,9 +163,9 @@ def add_workload(row: GpuRow, gpu: GpuSpec, plan: Plan, request: CompareRequest,
             row.prefill_seconds = round(2 * plan.counts.active * r.batch_size * r.seq_len / (needed * tflops * 1e12 * share), 4)
     job = machine_price(catalog, gpu.gpu_id, needed, "on_demand")
     if job:
-        row.replica_usd_per_hour, row.replica_offer = round(job.usd_per_hour, 4), job.describe()
+        row.replica_usd_per_hour, row.replica_offer = round(job.usd_per_hour_shared, 4), job.describe()
         tokens_per_hour = row.decode_tokens_per_s * r.batch_size * 3600
-        row.usd_per_million_tokens = round(job.usd_per_hour / tokens_per_hour * 1e6, 4)
+        row.usd_per_million_tokens = round(job.usd_per_hour_shared / tokens_per_hour * 1e6, 4)
 
 
 def add_expected_speed(row: GpuRow, gpu: GpuSpec, plan: Plan, engine: str, needed: int, notes: list[str]) -> None:

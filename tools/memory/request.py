@@ -124,7 +124,8 @@ class GpuFit(BaseModel):
     usable_bytes: int
     note: str | None = None
     usd_per_hour: float | None = Field(default=None, description="cheapest on-demand cost of the GPUs it needs: a tensor-parallel "
-                                       "replica in one machine (its share when a machine hosts several), training across machines")
+                                       "replica in one machine, the whole machine (one GPU of a machine sold only whole pays "
+                                       "the machine), training across machines")
     provider: str | None = None
     instance_type: str | None = None
     stack_note: str | None = Field(default=None, description="why the software this job needs does not run there as "
