@@ -6,6 +6,7 @@ that makes room (the least recently used idle session of the client holding the 
 """
 from __future__ import annotations
 
+import gc
 import hmac
 import ipaddress
 import json
@@ -311,7 +312,7 @@ def uvicorn_config(app: ASGIApp | str, host: str, port: int, options: HttpOption
     import uvicorn
 
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on", http=HeaderDeadline,
-                            timeout_keep_alive=5, **extra)
+                            timeout_keep_alive=5, access_log=False, **extra)  # a line per request nobody reads
     config.header_timeout_s = options.header_timeout_s  # type: ignore[attr-defined]  # read by HeaderDeadline.arm
     return config
 
@@ -362,4 +363,6 @@ def worker_app() -> ASGIApp:
     server = create_server()
     server.register_tools()
     default_catalog()
-    return http_app(server, handed["host"], handed["port"], handed["allowed_hosts"], settings().mcp_token, options)
+    app = http_app(server, handed["host"], handed["port"], handed["allowed_hosts"], settings().mcp_token, options)
+    gc.freeze()  # the catalog and the tools live as long as the worker: full collections need not walk them again
+    return app
