@@ -267,3 +267,19 @@ def test_a_card_known_only_by_its_memory_gets_the_fixes_that_fit_it(catalog, car
     result = estimate_vram(catalog=catalog, model="microsoft/phi-4", gpu=card)
     assert result.gpu_check.gpu_id == "custom-16gb" and not result.gpu_check.fits
     assert result.alternatives and result.alternatives[0].gpus == 1
+
+
+def test_a_70b_in_fp8_at_its_full_context_under_vllm_gets_the_flags_that_start_it_on_one_h100(catalog):
+    """At Llama 3.1's 128k default context no share of one H100 holds a whole request's KV cache; what operators do
+    is both: --gpu-memory-utilization 0.95 and a --max-model-len that share holds."""
+    result = estimate_vram(catalog=catalog, model="meta-llama/Llama-3.1-70B", engine="vllm", weights_dtype="fp8", gpu="h100-sxm")
+    first = result.alternatives[0]
+    assert first.gpus == 1 and first.arguments["gpu_memory_utilization"] == 0.95
+    assert 4096 <= first.arguments["max_model_len"] < 131072
+
+
+def test_a_shorter_context_for_vllm_is_measured_against_its_max_model_len_not_the_default_seq_len(catalog):
+    """Qwen3 32B AWQ on a 4090 under vLLM starts at ~5.5k tokens of its 40,960: that context is the first fix."""
+    result = estimate_vram(catalog=catalog, model="Qwen/Qwen3-32B", engine="vllm", weights_dtype="awq", gpu="rtx-4090")
+    first = result.alternatives[0]
+    assert first.gpus == 1 and "max_model_len" in first.arguments and "gpu_memory_utilization" not in first.arguments

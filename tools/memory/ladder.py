@@ -127,14 +127,15 @@ def alternatives(arguments: Arguments, result: VramEstimate, catalog: Catalog, e
         alternative = tried(arguments, {**base_layout(arguments, result), **same_size[0]}, same_size[1], catalog, estimate)
         if alternative:
             found.append((alternative.gpus, -1, alternative))
-    shorter = shorter_context(arguments, result, catalog, estimate)
-    if shorter:
-        found.append((shorter.gpus, len(RUNGS), shorter))
+    for extra, shorter in enumerate((shorter_context(arguments, result, catalog, estimate),
+                                     share_and_context(arguments, result, catalog, estimate))):
+        if shorter:
+            found.append((shorter.gpus, len(RUNGS) + extra, shorter))
     if check.gpus_needed and check.gpus_needed > gpus_given(arguments):
         more = tried(arguments, dict(fitting.spread_over(result.workload, check.gpus_needed)), check.split or "more GPUs",
                      catalog, estimate)
         if more:
-            found.append((more.gpus, len(RUNGS) + 1, more))
+            found.append((more.gpus, len(RUNGS) + 2, more))
     ranked = [alternative for _, _, alternative in sorted(found, key=lambda item: item[:2])]
     unique: dict[str, Alternative] = {}
     for alternative in ranked:  # one rung per result: 'FP8 weights' on 8 GPUs adds nothing beside '8 GPUs'
@@ -192,10 +193,27 @@ def loaded_otherwise(changes: dict[str, Any], again: VramEstimate) -> bool:
 def shorter_context(arguments: Arguments, result: VramEstimate, catalog: Catalog, estimate: Estimate) -> Alternative | None:
     check = result.gpu_check
     longest = check.max_seq_len if check else None
-    if not longest or longest < SHORTEST_USEFUL_CONTEXT or longest >= given(arguments, "seq_len", 2048):
+    engine = result.serving is not None and result.serving.engine in ("vllm", "sglang")  # their context is max_model_len
+    asked = result.serving.max_model_len if engine and result.serving else given(arguments, "seq_len", 2048)
+    if not longest or longest < SHORTEST_USEFUL_CONTEXT or longest >= (asked or 0):
         return None
     says = f"a context of {longest:,} tokens (seq_len / max_model_len)"
-    return tried(arguments, {"seq_len": longest}, says, catalog, estimate)
+    return tried(arguments, {"max_model_len" if engine else "seq_len": longest}, says, catalog, estimate)
+
+
+def share_and_context(arguments: Arguments, result: VramEstimate, catalog: Catalog, estimate: Estimate) -> Alternative | None:
+    """vLLM/SGLang at a 0.95 memory share with the longest context that share holds: what operators do when a model
+    just misses one GPU at the model's full context ('--max-model-len 8192 --gpu-memory-utilization 0.95')."""
+    if given(arguments, "engine", "hf") not in ("vllm", "sglang") or given(arguments, "gpu_memory_utilization", 0.9) >= 0.95:
+        return None
+    share = {**base_layout(arguments, result), "gpu_memory_utilization": 0.95}
+    again = reestimate(arguments, share, catalog, estimate)
+    check = again.gpu_check if again else None
+    longest = check.max_seq_len if check else None
+    if not longest or longest < SHORTEST_USEFUL_CONTEXT or (check is not None and check.fits):
+        return None
+    says = f"--gpu-memory-utilization 0.95 with --max-model-len {longest:,}"
+    return tried(arguments, {**share, "max_model_len": longest}, says, catalog, estimate, more_gpus=False)
 
 
 def reestimate(arguments: Arguments, changes: dict[str, Any], catalog: Catalog, estimate: Estimate) -> VramEstimate | None:
