@@ -17,11 +17,14 @@ from gpusizer.catalog import Catalog, GpuSpec, SizingError
 from gpusizer.tools.figures import gib
 from gpusizer.tools.memory import fitting
 from gpusizer.tools.memory.engines.kernels import loadable_format
+from gpusizer.tools.memory.engines.memory import VLLM_GPU_MEMORY_UTILIZATION
 from gpusizer.tools.memory.model.formats import FORMATS
 from gpusizer.tools.memory.request import Alternative, VramEstimate
 
 Arguments = Mapping[str, Any]
 Estimate = Callable[[Mapping[str, Any], Catalog], VramEstimate]
+LARGER_SHARE = 0.95  # what operators raise vLLM's 0.9 (SGLang's mem_fraction_static) to when the KV cache is short
+LARGER_SHARE_SAYS = f"a larger memory share (--gpu-memory-utilization {LARGER_SHARE:g})"
 SHORTEST_USEFUL_CONTEXT = 512  # a "fits at N tokens" fix below this is no answer to a sizing question
 
 
@@ -63,6 +66,12 @@ def gpus_given(arguments: Arguments) -> int:
     return int(given(arguments, "num_gpus", 1))
 
 
+def share_can_grow(arguments: Arguments) -> bool:
+    """vLLM or SGLang below the larger memory share operators give it."""
+    return given(arguments, "engine", "hf") in ("vllm", "sglang") \
+        and given(arguments, "gpu_memory_utilization", VLLM_GPU_MEMORY_UTILIZATION) < LARGER_SHARE
+
+
 def llama_cpp(arguments: Arguments) -> bool:
     return bool(given(arguments, "engine", "hf") == "llama_cpp")
 
@@ -71,9 +80,8 @@ RUNGS: tuple[Rung, ...] = (
     Rung("inference", "tensor parallel over the {n} GPUs given",
          lambda a, s: gpus_given(a) > 1 and given(a, "tensor_parallel", 1) == 1,
          lambda a, s: {"tensor_parallel": gpus_given(a)}, more_gpus=False),
-    Rung("inference", "a larger memory share (--gpu-memory-utilization 0.95)",
-         lambda a, s: given(a, "engine", "hf") in ("vllm", "sglang") and given(a, "gpu_memory_utilization", 0.9) < 0.95,
-         lambda a, s: {"gpu_memory_utilization": 0.95}, more_gpus=False),
+    Rung("inference", LARGER_SHARE_SAYS,
+         lambda a, s: share_can_grow(a), lambda a, s: {"gpu_memory_utilization": LARGER_SHARE}, more_gpus=False),
     Rung("inference", "FP8 weights (an FP8 checkpoint, or vLLM --quantization fp8)",
          lambda a, s: not llama_cpp(a) and s.bits > 9, lambda a, s: {"weights_dtype": "fp8"}),
     Rung("inference", "a 4-bit AWQ/GPTQ checkpoint",
@@ -204,15 +212,15 @@ def shorter_context(arguments: Arguments, result: VramEstimate, catalog: Catalog
 def share_and_context(arguments: Arguments, result: VramEstimate, catalog: Catalog, estimate: Estimate) -> Alternative | None:
     """vLLM/SGLang at a 0.95 memory share with the longest context that share holds: what operators do when a model
     just misses one GPU at the model's full context ('--max-model-len 8192 --gpu-memory-utilization 0.95')."""
-    if given(arguments, "engine", "hf") not in ("vllm", "sglang") or given(arguments, "gpu_memory_utilization", 0.9) >= 0.95:
+    if not share_can_grow(arguments):
         return None
-    share = {**base_layout(arguments, result), "gpu_memory_utilization": 0.95}
+    share = {**base_layout(arguments, result), "gpu_memory_utilization": LARGER_SHARE}
     again = reestimate(arguments, share, catalog, estimate)
     check = again.gpu_check if again else None
     longest = check.max_seq_len if check else None
     if not longest or longest < SHORTEST_USEFUL_CONTEXT or (check is not None and check.fits):
         return None
-    says = f"--gpu-memory-utilization 0.95 with --max-model-len {longest:,}"
+    says = f"--gpu-memory-utilization {LARGER_SHARE:g} with --max-model-len {longest:,}"
     return tried(arguments, {**share, "max_model_len": longest}, says, catalog, estimate, more_gpus=False)
 
 

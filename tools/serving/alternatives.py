@@ -12,13 +12,12 @@ from typing import Any
 
 from gpusizer.tools.alternatives import retried, worth_it
 from gpusizer.tools.figures import number, usd
-from gpusizer.tools.memory.ladder import Situation, format_changes
+from gpusizer.tools.memory.ladder import LARGER_SHARE, LARGER_SHARE_SAYS, Situation, format_changes, share_can_grow
 from gpusizer.tools.memory.model.formats import FORMATS
 from gpusizer.tools.serving.plan_models import ServingAlternative, ServingPlan
 from gpusizer.tools.serving.targets import INTERACTIVE_FLOOR_TOKENS_PER_S
 
 SHOWN = 3
-LARGER_SHARE = 0.95  # what operators raise vLLM's 0.9 (SGLang's mem_fraction_static) to when the KV cache is short
 Plan = Callable[..., ServingPlan]
 
 
@@ -27,9 +26,8 @@ def serving_alternatives(arguments: Mapping[str, Any], result: ServingPlan, plan
     before = cheapest_price(result)
     situation = Situation("inference", "full", bits(result.weights_dtype), result.kv_cache_dtype, 1.0, False, False)
     changes = format_changes(arguments, situation)
-    if result.engine in ("vllm", "sglang") and (arguments.get("gpu_memory_utilization") or 0.9) < LARGER_SHARE:
-        changes.insert(0, (f"a larger memory share (--gpu-memory-utilization {LARGER_SHARE:g})",
-                           {"gpu_memory_utilization": LARGER_SHARE}))
+    if share_can_grow({**arguments, "engine": result.engine}):
+        changes.insert(0, (LARGER_SHARE_SAYS, {"gpu_memory_utilization": LARGER_SHARE}))
     limited_by_floor = bool(result.options) and result.options[0].limited_by == "tokens_per_s_per_user"
     if limited_by_floor and arguments.get("min_tokens_per_s_per_user") is None and not arguments.get("tokens_per_s_per_user"):
         changes.append((f"no per-user speed floor (the default is {INTERACTIVE_FLOOR_TOKENS_PER_S:g} tokens/s)",
