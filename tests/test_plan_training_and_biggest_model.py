@@ -9,7 +9,8 @@ from gpusizer.tools.speed.training_time import training_time
 
 def test_a_run_on_a_named_node_takes_what_training_time_says(catalog):
     plan = plan_training("llama-3.1-8b", training_tokens=2e9, gpu="h100", gpu_count=8, catalog=catalog)
-    run = training_time("llama-3.1-8b", training_tokens=2e9, gpu="h100", gpu_count=8, catalog=catalog)
+    # sharded over the node as the fit search lays it out: ZeRO-3 with each layer checkpointed (recomputed in backward)
+    run = training_time("llama-3.1-8b", training_tokens=2e9, gpu="h100", gpu_count=8, gradient_checkpointing=True, catalog=catalog)
     assert (plan.gpu_id, plan.gpu_count) == ("h100-sxm", 8)
     assert plan.wall_clock_hours == pytest.approx(run.wall_clock_hours) and plan.usd_total == pytest.approx(run.usd_total)
     assert plan.tokens_per_s_per_gpu == pytest.approx(2e9 / (run.wall_clock_hours * 3600 * 8))

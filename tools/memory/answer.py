@@ -6,6 +6,8 @@ bytes, verdict first. Priced fits are listed cheapest first, the way a person pi
 from __future__ import annotations
 
 from gpusizer.tools.figures import best_of, gib, number, usd, within_limit
+from gpusizer.tools.memory.fitting import MAX_GPUS, split_of
+from gpusizer.tools.memory.model.formats import FORMATS
 from gpusizer.tools.memory.request import GpuFit, VramEstimate
 
 FITS_SHOWN = 5
@@ -54,6 +56,41 @@ def box_verdict(result: VramEstimate, job: str) -> str:
                       f"({gib(card.usable_bytes)} usable)" for card in box.cards)
     verdict = "Fits" if box.fits else "Does not fit"
     return f"{verdict} the box: {job} shares {gib(box.shared_bytes)} of weights and KV cache; {box.split}: {parts}."
+
+
+def gpus_label(result: VramEstimate, gpus: int, name: str, asked_dtype: str | None, sharding: str | None = None) -> str:
+    """The GPUs as the estimate used them: '1 × GeForce RTX 4090 as Q4_K_M GGUF' ('4-bit' to Ollama), '16 × H100 SXM5
+    80GB (ZeRO-3 / FSDP over 16 GPUs with gradient checkpointing, ...)' (a sharded training job, unless `sharding` was
+    named)."""
+    label = f"{gpus} × {name}"
+    if result.weights_dtype != asked_dtype and FORMATS[result.weights_dtype].gguf:
+        label += f" as {result.weights_dtype.upper()} GGUF"
+    if result.workload == "training" and gpus > 1 and result.training and not sharding:
+        label += f" ({split_of('training', gpus, result.training.gradient_checkpointing)})"
+    return label
+
+
+def count_answer(gpu_id: str, fits: list[GpuFit], claimed: int | None = None) -> str:
+    """'How many H100s?': the fewest of that GPU, how the job spreads over them, and whether a count someone claimed
+    ('8 is plenty') holds it."""
+    fit = next((f for f in fits if f.gpu_id == gpu_id), None)
+    enough = fit is not None and claimed is not None and claimed >= fit.gpus_needed
+    verdict = "" if claimed is None else f"{'Yes' if enough else 'No'}, {claimed} is {'' if enough else 'not '}enough. "
+    if fit is None:
+        return f"{verdict}On {gpu_id}: it does not fit on up to {MAX_GPUS} of them. "
+    price = f" ({usd(fit.usd_per_hour)}/h on {fit.provider})" if fit.usd_per_hour else ""
+    return f"{verdict}On {gpu_id}: {fit.gpus_needed} GPU(s){price}{f': {fit.note}' if fit.note else ''}. "
+
+
+def partly_offloaded(result: VramEstimate, layers: int, where: str) -> str | None:
+    """llama.cpp holding only some layers on the GPUs (`where`): what stays in system RAM, and what puts it all on them."""
+    served, check = result.serving, result.gpu_check
+    if served is None or check is None or served.n_gpu_layers is None or not layers:
+        return None
+    needed = next((f"{f.gpus_needed} × {f.gpu_id}" for f in result.fits if f.gpu_id == check.gpu_id), "a larger GPU")
+    return (f"Partly: llama.cpp puts {served.n_gpu_layers} of {layers} layers on {where} ({gib(check.per_gpu_bytes)}); the other "
+            f"{gib(served.host_weights_bytes or 0)} of weights and {gib(served.host_kv_bytes or 0)} of KV cache stay in system RAM, "
+            f"so tokens come at system-RAM speed. All of it on the GPU takes {needed}, a smaller GGUF or a shorter context.")
 
 
 def breakdown(result: VramEstimate) -> str:

@@ -93,7 +93,7 @@ def biggest_model(gpu: str, *, gpu_count: int = 1, workload: Workload = "inferen
         formats = [None, LOCAL_FORMAT] if request.workload == "inference" else [None]
     found = [FormatFits(weights_dtype=dtype or "as released", models=fitting_models(request, match.gpu.gpu_id, dtype, catalog))
              for dtype in formats]
-    spread = fitting.split_of(request.workload, request.gpu_count)
+    spread = fitting.split_of(request.workload, request.gpu_count, request.gradient_checkpointing is not False)
     assumptions = [f"{request.workload}" + (f" ({request.method})" if request.workload == "training" else "")
                    + f", batch {request.batch_size} x {request.seq_len:,} tokens"
                    + (" (a chat-length context: give seq_len for another)" if request.seq_len == DEFAULT_CONTEXT else ""),
@@ -114,7 +114,8 @@ def bigger_with(request: BiggestModelRequest, result: BiggestModels, catalog: Ca
     arguments = {**request.model_dump(), "weights_dtypes": None if empty.weights_dtype == "as released" else [empty.weights_dtype],
                  "limit": 1}
     changes: list[tuple[str, dict[str, Any]]] = []
-    if request.workload == "training" and not request.gradient_checkpointing:
+    checkpointed = fitting.spread_over(request.workload, request.gpu_count, request.gradient_checkpointing).get("gradient_checkpointing")
+    if request.workload == "training" and not checkpointed and not request.gradient_checkpointing:
         changes.append(("gradient checkpointing", {"gradient_checkpointing": True}))
     if request.workload == "training" and request.method != "qlora":
         changes.append(("QLoRA (a 4-bit base with adapters)", {"method": "qlora", "weights_dtypes": None}))
@@ -132,9 +133,11 @@ def bigger_with(request: BiggestModelRequest, result: BiggestModels, catalog: Ca
 
 def fitting_models(request: BiggestModelRequest, gpu_id: str, dtype: str | None, catalog: Catalog) -> list[FittingModel]:
     arguments: dict[str, Any] = {"workload": request.workload, "seq_len": request.seq_len, "batch_size": request.batch_size,
-                                 "gpu": gpu_id, "weights_dtype": dtype, **fitting.spread_over(request.workload, request.gpu_count)}
+                                 "gpu": gpu_id, "weights_dtype": dtype,
+                                 **fitting.spread_over(request.workload, request.gpu_count, request.gradient_checkpointing)}
     if request.workload == "training":
-        arguments.update(method=request.method, gradient_checkpointing=request.gradient_checkpointing)
+        arguments.update(method=request.method)
+        arguments.setdefault("gradient_checkpointing", request.gradient_checkpointing)
     found: list[FittingModel] = []
     for arch in sorted(catalog.models, key=lambda m: -count_parameters(m).total):
         try:

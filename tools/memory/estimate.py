@@ -74,7 +74,9 @@ def on_a_box(arguments: Mapping[str, object], names: list[str], catalog: Catalog
     """gpu as a list: several of one card are num_gpus of it; different cards are checked as one box (box.py)."""
     parse_request(VramRequest, arguments, "estimate_vram")  # limits and names checked before any work
     if len({name.strip().lower() for name in names}) <= 1:
-        spread = fitting.spread_over(str(arguments.get("workload") or "inference"), len(names))
+        checkpointing = arguments.get("gradient_checkpointing")
+        spread = fitting.spread_over(str(arguments.get("workload") or "inference"), len(names),
+                                     checkpointing if isinstance(checkpointing, bool) else None)
         return estimate_vram(**{**arguments, **spread, "gpu": names[0] if names else None, "catalog": catalog})  # type: ignore[arg-type]
     cards = [catalog.resolve_gpu(name).gpu for name in names]
     engine = str(arguments.get("engine") or "hf")

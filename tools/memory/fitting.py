@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from gpusizer.catalog import Catalog, GpuSpec
 from gpusizer.tools.memory.breakdown import per_gpu
@@ -21,24 +21,40 @@ class Layout(TypedDict):
     num_gpus: int
     tensor_parallel: int
     sharding: str
+    gradient_checkpointing: NotRequired[bool]
 
 
-def spread_over(workload: str, gpus: int) -> Layout:
-    """How the fit scan spreads a job over `gpus`: tensor parallel for inference, ZeRO-3 (= FSDP) for training.
-    As estimate_vram arguments, so a face asking "does it fit on N GPUs" asks exactly what the scan computed."""
+def spread_over(workload: str, gpus: int, gradient_checkpointing: bool | None = None) -> Layout:
+    """How the fit scan spreads a job over `gpus`: tensor parallel for inference; for training, as sharded runs are
+    launched: ZeRO-3 (= FSDP full shard) with activation checkpointing on each decoder layer (torchtune's multi-GPU
+    full_finetune_distributed configs, llama-recipes' fsdp_config fsdp_activation_checkpointing=True, axolotl's and
+    the alignment handbook's FSDP/DeepSpeed recipes): the model states shrink with the GPU count, the activations do
+    not. A request that says `gradient_checkpointing` itself keeps it (the layout then leaves it to the request). As
+    estimate_vram arguments, so a face asking "does it fit on N GPUs" asks exactly what the scan computed."""
     if gpus <= 1:
         return {"num_gpus": 1, "tensor_parallel": 1, "sharding": "none"}
     if workload == "inference":
         return {"num_gpus": gpus, "tensor_parallel": gpus, "sharding": "none"}
-    return {"num_gpus": gpus, "tensor_parallel": 1, "sharding": "zero3"}
+    if gradient_checkpointing is not None:
+        return {"num_gpus": gpus, "tensor_parallel": 1, "sharding": "zero3"}
+    return {"num_gpus": gpus, "tensor_parallel": 1, "sharding": "zero3", "gradient_checkpointing": True}
+
+
+def laid_out(plan: Plan, layout: Layout) -> Plan:
+    """The plan with the layout's checkpointing (the scan's sharded training runs checkpoint each layer)."""
+    settings = plan.training
+    wanted = layout.get("gradient_checkpointing")
+    if settings is None or wanted is None or settings.gradient_checkpointing == wanted:
+        return plan
+    return replace(plan, training=settings.model_copy(update={"gradient_checkpointing": wanted}))
 
 
 def total_for(plan: Plan, batch: int, seq: int, gpus: int | None = None) -> int:
     """Per-GPU peak; with `gpus`, spread the way the fit scan does (`spread_over`)."""
     r = plan.request
-    layout: Layout = spread_over(r.workload, gpus) if gpus is not None else \
+    layout: Layout = spread_over(r.workload, gpus, r.gradient_checkpointing) if gpus is not None else \
         {"num_gpus": r.num_gpus, "tensor_parallel": r.tensor_parallel, "sharding": r.sharding}
-    breakdown, _ = per_gpu(plan, batch, seq, layout["num_gpus"], layout["tensor_parallel"], layout["sharding"])
+    breakdown, _ = per_gpu(laid_out(plan, layout), batch, seq, layout["num_gpus"], layout["tensor_parallel"], layout["sharding"])
     return sum(breakdown.model_dump().values())
 
 
@@ -84,15 +100,15 @@ def fits_across_catalog(plan: Plan, catalog: Catalog) -> list[GpuFit]:
     r = plan.request
     counts = candidate_gpu_counts(plan)
     needed_bytes = {n: total_for(plan, r.batch_size, r.seq_len, n) for n in counts}
-    inference = r.workload == "inference"
-    how = "tensor parallel, in one machine" if inference else "FSDP/ZeRO-3, in one machine where one holds them"
+    checkpointing = r.gradient_checkpointing is not False
     fits = []
     for gpu in catalog.gpus:
         n = next((n for n in counts if needed_bytes[n] <= gpu.usable_memory_bytes), None)
         if n is not None:
             price = machine_price(catalog, gpu.gpu_id, n, "on_demand")
-            fits.append(GpuFit(gpu_id=gpu.gpu_id, gpus_needed=n, per_gpu_bytes=needed_bytes[n],
-                               usable_bytes=gpu.usable_memory_bytes, note=f"{n} GPUs with {how}" if n > 1 else None,
+            machine = int(price.offer.gpus_per_instance) if price else NODE_GPUS
+            fits.append(GpuFit(gpu_id=gpu.gpu_id, gpus_needed=n, per_gpu_bytes=needed_bytes[n], usable_bytes=gpu.usable_memory_bytes,
+                               note=split_of(r.workload, n, checkpointing, machine) if n > 1 else None,
                                usd_per_hour=round(price.usd_per_hour, 4) if price else None,
                                provider=price.offer.provider if price else None,
                                instance_type=price.offer.instance_type if price else None, stack_note=stack_note(plan, gpu)))
@@ -137,16 +153,22 @@ def check_on_gpu(plan: Plan, gpu: GpuSpec, total: int) -> GpuCheck:
     if r.num_gpus > 1:
         notes.append(f"figures are per GPU with the request's {r.num_gpus} GPUs")
     count = gpus_needed(plan, usable)
+    split = None if count is None else split_of(r.workload, count, r.gradient_checkpointing is not False)
     return GpuCheck(gpu_id=gpu.gpu_id, name=gpu.name, fits=needed <= usable, per_gpu_bytes=total, usable_bytes=usable,
                     headroom_bytes=usable - total, max_batch_size=max_batch, max_seq_len=max_seq,
-                    max_seq_len_by_memory=by_memory, gpus_needed=count,
-                    split=None if count is None else split_of(r.workload, count), notes=notes)
+                    max_seq_len_by_memory=by_memory, gpus_needed=count, split=split, notes=notes)
 
 
-def split_of(workload: str, gpus: int) -> str:
-    """How the fit scan spreads a job over `gpus` (spread_over), in words."""
+NODE_GPUS = 8  # an HGX/DGX-style server: where no offer says its size, a sharded job past 8 GPUs spans such machines
+
+
+def split_of(workload: str, gpus: int, checkpointing: bool = True, machine_gpus: int = NODE_GPUS) -> str:
+    """How the fit scan spreads a job over `gpus` (spread_over), in words: a training job past one machine of
+    `machine_gpus` runs across machines (ZeRO-3 / FSDP shard over every rank of the job)."""
     if gpus == 1:
         return "one GPU"
     if workload == "inference":
         return f"tensor parallel over {gpus} GPUs in one machine"
-    return f"ZeRO-3 / FSDP over {gpus} GPUs"
+    machines = -(-gpus // max(1, machine_gpus))
+    where = "in one machine" if machines == 1 else f"across {machines} machines of {machine_gpus}"
+    return f"ZeRO-3 / FSDP over {gpus} GPUs{' with gradient checkpointing' if checkpointing else ''}, {where}"

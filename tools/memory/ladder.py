@@ -140,7 +140,8 @@ def alternatives(arguments: Arguments, result: VramEstimate, catalog: Catalog, e
         if shorter:
             found.append((shorter.gpus, len(RUNGS) + extra, shorter))
     if check.gpus_needed and check.gpus_needed > gpus_given(arguments):
-        more = tried(arguments, dict(fitting.spread_over(result.workload, check.gpus_needed)), check.split or "more GPUs",
+        more = tried(arguments, dict(fitting.spread_over(result.workload, check.gpus_needed, arguments.get("gradient_checkpointing"))),
+                     check.split or "more GPUs",
                      catalog, estimate)
         if more:
             found.append((more.gpus, len(RUNGS) + 2, more))
@@ -167,7 +168,9 @@ def runnable(arguments: Arguments, changes: dict[str, Any], says: str, gpu: GpuS
 def base_layout(arguments: Arguments, result: VramEstimate) -> dict[str, Any]:
     """The GPUs already given, used the way the fit scan uses them: a change is tried on top of that."""
     gpus = gpus_given(arguments)
-    return dict(fitting.spread_over(result.workload, gpus)) if gpus > 1 else {}
+    layout = dict(fitting.spread_over(result.workload, gpus)) if gpus > 1 else {}
+    layout.pop("gradient_checkpointing", None)  # as the request runs on them: a rung changes one thing at a time
+    return layout
 
 
 def tried(arguments: Arguments, changes: dict[str, Any], says: str, catalog: Catalog, estimate: Estimate,
@@ -180,7 +183,8 @@ def tried(arguments: Arguments, changes: dict[str, Any], says: str, catalog: Cat
     if not check.fits:
         if not more_gpus or not check.gpus_needed or check.gpus_needed <= gpus_given({**arguments, **changes}):
             return None
-        changes = {**changes, **fitting.spread_over(again.workload, check.gpus_needed)}
+        changes = {**changes, **fitting.spread_over(again.workload, check.gpus_needed,
+                                                    {**arguments, **changes}.get("gradient_checkpointing"))}
         again = reestimate(arguments, changes, catalog, estimate)
         check = again.gpu_check if again else None
         if again is None or check is None or not check.fits:

@@ -113,7 +113,16 @@ def resolve_weights_dtype(request: VramRequest, arch: ModelArch, settings: Train
         return dtype, why
     if request.method == "qlora":
         return QLORA_BASE_DTYPE, "QLoRA stores the frozen base in NF4"
+    if request.engine == "llama_cpp" and request.weights_dtype in LLAMA_CPP_BITS:
+        gguf = LLAMA_CPP_BITS[request.weights_dtype]
+        return gguf, f"'{request.weights_dtype}' under llama.cpp/Ollama is its {gguf.upper()} GGUF ({LLAMA_CPP_BITS_WHY[gguf]})"
     return request.weights_dtype, "as requested"
+
+
+# A bit width said to llama.cpp or Ollama ('4-bit', 'int8') is the GGUF file type of that width people pull: the
+# quantization Ollama's library tags default to (q4_K_M) and its 8-bit tags (q8_0); GGUF has no FP8 or plain int4.
+LLAMA_CPP_BITS = {"int4": "q4_k_m", "int8": "q8_0", "fp8": "q8_0"}
+LLAMA_CPP_BITS_WHY = {"q4_k_m": "the 4-bit file Ollama's tags pull by default", "q8_0": "the 8-bit GGUF"}
 
 
 def check_combination(request: VramRequest) -> None:

@@ -127,7 +127,8 @@ def job_arguments(request: PlanTrainingRequest, gpu_id: str | None, gpus: int) -
     return {"model": request.model, "params_billions": request.params_billions, "workload": "training",
             "method": request.method, "recipe": request.recipe, "batch_size": request.batch_size,
             "seq_len": request.seq_len or request.tokens_per_example or 2048, "gpu": gpu_id,
-            "gradient_checkpointing": request.gradient_checkpointing, **fitting.spread_over("training", gpus)}
+            "gradient_checkpointing": request.gradient_checkpointing,
+            **fitting.spread_over("training", gpus, request.gradient_checkpointing)}  # a False said is kept
 
 
 def option_on(spec: GpuSpec, request: PlanTrainingRequest, tokens: float, catalog: Catalog,
