@@ -73,6 +73,10 @@ class ServingOption(BaseModel):
     concurrency_per_replica: int = Field(description="requests each replica runs at the planned load")
     limited_by: str = Field(description="what caps a replica's batch: kv_cache, max_num_seqs (SGLang: max_running_requests), "
                             "tokens_per_s_per_user or ttft_s")
+    largest_concurrency_per_replica: int = Field(description="the most requests a replica runs within the targets (what "
+                                                 "limited_by caps): its capacity, at or above the planned concurrency")
+    capacity_requests_per_s: float = Field(description="requests/s all replicas sustain at that capacity: requests at once / "
+                                           "(ttft_s + output_tokens x decode step), Little's law")
     tokens_per_s_per_user: float = Field(description="decode speed each request sees at the planned load")
     aggregate_tokens_per_s: float = Field(description="output tokens per second of all replicas at the planned load")
     ttft_s: float = Field(description="time to first token at the planned load, without queueing")

@@ -65,22 +65,7 @@ def plan_serving(model: str | None = None, *, params_billions: float | None = No
     if (request.concurrent_users is None) == (request.requests_per_s is None):
         raise SizingError("plan_serving: give one of concurrent_users (requests in flight at once, e.g. 100) or requests_per_s "
                           "(arrivals per second, e.g. 5)")
-    context = request.prompt_tokens + request.output_tokens
-    vram = parse_request(VramRequest, {"model": request.model, "params_billions": request.params_billions,
-                                       "weights_dtype": request.weights_dtype,
-                                       "kv_cache_dtype": request.kv_cache_dtype, "engine": request.engine,
-                                       "engine_version": request.engine_version,
-                                       "gpu_memory_utilization": request.gpu_memory_utilization, "max_model_len": context},
-                         "plan_serving")
-    plan = build_plan(vram, catalog)
-    check_engine_request(vram, plan)
-    window = plan.arch.max_position_embeddings
-    if context > window:
-        raise SizingError(f"prompt_tokens + output_tokens = {context:,} exceeds {plan.arch.model_id}'s context window of "
-                          f"{window:,} tokens")
-    warnings = list(plan.notes)
-    if request.model is None:
-        warnings.append(assumed_architecture(request.params_billions or 0, plan.arch))
+    plan, warnings = sized_for_serving(request, catalog)
     if request.gpu:
         match = catalog.resolve_gpu(request.gpu)
         gpus = [match.gpu]
@@ -106,6 +91,27 @@ def plan_serving(model: str | None = None, *, params_billions: float | None = No
     return with_alternatives(result, lambda: serving_alternatives(arguments, result, functools.partial(plan_serving, catalog=catalog)))
 
 
+def sized_for_serving(request: PlanServingRequest, catalog: Catalog, tool: str = "plan_serving") -> tuple[Plan, list[str]]:
+    """The model sized under the engine with max_model_len = prompt_tokens + output_tokens, and the notes it brings."""
+    context = request.prompt_tokens + request.output_tokens
+    vram = parse_request(VramRequest, {"model": request.model, "params_billions": request.params_billions,
+                                       "weights_dtype": request.weights_dtype,
+                                       "kv_cache_dtype": request.kv_cache_dtype, "engine": request.engine,
+                                       "engine_version": request.engine_version,
+                                       "gpu_memory_utilization": request.gpu_memory_utilization, "max_model_len": context},
+                         tool)
+    plan = build_plan(vram, catalog)
+    check_engine_request(vram, plan)
+    window = plan.arch.max_position_embeddings
+    if context > window:
+        raise SizingError(f"prompt_tokens + output_tokens = {context:,} exceeds {plan.arch.model_id}'s context window of "
+                          f"{window:,} tokens")
+    warnings = list(plan.notes)
+    if request.model is None:
+        warnings.append(assumed_architecture(request.params_billions or 0, plan.arch))
+    return plan, warnings
+
+
 def plan_options(plan: Plan, gpus: list[GpuSpec], request: PlanServingRequest,
                  catalog: Catalog) -> tuple[list[ServingOption], list[InfeasibleGpu]]:
     options, infeasible = [], []
@@ -127,6 +133,7 @@ class Shape(NamedTuple):  # a NamedTuple: the planner builds thousands per call
     replicas: int
     planned: LoadPoint          # at the batch each replica runs under the traffic
     fleet: FleetPrice | None
+    most: LoadPoint             # at the largest batch within the targets: what a replica can take
 
 
 class Candidate(NamedTuple):
@@ -256,7 +263,7 @@ def finish(c: Candidate, gpu: GpuSpec, request: PlanServingRequest, catalog: Cat
         missed_target(load, largest + 1, request).split(" ", 1)[0]
     replicas, planned = traffic_fit(load, largest, request)
     fleet = cheapest_fleet(catalog, gpu.gpu_id, c.gpus, replicas, request.pricing, request.jurisdiction)
-    return Shape(c.gpus, c.capacity, c.line, limited_by, replicas, load.point(planned), fleet)
+    return Shape(c.gpus, c.capacity, c.line, limited_by, replicas, load.point(planned), fleet, load.point(largest))
 
 
 def missed_target(load: ReplicaLoad, batch: int, request: PlanServingRequest) -> str:
@@ -345,7 +352,8 @@ def option_of(gpu: GpuSpec, s: Shape, request: PlanServingRequest, fewest: int, 
         gpu_id=gpu.gpu_id, gpus_per_replica=s.gpus, tensor_parallel=1 if request.engine == "llama_cpp" else s.gpus,
         replicas=s.replicas, total_gpus=s.replicas * s.gpus, fewest_gpus=fewest,
         max_concurrency_per_replica=min(s.capacity.requests, 10**9),
-        concurrency_per_replica=s.planned.batch, limited_by=s.limited_by,
+        concurrency_per_replica=s.planned.batch, limited_by=s.limited_by, largest_concurrency_per_replica=s.most.batch,
+        capacity_requests_per_s=round(s.replicas * s.most.requests_per_s(request.output_tokens), 3),
         tokens_per_s_per_user=round(s.planned.tokens_per_s_per_user, 2), aggregate_tokens_per_s=round(tokens_per_s, 1),
         ttft_s=round(s.planned.ttft_s, 4), decode_step_ms=round(s.planned.step_s * 1e3, 3),
         compute_bound_batch=s.line.compute_bound_batch(), kv_cache_tokens_per_replica=s.capacity.kv_tokens,
