@@ -5,6 +5,7 @@ result stays in the structured content, so the text names only the best offers a
 """
 from __future__ import annotations
 
+from gpusizer.catalog import Catalog
 from gpusizer.tools.figures import best_of, number, percent, usd, within_limit
 from gpusizer.tools.money.cloud_cost import CloudCost, Offer
 from gpusizer.tools.money.rent_vs_buy import RentVsBuy
@@ -33,6 +34,65 @@ def cloud_cost_answer(result: CloudCost) -> str:
                       for o in result.offers[1:]], shown=4)
     lines += sorted(result.notes, key=lambda note: not concerns(note, best))[:NOTES_SHOWN]
     return within_limit(lines)
+
+
+def cloud_bill_answer(result: CloudCost, catalog: Catalog, providers: list[str], rate: float | None,
+                      hours_note: str | None) -> str:
+    """A rental's bill: how its hours were counted ('8 hours a day × 30.4 days'), the asker's own rate first where one was
+    given, then the catalog's offers: each provider's asked about (the cheaper first), else the cheapest overall."""
+    offers = (providers_answer(result, providers, catalog) if providers
+              else "\n".join(cloud_cost_answer(result).splitlines()[:5]))  # the cheapest, then the cheapest on-demand
+    hours = f"Hours priced: {hours_note}.\n" if hours_note else ""
+    if rate is None:
+        return hours + offers
+    gpu_hours = result.gpu_count * result.hours
+    return (f"At your rate of {usd(rate)}/GPU-h: {result.gpu_count} GPUs × {number(result.hours)} h = {number(gpu_hours)} "
+            f"GPU-hours, {usd(gpu_hours * rate)}.\n{hours}For comparison, the catalog's cheapest offers:\n{offers}")
+
+
+def providers_answer(result: CloudCost, providers: list[str], catalog: Catalog) -> str:
+    """'runpod vs lambda': each provider's on-demand bill (spot beside it, a second figure), the cheaper named first; a
+    provider with no offer says why."""
+    job = f"{number(result.gpu_count)} x {result.gpu_id} for {number(result.hours)} hour{'s' if result.hours != 1 else ''}"
+    firsts = {p: provider_offers(result, p) for p in dict.fromkeys(providers)}
+    priced = sorted((offers[0].total_usd, p) for p, offers in firsts.items() if offers)
+    lines = [f"{p}: {provider_line(firsts[p], result.gpu_id)}" if firsts[p] else missing_offer(catalog, p, result.gpu_id, result.gpu_count)
+             for p in [p for _, p in priced] + [p for p, offers in firsts.items() if not offers]]
+    head = f"No offer in the catalog for {job} at {', '.join(firsts)}"
+    if priced:
+        (total, pick), *rest = priced
+        kind = PRICING_WORDS[firsts[pick][0].pricing]
+        head = (f"Cheaper: {pick}, {usd(total)} {kind} for {job}, vs " + ", ".join(f"{p} {usd(t)}" for t, p in rest) if rest
+                else f"{usd(total)} {kind} for {job} on {pick}")
+    notes = [n for n in result.notes if n.split(":", 1)[0] in firsts]  # 'runpod: a100 80gb read as the PCIe part'
+    return within_limit([head, *(f"- {line}" for line in lines), *notes])
+
+
+PRICING_WORDS = {"on_demand": "on-demand", "spot": "spot"}
+
+
+def provider_offers(result: CloudCost, provider: str) -> list[Offer]:
+    """A provider's bill: its cheapest on-demand offer (the bill unless spot is asked), then its cheapest spot one."""
+    own = [o for o in result.offers if o.provider == provider]
+    on_demand = next((o for o in own if o.pricing == "on_demand"), None)
+    spot = next((o for o in own if o.pricing == "spot"), None)
+    return [o for o in (on_demand, spot) if o is not None]
+
+
+def provider_line(offers: list[Offer], gpu_id: str) -> str:
+    first, *spot = offers
+    form = f"{first.gpu_id} " if first.gpu_id != gpu_id else ""  # the part in another form, said
+    idle = f", {number(first.idle_gpus)} GPUs paid for but idle" if first.idle_gpus else ""
+    return (f"{usd(first.total_usd)} {PRICING_WORDS[first.pricing]} ({form}{first.instance_type}, "
+            f"{usd(first.usd_per_gpu_hour)}/GPU-hour{idle})" + "".join(f"; spot {usd(o.total_usd)}" for o in spot))
+
+
+def missing_offer(catalog: Catalog, provider: str, gpu_id: str, count: int) -> str:
+    """No offer for the GPU, or none holding `count` of it in one machine."""
+    sizes = [o.gpus_per_instance for o in catalog.offers_for(gpu_id) if o.provider == provider]
+    if not sizes:
+        return f"{provider}: no offer for {gpu_id} in the catalog"
+    return f"{provider}: no machine with {count} × {gpu_id} in the catalog (its largest has {number(max(sizes))})"
 
 
 def where(offer: Offer) -> str:

@@ -129,6 +129,8 @@ def cloud_cost(gpu: str, *, hours: float, gpu_count: int | None = None, pricing:
     offers = [priced(o, p, request, catalog, spot_hours if p == "spot" else request.hours,
                      doubts.get(o.offer_id, "") if p == "spot" else "")
               for o in candidates for p in pricings if o.usd_per_hour(p) and (p != "spot" or listed or o.offer_id not in doubts)]
+    if request.providers and not match.exact and offers:  # 'A100 80GB on runpod vs lambda': each provider's own form
+        offers += other_forms_by_provider(arguments, workload, spec, catalog, offers, notes)
     offers.sort(key=lambda o: (bool(o.price_warning), o.total_usd, o.provider, o.instance_type))
     if doubts:
         notes.append(doubt_note(doubts, candidates, listed))
@@ -158,6 +160,15 @@ def cloud_cost(gpu: str, *, hours: float, gpu_count: int | None = None, pricing:
         functools.partial(cloud_cost, catalog=catalog), catalog))
 
 
+def as_named(catalog: Catalog, words: str, gpu_id: str) -> str:
+    """A GPU as a question named it ('a100 80gb', which RunPod rents in its PCIe form), where the catalog reads those words
+    as `gpu_id`; else the id ('h100s' is read in free text, not as an argument)."""
+    try:
+        return words if catalog.resolve_gpu(words).gpu.gpu_id == gpu_id else gpu_id
+    except SizingError:
+        return gpu_id
+
+
 def in_another_form(arguments: dict[str, Any], workload: WorkloadArguments, spec: GpuSpec, catalog: Catalog) -> CloudCost | None:
     """'A100 80GB on RunPod' where RunPod rents only the PCIe part: that part's offers, saying so, rather than none."""
     for part in catalog.other_forms(spec):
@@ -167,6 +178,20 @@ def in_another_form(arguments: dict[str, Any], workload: WorkloadArguments, spec
                     f"filters, and this is the same GPU memory in another form")
             return found.model_copy(update={"notes": [said, *found.notes]})
     return None
+
+
+def other_forms_by_provider(arguments: dict[str, Any], workload: WorkloadArguments, spec: GpuSpec, catalog: Catalog,
+                            offers: list[Offer], notes: list[str]) -> list[Offer]:
+    """Of the providers asked about, each with no offer of the part read gets its offers of the part in another form
+    ('A100 80GB' at RunPod, which rents the PCIe one, beside Lambda's SXM), saying so."""
+    found: list[Offer] = []
+    priced = {o.provider for o in offers}
+    for provider in dict.fromkeys(p.lower() for p in arguments["providers"] if p.lower() not in priced):
+        other = in_another_form({**arguments, "providers": [provider]}, workload, spec, catalog)
+        if other:
+            found += other.offers
+            notes.append(f"{provider}: {other.notes[0]}")
+    return found
 
 
 def filter_offers(offers: list[CloudOffer], request: CloudCostRequest, catalog: Catalog) -> list[CloudOffer]:
