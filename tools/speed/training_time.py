@@ -18,6 +18,7 @@ from typing import Literal, NamedTuple
 from pydantic import BaseModel, Field
 
 from gpusizer.catalog import Catalog, GpuSpec, SizingError, load_catalog
+from gpusizer.tools.figures import number, percent, token_count, usd
 from gpusizer.tools.memory.model.generic_model import generic_dense_decoder
 from gpusizer.tools.memory.model.parameters import count_parameters
 from gpusizer.tools.pricing import machine_price
@@ -124,6 +125,23 @@ def training_time(model: str | None = None, *, training_tokens: float, params_bi
                         gpu_hours=gpu_hours, wall_clock_hours=wall, wall_clock_days=wall / 24, usd_per_gpu_hour=rate,
                         provider=price.offer.provider if price else None,
                         usd_total=gpu_hours * rate if rate else None, assumptions=assumptions)
+
+
+def training_time_answer(result: TrainingTime, method: str = "full", rate_only: bool = False) -> str:
+    """The run in one sentence: GPU-hours, wall-clock time (hours for a small run, not '0.0 days'), MFU and the bill;
+    with `rate_only`, the tokens a day the GPUs get through and what `result.training_tokens` of them cost."""
+    cost = (f", about {usd(result.usd_total)} at {usd(result.usd_per_gpu_hour)}/GPU-h ({result.provider})"
+            if result.usd_total is not None else "; no cloud price for this GPU in the catalog")
+    if rate_only:
+        per_day = result.training_tokens / result.wall_clock_days
+        price = usd(result.usd_total) if result.usd_total is not None else "no cloud price in the catalog"
+        return (f"About {per_day / 1e9:.2f}B tokens a day ({per_day / 86400:,.0f} tokens/s) on {result.gpu_count} × "
+                f"{result.gpu_id} at {percent(result.mfu)} MFU; {token_count(result.training_tokens)} tokens cost {price}.")
+    wall = (f"{number(result.wall_clock_days, 1)} days" if result.wall_clock_days >= 1
+            else f"{number(result.wall_clock_hours, 1)} hours")
+    how = "" if method == "full" else f"{method} "
+    return (f"About {number(result.gpu_hours, 0)} GPU-hours: {wall} of {how}training on {result.gpu_count} × "
+            f"{result.gpu_id} at {percent(result.mfu)} MFU ({result.training_flops:.2e} FLOPs){cost}.")
 
 
 class RunSpeed(NamedTuple):

@@ -87,3 +87,13 @@ def count_parameters(arch: ModelArch) -> ParameterCount:
         vision=arch.vision_params,
         active_routed_experts=moe_layers * (arch.num_experts_per_tok or 0) * per_expert,
     )
+
+
+def model_card(arch: ModelArch) -> str:
+    """A model's card in one line, as a person asks 'what is Qwen3 30B-A3B?': its parameters (active ones for an MoE),
+    layers, hidden size, heads, vocabulary and the config's source."""
+    counts = count_parameters(arch)
+    moe = f", MoE with {counts.active / 1e9:.1f}B active" if counts.active != counts.total else ""
+    return (f"{arch.model_id}: {counts.total / 1e9:.2f}B parameters{moe}; {arch.num_hidden_layers} layers, hidden "
+            f"{arch.hidden_size}, {arch.num_attention_heads} query / {arch.num_key_value_heads} KV heads, vocabulary "
+            f"{arch.vocab_size:,}. Source: {arch.source} (as of {arch.as_of}).")
