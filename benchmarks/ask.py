@@ -73,9 +73,26 @@ def held_out_file(catalog, verbose: bool, path: Path, first: str) -> None:
     print(f"held-out {path.name}: {right}/{len(cases)} right ({right / len(cases):.0%}); {first}")
 
 
+PART_TOOLS = {"cost": ("cloud_cost",), "time": ("training_time",), "buy": ("rent_vs_buy",)}  # a part's tool
+
+
+def read_two_ways(understood) -> bool:
+    """Whether the answer would add a second reading (tools/questions/second_readings.py), judged without tools: the
+    parts the words ask stand for the tools they would call."""
+    from gpusizer.tools.questions.asking import parts_asked
+    from gpusizer.tools.questions.second_readings import second_reading
+
+    journey, reading = understood.journey, understood.reading
+    if journey is None or understood.follow is not None or reading.unknown_gpus:
+        return False
+    parts = parts_asked(reading.asked, journey.covers, training=reading.workload == "training", gpus=len(reading.gpus))
+    called = frozenset(tool for part in parts for tool in PART_TOOLS.get(part, ()))
+    return second_reading(reading, journey.name, called) is not None
+
+
 def parser_mode(catalog, verbose: bool, write_misses: bool = False) -> int:
     """Readings of every row (no tool called), answers of the rows that expect one; the misses as the test holds them."""
-    right, by_journey = 0, Counter()
+    right, by_journey, two_ways = 0, Counter(), Counter()
     totals = Counter(case["journey"] for case in CORPUS)
     started, answered = time.process_time(), {}  # a conversation's earlier questions are answered once
     for case in CORPUS:
@@ -83,8 +100,12 @@ def parser_mode(catalog, verbose: bool, write_misses: bool = False) -> int:
         ok = miss_of(case, understood.journey_name, understood.facts()) is None
         right += ok
         by_journey[case["journey"]] += ok
+        two_ways[ok, read_two_ways(understood)] += 1
     reading_ms = (time.process_time() - started) * 1000 / len(CORPUS)
     print(f"readings: {right}/{len(CORPUS)} right ({right / len(CORPUS):.1%}); {reading_ms:.1f} ms of CPU per question")
+    misread = two_ways[False, True] + two_ways[False, False]
+    print(f"read two ways (a quantity given that the journey chosen does not use): {two_ways[False, True]} of {misread} "
+          f"misreadings, {two_ways[True, True]} of {right} right readings")
     for journey, total in sorted(totals.items()):
         print(f"  {journey:16} {by_journey[journey]:4}/{total}")
     expecting = [case for case in CORPUS if case.get("expect")]

@@ -110,7 +110,7 @@ async def test_ask_tab_in_llm_mode_streams_the_answer_and_shows_a_card_per_tool_
     async with GpusizerApp(tab="ask", catalog=catalog).run_test(size=(110, 36)) as pilot:
         pane = pilot.app.active_pane
         pane.llm_model = scripted_assistant()
-        await type_into(pilot, "#question", "will llama 3.1 8b fit on a 4090?")
+        await type_into(pilot, "#question", "hi! my cousin keeps talking about local llms, where do i even start")  # no parse
         await pilot.press("enter")
         for _ in range(200):  # the agent talks to a spawned gpusizer-mcp; wait for its answer
             await pilot.pause(0.05)
@@ -166,3 +166,32 @@ def test_ask_json_lists_what_it_set_aside(catalog):
     answer = ask("my old box had a 5080. now i have two 3090s: will gpt-oss-120b fit across the two 3090s in vllm?", catalog)
     assert answer.set_aside == ["GPU rtx-5080, told about, not asked about"]
     assert "Set aside (named, but not what I read you as asking about): GPU rtx-5080" in answer.interpretation
+
+
+async def test_with_an_llm_a_question_the_parser_reads_one_way_is_answered_by_the_parser(catalog):
+    async with GpusizerApp(tab="ask", catalog=catalog).run_test(size=(110, 36)) as pilot:
+        pane = pilot.app.active_pane
+        pane.llm_model = scripted_assistant()
+        await type_into(pilot, "#question", "will llama 3.1 8b fit on a 4090 at 8k context?")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert pane.last.journey == "fit" and pane.last.calls[0].tool == "estimate_vram"  # no model call: instant
+
+
+def prompt_recorder(prompts: list[str]):
+    """A model that records the user's prompt and answers at once, calling no tool."""
+    async def stream(messages, info: AgentInfo):
+        prompts.extend(str(p.content) for m in messages for p in getattr(m, "parts", []) if type(p).__name__ == "UserPromptPart")
+        yield "ok"
+    return FunctionModel(stream_function=stream)
+
+
+async def test_a_question_read_two_ways_goes_to_the_llm_with_the_parsers_reading(catalog):
+    from gpusizer.tools.questions import ask
+    from gpusizer.tui.ask.llm import needs_the_llm, parser_hint
+
+    parsed = ask("will qwen2.5 14b fit on an L40S? about 40 people would chat with it at once", catalog)
+    prompts: list[str] = []
+    answer = await ask_llm(parsed.question, model=prompt_recorder(prompts), hint=parser_hint(parsed))
+    assert needs_the_llm(parsed) and answer.answer == "ok"
+    assert "a serving plan for the traffic" in prompts[0] and "users: 40" in prompts[0] and "Not from the user" in prompts[0]

@@ -114,7 +114,8 @@ def test_training_from_scratch_on_a_token_count_answers_time_and_cost(catalog):
 def test_cheapest_way_to_fine_tune_compares_the_methods(catalog):
     answer = ask("what's the cheapest way to fine-tune llama 3.1 70b?", catalog)
     assert answer.journey == "cheapest_method"
-    assert [c.arguments.get("method") for c in answer.calls] == ["full", "lora", "qlora"]
+    assert [c.tool for c in answer.calls] == ["cheapest_way"]
+    assert [way["way"] for way in answer.calls[0].result["ways"]] == ["full fine-tuning", "LoRA", "QLoRA"]
     assert answer.answer.startswith("Cheapest: ")
 
 

@@ -44,9 +44,9 @@ PHRASINGS = [  # (question, journey, tool, arguments the call must carry)
     ("what's the max context I can LoRA fine-tune qwen2.5-7b with on 24GB? rtx 4090", "limits", "estimate_vram",
      {"model": Q7, "gpu": "rtx-4090", "method": "lora"}),
     ("maximum batch size for llama 3.1 70b on 4x h100", "limits", "estimate_vram", {"model": L70, "gpu": "h100-sxm", "tensor_parallel": 4}),
-    ("max concurrent 16k-token requests of Llama 3.1 8B on an H100", "limits", "estimate_vram",
-     {"model": L8, "gpu": "h100-sxm", "engine": "vllm", "max_model_len": 16384}),
-    ("how many users can llama 3.1 8b q4_k_m serve with ollama on a 4090", "limits", "plan_serving",
+    ("max concurrent 16k-token requests of Llama 3.1 8B on an H100", "limits", "serving_capacity",
+     {"model": L8, "gpu": "h100-sxm", "engine": "vllm", "prompt_tokens": 16384}),
+    ("how many users can llama 3.1 8b q4_k_m serve with ollama on a 4090", "limits", "serving_capacity",
      {"model": L8, "engine": "llama_cpp", "weights_dtype": "q4_k_m", "gpu": "rtx-4090"}),
     # 10. serving capacity
     ("serve qwen3-8b to 16 concurrent users at 32k context", "serving", "plan_serving",

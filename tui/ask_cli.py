@@ -14,15 +14,13 @@ def main(argv: list[str]) -> int:
     question = " ".join(arguments.question)
 
     from gpusizer.catalog import load_catalog
+    from gpusizer.tools.questions import ask
 
-    if arguments.llm:
-        from .ask.llm import ask_llm_sync
+    answer = ask(question, load_catalog())
+    if arguments.llm:  # the parser's reading goes along as a hint
+        from .ask.llm import ask_llm_sync, parser_hint
 
-        answer = ask_llm_sync(question)
-    else:
-        from gpusizer.tools.questions import ask
-
-        answer = ask(question, load_catalog())
+        answer = ask_llm_sync(question, parser_hint(answer))
     if arguments.json:
         print(json.dumps(answer.model_dump(mode="json"), indent=2))
     else:

@@ -32,6 +32,8 @@ class AskAnswer(BaseModel):
     defaults_used: list[str] = Field(default=[], description="what the answer assumed because the question did not say")
     answered: list[str] = Field(default=[], description="what the answer covers: fit, speed, cost, buy, which_gpu...")
     not_answered: list[str] = Field(default=[], description="parts of the question this answer does not cover")
+    readings: list[str] = Field(default=[], description="the journey answered; a second one where the question gives a "
+                                                     "quantity only that one uses (both are answered)")
     follow_up: bool = Field(default=False, description="read as a change to the previous question")
     calls: list[ToolCall] = []
     _reading: Any = PrivateAttr(default=None)  # the Reading, for follow-up questions

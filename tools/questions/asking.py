@@ -25,6 +25,7 @@ from .conversation import (
     sibling_follow_up,
 )
 from .reading import Reading, facts, read_question, set_aside_told, word_starts
+from .second_readings import LABELS, PARTS, hesitation, second_reading
 from .turns import FOLLOW_UP_JOURNEY_RULES, SETTLE_RULES, TRAINING_TIME_ASK, Turn, asks_anything, choose
 from .wording import defaults_used, interpretation, not_understood_text
 
@@ -243,11 +244,13 @@ def answer_understood(understood: Understood, catalog: Catalog, previous: AskAns
         calls: list[ToolCall] = []
         asked_now = (reading.asked.split(previous._reading.asked)[0]
                      if follow is not None and previous is not None and previous._reading is not None else reading.asked)
-        lines, answered, not_answered = answer_lines(reading, journey, asked_now, catalog, calls)
+        lines, answered, not_answered, second = answer_lines(reading, journey, asked_now, catalog, calls, follow is None)
         defaults = defaults_used(reading, journey.name, catalog)
         text = interpretation(reading, journey.name, catalog)
         if follow is not None:
             text = "Follow-up of the previous question. " + text
+        if second is not None:
+            text += "\n" + hesitation(journey.name, *second)
         for heading, items in (("From the sentences that tell (not the one that asks): ", backstory),  # a misread setup shows
                                ("Set aside (named, but not what I read you as asking about): ", set_aside),
                                ("Assumed (not in your question): ", defaults)):
@@ -256,13 +259,14 @@ def answer_understood(understood: Understood, catalog: Catalog, previous: AskAns
         if reading.ignored:
             text += "\nIgnored: " + ", ".join(f"'{w}'" for w in reading.ignored) + "."
         answer = AskAnswer(understood=True, journey=journey.name, interpretation=text, answer="\n".join(lines), calls=calls,
-                           defaults_used=defaults, not_answered=not_answered, answered=answered, **base)
+                           defaults_used=defaults, not_answered=not_answered, answered=answered,
+                           readings=[journey.name, second[0]] if second else [journey.name], **base)
     answer._reading, answer._models_seen = reading, understood.seen
     return answer
 
 
 def answer_lines(reading: Reading, journey: j.Journey, asked_now: str, catalog: Catalog,
-                 calls: list[ToolCall]) -> tuple[list[str], list[str], list[str]]:
+                 calls: list[ToolCall], fresh: bool = True) -> tuple[list[str], list[str], list[str], tuple[str, list[str]] | None]:
     """The answer's lines: the journey's own, then each variant (another method or format, another GPU named) and each
     further part asked; with the parts answered and those named as not answered."""
     lines: list[str] = []
@@ -307,16 +311,20 @@ def answer_lines(reading: Reading, journey: j.Journey, asked_now: str, catalog: 
     if journey.name in ("fit", "limits") and len(reading.gpus) > 1 and "limits" not in answered[len(journey.covers):]:
         for gpu in reading.gpus[1:3]:  # 'fit on a 4090 or a 3090?': each GPU named gets its answer
             attempt(f"On {gpu[0]}: ", dataclasses.replace(reading, gpus=[gpu]), journey_only)
-    unused = [f"model {m}" for m in reading.models[1:]]  # never silently: what was named but not answered for
-    if journey.name not in ("compare", "speed", "biggest_model", "fit", "limits"):
-        unused += [f"GPU {g}" for g, _ in reading.gpus[1:]]
-    elif journey.name in ("fit", "limits"):
-        unused += [f"GPU {g}" for g, _ in reading.gpus[3:]]
-    if unused:
-        lines.append(f"Also named, not answered for here: {', '.join(dict.fromkeys(unused))} (ask about it on its own).")
+    second = second_reading(reading, journey.name, frozenset(c.tool for c in calls)) if fresh and not reading.unknown_gpus else None
+    if second is not None:  # a quantity given that the answer so far does not use: the journey that uses it answers
+        attempt(f"{LABELS[second[0]]}: ", reading, lambda r: j.JOURNEY_BY_NAME[second[0]].answer(r, catalog, calls))
+        answered.append(PARTS[second[0]])
+    return lines + closing_lines(reading, calls, not_answered), answered, not_answered, second
+
+
+def closing_lines(reading: Reading, calls: list[ToolCall], not_answered: list[str]) -> list[str]:
+    """What was named but no tool was called for (never silently), the reading's notes, the parts not answered."""
+    called = {value for c in calls for value in [*c.arguments.values(), *(c.result or {}).values()] for value in
+              (value if isinstance(value, list) else [value]) if isinstance(value, str)}
+    unused = [f"model {m}" for m in reading.models[1:] if m not in called]
+    unused += [f"GPU {g}" for g, _ in reading.gpus[1:] if g not in called and not g.endswith("GB")]
+    lines = [f"Also named, not answered for here: {', '.join(dict.fromkeys(unused))} (ask about it on its own)."] if unused else []
     if reading.unknown_gpus and rx.search(APPLE, " ".join(reading.unknown_gpus)):
         lines.append(APPLE_NOTE)
-    lines += reading.notes
-    if not_answered:
-        lines.append("Not answered: " + "; ".join(not_answered) + ".")
-    return lines, answered, not_answered
+    return lines + reading.notes + (["Not answered: " + "; ".join(not_answered) + "."] if not_answered else [])

@@ -11,23 +11,31 @@ from collections.abc import Callable
 from typing import Any
 
 from gpusizer import tools
-from gpusizer.catalog import Catalog, GpuSpec, SizingError
+from gpusizer.catalog import Catalog, SizingError
 from gpusizer.tools.compare.answer import compare_gpus_answer
-from gpusizer.tools.figures import gib, number, percent, token_count, usd
+from gpusizer.tools.compare.card import gpu_card
+from gpusizer.tools.figures import gib, number, usd
 from gpusizer.tools.memory import fitting
+from gpusizer.tools.memory.answer import breakdown, count_answer, estimate_vram_answer, gpus_label, partly_offloaded
 from gpusizer.tools.memory.biggest import DEFAULT_CONTEXT as BIGGEST_DEFAULT_CONTEXT
 from gpusizer.tools.memory.biggest import biggest_model, biggest_model_answer
 from gpusizer.tools.memory.engine_settings import ENGINE_NAMES
 from gpusizer.tools.memory.engines.llama_cpp import offloadable_layers
-from gpusizer.tools.memory.model.parameters import count_parameters
+from gpusizer.tools.memory.model.parameters import model_card
 from gpusizer.tools.memory.request import GpuCheck, VramRequest
-from gpusizer.tools.money.answers import cloud_cost_answer, rent_vs_buy_answer
+from gpusizer.tools.money.answers import cloud_bill_answer, rent_vs_buy_answer
+from gpusizer.tools.money.budget import budget_hours_answer, cards_within_budget, cheaper_run_verdict, cheapest_ways, use_of_hours
+from gpusizer.tools.money.cheapest_way import cheapest_way, cheapest_way_answer
+from gpusizer.tools.money.cloud_cost import as_named
 from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
-from gpusizer.tools.pricing import HOURS_PER_MONTH, HOURS_PER_YEAR, cheapest, cheapest_fits
-from gpusizer.tools.serving.answer import plan_serving_answer
+from gpusizer.tools.pricing import cheapest_fits
+from gpusizer.tools.serving.answer import plan_serving_answer, serving_plans_answer
+from gpusizer.tools.serving.capacity import capacities_answer, serving_capacity
 from gpusizer.tools.serving.plan_models import PlanServingRequest
+from gpusizer.tools.serving.windows import model_window
+from gpusizer.tools.serving.windows import prompt_within_window as window_prompt
 from gpusizer.tools.speed.estimate_speed import estimate_speed_answer
-from gpusizer.tools.speed.training_time import training_time
+from gpusizer.tools.speed.training_time import training_time, training_time_answer
 from gpusizer.tools.validation import default_of
 
 from . import regex as rx
@@ -81,7 +89,7 @@ def workload_arguments(reading: Reading, *, with_gpu: bool = False) -> dict[str,
     method = reading.method if reading.workload == "training" else None
     return {**subject_arguments(reading), "workload": reading.workload, "method": method, "weights_dtype": reading.weights_dtype,
             "kv_cache_dtype": reading.kv_cache_dtype, "batch_size": reading.batch_size, "seq_len": reading.seq_len,
-            "gradient_checkpointing": reading.gradient_checkpointing,
+            **({} if reading.gradient_checkpointing is None else {"gradient_checkpointing": reading.gradient_checkpointing}),
             "recipe": reading.recipe if reading.workload == "training" else None,
             "optimizer": reading.optimizer if reading.workload == "training" else None,
             "training_precision": reading.training_precision if reading.workload == "training" else None,
@@ -114,7 +122,8 @@ def spread_over(reading: Reading, count: int | None) -> dict[str, Any]:
         return {}
     if estimate_engine(reading, True) == "llama_cpp":
         return {"num_gpus": count}  # llama.cpp splits layers across its GPUs
-    layout: dict[str, Any] = dict(fitting.spread_over(reading.workload or default_of(VramRequest, "workload"), count))
+    workload = reading.workload or default_of(VramRequest, "workload")
+    layout: dict[str, Any] = dict(fitting.spread_over(workload, count, reading.gradient_checkpointing))
     if reading.sharding and reading.workload == "training":
         layout = {"num_gpus": count, "sharding": reading.sharding}
     return {key: value for key, value in layout.items() if value != default_of(VramRequest, key)}
@@ -124,16 +133,11 @@ def warnings_line(warnings: list[str]) -> str:
     return f" Note: {warnings[0]}" if warnings else ""
 
 
-def price_or(value: float | None, missing: str = "no cloud price in the catalog") -> str:
-    return usd(value) if value is not None else missing
-
-
 # ---- memory: how much, does it fit, on which GPU, how far it stretches
 def answer_estimate(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading))
-    parts = ", ".join(f"{k.replace('_', ' ')} {gib(v)}" for k, v in result.breakdown.model_dump().items() if v)
     fits = ", ".join(f"{f.gpus_needed} × {f.gpu_id}" for f in result.fits[:6]) or f"no catalog GPU within {fitting.MAX_GPUS} GPUs"
-    return (f"Peak memory: {gib(result.total_bytes)} per GPU ({parts}). Fits on (fewest GPUs first): {fits}."
+    return (f"Peak memory: {gib(result.total_bytes)} per GPU ({breakdown(result)}). Fits on (fewest GPUs first): {fits}."
             + warnings_line(result.warnings))
 
 
@@ -168,15 +172,9 @@ def answer_mixed_box(reading: Reading, catalog: Catalog, calls: list[ToolCall]) 
     if box is None:  # the same card listed twice: an ordinary fit
         return answer_fit(reading, catalog, calls)
     names = " + ".join(f"{n} × {g}" if n > 1 else g for g, n in ((g, count or 1) for g, count in named_gpus(reading)))
-    split = ", ".join(f"{gib(card.share_bytes)} of {card.gpu_id}'s {gib(card.usable_bytes)}" for card in box.cards)
-    buffers = box.cards[0].buffers_bytes
-    how = (f"{box.split}: {gib(box.shared_bytes / len(box.cards))} plus {gib(buffers)} of buffers each"
-           if engine in ("vllm", "sglang") else
-           f"{box.split} ({split}), and each card also holds {gib(buffers)} of buffers and CUDA context")
-    verdict = "Yes" if box.fits else "No"
-    return (f"{verdict}: {names} in one box. The model needs {gib(box.shared_bytes)} for weights and KV cache on the GPUs; "
-            f"{how}." + ("" if box.fits else " A smaller format or a shorter context would bring it down.")
-            + warnings_line(result.warnings))
+    told = estimate_vram_answer(result).splitlines()  # the tool's verdict, and its cheapest fix where it does not fit
+    told = told[:1] + [line for line in told if line.startswith("Cheapest fix")]
+    return f"{'Yes' if box.fits else 'No'}: {names} in one box. " + " ".join(told) + warnings_line(result.warnings)
 
 
 def answer_fit(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
@@ -186,54 +184,46 @@ def answer_fit(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str
     result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading, with_gpu=True), gpu=gpu_id,
                   **spread_over(reading, count))
     check = checked(result)
-    label = f"{count or 1} × {check.name}"
+    label = gpus_label(result, count or 1, check.name, reading.weights_dtype, reading.sharding)
     served = result.serving
-    if check.fits and served is not None and served.engine == "llama_cpp" and partly_in_system_ram(served.model_dump()):
-        layers = offloadable_layers(catalog.find_model(result.model)) if reading.model else None
-        if layers and served.n_gpu_layers is not None:
-            needed = next((f.gpus_needed for f in result.fits if f.gpu_id == gpu_id), None)
-            whole = f"{needed} × {gpu_id}" if needed else "a larger GPU"
-            return (f"Partly: llama.cpp puts {served.n_gpu_layers} of {layers} layers on {label} ({gib(check.per_gpu_bytes)}); "
-                    f"the other {gib(served.host_weights_bytes)} of weights and {gib(served.host_kv_bytes)} of KV cache stay "
-                    f"in system RAM, so tokens come at system-RAM speed. All of it on the GPU takes {whole}, a smaller "
-                    "GGUF or a shorter context.")
+    if check.fits and served is not None and served.engine == "llama_cpp" and partly_in_system_ram(served.model_dump()) \
+            and reading.model and (partly := partly_offloaded(result, offloadable_layers(catalog.find_model(result.model)), label)):
+        return partly
     if check.fits:
-        return (f"Yes: it fits on {label}, {gib(check.per_gpu_bytes)} of {gib(check.usable_bytes)} usable per GPU "
-                f"({gib(check.headroom_bytes)} to spare)." + warnings_line(result.warnings))
+        return claim_answered(reading, f"Yes: it fits on {label}, {gib(check.per_gpu_bytes)} of {gib(check.usable_bytes)} usable "
+                              f"per GPU ({gib(check.headroom_bytes)} to spare)." + warnings_line(result.warnings))
     needed = next((f.gpus_needed for f in result.fits if f.gpu_id == gpu_id), None)
     if served is not None and served.reason:  # the engine's own refusal says what to change, in its terms
         also = f" Without changing it, it takes {needed} × {gpu_id}." if needed and needed != (count or 1) else ""
         return (f"No: {ENGINE_NAMES[served.engine]} would not start on {label} ({gib(check.per_gpu_bytes)} of "
                 f"{gib(check.usable_bytes)} usable per GPU): {served.reason}.{also}")
-    more = (f"It takes {needed} × {gpu_id} (the tool's fit search)." if needed
-            else f"It does not fit on up to {fitting.MAX_GPUS} × {check.name}." if not gpu_id.endswith("GB")
-            else "Smaller formats (4-bit), a shorter context or more GPUs would bring it down.")
-    fixes = "".join(f" {'Cheapest fix' if n == 0 else 'Or'}: {alternative.text}." for n, alternative in enumerate(result.alternatives))
-    return (f"No: it needs {gib(check.per_gpu_bytes)} per GPU on {label}, which has {gib(check.usable_bytes)} usable.{fixes} "
-            f"{more}")
+    fixes = [a.text for a in result.alternatives]  # the cheapest fix in the verdict's sentence
+    more = (f" It takes {needed} × {gpu_id} (the tool's fit search)." if needed
+            else f" It does not fit on up to {fitting.MAX_GPUS} × {check.name}." if not gpu_id.endswith("GB")
+            else " Smaller formats (4-bit), a shorter context or more GPUs would bring it down.")
+    return claim_answered(reading, f"No: it needs {gib(check.per_gpu_bytes)} per GPU on {label}, which has {gib(check.usable_bytes)}"
+                          f" usable{'; yes with ' if fixes else ''}{'. Or: '.join(fixes)}.{more}")
+
+
+SAYS = r"\b(?:says?|said|claims?|thinks?|reckons?|swears?|insists?|told (?:me|us))(?: that)? "
+DENIES_FIT = SAYS + r"(?:\S+ ){0,9}?(?:won'?t|can'?t|cannot|(?:does|would|could|will)(?:n'?t| not)|never) (?:\S+ )?(?:fit|load|run|work)\b"
+ENOUGH = SAYS + r"(\d+)(?: \S+)? (?:is|are|(?:would|will|should) (?:be|do)) (?:plenty|enough|fine|sufficient)"
+
+
+def claim_answered(reading: Reading, text: str) -> str:
+    """'my buddy says it won't load, is he right?': the verdict answers the claim."""
+    if not rx.search(DENIES_FIT, reading.text):
+        return text
+    return "No, that claim is wrong" + text[3:] if text[0] == "Y" else "Yes, that claim is right, it does not fit" + text[2:]
 
 
 def answer_which_gpu(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading))
-    ranked = cheapest_fits(catalog, result.fits)
-    budget = reading.rent_usd_per_gpu_hour
-    if budget is not None:  # 'my budget is $2/hr': what costs more is left out, and said so
-        over = [c for c in ranked if c.usd_per_hour and c.usd_per_hour > budget]
-        ranked = [c for c in ranked if c.usd_per_hour and c.usd_per_hour <= budget]
-        if not ranked:
-            return (f"It needs {gib(result.total_bytes)} on a single GPU; nothing in the catalog runs it within your {usd(budget)}/h "
-                    f"(cheapest: {', '.join(f'{c.gpus_needed} × {c.gpu_id} at {usd(c.usd_per_hour)}/h' for c in over[:3])}).")
-    hours = reading.hours  # 'around the clock for a month': each way's bill for that time, not only its rate
-    lines = [f"{c.gpus_needed} × {c.gpu_id}: {usd(c.usd_per_hour)}/h on {c.provider}"
-             + (f", {usd(c.usd_per_hour * hours)} for {number(hours)} h" if hours else "") for c in ranked if c.usd_per_hour][:5]
-    unpriced = [f"{c.gpus_needed} × {c.gpu_id}" for c in ranked if not c.usd_per_hour][:4]
-    within = f" within your {usd(budget)}/h" if budget is not None else ""
-    text = (f"It needs {gib(result.total_bytes)} on a single GPU. {named_gpu_count(reading, result.fits)}"
-            f"{candidates_named(reading, result.fits)}{memory_gpu_count(reading, catalog, calls)}"
-            f"Cheapest ways to run it{within} (on-demand): " + "; ".join(lines or ["none priced"]))
-    if unpriced:
-        text += f". Also fits (no cloud price in the catalog): {', '.join(unpriced)}"
-    return text + "."
+    spend = budget_of(reading)  # to buy ('which gpu should i buy for X, under $2000?'), or a rate to rent at ('$2/hr')
+    ways = (cards_within_budget(catalog, result.fits, spend) if spend and said(reading, BUY)
+            else cheapest_ways(cheapest_fits(catalog, result.fits), reading.rent_usd_per_gpu_hour, reading.hours))
+    return (f"{named_gpu_count(reading, result.fits)}It needs {gib(result.total_bytes)} on a single GPU. "
+            f"{candidates_named(reading, result.fits)}{memory_gpu_count(reading, catalog, calls)}{ways}")
 
 
 def candidates_named(reading: Reading, fits: list[tools.GpuFit]) -> str:
@@ -254,12 +244,8 @@ def named_gpu_count(reading: Reading, fits: list[tools.GpuFit]) -> str:
     """'How many H100s for X?': the count on the GPU asked about comes first, before the catalog's cheapest ways."""
     if not reading.how_many_gpus or not reading.gpus or reading.gpus[0][0].endswith("GB"):
         return ""
-    gpu_id = reading.gpus[0][0]
-    fit = next((f for f in fits if f.gpu_id == gpu_id), None)
-    if fit is None:
-        return f"On {gpu_id}: it does not fit on up to {fitting.MAX_GPUS} of them. "
-    price = f" ({usd(fit.usd_per_hour)}/h on {fit.provider})" if fit.usd_per_hour else ""
-    return f"On {gpu_id}: {fit.gpus_needed} GPU(s){price}. "
+    claim = rx.search(ENOUGH, reading.text)  # 'colleague says 8 is plenty'
+    return count_answer(reading.gpus[0][0], fits, int(claim.group(1)) if claim else None)
 
 
 def memory_gpu_count(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
@@ -280,7 +266,9 @@ def memory_gpu_count(reading: Reading, catalog: Catalog, calls: list[ToolCall]) 
     return f"On {gpu[:-2]} GB cards: it does not fit on up to {counts[-1]} of them. "
 
 
-ASKED_BATCH = r"batch|users|requests|concurren|parallel|simultaneous"
+RATE_ASK = r"\b(?:requests?|reqs?|queries|calls)(?: ?/ ?| per | an? | each )(?:s|sec\w*|min\w*|hour|hr)\b|\b(?:rps|qps)\b"
+ASKED_BATCH = r"batch|users|requests|concurren|parallel|simultaneous|chats|sessions|seqs|sequences|slots|streams|at once|" + RATE_ASK
+PER_TOKEN_COST = r"\b(?:per|/|a) ?(?:1 ?)?(?:m|mn|million|1m|k|thousand)\b(?: output| input)? ?tok|\bcost per (?:token|request)\b"
 
 
 def asks_engine_capacity(reading: Reading) -> bool:
@@ -294,7 +282,7 @@ def answer_limits(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> 
     gpu_id, count = reading.gpus[0]
     asked_batch = said(reading, ASKED_BATCH) and reading.batch_size is None
     if asks_engine_capacity(reading):
-        return engine_capacity(reading, catalog, calls, gpu_id, count or 1)
+        return engine_capacity(reading, catalog, calls, [(gpu_id, count)])
     result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading, with_gpu=True), gpu=gpu_id,
                   **spread_over(reading, count))
     check = checked(result)
@@ -323,52 +311,23 @@ def answer_limits(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> 
 
 
 def prompt_within_window(reading: Reading, catalog: Catalog) -> int | None:
-    """'how fast at 128k': a context as long as the model's window holds the prompt and the answer together, so the
-    prompt is the window less the output (said in the answer's notes)."""
-    window = model_window(catalog, reading.model) if reading.model and reading.seq_len else None
-    output = reading.output_tokens or default_of(PlanServingRequest, "output_tokens")
-    if window is None or reading.seq_len is None or reading.seq_len + output <= window:
-        return reading.seq_len
-    prompt = max(1, min(reading.seq_len, window) - output)
-    note = (f"a {number(reading.seq_len)}-token context holds the prompt and the answer: {number(prompt)} prompt + "
-            f"{number(output)} output tokens")
-    if note not in reading.notes:
-        reading.notes.append(note)
+    """The prompt of a context said ('how fast at 128k'), the output taken out where the window holds both."""
+    prompt, note = window_prompt(catalog, reading.model, reading.seq_len,
+                                 reading.output_tokens or default_of(PlanServingRequest, "output_tokens"))
+    reading.notes += [note] if note and note not in reading.notes else []
     return prompt
 
 
-def model_window(catalog: Catalog, model: str) -> int | None:
-    try:
-        return catalog.find_model(model).max_position_embeddings
-    except SizingError:
-        return None
-
-
-def engine_capacity(reading: Reading, catalog: Catalog, calls: list[ToolCall], gpu_id: str, n: int) -> str:
-    """Concurrent requests are what a serving engine admits, not one prefill (vLLM unless another engine is named)."""
-    engine = reading.engine if reading.engine not in (None, "hf") else ("llama_cpp" if is_gguf(reading.weights_dtype) else "vllm")
-    if engine == "llama_cpp":  # llama-server's slots: what its memory holds beside every layer
-        plan = call(calls, catalog, tools.plan_serving, model=reading.model, engine=engine, gpu=gpu_id,
-                    weights_dtype=reading.weights_dtype, kv_cache_dtype=reading.kv_cache_dtype,
-                    prompt_tokens=reading.seq_len, concurrent_users=1)
-        if not plan.options:
-            reason = plan.infeasible[0].reason if plan.infeasible else "no replica shape holds it"
-            return f"llama.cpp cannot serve it from {gpu_id}: {reason}"
-        slot = plan.options[0]
-        prompt = calls[-1].arguments.get("prompt_tokens", default_of(PlanServingRequest, "prompt_tokens"))
-        return (f"llama.cpp ({plan.weights_dtype}) on {slot.gpus_per_replica} × {gpu_id} holds "
-                f"{number(slot.max_concurrency_per_replica)} slots (-np) of {number(prompt)} prompt + "
-                f"{number(default_of(PlanServingRequest, 'output_tokens'))} output tokens, decoding at "
-                f"{number(slot.tokens_per_s_per_user, 1)} tokens/s with one user.")
-    spread = {"num_gpus": n, "tensor_parallel": n} if n > 1 else {}
-    served = call(calls, catalog, tools.estimate_vram, model=reading.model, weights_dtype=reading.weights_dtype,
-                  kv_cache_dtype=reading.kv_cache_dtype, engine=engine, gpu=gpu_id, max_model_len=reading.seq_len,
-                  gpu_memory_utilization=reading.gpu_memory_utilization, **spread).serving
-    if served is None or not served.starts:
-        return f"{engine} does not start on {n} × {gpu_id}: {served.reason if served else 'no serving budget'}"
-    return (f"{engine} {served.engine_version} on {n} × {gpu_id} holds {number(served.kv_cache_tokens)} KV-cache tokens "
-            f"per GPU: {number(served.max_concurrency)} concurrent requests of {number(served.max_model_len)} tokens "
-            "(its 'Maximum concurrency' at start-up).")
+def engine_capacity(reading: Reading, catalog: Catalog, calls: list[ToolCall], gpus: list[tuple[str, int | None]]) -> str:
+    """What the GPUs serve under an engine (vLLM unless named) at the request length and speed said, else a chat's."""
+    split = next((int(str(s.value)) for s in reading.spans if s.kind == "tensor_parallel"), 0)  # 'tp=8': the replica's size
+    results = [call(calls, catalog, serving_capacity, **subject_arguments(reading), gpu=gpu_id, gpu_count=n or 1,
+                    engine=serving_engine(reading) or "vllm", weights_dtype=reading.weights_dtype,
+                    kv_cache_dtype=reading.kv_cache_dtype, prompt_tokens=prompt_within_window(reading, catalog),
+                    output_tokens=reading.output_tokens, tokens_per_s_per_user=reading.tokens_per_s_per_user,
+                    gpus_per_replica=split if split in (2, 4, 8) else None, gpu_memory_utilization=reading.gpu_memory_utilization,
+                    pricing=reading.pricing or "on_demand") for gpu_id, n in gpus[:4]]
+    return capacities_answer(results, "rate" if said(reading, RATE_ASK) else "cost" if said(reading, PER_TOKEN_COST) else "requests")
 
 
 def result_seq_len(calls: list[ToolCall]) -> int:
@@ -383,18 +342,19 @@ def serving_engine(reading: Reading) -> str | None:
 
 
 def answer_serving(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
+    """A plan for the traffic on each GPU named, led by the price asked; no traffic: what the GPUs named serve."""
+    gpus = named_gpus(reading)
+    if gpus and not reading.how_many_gpus and not (reading.users or reading.batch_size or reading.requests_per_s):
+        return engine_capacity(reading, catalog, calls, gpus)
     traffic = ({"requests_per_s": reading.requests_per_s} if reading.requests_per_s is not None
                else {"concurrent_users": reading.users or reading.batch_size or 1})
-    gpu = named_gpus(reading)[0][0] if named_gpus(reading) else None
-    result = call(calls, catalog, tools.plan_serving, **subject_arguments(reading), engine=serving_engine(reading),
+    plans = [call(calls, catalog, tools.plan_serving, **subject_arguments(reading), engine=serving_engine(reading),
                   weights_dtype=reading.weights_dtype, kv_cache_dtype=reading.kv_cache_dtype, gpu=gpu,
                   prompt_tokens=prompt_within_window(reading, catalog), output_tokens=reading.output_tokens,
                   tokens_per_s_per_user=reading.tokens_per_s_per_user, pricing=reading.pricing or "on_demand", **traffic)
-    best = result.options[0] if result.options else None
-    lasting = (f"\nFor {number(reading.hours)} h: {usd(best.usd_per_hour * reading.hours)}"  # 'what would a week cost?'
-               if best and best.usd_per_hour is not None and reading.hours is not None and reading.hours != HOURS_PER_MONTH
-               else "")
-    return plan_serving_answer(result) + lasting
+             for gpu in ([g for g, _ in gpus[:4]] if gpus else [None])]
+    lead = "per_token" if said(reading, PER_TOKEN_COST) else "month" if said(reading, COST_ASK + "|" + CHEAPEST_WAY) else ""
+    return serving_plans_answer(plans, lead, reading.hours)
 
 
 def answer_speed(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
@@ -433,58 +393,16 @@ def answer_training_time(reading: Reading, catalog: Catalog, calls: list[ToolCal
                   gpu_count=count, pricing=reading.pricing or "on_demand",
                   method=reading.method if reading.method_said else None,
                   gradient_checkpointing=reading.gradient_checkpointing or None)
-    cost = (f", about {usd(result.usd_total)} at {usd(result.usd_per_gpu_hour)}/GPU-h ({result.provider})"
-            if result.usd_total is not None else "; no cloud price for this GPU in the catalog")
-    if rate_only:
-        per_day = 1e9 / result.wall_clock_days
-        return (f"About {per_day / 1e9:.2f}B tokens a day ({per_day / 86400:,.0f} tokens/s) on {result.gpu_count} × "
-                f"{result.gpu_id} at {percent(result.mfu)} MFU; a billion tokens costs {price_or(result.usd_total)}.")
-    how = f"{reading.method} " if reading.method_said and reading.method != "full" else ""
-    wall = (f"{number(result.wall_clock_days, 1)} days" if result.wall_clock_days >= 1
-            else f"{number(result.wall_clock_days * 24, 1)} hours")  # a small run is hours, not '0.0 days'
-    return (f"About {number(result.gpu_hours, 0)} GPU-hours: {wall} of {how}training on "
-            f"{result.gpu_count} × {result.gpu_id} at {percent(result.mfu)} MFU ({result.training_flops:.2e} FLOPs){cost}.")
+    return training_time_answer(result, reading.method if reading.method_said and reading.method else "full", rate_only)
 
 
 # ---- money
 def answer_cheapest_method(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     """The cheapest GPU for each way of doing it (full, LoRA, QLoRA; or 16-bit, 8-bit, 4-bit weights), then the pick."""
-    training = reading.workload == "training"
-    options = ([("full fine-tuning", {"method": "full"}), ("LoRA", {"method": "lora"}), ("QLoRA", {"method": "qlora"})]
-               if training else [("as released", {}), ("8-bit weights", {"weights_dtype": "int8"}),
-                                 ("4-bit weights", {"weights_dtype": "int4"})])
-    if training and not leaves_method_open(reading):  # 'we LoRA-tune ... cheapest way': the GPUs for that method
-        options = [o for o in options if o[1]["method"] == reading.method] or options
-    rows: list[tuple[float, str, str, dict[str, str], Any]] = []  # ($/hour, line, label, the change, the GPU picked)
-    for label, change in options:
-        result = call(calls, catalog, tools.estimate_vram, **{**workload_arguments(reading), **change})
-        considered = [f for f in result.fits if f.gpu_id in {g for g, _ in named_gpus(reading)}]  # 'a 4090 vs an a100'
-        best = next((c for c in cheapest_fits(catalog, considered or result.fits) if c.usd_per_hour), None)
-        if best:
-            rows.append((best.usd_per_hour or float("inf"), f"{label}: {gib(result.total_bytes)}, {best.gpus_needed} × {best.gpu_id} at "
-                         f"{usd(best.usd_per_hour)}/h ({best.provider})", label, change, best))
-        else:
-            rows.append((float("inf"), f"{label}: {gib(result.total_bytes)}, no priced GPU holds it", label, change, None))
-    pick = min(rows, key=lambda r: r[0])
-    if pick[0] == float("inf"):
-        return "No way fits a priced catalog GPU: " + "; ".join(r[1] for r in rows) + "."
-    caveat = (" QLoRA trains 4-bit base weights: slower steps and slightly lower quality than LoRA." if pick[2] == "QLoRA"
-              else " 4-bit weights cost some quality; check your evals." if pick[2] == "4-bit weights" else "")
-    run = ""
-    if training and reading.training_tokens and pick[4] is not None:  # '5k examples of ~800 tokens, 3 epochs': the run itself
-        chosen = pick[4]
-        timed = call(calls, catalog, training_time, **subject_arguments(reading), training_tokens=reading.training_tokens,
-                     gpu=chosen.gpu_id, gpu_count=chosen.gpus_needed, pricing=reading.pricing or "on_demand", method=pick[3]["method"])
-        run = (f" The run on {token_count(reading.training_tokens)} tokens that way: about {number(timed.gpu_hours, 1)} GPU-hours"
-               + (f", {usd(timed.usd_total)}" if timed.usd_total is not None else "") + ".")
-    return f"Cheapest: {pick[2]}. " + "; ".join(r[1] for r in rows) + "." + caveat + run
-
-
-def sixteen_bit(gpu: GpuSpec) -> str:
-    """Dense 16-bit tensor throughput: BF16, else FP16 on GPUs without BF16 (V100, T4), said as such."""
-    if gpu.bf16_tflops_dense:
-        return f"{number(gpu.bf16_tflops_dense)} BF16"
-    return f"{number(gpu.fp16_tflops_dense)} FP16 (no BF16)" if gpu.fp16_tflops_dense else "BF16 not listed"
+    chosen = None if leaves_method_open(reading) else reading.method  # 'we LoRA-tune ... cheapest way': that method's GPUs
+    result = call(calls, catalog, cheapest_way, job=workload_arguments(reading), among=[g for g, _ in named_gpus(reading)],
+                  method=chosen, training_tokens=reading.training_tokens, pricing=reading.pricing or "on_demand")
+    return cheapest_way_answer(result)
 
 
 def answer_compare(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
@@ -507,35 +425,26 @@ def answer_compare(reading: Reading, catalog: Catalog, calls: list[ToolCall]) ->
     return "\n".join([*lines, outside] if outside else lines)
 
 
-def missing_offer(catalog: Catalog, provider: str, gpu_id: str, count: int) -> str:
-    """No offer for the GPU, or none holding `count` of it in one machine."""
-    sizes = [o.gpus_per_instance for o in catalog.offers_for(gpu_id) if o.provider == provider]
-    if not sizes:
-        return f"{provider}: no offer for {gpu_id} in the catalog"
-    return f"{provider}: no machine with {count} × {gpu_id} in the catalog (its largest has {number(max(sizes))})"
+def budget_of(reading: Reading) -> float | None:
+    """What there is to spend ('budget is $500'), as read_budgets read it."""
+    return next((float(str(s.value)) for s in reading.spans if s.kind == "budget_usd" and s.value), None)
 
 
 def answer_cloud(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     gpu_id, count = named_gpus(reading)[0]
-    result = call(calls, catalog, tools.cloud_cost, gpu=gpu_id, gpu_count=count or 1, hours=reading.hours or ASSUMED_HOURS,
-                  pricing=reading.pricing or "both", providers=reading.providers or None)
-    if reading.providers:  # one line per provider asked about: 'lambda vs runpod'
-        per_provider = []
-        for provider in reading.providers:
-            offer = next((o for o in result.offers if o.provider == provider), None)
-            per_provider.append(missing_offer(catalog, provider, gpu_id, result.gpu_count) if offer is None else
-                                f"{provider}: {usd(offer.total_usd)} ({offer.instance_type}, {offer.pricing.replace('_', '-')}, "
-                                f"{usd(offer.usd_per_gpu_hour)}/GPU-h)")
-        catalog_line = f"offers for {result.gpu_count} × {result.gpu_id} for {number(result.hours)} h: " + "; ".join(per_provider) + "."
-    else:  # the tool's own answer: the cheapest, then the cheapest on-demand
-        catalog_line = "cheapest offers:\n" + "\n".join(cloud_cost_answer(result).splitlines()[:5])
-    if reading.rent_usd_per_gpu_hour is None:
-        shown = catalog_line.removeprefix("cheapest offers:\n")
-        return shown[0].upper() + shown[1:]
-    rate = reading.rent_usd_per_gpu_hour  # '2x a6000 on runpod at $0.79/hr per gpu for 3 weeks': the asker's rate comes first
-    gpu_hours = result.gpu_count * result.hours
-    return (f"At your rate of {usd(rate)}/GPU-h: {result.gpu_count} GPUs × {number(result.hours)} h = {number(gpu_hours)} "
-            f"GPU-hours, {usd(gpu_hours * rate)}.\nFor comparison, the catalog's " + catalog_line)
+    named = as_named(catalog, next((s.words for s in reading.spans if s.meaning == f"GPU {gpu_id}"), gpu_id), gpu_id)
+    result = call(calls, catalog, tools.cloud_cost, gpu=named if reading.providers else gpu_id, gpu_count=count or 1,
+                  hours=reading.hours or ASSUMED_HOURS, pricing=reading.pricing or "both", providers=reading.providers or None)
+    budget = budget_of(reading)
+    if budget and reading.training_tokens:  # '20B tokens, budget $10k: do we fit?'
+        return cheaper_run_verdict([(answer_training_time(dataclasses.replace(reading, gpus=[gpu]), catalog, calls),
+                                     calls[-1].result or {}) for gpu in named_gpus(reading)[:3]], budget)
+    if budget and reading.hours is None:  # '$500 budget: how many hours of an H100?'
+        return budget_hours_answer(result, budget)
+    fit = "" if not has_subject(reading) or any(c.tool == "estimate_vram" for c in calls) else \
+        "\nFit: " + answer_fit(reading, catalog, calls)  # 'qwen 7b on a T4 ..., how much?'
+    return cloud_bill_answer(result, catalog, reading.providers, reading.rent_usd_per_gpu_hour,
+                             next((s.meaning for s in reading.spans if " hours of use (" in s.meaning), None)) + fit
 
 
 def bought_count(reading: Reading, catalog: Catalog) -> int:
@@ -545,6 +454,8 @@ def bought_count(reading: Reading, catalog: Catalog) -> int:
     if not named:  # a memory size or a GPU outside the catalog: as many as said
         return (reading.gpus[0][1] if reading.gpus else None) or 1
     gpu_id, count = named[0]
+    told = rx.search(r"\b(?:buy\w*|purchas\w*|own)(?: our| my)?(?: own)? (\d{1,5})\b(?! ?(?:%|hours?|h|years?|k|gb)\b)", reading.asked)
+    count = count or (int(told[1]) if told else None)  # 'buying our own 8'
     return count or sold_in(catalog, gpu_id, int(default_of(RentVsBuyRequest, "gpu_count")))
 
 
@@ -561,14 +472,15 @@ def answer_rent_or_buy(reading: Reading, catalog: Catalog, calls: list[ToolCall]
                 f"{count} {gpu_id} at $30k each'.")
     utilization, used = reading.utilization, ""
     if utilization is None and reading.hours is not None:  # 'sixteen H200s for six weeks ... or buy?': the job is the use
-        years = reading.years or default_of(RentVsBuyRequest, "years")
-        utilization = min(1.0, reading.hours / (years * HOURS_PER_YEAR))
-        used = f" ({number(reading.hours)} h of use over {number(years)} years is {percent(utilization)} utilization)"
+        utilization, used = use_of_hours(reading.hours, reading.years or default_of(RentVsBuyRequest, "years"))
     result = call(calls, catalog, tools.rent_vs_buy, gpu=gpu_id, gpu_count=count, utilization=utilization,
                   years=reading.years, purchase_usd_per_gpu=reading.purchase_usd_per_gpu,
                   rent_usd_per_gpu_hour=reading.rent_usd_per_gpu_hour)
-    first, *rest = rent_vs_buy_answer(result).splitlines()  # the tool's own answer: verdict, break-even, owning lines
-    return "\n".join([first + used, *rest])
+    first, even, *rest = rent_vs_buy_answer(result).splitlines()  # the tool's own answer: verdict, break-even, owning lines
+    return "\n".join([even, first + used, *rest] if said(reading, BREAK_EVEN) else [first + used, even, *rest])
+
+
+BREAK_EVEN = r"\b(?:utili[sz]\w*|usage|break[ -]?even|pays? (?:off|for (?:itself|themselves)))\b"
 
 
 def biggest_model_asked(reading: Reading) -> bool:
@@ -590,15 +502,7 @@ def answer_biggest_model(reading: Reading, catalog: Catalog, calls: list[ToolCal
 
 # ---- what is
 def answer_gpu_card(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
-    gpu = catalog.find_gpu(named_gpus(reading)[0][0])
-    price = cheapest(catalog, gpu.gpu_id, "on_demand")
-    fp8 = f"{number(gpu.fp8_tflops_dense)} FP8" if gpu.fp8_tflops_dense else "no FP8"
-    bandwidth = f"{number(gpu.memory_bandwidth_gbps)} GB/s" if gpu.memory_bandwidth_gbps else "bandwidth not listed"
-    watts = f"{number(gpu.tdp_watts)} W" if gpu.tdp_watts else "power not listed"
-    return (f"{gpu.name} ({gpu.vendor}): {number(gpu.memory_gb)} GB, {bandwidth}, {sixteen_bit(gpu)} / {fp8} dense TFLOPS, {watts}, "
-            f"{gpu.interconnect}; " + (f"cheapest on-demand {usd(price.usd_per_gpu_hour)}/GPU-h. " if price
-                                       else "no cloud price in the catalog. ") +
-            f"Source: {gpu.source} (as of {gpu.as_of}).")
+    return gpu_card(catalog, named_gpus(reading)[0][0])
 
 
 def answer_model_card(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
@@ -607,15 +511,9 @@ def answer_model_card(reading: Reading, catalog: Catalog, calls: list[ToolCall])
         return (f"'{reading.unknown_models[0]}' is not in the catalog, so its architecture is not known here{size}. Give "
                 "estimate_vram (or the Estimate tab's model field) its Hugging Face repo id or a local config.json path to "
                 "read its layers, heads and hidden size.")
-    arch = catalog.find_model(reading.model or "")
-    counts = count_parameters(arch)
-    moe = f", MoE with {counts.active / 1e9:.1f}B active" if counts.active != counts.total else ""
-    return (f"{arch.model_id}: {counts.total / 1e9:.2f}B parameters{moe}; {arch.num_hidden_layers} layers, hidden "
-            f"{arch.hidden_size}, {arch.num_attention_heads} query / {arch.num_key_value_heads} KV heads, vocabulary "
-            f"{number(arch.vocab_size)}. Source: {arch.source} (as of {arch.as_of}).")
+    return model_card(catalog.find_model(reading.model or ""))
 
 
-# ---- which journey: first match wins
 # ---- which journey: what each ask sounds like; of two asks the first said is the question, the other a second part
 ABSOLUTE_SPEED = (r"how fast|\bspeed\b|\blatency\b|\btime (?:per|to first) (?:response|reply|answer|token)\b|\bttft\b"
                   r"|\beval (?:rate|speed)\b|tok(?:en)?s?/s|tokens? (?:per|a|/) ?s(?:ec\w*)?\b|\bt/s\b"
@@ -758,10 +656,12 @@ def leaves_method_open(reading: Reading) -> bool:
 
 
 def asks_serving(reading: Reading) -> bool:
-    """A model and traffic (users or a request rate) with serving words; 'max concurrent on an H100' is a limit, 'how
-    much VRAM to serve 5 people' a memory question, 'single user: what tok/s' a speed one."""
+    """A model and traffic (users or a request rate) with serving words or a price asked ('cheapest setup for 100 users'),
+    or a rate or a cost per token asked of GPUs named ('what qps can one A100 take'); 'max concurrent on an H100' is a
+    limit, 'how much VRAM to serve 5 people' a memory question, 'single user: what tok/s' a speed one."""
     traffic = (reading.users or 0) > 1 or reading.requests_per_s is not None
     asked_here = " ".join(reading.asked[a:b] for a, b in reading.asking) or reading.asked  # not a limit asked before
+    sized = not traffic and bool(named_gpus(reading)) and said_outside_asides(reading, RATE_ASK + "|" + PER_TOKEN_COST)
     per_gpu_limit = bool(reading.gpus) and rx.search(r"\b(max\w*|how many (users|requests|concurrent))\b", asked_here) is not None \
         and not said(reading, r"how many (gpus?|cards?|replicas?|machines?|nodes?|h100s?|a100s?)") and not reading.how_many_gpus
     memory_question = said(reading, ESTIMATE_ASK) and not reading.how_many_gpus
@@ -771,14 +671,16 @@ def asks_serving(reading: Reading) -> bool:
     target_set = reading.tokens_per_s_per_user is not None and not said(reading, r"how fast|how quick|what (?:tok|speed)")
     picks_a_gpu = (first(reading, WHICH_GPU, SERVING) and not reading.how_many_gpus  # 'which gpu to serve X to 20 users?'
                    and said(reading, r"\b(which|best|single|cheapest|recommend\w*|pick|choose)\b")
-                   and not first(reading, r"\bgpu (?:count|setup|fleet|cluster)|\bhow many\b", WHICH_GPU))
+                   and not said(reading, r"\b(?:gpu|cloud|hardware) (?:count|setup|fleet|cluster)\b")
+                   and not first(reading, r"\bhow many\b", WHICH_GPU))
     compares = compared_count(reading) >= 2 and (first(reading, COMPARING, SERVING) or not reading.how_many_gpus and said(
         reading, r"\bwhich (?:one |of (?:the|them|these|those)(?: two)? )?(?:is|would be|will be|'?s) "
                  r"(?:faster|quicker|better|snappier)\b"))
-    return (has_subject(reading) and traffic and reading.workload != "training" and not per_gpu_limit and not memory_question
+    return (has_subject(reading) and (traffic or sized) and reading.workload != "training" and not per_gpu_limit and not memory_question
             and not compares  # 'how does the L4 stack up against an A10G for that?' after a serving plan
             and not picks_a_gpu
-            and (reading.how_many_gpus or target_set or first(reading, SERVING, SPEED)
+            and (reading.how_many_gpus or target_set or sized or first(reading, SERVING, SPEED)
+                 or first(reading, COST_ASK + "|" + CHEAPEST_WAY + r"|\bcheaper\b", SPEED)
                  or said(reading, r"\bwhat (?:hardware|setup|infra\w*)\b(?! (?:do|would|will|should) (?:we|i) buy)"
                          r"|\b(?:cheapest|best|right|minimum|smallest) (?:setup|hardware|config\w*|deployment|infra\w*)\b"
                          r"|\b(?:gpus?|cards?|hardware) needed\b")))
@@ -813,7 +715,7 @@ def asks_rent_or_buy(reading: Reading) -> bool:
             and rx.search(r"\balso\b|, and\b",
                           reading.asked[cost.end():buy_word.start()]):
         return False  # 'what would renting 8x A100 for 100 hours cost? also, would buying make sense?': the bill first
-    framed_by_rent = said(reading, r"\b(rent\w*|cloud|leas\w*|break[ -]?even|capex)\b")
+    framed_by_rent = said(reading, r"\b(rent\w*|cloud|leas\w*|capex)\b|" + BREAK_EVEN)
     framed = framed_by_rent or reading.years is not None or reading.utilization is not None
     on_prem = r"|on[ -]?prem\w*" if framed_by_rent else ""  # 'an on-prem cluster for Maverick' alone weighs nothing
     bought = (said_outside_asides(reading, rf"\b(buy\w*|purchas\w*|owning|capex{on_prem})\b|\b(?:versus|vs\.?|or)[ -]own\b")
@@ -827,13 +729,15 @@ def asks_job_cost(reading: Reading) -> bool:
     """A rental bill: GPUs named with a cost word, and either no model or a duration ('~72 hours on 8x H100: the bill?')."""
     if not named_gpus(reading):
         return False
+    if budget_of(reading) and said(reading, r"\b(?:fit|within|under|over|stay in|enough|blow)(?: \w+){0,3} budget\b|\bafford\b"):
+        return True  # 'budget $10k: do we fit it?'
     if not has_subject(reading):
         # ('a v100 going cheap on ebay: specs?' tells a price; it asks the card)
         cost = (r"\b((?<!going )(?<!selling )cheap\w*|cost\w*|price\w*|rent\w*|pay|spend|bill\w*|rate|going for|go for|per hour|an hour"
                 r"|hourly)\b|/ ?hr\b")
         card = r"\b(specs?|tdp|bandwidth|how much (?:memory|vram))\b"  # 'what is a Gaudi 3: memory, bandwidth, TDP?'
-        return (said(reading, cost) or reading.hours is not None) and not first(reading, card, cost)
-    return reading.hours is not None and said(reading, COST_ASK) and not any(first(reading, ask, COST_ASK) for ask in (
+        return (said(reading, cost) or reading.hours is not None or budget_of(reading) is not None) and not first(reading, card, cost)
+    return reading.hours is not None and said(reading, COST_ASK + r"|\bhow much\W*$") and not any(first(reading, ask, COST_ASK) for ask in (
         ESTIMATE_ASK, FIT_ASK, LIMIT, ABSOLUTE_SPEED))  # 'how many users at once on that a10g? also what does it cost?'
 
 
@@ -879,10 +783,11 @@ JOURNEYS = [
             ("card",)),  # 'what is GLM-4.5-Air architecturally, and would it fit on 2x H100?': the card, then the fit
     Journey("gpu_card", asks_gpu_card_first, answer_gpu_card, ("card",)),
     Journey("cheapest_method", lambda r: has_subject(r) and first(r, CHEAPEST_WAY, SPEED, FIT_ASK, ESTIMATE_ASK, TRAINING_TIME_WORDS)
+            and not asks_serving(r)  # 'the cheapest way to serve it to 100 users' is a serving plan: its price and its GPUs
             and not (compared_count(r) >= 2 and said(r, r"\b(vs\.?|versus|compare\w*|between)\b")  # 'h100 vs h200: most cost-effective?'
                      and not said(r, r"\bcheapest (?:way|route|approach|method) to\b")),  # 'cheapest way to tune X? a 4090 vs an a100'
             answer_cheapest_method, ("cost", "fit", "serving")),
-    Journey("serving", asks_serving, answer_serving, ("serving", "speed", "cost", "fit")),
+    Journey("serving", asks_serving, answer_serving, ("serving", "speed", "cost", "fit", "which_gpu")),
     Journey("training_time", lambda r: has_subject(r) and not first(r, WHICH_GPU, TIME_ASK) and not first(r, ESTIMATE_ASK, TIME_ASK)
             and not (bool(r.gpus) and first(r, FIT_ASK, TIME_ASK))  # 'is that gonna OOM? also how long would a pass take?'
             and not (r.how_many_gpus and first(r, r"\b(?:how many|number of|minimum)\b", TIME_ASK))  # 'minimum number of H100s?'
@@ -902,7 +807,7 @@ JOURNEYS = [
             and not first(r, r"\bfits?\b", r"\b(vs|versus|compar\w*|between|stack up|against"
                                               r"|which (?:one )?(?:would be|is|will be) (?:quicker|faster|better|cheaper|slower))\b"),
             answer_compare, ("compare", "speed", "cost", "fit", "which_gpu")),
-    Journey("cloud_cost", asks_job_cost, answer_cloud, ("cost",)),
+    Journey("cloud_cost", asks_job_cost, answer_cloud, ("cost", "fit")),
     Journey("speed", lambda r: has_subject(r) and asks_speed_first(r), answer_speed, ("speed",)),
     Journey("limits", lambda r: bool(r.gpus) and has_subject(r) and asks_limit(r), answer_limits, ("fit", "limits")),
     Journey("fit", lambda r: bool(r.gpus) and has_subject(r) and not first(r, ESTIMATE_ASK, FIT_ASK)

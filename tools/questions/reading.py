@@ -291,7 +291,7 @@ def read_tensor_parallel(words: Words, reading: Reading) -> None:
     parallel = words.search(r"\btensor[ -]parallel(?:ism)?(?: of| =| size)? (\d)\b|\btp ?=? ?(\d)\b")
     if parallel:
         degree = int(parallel.group(1) or parallel.group(2))
-        words.take(parallel, f"tensor parallel {degree}")
+        words.take_range(*parallel.span(), f"tensor parallel {degree}", kind="tensor_parallel", value=degree)
         if reading.gpus and reading.gpus[0][1] is None and degree > 1 and not reading.how_many_gpus:  # 'at TP4 ... how many?'
             reading.gpus[0] = (reading.gpus[0][0], degree)
 
@@ -330,10 +330,10 @@ def read_gpu_count(words: Words, catalog: Catalog, reading: Reading, start: int,
     form = catalog.gpu_by_id[gpu_id].form_factor  # 'a GH200 node' is one superchip; a PCIe card's box is a PC
     node = node_after(words, start + size, not form.startswith(("PCIe", "Superchip module")) and not single)
     pool = node and start + size < len(tokens) and tokens[start + size] in ("nodes", "servers")  # how many not said
-    several = rx.search(r"\b(\d+|two|three|four|eight) of (?:the|our|my|their)(?: [\w'-]+)?$",
+    several = rx.search(r"\b(\d+) of (?:the|our|my|their)(?: [\w'-]+)?$",
                         " ".join(tokens[max(0, start - 5):start])) if node and not count else None
     if several and node:  # 'two of the university's H100 nodes'
-        count = node * (int(several.group(1)) if several.group(1).isdigit() else v.NUMBER_WORDS[several.group(1)])
+        count = node * int(several.group(1))  # number words are digits by now (normalize)
         words.take_words(start - len(several.group(0).split()), start - 1, f"{count // node} nodes")
     count = count or (None if pool and not several else node)  # 'quotes for MI300X and H200 nodes'
     return count
@@ -394,32 +394,30 @@ def read_counts_after(words: Words, reading: Reading) -> None:
         reading.gpus = [(reading.gpus[0][0], 2)]  # 'i have one 3090. worth grabbing a second one for X?': the pair is asked of
         words.take(another, "a second GPU (two in all)")
     # 'could eight of them' (not '60 of them hitting it at once': those are users)
-    after = words.search(r"\b(\d+|two|three|four|eight) of (?:them|those|these)\b(?! (?:\w+ ){0,2}?" + v.AT_ONCE + ")")
+    after = words.search(r"\b(\d+) of (?:them|those|these)\b(?! (?:\w+ ){0,2}?" + v.AT_ONCE + ")")
     asker_gpus = [n for n, _ in enumerate(reading.gpus) if words.tier_at(reading.gpu_at[n]) > 0] or list(range(len(reading.gpus)))
     if after and reading.gpus:  # of the asker's GPU, not one only told of ('prototyped on a 4090 ... we'd need 8 of them')
         value, first = after.group(1), asker_gpus[0]
-        reading.gpus[first] = (reading.gpus[first][0], int(value) if value.isdigit() else v.NUMBER_WORDS[value])
+        reading.gpus[first] = (reading.gpus[first][0], int(value))
         words.take(after, f"{reading.gpus[first][1]} of the GPU named")
-    on_n = words.search(r"\bon (two|three|four|six|eight|\d)$")  # 'would the 70b fit on two?'
+    on_n = words.search(r"\bon (\d)$")  # 'would the 70b fit on two?'
     if on_n and reading.gpus and reading.gpus[0][1] is None:
-        value = on_n.group(1)
-        reading.gpus[0] = (reading.gpus[0][0], int(value) if value.isdigit() else v.NUMBER_WORDS[value])
+        reading.gpus[0] = (reading.gpus[0][0], int(on_n.group(1)))
         words.take(on_n, f"{reading.gpus[0][1]} of the GPU named")
     named = [n for n, (g, _) in enumerate(reading.gpus)  # the one GPU of the asker's (not a friend's A100)
              if not g.endswith("GB") and words.tier_at(reading.gpu_at[n]) > 0]
     if len(named) == 1:
-        share = words.search(r"\bonly (\d+|one|two|four) (?:gpus?|cards?)\b(?! each)"
+        share = words.search(r"\bonly (\d+|one) (?:gpus?|cards?)\b(?! each)"
                              r"|\bon (?:that|this|the) (one|single) (?:gpu|card)\b"  # 'on that one GPU'
-                             r"|\b(?:split |spread |sharded )?(?:across|over|between|on) (both|the two)(?: of them| cards| gpus)?\b")
+                             r"|\b(?:split |spread |sharded )?(?:across|over|between|on) (both|the 2)(?: of them| cards| gpus)?\b")
         need = words.search(r"\b(?:we|i|we'd|i'd|we'll|i'll) (?:need|would need|'d need|will need|plan to buy|'d buy|would buy|would take"
-                            r"|take|buy|would get|will get|(?<=we'd )get|(?<=i'd )get|(?<=we'll )get|(?<=i'll )get) (\d+|two|three|four|six"
-                            r"|eight|sixteen)(?: of (?:them|those|these))?\b(?! ?(?:k\b|gb|gigs?|b\b|x\b|tokens?|users|people|hours|days"
-                            r"|weeks|months|years|gpus? (?:of|for)|%|\.\d|tok\w*|t/s|tps|req\w*|rps|concurrent|per\b|each|more|ms\b|s\b"
-                            r"|sec\w*))")  # 'X per H100 PCIe, we need 8'
+                            r"|take|buy|would get|will get|(?<=we'd )get|(?<=i'd )get|(?<=we'll )get|(?<=i'll )get) (\d+)(?: of "
+                            r"(?:them|those|these))?\b(?! ?(?:k\b|gb|gigs?|b\b|x\b|tokens?|users|people|hours|days|weeks|months|years"
+                            r"|gpus? (?:of|for)|%|\.\d|tok\w*|t/s|tps|req\w*|rps|concurrent|per\b|each|more|ms\b|s\b|sec\w*))")
         told = share or (need if reading.gpus[named[0]][1] is None else None)
         if told:
             value = next(g for g in told.groups() if g)
-            count = int(value) if value.isdigit() else 2 if value in ("both", "the two") else v.NUMBER_WORDS[value.split()[-1]]
+            count = int(value) if value.isdigit() else 2 if value in ("both", "the 2") else v.NUMBER_WORDS[value.split()[-1]]
             reading.gpus[named[0]] = (reading.gpus[named[0]][0], count)
             words.take(told, f"{count} of the GPU named")
     # 'H200 vs MI300X ... which gets more per node (8 gpus each)?'
@@ -448,7 +446,6 @@ def same_family_again(catalog: Catalog, gpu_id: str, named: list[str], span: str
 def count_before(words: Words, start: int) -> int | None:
     """'8 x h100', '2 h100s', 'two a100s', 'a pair of 4090s', 'a node of h100s', '2 nodes of 8 x h100'."""
     tokens, index = words.words, start - 1
-    nodes = None
     if index >= 2 and rx.fullmatch(r"gpus?", tokens[index]) and tokens[index - 1].isdigit() and tokens[index - 2].isdigit() \
             and not any(words.used[index - 2:index + 1]):  # 'two 8-GPU H100 servers' (normalised '2 8 gpus h100')
         many, per = int(tokens[index - 2]), int(tokens[index - 1])
@@ -467,6 +464,9 @@ def count_before(words: Words, start: int) -> int | None:
         many = int(tokens[index - 2]) if tokens[index - 2].isdigit() else v.NUMBER_WORDS[tokens[index - 2]]
         words.take_words(index - 2, start - 1, f"{many} GPU(s)")  # 'two of the 24GB cards'
         return many
+    sized = rx.search(r"(?:^| )(\d+[ -]?(?:gb|gigs?|gib|g))$", " ".join(tokens[max(0, index - 1):index + 1]))
+    if sized and not any(words.used[index - sized.group(1).count(" "):index + 1]):
+        index -= 1 + sized.group(1).count(" ")  # 'two 16GB 4060 Ti's': the card's memory between
     if index >= 1 and tokens[index] == "the" and tokens[index - 1] == "x" and not words.used[index]:
         index -= 1  # '2x the 5090'
     if index >= 0 and tokens[index] in ("x", "of") and not words.used[index]:
@@ -484,12 +484,10 @@ def count_before(words: Words, start: int) -> int | None:
         return None
     word = tokens[index]
     if word.isdigit() and 0 < int(word) <= 4096:
-        servers = rx.search(r"\b(\d+|two|four|eight) (?:nodes?|servers?|machines?|boxes) (?:x|of|with)$",
-                            " ".join(tokens[max(0, index - 3):index]))
+        servers = rx.search(r"\b(\d+) (?:nodes?|servers?|machines?|boxes) (?:x|of|with)$", " ".join(tokens[max(0, index - 3):index]))
         if servers and not words.used[index - 3]:
-            many = int(servers.group(1)) if servers.group(1).isdigit() else v.NUMBER_WORDS[servers.group(1)]
-            words.take_words(index - 3, start - 1, f"{many} nodes of {word} GPUs")
-            return many * int(word)
+            words.take_words(index - 3, start - 1, f"{servers.group(1)} nodes of {word} GPUs")
+            return int(servers.group(1)) * int(word)
         words.take_words(index, start - 1, f"{word} GPUs")
         return int(word)
     ordinal = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8}
@@ -820,7 +818,7 @@ def read_gpu_memory(words: Words, reading: Reading) -> None:
             continue
         unknown = words.unknown_gpu_words & set(range(first - 3, first))
         one_of_them = rx.match(r"(?:gb |g |gib |gigs? )?(?:each|per (?:card|gpu)|apiece|total|in total|combined)\b", after)
-        own_card = rx.search(r"\b(?:a|an|my|one|two|\d)$", before) and rx.match(r"(?:gb |g |gib |gigs? )?(?:cards?|gpus?|graphics)", after)
+        own_card = rx.search(r"\b(?:a|an|my|one|\d)$", before) and rx.match(r"(?:gb |g |gib |gigs? )?(?:cards?|gpus?|graphics)", after)
         describes = bool(words.gpu_words) and not own_card
         in_all = rx.match(r"(?:gb |g |gib |gigs? )?(?:total|in total|combined)\b", after) and (words.gpu_words or words.unknown_gpu_words)
         if (describes or one_of_them and words.gpu_words) and not unknown or not 4 <= size <= 1536 or in_all \
@@ -1269,13 +1267,23 @@ def read_users(words: Words, reading: Reading, served: bool, peak: bool, rate: r
         words.take(users, f"{reading.users:,} concurrent users")
 
 
+BUYING = r"\b(?:buy\w*|bought|purchas\w*|own\w*)\b"
+
+
 def read_budgets(words: Words, reading: Reading) -> None:
     """A budget, a cap, a price paid: no price to weigh."""
-    budget = words.search(r"\$ ?\d[\d,.]* ?k? (?:of |in )?(?:an? |our |my |the )?(?:grant money|grant|budget|funding)\b"
-                          r"|\b(?:budget|grant|funding)\w*:? (?:(?:of|is|around|about|roughly|under|below|up to|max|at most|~) ?){0,2}"
-                          r"\$ ?\d[\d,.]* ?k?\b")
-    if budget:  # '$15k of grant money': what there is to spend, not what one GPU costs
-        words.take(budget, "a budget (not a price per GPU)")
+    money = r"\$ ?\d[\d.]*+ ?k?\b"
+    budget = words.search(rf"{money} (?:(?:of |in )?(?:an? |our |my |the )?(?:grant money|grant|budget|funding)|to (?:spend|work with))\b"
+                          rf"|\b(?:can|could) (?:spend|afford)(?: up to| at most)? {money}|\b(?:budget|grant|funding)\w*:? "
+                          r"(?:(?:of|is|around|about|roughly|under|below|up to|max|at most|~) ?){0,2}" + money)
+    per_hour = r" ?(?:/ ?|per |an? |each )(?:gpu[ -]?(?:/ ?)?)?(?:h|hr|hour)\b"
+    spend = rx.search(r"\bhow (?:many (?:[\w-]+ ){0,3}?hours|long)\b", words.text) and words.search(f"{money}(?!{per_hour})")
+    if not budget and spend and not rx.search(BUYING, words.text[:spend.start()]):
+        budget = spend  # 'i have $1000: how many hours of an a100?'
+    if budget and not rx.match(per_hour, words.text[budget.end():]):  # '$15k of grant money' (not 'budget $2/hr', a rate)
+        amount = rx.search(r"(\d[\d.]*) ?(k?)", budget[0])
+        value = float(amount[1]) * 1000 ** bool(amount[2]) if amount else 0.0
+        words.take_range(*budget.span(), f"a budget of ${value:,.0f} (not a price per GPU)", kind="budget_usd", value=value)
     spending = rx.search(r"\$|\b(?:buy\w*|purchas\w*|budget\w*|spend\w*|afford|cost\w*|price\w*|bucks|dollars?)\b", words.text)
     cap = spending and words.search(r"\b(?:keep (?:it|this|things|the (?:cost|spend|price|bill))|stay(?:ing)?|come in)"
                                     r" (?:under|below|within)"
@@ -1321,6 +1329,10 @@ def read_prices(words: Words, reading: Reading) -> None:
     for dismissed in words.finditer(r"\b(?:ignore|disregard|forget|(?:don't|do not) use) (?:the |that |those |our )?"
                                     r"(\$ ?\d[\d,.]* ?k?(?: ?/ ?h(?:ou)?r\b| per (?:gpu[ -]?)?hour| an hour| each| per card)?)"):
         words.take(dismissed, "a price the question says to leave out", group=1)  # 'ignore the $3.80/hr in the old contract'
+    cents = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?[c¢] ?(?:/ ?|per |an? )(?:gpu[ -]?)?h(?:ou)?r?\b")
+    if cents and (words.tier(cents.start()) == 2 or not words.asking):  # 'or rent one at 40c/hr?': the asker's rate
+        reading.rent_usd_per_gpu_hour = float(cents.group(1)) / 100
+        words.take(cents, f"rent ${reading.rent_usd_per_gpu_hour:g} per GPU-hour")
     if rx.search(v.PRICE_SET_ASIDE, words.text):  # 'leaving price aside (the quotes expire)': no price is an input
         for set_aside in words.finditer(r"\$ ?\d[\d,.]* ?k?\b(?: (?:each|per card|per gpu|a card|apiece))?"):
             words.take(set_aside, "a price the question sets aside")
@@ -1373,16 +1385,6 @@ def read_weekly_schedule(words: Words, reading: Reading) -> bool:
                          r" ?,? (?:and )?(once|twice|thrice|(\d) (?:times|days|nights|evenings)) (?:a|per|each|every|/) ?week\b"
                          r" ?,? (?:and )?(?:for|over|across|during) (?:a |an |the )?(?:whole |full |entire )?(\d+(?:\.\d+)?)[ -]?"
                          r"(weeks?|months?)\b(?: long)?(?: (?:semester|term|course|quarter|project|stretch|period))?", words.text)
-    days = rx.search(r"\b(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) (?:a|per|each|every|/) ?day\b(?: on (?:weekdays|workdays|business days))?"
-                        r" ?,? (?:so |i\.?e\.? |that's |thats |which is |for |over )?(?:about |roughly |around )?(\d+) (?:days|weekdays"
-                        r"|workdays|working days|business days)\b", words.text)  # '10 hours a day on weekdays, so ~22 days'
-    if found is None and days is not None:
-        reading.hours = round(float(days.group(1)) * float(days.group(2)), 2)
-        words.take(days, f"{reading.hours:g} hours of use ({days.group(0)})")  # 220 hours of use
-        month = words.search(r"\b(?:a |one )?month[ -]long\b")  # the span the days fall in, not a month of round-the-clock use
-        if month:
-            words.take(month, "the span those days fall in")
-        return True
     if found is None:
         return False
     per_week = int(found.group(3)) if found.group(3) else TIMES_A_WEEK[found.group(2)]
@@ -1438,7 +1440,8 @@ def read_counted_span(words: Words, reading: Reading) -> bool:
                 r"(?<!already )(?<!took almost )(?<!took nearly )(?<!took over )(?<!took around )"
                 r"(?<!took roughly )")  # a time told, not a rental
     found = words.search(r"(?<!under )(?<!within )(?<!than )(?<!inside )(?<!after )(?<!past )(?<!last )" + measured +
-                         rf"\b(\d+(?:\.\d+)?|{count_words}) ?(?:whole |full |entire |gpu[ -]?|node[ -]?)?({units})s?\b(?!/| ago\b)")
+                         rf"\b(\d+(?:\.\d+)?|{count_words}) ?(?:whole |full |entire |gpu[ -]?|node[ -]?|business |working "
+                         rf"|(?:work|week)(?=day))?({units})s?\b(?![/-]| ago\b)")
     if found and rx.search(r"\b(?:launch\w*|ship\w*|go(?:ing)? live|releas\w*|due|deadline|demo)\b(?: \S+){0,5} in (?:about |around "
                            r"|roughly )?$", words.text[:found.start()]):
         words.take(found, "when (not how long)")  # 'launching a copilot in about five weeks'
@@ -1447,12 +1450,19 @@ def read_counted_span(words: Words, reading: Reading) -> bool:
         value = found.group(1)
         amount = float(value) if value[0].isdigit() else float(v.NUMBER_WORDS[value])
         reading.hours = amount * v.DURATION_HOURS[found.group(2)]
-        schedule = rx.search(r"(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) ?(?:a |per |each |every |/) ?(day|week),? "
-                             r"(?:for |over |across |during )?(?:those |these |the |that )?$",
-                             words.text[:found.start()])  # the schedule and the span said together, not in two clauses
-        if schedule and reading.utilization and reading.hours > v.DURATION_HOURS[schedule.group(2)]:
-            reading.hours = round(reading.hours * reading.utilization, 2)  # '10 hours a day for 30 days': 300 hours of use
-            words.take(found, f"{reading.hours:g} hours ({found.group(0)} at {schedule.group(0)})")
+        schedule = rx.search(r"(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) ?(?:a |per |each |every |/) ?(day|night|week)\b", words.text)
+        ends = sorted((*found.span(), *schedule.span())) if schedule else [0] * 4
+        period = v.DURATION_HOURS[schedule[2].replace("night", "day")] if schedule else 0.0
+        if schedule and 0 < float(schedule[1]) <= period < reading.hours and not rx.search(
+                r"\b(?:also|if)\b|" + BUYING, words.text[ends[1]:ends[2]]):  # 'a month, 8 hours a day' (not 'or if we buy ...')
+            weekdays = found[2] in ("week", "month") and period == 24 and words.search(
+                r"\b(?:weekdays|workdays|business days|working days|mon(?:day)? ?(?:-|to) ?fri(?:day)?|5 days a week)\b")
+            periods = round(reading.hours / period * (5 / 7 if weekdays else 1), 1)  # a month: 30.4 days, 21.7 weekdays
+            reading.hours = round(periods * float(schedule[1]), 2)
+            words.take(found, f"{reading.hours:g} hours of use ({schedule[1]} hours a {schedule[2]} × {periods:g} "
+                       f"{'weekdays' if weekdays else schedule[2] + 's'} in {found[0]})")
+            if weekdays:
+                words.take(weekdays, "weekdays only")
             return True
         words.take(found, f"{reading.hours:g} hours")
         return True

@@ -12,8 +12,7 @@ from . import regex as rx
 from .number_words import digits_for_number_words
 
 R1_DISTILL_BASE = {"1.5b": "qwen", "7b": "qwen", "14b": "qwen", "32b": "qwen", "8b": "llama", "70b": "llama"}  # DeepSeek's R1 distills
-GRAND = {"a": "1", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
-         "nine": "9", "ten": "10", "a couple of": "2", "a couple": "2", "a pair of": "2"}  # thousands of dollars
+GRAND = {"a": "1", "one": "1", "a couple of": "2", "a couple": "2", "a pair of": "2"}  # thousands of dollars (2-19: digits by now)
 GGUF_SHORT = {"2": "q2_k", "3": "q3_k_m", "4": "q4_k_m", "5": "q5_k_m", "6": "q6_k", "8": "q8_0"}  # 'q4': the usual file
 SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as people abbreviate, to the words the readers know
     (r"--?max[-_]input[-_](?:length|tokens)[ =]\d+(?=[\s\S]*--?max[-_]total[-_]tokens)", " "),  # TGI: the total is the context
@@ -56,7 +55,7 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"--quantization[ =](\w+)", r"\1"), (r"--?gpu[-_]memory[-_]utili[sz]ation[ =]", "gpu_memory_utilization "),
     (r"\b(\d+)-gpus?\b", r"\1 gpus"), (r"\b(\d+(?:\.\d+)?[kmbt]?)-tokens?\b", r"\1 tokens"),
     (r"\b(\d+)-k\b", r"\1k"),
-    (r"\b(one|two|three|four|five|six|seven|eight|ten|twelve)-(hour|day|week|month|year)\b", r"\1 \2"),  # 'a one-week sprint'
+    (r"\bone-(hour|day|week|month|year)\b", r"one \1"),  # 'a one-week sprint' (a '2-week' one is digits by now)
     (r"\b([abh]\d00) (pcie|sxm|nvl) (vs\.?|or|versus) (pcie|sxm|nvl)\b", r"\1 \2 \3 \1 \4"),  # 'h100 pcie vs sxm'
     (r"\b(\d+) cents?\b", lambda m: f"${int(m.group(1)) / 100:.2f}"),
     (r"\b(\d+) (?:dollars?|bucks?) (?:and )?(\d{1,2})\b(?: cents?)?", r"$\1.\2"),  # 'two dollars fifty'
@@ -82,7 +81,7 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
      r"(qwen|llama)[ -]?(?:(?:2\.5|3\.1|3\.3|3)[ -])?(\d+b)\b", r"deepseek-r1-distill-\1-\2"),  # 'the R1 distill based on Qwen 32B'
     (r"\b(?:deepseek[ -]?)?r1[ -]distill(?:ed)?[ -](1\.5b|7b|14b|32b|8b|70b)\b",
      lambda m: "deepseek-r1-distill-" + R1_DISTILL_BASE[m.group(1)] + "-" + m.group(1)),  # 'R1 distill 70B'
-    (r"\b(\d+(?:\.\d+)?|a|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a couple|a pair of) grand\b",
+    (r"\b(\d+(?:\.\d+)?|a|one|a couple of|a couple|a pair of) grand\b",
      lambda m: f"${GRAND.get(m.group(1), m.group(1))}k"),  # 'a card costs a couple of grand'
     (r"\b(?:q?lora'?d|lora-tuned|lora-trained)\b", "fine-tuned"),  # 'our lora'd qwen 7b': how the model was made
     (r"\bload_in_4bit ?[=:] ?true\b", "4-bit"), (r"\bload_in_8bit ?[=:] ?true\b", "8-bit"),  # config files and notebooks
@@ -102,7 +101,7 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
      r" ?[=:]? ?",
      "context "),
     (r"--?(?:tensor[-_]parallel[-_]size|tp)[ =](\d)", r"tensor parallel \1"),
-    (r"\b(\d+k?)-(context|token|tokens|ctx|dev|devs|person|people|user|users|seat|seats|hours?|days?|weeks?|months?|years?)\b",
+    (r"\b(\d+k?)-(context|tokens?|ctx|devs?|person|people|users?|seats?|hours?|days?|weeks?|months?|years?)\b",
      r"\1 \2"),
     (r"\b(\d+(?:\.\d+)?)b ?(?:-|to) ?(\d+(?:\.\d+)?)b\b", r"\1b-to-\2b"),  # a size range names no one size
     (r"(?<![\w.-])(\d+) ?(?:-|to) ?(\d+)b\b", r"\1b-to-\2b"),  # '7-13B models' (not 'llama-3.1-8b')

@@ -12,6 +12,8 @@ from gpusizer.tools.memory.recipes import DEFAULT_RECIPE
 from gpusizer.tools.memory.request import VramRequest, stored_weights_dtype
 from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
 from gpusizer.tools.serving.plan_models import PlanServingRequest
+from gpusizer.tools.serving.targets import INTERACTIVE_FLOOR_TOKENS_PER_S
+from gpusizer.tools.serving.windows import model_window
 from gpusizer.tools.speed.training_time import FLOPS_PER_PARAMETER_PER_TOKEN
 from gpusizer.tools.validation import default_of
 
@@ -24,7 +26,6 @@ from .journeys import (
     bought_count,
     estimate_engine,
     has_subject,
-    model_window,
     named_gpus,
     serving_engine,
     sold_in,
@@ -113,14 +114,12 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
         how = f" ({reading.method})" if reading.method_said and reading.method else ""
         return f"I read this as: train {subject}{how} {amount}" + (f" on {gpus}" if gpus else "") + (
             ", gradient checkpointing" if reading.gradient_checkpointing else "")
-    if journey == "limits" and asks_engine_capacity(reading):
+    if journey == "limits" and asks_engine_capacity(reading):  # serving_capacity: requests of a prompt and an answer
         engine = serving_engine(reading) or str(default_of(PlanServingRequest, "engine"))
-        length = f"{number(reading.seq_len)} tokens each" if reading.seq_len else "the model's full context each"
-        if engine == "llama_cpp":  # llama-server's slots are sized for a prompt and an answer
-            length = (f"{number(reading.seq_len or default_of(PlanServingRequest, 'prompt_tokens'))} prompt + "
-                      f"{number(default_of(PlanServingRequest, 'output_tokens'))} output tokens each")
-        return (f"I read this as: the most concurrent requests {engine} admits for {reading.model} on {gpu_words(reading)}, "
-                f"{length}" + (f", KV cache in {reading.kv_cache_dtype}" if reading.kv_cache_dtype else ""))
+        speed = f"at least {number(reading.tokens_per_s_per_user or INTERACTIVE_FLOOR_TOKENS_PER_S)} tokens/s each"
+        cache = f", KV cache in {reading.kv_cache_dtype}" if reading.kv_cache_dtype else ""
+        return (f"I read this as: what {engine} serves of {reading.model} on {gpu_words(reading)}: requests of "
+                f"{request_words(reading)} at once, {speed}{cache}")
     if journey == "biggest_model":
         return f"I read this as: the largest catalog models that fit {gpu_words(reading)}"
     if journey in ("gpu_card", "cloud_cost", "rent_or_buy", "compare") and not has_subject(reading):
@@ -166,17 +165,14 @@ def no_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
     return []
 
 
+def request_words(reading: Reading) -> str:
+    return (f"{number(reading.seq_len or default_of(PlanServingRequest, 'prompt_tokens'))} prompt + "
+            f"{number(reading.output_tokens or default_of(PlanServingRequest, 'output_tokens'))} output tokens")
+
+
 def engine_capacity_defaults(reading: Reading) -> list[str]:
-    out: list[str] = []
-    if serving_engine(reading) is None:
-        out.append(f"engine: {default_of(PlanServingRequest, 'engine')} (the most common server)")
-    if serving_engine(reading) == "llama_cpp":
-        if reading.seq_len is None:
-            out.append(f"prompt: {number(default_of(PlanServingRequest, 'prompt_tokens'))} tokens")
-        out.append(f"output: {number(default_of(PlanServingRequest, 'output_tokens'))} tokens")
-    elif reading.seq_len is None:
-        out.append("context: the model's full window per request (vLLM's default max_model_len)")
-    return out
+    speed = f"speed: at least {number(INTERACTIVE_FLOOR_TOKENS_PER_S)} tokens/s per request (say e.g. '25 tok/s each')"
+    return serving_defaults(reading, "limits", None) + ([speed] if reading.tokens_per_s_per_user is None else [])
 
 
 def memory_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
@@ -213,7 +209,7 @@ def engine_defaults(reading: Reading, journey: str, workload: str) -> list[str]:
     return []
 
 
-def serving_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
+def serving_defaults(reading: Reading, journey: str, catalog: Catalog | None) -> list[str]:
     out: list[str] = []
     if serving_engine(reading) is None:
         out.append(f"engine: {default_of(PlanServingRequest, 'engine')} (the most common server; say sglang or "

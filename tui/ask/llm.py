@@ -16,6 +16,7 @@ from typing import Any
 
 from gpusizer.settings import settings
 from gpusizer.tools.questions import AskAnswer, ToolCall
+from gpusizer.tools.questions.second_readings import llm_hint
 
 GUIDANCE = ("You size GPU workloads. Call the gpusizer tools for every figure you state and quote them as the tools "
             "return them; say which assumptions they used. If the question is unclear, ask one short question.")
@@ -72,12 +73,24 @@ def what_to_do(error: Exception, settings: LlmSettings | None) -> str:
     return f"The model call failed ({text})."
 
 
+def needs_the_llm(answer: AskAnswer) -> bool:
+    """The parser's answer stands where it read the question one way; one it did not understand, or read two ways
+    (a quantity given that its first answer does not use), goes to the LLM with the parser's reading as a hint."""
+    return not answer.understood or len(answer.readings) > 1
+
+
+def parser_hint(answer: AskAnswer) -> str:
+    readings: list[str | None] = [*answer.readings] or [None]
+    return llm_hint(answer.reading, readings[0], readings[1] if len(readings) > 1 else None)
+
+
 Listener = Callable[[str, Any], Awaitable[None] | None]
 
 
 async def ask_llm(question: str, model=None, toolset=None, on_event: Listener | None = None,
-                  settings: LlmSettings | None = None) -> AskAnswer:
-    """Run one question through the agent; `on_event('text'|'call'|'result', payload)` streams the transcript."""
+                  settings: LlmSettings | None = None, hint: str | None = None) -> AskAnswer:
+    """Run one question through the agent; `on_event('text'|'call'|'result', payload)` streams the transcript. A `hint`
+    (the parser's reading, tools.questions.second_readings.llm_hint) goes after the question, marked as not the user's."""
     settings = settings or llm_settings()
     try:
         from pydantic_ai import Agent, AgentRunResultEvent
@@ -100,7 +113,8 @@ async def ask_llm(question: str, model=None, toolset=None, on_event: Listener | 
     chosen = model if model is not None else build_model(settings) if settings is not None else None
     agent = Agent(chosen, toolsets=[toolset or server_toolset()], instructions=GUIDANCE)
     try:
-        async with agent.run_stream_events(question) as events:
+        prompt = f"{question}\n\n[Not from the user: {hint}]" if hint else question
+        async with agent.run_stream_events(prompt) as events:
             async for event in events:
                 await record_event(event, calls, emit)
                 if isinstance(event, AgentRunResultEvent):
@@ -136,7 +150,9 @@ async def record_event(event, calls: dict[str, ToolCall], emit) -> None:
         await emit("text", event.delta.content_delta)
 
 
-def ask_llm_sync(question: str) -> AskAnswer:
+def ask_llm_sync(question: str, hint: str | None = None) -> AskAnswer:
+    import functools
+
     import anyio
 
-    return anyio.run(ask_llm, question)
+    return anyio.run(functools.partial(ask_llm, question, hint=hint))

@@ -1,7 +1,8 @@
 """Ask: a question in plain words; the answer, the interpretation it used and a card per tool call.
 
-Offline the parser in `gpusizer.tools.questions` answers; with an LLM configured the model answers through
-gpusizer's MCP server and the transcript streams. Esc cancels a running question.
+The parser in `gpusizer.tools.questions` answers; with an LLM configured, a question the parser did not understand or
+read two ways goes to the model (with the parser's reading as a hint), which answers through gpusizer's MCP server
+while the transcript streams. Esc cancels a running question.
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from ..safe_text import esc
 WELCOME = ("Ask a sizing question in plain words, e.g. [i]will mixtral fit on 2x H100?[/i] · [i]cheapest way to rent "
            "8 H100s for 100 hours[/i] · [i]rent or buy 8 h100 at 60% utilization[/i], then follow up: [i]and on an A100?[/i] · "
            "[i]what about 4-bit?[/i]. Offline answers come from a parser that says how it read you, what it assumed and "
-           "what it ignored; set GPUSIZER_LLM_MODEL to let an LLM answer through the same tools.")
+           "what it ignored; set GPUSIZER_LLM_MODEL to let an LLM answer, through the same tools, what it cannot.")
 
 
 def key_figures(call: ToolCall) -> str:
@@ -42,6 +43,8 @@ def key_figures(call: ToolCall) -> str:
         return f"cheapest {usd(best['total_usd'])} on {best['provider']} ({len(result['offers'])} offers)"
     if call.tool == "rent_vs_buy":
         return f"{result.get('recommendation')}: own {usd(result.get('own_total_usd'))} vs rent {usd(result.get('rent_total_usd'))}"
+    if call.tool == "cheapest_way":
+        return f"cheapest: {result.get('pick') or 'none priced'}"
     if call.tool == "compare_gpus":
         return ", ".join(row["gpu_id"] for row in result.get("gpus", []))
     return ""
@@ -77,12 +80,13 @@ class AskPane(Vertical):
             return
         event.input.value = ""
         self.add(Static(f"[b]You:[/b] {esc(question)}", classes="you"))
-        from ..ask.llm import llm_settings
+        from ..ask.llm import llm_settings, needs_the_llm, parser_hint
 
-        if self.llm_model is not None or llm_settings():
-            self.answer_with_llm(question)
+        answer = ask(question, self.catalog, self.last)  # 'and on an A100?' changes the last question
+        if (self.llm_model is not None or llm_settings()) and needs_the_llm(answer):
+            self.answer_with_llm(question, parser_hint(answer))  # read two ways or not at all: the LLM, with the reading
         else:
-            self.show_answer(ask(question, self.catalog, self.last))  # 'and on an A100?' changes the last question
+            self.show_answer(answer)
 
     def add(self, widget) -> None:
         transcript = self.query_one("#transcript", VerticalScroll)
@@ -99,7 +103,7 @@ class AskPane(Vertical):
                 self.add(card(call))
 
     @work(exclusive=True, group="ask-llm")
-    async def answer_with_llm(self, question: str) -> None:
+    async def answer_with_llm(self, question: str, hint: str | None = None) -> None:
         from ..ask.llm import ask_llm
 
         streaming = Static("", classes="answer", markup=False)
@@ -113,7 +117,7 @@ class AskPane(Vertical):
             elif kind == "result":
                 self.add(card(payload))
 
-        answer = await ask_llm(question, model=self.llm_model, on_event=on_event)
+        answer = await ask_llm(question, model=self.llm_model, on_event=on_event, hint=hint)
         if not answer.understood:
             streaming.update(answer.answer)
             streaming.add_class("error")
