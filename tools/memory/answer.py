@@ -116,3 +116,31 @@ def fit_line(fit: GpuFit) -> str:
     price = f", {usd(fit.usd_per_hour)}/h on {fit.provider}" if fit.usd_per_hour is not None else ", no cloud offer"
     caveat = f" ({fit.stack_note})" if fit.stack_note else ""
     return f"{fit.gpus_needed} x {fit.gpu_id} ({gib(fit.per_gpu_bytes)} of {gib(fit.usable_bytes)}){price}{caveat}"
+
+
+def limits_answer(result: VramEstimate, gpus: int, seq_len: int, batch_size: int, batch_asked: bool, window: int | None) -> str:
+    """How far the GPUs checked stretch: the largest batch at `seq_len` (`batch_asked`), else the longest sequence at
+    `batch_size`; under vLLM or SGLang, the longest --max-model-len one request can have, never past the model's
+    `window` (the engine refuses a length beyond it)."""
+    check, served = result.gpu_check, result.serving
+    assert check is not None
+    label = f"{gpus} × {check.name}"
+    if not batch_asked and served is not None and served.engine in ("vllm", "sglang"):
+        if served.max_model_len_fits is None:
+            return f"{served.engine} does not start on {label}: {served.reason}"
+        longest = (f"is {number(served.max_model_len_fits)} tokens" if window is None or served.max_model_len_fits <= window
+                   else f"is the model's whole window, {number(window)} tokens (memory would hold "
+                        f"{number(served.max_model_len_fits)}, but the engine refuses a length beyond the window)")
+        return (f"{served.engine} {served.engine_version} on {label}: the longest context one request can have "
+                f"(--max-model-len) {longest}. Its KV cache holds {number(served.kv_cache_tokens)} tokens per GPU at the "
+                "model's default length.")
+    if batch_asked:
+        if check.max_batch_size is None:
+            return f"Not even batch 1 fits on {label} at {number(seq_len)} tokens."
+        return f"Largest batch that fits on {label} at {number(seq_len)} tokens: {number(check.max_batch_size)}."
+    if check.max_seq_len is None:
+        return f"It does not fit on {label} even with a 1-token sequence: it needs {gib(check.per_gpu_bytes)}."
+    capped = (check.max_seq_len_by_memory or 0) > check.max_seq_len
+    return (f"Longest sequence that fits on {label} at batch {number(batch_size)}: {number(check.max_seq_len)} tokens"
+            + (f" (the model's own context window; memory would hold {number(check.max_seq_len_by_memory)})" if capped else "")
+            + ".")

@@ -36,12 +36,25 @@ def cloud_cost_answer(result: CloudCost) -> str:
     return within_limit(lines)
 
 
+def instance_lines(result: CloudCost, instances: list[str]) -> list[str]:
+    """The instance types asked about, each priced first (on-demand, then spot): 'what does a p4d.24xlarge cost?' asks
+    that machine's bill, not the cheapest of its GPUs elsewhere."""
+    named = [o for o in result.offers if o.instance_type.lower() in {i.lower() for i in instances}]
+    ordered = sorted(named, key=lambda o: (o.instance_type, o.pricing != "on_demand", o.total_usd))
+    firsts = {(o.instance_type, o.pricing): o for o in reversed(ordered)}  # the cheapest region of each
+    return [f"{o.instance_type}: {usd(o.total_usd)} for {number(result.hours)} h on {where(o)}, {usd(o.usd_per_gpu_hour)}/GPU-hour"
+            f"{billing(o, result.hours)}" for o in ordered if firsts[o.instance_type, o.pricing] is o]
+
+
 def cloud_bill_answer(result: CloudCost, catalog: Catalog, providers: list[str], rate: float | None,
-                      hours_note: str | None) -> str:
+                      hours_note: str | None, instances: list[str] | None = None) -> str:
     """A rental's bill: how its hours were counted ('8 hours a day × 30.4 days'), the asker's own rate first where one was
-    given, then the catalog's offers: each provider's asked about (the cheaper first), else the cheapest overall."""
+    given, then the catalog's offers: the instance types named, each provider's asked about (the cheaper first), else
+    the cheapest overall."""
+    named = instance_lines(result, instances or [])
     offers = (providers_answer(result, providers, catalog) if providers
               else "\n".join(cloud_cost_answer(result).splitlines()[:5]))  # the cheapest, then the cheapest on-demand
+    offers = "\n".join([*named, "Elsewhere:" if named else "", offers]).strip()
     hours = f"Hours priced: {hours_note}.\n" if hours_note else ""
     if rate is None:
         return hours + offers

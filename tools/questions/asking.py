@@ -112,6 +112,7 @@ def parts_asked(text: str, covered: tuple[str, ...], training: bool = False, gpu
         found = [f for f in found if f != "speed"] + ["compare"]  # '... and is it faster than an h100?': the comparison
     if "card" not in covered and rx.search(r"\b(specs?|memory bandwidth|bus width|tdp)\b|" + MODEL_CARD_ASK, text):
         found.append("card")  # '... and what is the 7900 xtx's memory bandwidth on paper?', '... also, its architecture?'
+    text = rx.sub(r"\b(?:does|would|will|can|could) \S*\d\S* (?:get|buy)\b", "", text)  # 'how many hours does $5k buy'
     renting = "cost" in covered or rx.search(j.RENT_OR_OWN, text)  # a rental bill asked: 'or just buy them?' is rent-or-own
     if "buy" not in covered and rx.search(j.BUY, text) and renting:  # 'the better buy' of two cards is no rent-or-own
         found.append("buy")
@@ -297,7 +298,8 @@ def answer_lines(reading: Reading, journey: j.Journey, asked_now: str, catalog: 
         attempt(f"With {method}: ", dataclasses.replace(reading, method=method))
     for other in reading.other_weights[:3] if journey.name in ("fit", "estimate", "limits", "speed", "which_gpu") else []:
         attempt(f"With {other}: ", dataclasses.replace(reading, weights_dtype=other))
-    for part in parts_asked(asked_now, journey.covers, training=reading.workload == "training",
+    buying = ("buy",) if journey.name == "which_gpu" and any(s.kind == "budget_usd" for s in reading.spans) else ()  # cards to buy
+    for part in parts_asked(asked_now, (*journey.covers, *buying), training=reading.workload == "training",
                             gpus=len(reading.gpus) + len(reading.unknown_gpus), how_many_gpus=reading.how_many_gpus):
         try:
             line = answer_part(part, reading, catalog, calls) if not reading.unknown_gpus else None

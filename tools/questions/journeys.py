@@ -16,7 +16,7 @@ from gpusizer.tools.compare.answer import compare_gpus_answer
 from gpusizer.tools.compare.card import gpu_card
 from gpusizer.tools.figures import gib, number, usd
 from gpusizer.tools.memory import fitting
-from gpusizer.tools.memory.answer import breakdown, count_answer, estimate_vram_answer, gpus_label, partly_offloaded
+from gpusizer.tools.memory.answer import breakdown, count_answer, estimate_vram_answer, gpus_label, limits_answer, partly_offloaded
 from gpusizer.tools.memory.biggest import DEFAULT_CONTEXT as BIGGEST_DEFAULT_CONTEXT
 from gpusizer.tools.memory.biggest import biggest_model, biggest_model_answer
 from gpusizer.tools.memory.engine_settings import ENGINE_NAMES
@@ -29,7 +29,7 @@ from gpusizer.tools.money.cheapest_way import cheapest_way, cheapest_way_answer
 from gpusizer.tools.money.cloud_cost import as_named
 from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
 from gpusizer.tools.pricing import cheapest_fits
-from gpusizer.tools.serving.answer import plan_serving_answer, serving_plans_answer
+from gpusizer.tools.serving.answer import fastest_answer, serving_plans_answer
 from gpusizer.tools.serving.capacity import capacities_answer, serving_capacity
 from gpusizer.tools.serving.plan_models import PlanServingRequest
 from gpusizer.tools.serving.windows import model_window
@@ -268,7 +268,9 @@ def memory_gpu_count(reading: Reading, catalog: Catalog, calls: list[ToolCall]) 
 
 RATE_ASK = r"\b(?:requests?|reqs?|queries|calls)(?: ?/ ?| per | an? | each )(?:s|sec\w*|min\w*|hour|hr)\b|\b(?:rps|qps)\b"
 ASKED_BATCH = r"batch|users|requests|concurren|parallel|simultaneous|chats|sessions|seqs|sequences|slots|streams|at once|" + RATE_ASK
-PER_TOKEN_COST = r"\b(?:per|/|a) ?(?:1 ?)?(?:m|mn|million|1m|k|thousand)\b(?: output| input)? ?tok|\bcost per (?:token|request)\b"
+PER_TOKEN_COST = (r"\b(?:per|/|a) ?(?:1 ?)?(?:m|mn|million|1m|k|thousand)\b(?: output| input)? ?tok|\bcost per (?:token|request)\b"
+                  r"|\b1 ?(?:m|million|k|thousand) (?:output |input )?tok\w* (?:would |will |does |do )?cost")  # 'what does 1M tokens cost'
+
 
 
 def asks_engine_capacity(reading: Reading) -> bool:
@@ -285,29 +287,9 @@ def answer_limits(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> 
         return engine_capacity(reading, catalog, calls, [(gpu_id, count)])
     result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading, with_gpu=True), gpu=gpu_id,
                   **spread_over(reading, count))
-    check = checked(result)
-    served = result.serving
-    if not asked_batch and served is not None and served.engine in ("vllm", "sglang"):
-        if served.max_model_len_fits is None:
-            return f"{served.engine} does not start on {count or 1} × {check.name}: {served.reason}"
-        window = model_window(catalog, result.model)
-        longest = (f"is {number(served.max_model_len_fits)} tokens" if window is None or served.max_model_len_fits <= window
-                   else f"is the model's whole window, {number(window)} tokens (memory would hold "
-                        f"{number(served.max_model_len_fits)}, but the engine refuses a length beyond the window)")
-        return (f"{served.engine} {served.engine_version} on {count or 1} × {check.name}: the longest context one request "
-                f"can have (--max-model-len) {longest}. Its KV cache holds {number(served.kv_cache_tokens)} tokens per GPU at "
-                "the model's default length.")
-    if asked_batch:
-        if check.max_batch_size is None:
-            return f"Not even batch 1 fits on {count or 1} × {check.name} at {number(result_seq_len(calls))} tokens."
-        return (f"Largest batch that fits on {count or 1} × {check.name} at {number(result_seq_len(calls))} tokens: "
-                f"{number(check.max_batch_size)}.")
-    if check.max_seq_len is None:
-        return f"It does not fit on {count or 1} × {check.name} even with a 1-token sequence: it needs {gib(check.per_gpu_bytes)}."
-    capped = (check.max_seq_len_by_memory or 0) > check.max_seq_len
-    return (f"Longest sequence that fits on {count or 1} × {check.name} at batch {number(reading.batch_size or 1)}: "
-            f"{number(check.max_seq_len)} tokens" + (" (the model's own context window; memory would hold "
-                                                      f"{number(check.max_seq_len_by_memory)})" if capped else "") + ".")
+    checked(result)
+    return limits_answer(result, count or 1, result_seq_len(calls), reading.batch_size or 1, asked_batch,
+                         model_window(catalog, result.model))
 
 
 def prompt_within_window(reading: Reading, catalog: Catalog) -> int | None:
@@ -373,14 +355,7 @@ def answer_speed(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> s
                                               concurrency=users, **workload)).splitlines() for gpu, count in gpus[:4]]
         return "\n".join([line for lines in answers for line in lines if not line.startswith("Assumed")]
                          + [line for line in answers[0] if line.startswith("Assumed")])
-    plan = call(calls, catalog, tools.plan_serving, concurrent_users=users, **workload)  # which GPU is fastest
-    if not plan.options:
-        return plan_serving_answer(plan)
-    lines = [f"{o.total_gpus} × {o.gpu_id}: {number(o.tokens_per_s_per_user, 1)} tokens/s per user"
-             + (f" ({number(o.aggregate_tokens_per_s, 0)} tokens/s in all)" if users > 1 else "")
-             + f", first token after {number(o.ttft_s, 2)} s" for o in sorted(plan.options, key=lambda o: -o.tokens_per_s_per_user)[:4]]
-    return (f"With {plan.engine} {plan.engine_version} ({plan.weights_dtype} weights), {number(users)} user(s): "
-            + "; ".join(lines) + "." + warnings_line(plan.warnings))
+    return fastest_answer(call(calls, catalog, tools.plan_serving, concurrent_users=users, **workload), users)  # which is fastest
 
 
 def answer_training_time(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
@@ -394,6 +369,17 @@ def answer_training_time(reading: Reading, catalog: Catalog, calls: list[ToolCal
                   method=reading.method if reading.method_said else None,
                   gradient_checkpointing=reading.gradient_checkpointing or None)
     return training_time_answer(result, reading.method if reading.method_said and reading.method else "full", rate_only)
+
+
+def answer_training_run(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
+    """The run's time and bill; with a budget ('we have $20k, can we afford it?'), the verdict on it first, on the
+    cheaper of the GPUs named."""
+    budget = budget_of(reading)
+    if budget is None:
+        return answer_training_time(reading, catalog, calls)
+    runs = [(answer_training_time(dataclasses.replace(reading, gpus=[gpu]) if gpu else reading, catalog, calls),
+             calls[-1].result or {}) for gpu in named_gpus(reading)[:3] or [None]]
+    return cheaper_run_verdict(runs, budget)
 
 
 # ---- money
@@ -432,19 +418,19 @@ def budget_of(reading: Reading) -> float | None:
 
 def answer_cloud(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     gpu_id, count = named_gpus(reading)[0]
-    named = as_named(catalog, next((s.words for s in reading.spans if s.meaning == f"GPU {gpu_id}"), gpu_id), gpu_id)
+    named = as_named(catalog, next((s.words for s in reading.spans if s.kind == "gpu" and s.value == gpu_id), gpu_id), gpu_id)
     result = call(calls, catalog, tools.cloud_cost, gpu=named if reading.providers else gpu_id, gpu_count=count or 1,
                   hours=reading.hours or ASSUMED_HOURS, pricing=reading.pricing or "both", providers=reading.providers or None)
     budget = budget_of(reading)
     if budget and reading.training_tokens:  # '20B tokens, budget $10k: do we fit?'
-        return cheaper_run_verdict([(answer_training_time(dataclasses.replace(reading, gpus=[gpu]), catalog, calls),
-                                     calls[-1].result or {}) for gpu in named_gpus(reading)[:3]], budget)
+        return answer_training_run(reading, catalog, calls)
     if budget and reading.hours is None:  # '$500 budget: how many hours of an H100?'
         return budget_hours_answer(result, budget)
     fit = "" if not has_subject(reading) or any(c.tool == "estimate_vram" for c in calls) else \
         "\nFit: " + answer_fit(reading, catalog, calls)  # 'qwen 7b on a T4 ..., how much?'
     return cloud_bill_answer(result, catalog, reading.providers, reading.rent_usd_per_gpu_hour,
-                             next((s.meaning for s in reading.spans if " hours of use (" in s.meaning), None)) + fit
+                             next((f"{number(reading.hours)} hours of use ({s.value})" for s in reading.spans
+                                   if s.kind == "hours_of_use"), None), reading.instances) + fit
 
 
 def bought_count(reading: Reading, catalog: Catalog) -> int:
@@ -795,7 +781,7 @@ JOURNEYS = [
                                                       TIME_ASK))  # 'which of the two is faster, and how long would a run take?'
             and (
         r.training_tokens is not None or r.workload == "training" and said(
-            r, r"tokens? (?:per|a|/) ?(?:day|hour)|tokens/day")), answer_training_time,
+            r, r"tokens? (?:per|a|/) ?(?:day|hour)|tokens/day")), answer_training_run,
             ("time", "cost", "speed")),
     Journey("rent_or_buy", asks_rent_or_buy, answer_rent_or_buy, ("buy", "cost")),
     Journey("compare", lambda r: compared_count(r) >= 2 and not mixed_box(r) and not (said(r, MIXED_BOX) and said(r, BIGGEST + "|" + LIMIT))
@@ -807,7 +793,7 @@ JOURNEYS = [
             and not first(r, r"\bfits?\b", r"\b(vs|versus|compar\w*|between|stack up|against"
                                               r"|which (?:one )?(?:would be|is|will be) (?:quicker|faster|better|cheaper|slower))\b"),
             answer_compare, ("compare", "speed", "cost", "fit", "which_gpu")),
-    Journey("cloud_cost", asks_job_cost, answer_cloud, ("cost", "fit")),
+    Journey("cloud_cost", asks_job_cost, answer_cloud, ("cost", "fit", "time")),  # a rental answers "how long" for a budget
     Journey("speed", lambda r: has_subject(r) and asks_speed_first(r), answer_speed, ("speed",)),
     Journey("limits", lambda r: bool(r.gpus) and has_subject(r) and asks_limit(r), answer_limits, ("fit", "limits")),
     Journey("fit", lambda r: bool(r.gpus) and has_subject(r) and not first(r, ESTIMATE_ASK, FIT_ASK)

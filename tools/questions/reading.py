@@ -15,7 +15,7 @@ from . import regex as rx
 from . import vocabulary as v
 from .names import name_in_text
 from .sentences import sentence_tiers
-from .shorthands import normalize
+from .shorthands import INSTANCE, normalize
 from .slots import PER_SEQUENCE, SLOTS, Slot, Span, kilo
 
 MAX_SPAN_WORDS = 6
@@ -64,6 +64,7 @@ class Reading:
     training_tokens: float | None = None
     engine: str | None = None
     providers: list[str] = field(default_factory=list)
+    instances: list[str] = field(default_factory=list)  # cloud instance types named ('p4d.24xlarge'), read as their GPUs
     serving_words: bool = False  # 'serve', 'host', 'deploy': a server, not one generate() call
     size_range: bool = False  # '14b-32b models': models are the subject, no one size
     how_many_gpus: bool = False  # 'how many h100s ...': a GPU count is the question
@@ -178,7 +179,7 @@ class Words:
 
 
 def read_question(question: str, catalog: Catalog) -> Reading:
-    reading = Reading(text=normalize(question))
+    reading = Reading(text=normalize(question), instances=[m[1] for m in rx.finditer(INSTANCE, question.lower())])
     reading.asking, reading.aside, left = sentence_tiers(question, reading.text)
     words = Words(reading.text)
     words.asking, words.aside, words.left = reading.asking, reading.aside, left
@@ -318,10 +319,12 @@ def read_gpu_count(words: Words, catalog: Catalog, reading: Reading, start: int,
     'two of the university's H100 nodes'), or that a count is what is asked ('how many H100s')."""
     tokens = words.words
     words.take_words(start, start + size - 1, f"GPU {gpu_id}")
+    words.spans[-1].kind, words.spans[-1].value = "gpu", gpu_id  # the words the GPU was named in (cloud_cost's aliases)
     words.gpu_words.update(range(start, start + size))
     asked_count = rx.search(r"\b(?:how many|number of)(?: (?:of )?(?:those|these|the|them))?$",
                             " ".join(tokens[max(0, start - 4):start]))
-    if asked_count and not words.used[start - 1]:
+    hours = rx.match(r"(?:gpu[ -]?)?(?:hours?|hrs?|h|days?)\b", " ".join(tokens[start + size:start + size + 2]))
+    if asked_count and not words.used[start - 1] and not hours:  # 'how many h100 hours' asks a duration
         reading.how_many_gpus = True
         how_many_at.add(start)  # 'today 2x 4 A100s ... how many A100s in total?': the count is asked, not told
         words.take_words(start - len(asked_count.group(0).split()), start - 1, "how many GPUs")
@@ -1093,6 +1096,10 @@ def read_percentile_outputs(words: Words) -> None:
 def read_token_counts(words: Words, reading: Reading) -> None:
     """'on 1T tokens', '20B tokens of data', 'generate 500 tokens', '300 output tokens'."""
     scale = "|".join(sorted(v.TOKEN_SCALE, key=len, reverse=True))
+    tokens = r"(?:output |input |generated )?(?:tokens?|toks?)\b"
+    unit = words.search(rf"\bper (?:\d+(?:\.\d+)? ?)?(?:{scale}) {tokens}|\b1 ?(?:{scale}) {tokens} (?:would |will |does |do )?cost")
+    if unit:  # 'cost per million output tokens', 'what does a million tokens cost': a price's unit, not training data
+        words.take(unit, "tokens a price is quoted per (not training data)")
     corpus = words.search(rf"(\d+(?:\.\d+)?) ?({scale}) (?:tokens?|toks?)\b(?! ?(?:/|per) ?s)(?! context)")
     volume = corpus and rx.match(r" ?(?:/ ?|per |a |each |every )(?:day|month|week)\b|/d\b| daily\b", words.text[corpus.end():])
     trains = rx.search(r"\b(?:train\w*|fine[ -]?tun\w*|sft|epochs?|dataset|corpus|lora|qlora)\b", words.text)
@@ -1280,6 +1287,8 @@ def read_budgets(words: Words, reading: Reading) -> None:
     spend = rx.search(r"\bhow (?:many (?:[\w-]+ ){0,3}?hours|long)\b", words.text) and words.search(f"{money}(?!{per_hour})")
     if not budget and spend and not rx.search(BUYING, words.text[:spend.start()]):
         budget = spend  # 'i have $1000: how many hours of an a100?'
+    if not budget and rx.search(r"\bafford|\benough\b|\bcover\b|\bstretch\b", words.text):  # 'we have $20k, can we afford it?'
+        budget = words.search(rf"\b(?:we|i)(?: only| just)? (?:have|'ve got|got|raised) (?:about |around |roughly |up to )?{money}")
     if budget and not rx.match(per_hour, words.text[budget.end():]):  # '$15k of grant money' (not 'budget $2/hr', a rate)
         amount = rx.search(r"(\d[\d.]*) ?(k?)", budget[0])
         value = float(amount[1]) * 1000 ** bool(amount[2]) if amount else 0.0
@@ -1390,7 +1399,7 @@ def read_weekly_schedule(words: Words, reading: Reading) -> bool:
     per_week = int(found.group(3)) if found.group(3) else TIMES_A_WEEK[found.group(2)]
     weeks = float(found.group(4)) * (WEEKS_PER_MONTH if found.group(5).startswith("month") else 1.0)
     reading.hours = round(float(found.group(1)) * per_week * weeks, 2)
-    words.take(found, f"{reading.hours:g} hours of use ({found.group(0)})")
+    words.take_range(*found.span(), f"{reading.hours:g} hours of use ({found.group(0)})", kind="hours_of_use", value=found.group(0))
     return True
 
 
@@ -1459,8 +1468,8 @@ def read_counted_span(words: Words, reading: Reading) -> bool:
                 r"\b(?:weekdays|workdays|business days|working days|mon(?:day)? ?(?:-|to) ?fri(?:day)?|5 days a week)\b")
             periods = round(reading.hours / period * (5 / 7 if weekdays else 1), 1)  # a month: 30.4 days, 21.7 weekdays
             reading.hours = round(periods * float(schedule[1]), 2)
-            words.take(found, f"{reading.hours:g} hours of use ({schedule[1]} hours a {schedule[2]} × {periods:g} "
-                       f"{'weekdays' if weekdays else schedule[2] + 's'} in {found[0]})")
+            how = f"{schedule[1]} hours a {schedule[2]} × {periods:g} {'weekdays' if weekdays else schedule[2] + 's'} in {found[0]}"
+            words.take_range(*found.span(), f"{reading.hours:g} hours of use ({how})", kind="hours_of_use", value=how)
             if weekdays:
                 words.take(weekdays, "weekdays only")
             return True

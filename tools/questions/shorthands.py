@@ -14,6 +14,8 @@ from .number_words import digits_for_number_words
 R1_DISTILL_BASE = {"1.5b": "qwen", "7b": "qwen", "14b": "qwen", "32b": "qwen", "8b": "llama", "70b": "llama"}  # DeepSeek's R1 distills
 GRAND = {"a": "1", "one": "1", "a couple of": "2", "a couple": "2", "a pair of": "2"}  # thousands of dollars (2-19: digits by now)
 GGUF_SHORT = {"2": "q2_k", "3": "q3_k_m", "4": "q4_k_m", "5": "q5_k_m", "6": "q6_k", "8": "q8_0"}  # 'q4': the usual file
+INSTANCE = (r"\b((?:p\d\w*(?:-b200)?\.\d*xlarge|g\d\w*\.(?:\d*xlarge|metal)|a\d-[a-z]+-\d+g|g2-standard-\d+|nd96\w+"
+            r"|(?:(?<=a )|(?<=an ))p5(?= instance| node| box|\b(?! ?x))|\b(?:p5en?|p6-b200)\b(?! ?x))\b)")  # 'a p5', 'p5e'
 SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as people abbreviate, to the words the readers know
     (r"--?max[-_]input[-_](?:length|tokens)[ =]\d+(?=[\s\S]*--?max[-_]total[-_]tokens)", " "),  # TGI: the total is the context
     (r"\bnd ?(h100|h200) v5\b", r"nd96isr_\1_v5"), (r"\bndm ?a100 v4\b", "nd96amsr_a100_v4"),  # Azure's names for its VMs
@@ -72,9 +74,7 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     # Kubernetes: 'limits.nvidia.com/gpu: 2' asks for two GPUs, 'nvidia.com/gpu.product=NVIDIA-A100-SXM4-40GB' names them
     (r"\b(?:resources\.)?(?:limits|requests)\.nvidia\.com/gpu ?[:=] ?(\d+)", r"\1 gpus"),
     (r"\bnvidia\.com/gpu\.product ?[:=] ?", " "),
-    (r"(?:\b(\d{1,3}) ?[x*]? ?)?"  # '2x p5.48xlarge': two instances of eight GPUs
-     r"\b((?:p\d\w*(?:-b200)?\.\d*xlarge|g\d\w*\.(?:\d*xlarge|metal)|a\d-[a-z]+-\d+g|g2-standard-\d+|nd96\w+"
-     r"|(?:(?<=a )|(?<=an ))p5(?= instance| node| box|\b(?! ?x))|\b(?:p5en?|p6-b200)\b(?! ?x))\b)",  # 'a p5', 'p5e': eight GPUs
+    (r"(?:\b(\d{1,3}) ?[x*]? ?)?" + INSTANCE,  # '2x p5.48xlarge': two instances of eight GPUs
      lambda m: instance_words(m.group(2), int(m.group(1) or 1))),  # 'a p4d.24xlarge': 8 x a100-40gb-sxm
     (r"\blora_(?:r|alpha|dropout|rank) ?[=:] ?[\d.]+", " "),  # a LoRA rank is no size, context or batch
     (r"\b(?:deepseek[ -])?r1[ -]distill(?:ed)?(?: model| version| one)?(?: (?:that's|that is|which is))? (?:based on|of|on) (?:the )?"

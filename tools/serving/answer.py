@@ -109,3 +109,15 @@ def price(option: ServingOption, said: bool = False) -> str:
         return "no cloud price in the catalog"
     where = f"on {option.offer.provider} {option.offer.instance_type} ({price_class(option)})" if option.offer else ""
     return where if said and where else f"{usd(option.usd_per_month)}/month {where}".strip()
+
+
+def fastest_answer(result: ServingPlan, users: int) -> str:
+    """'How fast is X?' with no GPU named: the plan's options fastest first, per user (and in all, for several)."""
+    if not result.options:
+        return plan_serving_answer(result)
+    lines = [f"{o.total_gpus} × {o.gpu_id}: {number(o.tokens_per_s_per_user, 1)} tokens/s per user"
+             + (f" ({number(o.aggregate_tokens_per_s, 0)} tokens/s in all)" if users > 1 else "")
+             + f", first token after {number(o.ttft_s, 2)} s" for o in sorted(result.options, key=lambda o: -o.tokens_per_s_per_user)[:4]]
+    warning = f" Note: {result.warnings[0]}" if result.warnings else ""
+    return (f"With {result.engine} {result.engine_version} ({result.weights_dtype} weights), {number(users)} user(s): "
+            + "; ".join(lines) + "." + warning)
