@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from gpusizer import tools
@@ -377,8 +377,8 @@ def answer_training_run(reading: Reading, catalog: Catalog, calls: list[ToolCall
     budget = budget_of(reading)
     if budget is None:
         return answer_training_time(reading, catalog, calls)
-    runs = [(answer_training_time(dataclasses.replace(reading, gpus=[gpu]) if gpu else reading, catalog, calls),
-             calls[-1].result or {}) for gpu in named_gpus(reading)[:3] or [None]]
+    each = [dataclasses.replace(reading, gpus=[gpu]) for gpu in named_gpus(reading)[:3]] or [reading]
+    runs: list[tuple[str, Mapping[str, Any]]] = [(answer_training_time(r, catalog, calls), calls[-1].result or {}) for r in each]
     return cheaper_run_verdict(runs, budget)
 
 
