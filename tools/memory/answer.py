@@ -6,6 +6,7 @@ bytes, verdict first. Priced fits are listed cheapest first, the way a person pi
 from __future__ import annotations
 
 from gpusizer.tools.figures import best_of, gib, number, usd, within_limit
+from gpusizer.tools.memory.engine_settings import ENGINE_NAMES
 from gpusizer.tools.memory.fitting import MAX_GPUS, split_of
 from gpusizer.tools.memory.model.formats import FORMATS
 from gpusizer.tools.memory.request import GpuFit, VramEstimate
@@ -47,6 +48,74 @@ def verdict(result: VramEstimate) -> str:
     takes = (f"it takes {check.gpus_needed} x {check.name} ({check.split})" if check.gpus_needed
              else check.split or f"not even 64 x {check.name} hold it")  # a split without a count says why none holds it
     return f"Does not fit: {needs}, the {check.name} has {gib(check.usable_bytes)} usable; as asked, {takes}."
+
+
+THIN_SHARE = 0.05  # under 5% of usable memory to spare: a longer prompt, a second request or another process tips it over
+
+
+def peak_answer(result: VramEstimate) -> str:
+    """'How much VRAM for X?': the peak per GPU, its parts, and the fewest of each catalog GPU that hold it."""
+    fits = ", ".join(f"{f.gpus_needed} × {f.gpu_id}" for f in result.fits[:6]) or f"no catalog GPU within {MAX_GPUS} GPUs"
+    note = f" Note: {result.warnings[0]}" if result.warnings else ""
+    return f"Peak memory: {gib(result.total_bytes)} per GPU ({breakdown(result)}). Fits on (fewest GPUs first): {fits}.{note}"
+
+
+def fit_answer(result: VramEstimate, count: int, asked_dtype: str | None, sharding: str | None, layers: int = 0) -> str:
+    """Whether the job fits `count` of the GPU checked, verdict first: 'Yes' (or 'Yes, barely'), 'Partly' where llama.cpp
+    keeps some of the model's `layers` in system RAM, the engine's own refusal in its terms, or 'No' with the cheapest
+    fixes and the count the fit search needs."""
+    check = result.gpu_check
+    assert check is not None
+    label = gpus_label(result, count, check.name, asked_dtype, sharding)
+    note = f" Note: {result.warnings[0]}" if result.warnings else ""
+    partly = partly_offloaded(result, layers, label) if check.fits and layers else None
+    if partly or check.fits:
+        return partly or fits_answer(result, label) + note
+    needed = next((f.gpus_needed for f in result.fits if f.gpu_id == check.gpu_id), None)
+    served = result.serving
+    if served is not None and served.reason:  # the engine's own refusal says what to change, in its terms
+        also = f" Without changing it, it takes {needed} × {check.gpu_id}." if needed and needed != count else ""
+        return (f"No: {ENGINE_NAMES[served.engine]} would not start on {label} ({gib(check.per_gpu_bytes)} of "
+                f"{gib(check.usable_bytes)} usable per GPU): {served.reason}.{also}")
+    fixes = [a.text for a in result.alternatives]  # the cheapest fix in the verdict's sentence
+    more = (f" It takes {needed} × {check.gpu_id} (the tool's fit search)." if needed
+            else f" It does not fit on up to {MAX_GPUS} × {check.name}." if not check.gpu_id.endswith("GB")
+            else " Smaller formats (4-bit), a shorter context or more GPUs would bring it down.")
+    return (f"No: it needs {gib(check.per_gpu_bytes)} per GPU on {label}, which has {gib(check.usable_bytes)} usable"
+            f"{'; yes with ' if fixes else ''}{'. Or: '.join(fixes)}.{more}")
+
+
+def named_candidates(named: list[str], fits: list[GpuFit]) -> str:
+    """'Which gpu do I need? L40S, A100 or H200?': each card named, with how many it takes and its price, the pick first."""
+    found = {f.gpu_id: f for f in fits}
+    ranked = sorted(named, key=lambda g: (g not in found, found[g].gpus_needed if g in found else 0,
+                                          found[g].usd_per_hour or float("inf") if g in found else 0))
+    lines = [f"{g}: {found[g].gpus_needed} GPU(s)" + (f" at {usd(found[g].usd_per_hour)}/h ({found[g].provider})"
+                                                       if found[g].usd_per_hour else "") if g in found
+             else f"{g}: not on up to {MAX_GPUS}" for g in ranked]
+    return f"Of the cards you named: {'; '.join(lines)}. "
+
+
+def roomy(fits: list[GpuFit]) -> list[GpuFit]:
+    """The fits with at least THIN_SHARE of the memory to spare: what to recommend buying, not what only just loads."""
+    return [fit for fit in fits if fit.usable_bytes - fit.per_gpu_bytes >= THIN_SHARE * fit.usable_bytes]
+
+
+def fits_answer(result: VramEstimate, label: str) -> str:
+    """'Yes: it fits on 1 × T4, ...' for a job that fits the GPU checked; under THIN_SHARE of the usable memory to spare,
+    'Yes, barely', with the changes that leave room (a smaller format, a shorter context)."""
+    check = result.gpu_check
+    assert check is not None
+    figures = (f"it fits on {label}, {gib(check.per_gpu_bytes)} of {gib(check.usable_bytes)} usable per GPU "
+               f"({gib(check.headroom_bytes)} to spare)")
+    if check.headroom_bytes >= THIN_SHARE * check.usable_bytes:
+        return f"Yes: {figures}."
+    bits = FORMATS[result.weights_dtype].bits_per_weight
+    smaller = ("4-bit weights (Q4_K_M, AWQ)" if bits <= 9 else "8-bit weights (Q8_0, FP8, bitsandbytes 8-bit)"
+               ) if result.workload == "inference" else "gradient checkpointing, LoRA"
+    longest = f", up to {number(check.max_seq_len)} tokens" if check.max_seq_len else ""
+    return (f"Yes, barely: {figures}, too little for a longer context, a bigger batch or anything else on the GPU. "
+            f"To leave room: {smaller} or a shorter context{longest}.")
 
 
 def box_verdict(result: VramEstimate, job: str) -> str:

@@ -17,7 +17,7 @@ from gpusizer.tools.memory import fitting
 from gpusizer.tools.memory.estimate import estimate
 from gpusizer.tools.memory.model.formats import FORMATS
 from gpusizer.tools.memory.model.parameters import count_parameters
-from gpusizer.tools.memory.request import Method, WeightsDtype, Workload
+from gpusizer.tools.memory.request import Method, Optimizer, TrainingPrecision, WeightsDtype, Workload
 from gpusizer.tools.validation import NAME_LIMIT, declared_by, parse_request
 
 DEFAULT_CONTEXT = 4096   # 'the biggest model I can run': sized for a chat-length context, and said so
@@ -49,6 +49,9 @@ class BiggestModelRequest(BaseModel):
     seq_len: int = Field(default=DEFAULT_CONTEXT, ge=1, le=10_000_000, description="context per sequence")
     batch_size: int = Field(default=1, ge=1, le=4096)
     gradient_checkpointing: bool | None = Field(default=None, description="training: default as the recipe sets it")
+    training_precision: TrainingPrecision | None = Field(default=None, description="training: mixed (fp32 master weights and "
+                                                         "states, ~16 bytes per parameter with AdamW) or bf16 (default)")
+    optimizer: Optimizer = Field(default="adamw", description="training")
     limit: int = Field(default=3, ge=1, le=10, description="models per format")
 
 
@@ -83,7 +86,8 @@ class BiggestModels(BaseModel):
 @declared_by(BiggestModelRequest, "biggest_model")
 def biggest_model(gpu: str, *, gpu_count: int = 1, workload: Workload = "inference", method: Method = "full",
                   weights_dtypes: list[str] | None = None, seq_len: int = DEFAULT_CONTEXT, batch_size: int = 1,
-                  gradient_checkpointing: bool | None = None, limit: int = 3, catalog: Catalog | None = None) -> BiggestModels:
+                  gradient_checkpointing: bool | None = None, training_precision: TrainingPrecision | None = None,
+                  optimizer: Optimizer = "adamw", limit: int = 3, catalog: Catalog | None = None) -> BiggestModels:
     """The largest catalog models that fit `gpu_count` x `gpu` for the workload, per format, largest first."""
     request = parse_request(BiggestModelRequest, {k: v for k, v in locals().items() if k != "catalog"}, "biggest_model")
     catalog = catalog or load_catalog()
@@ -94,7 +98,8 @@ def biggest_model(gpu: str, *, gpu_count: int = 1, workload: Workload = "inferen
     found = [FormatFits(weights_dtype=dtype or "as released", models=fitting_models(request, match.gpu.gpu_id, dtype, catalog))
              for dtype in formats]
     spread = fitting.split_of(request.workload, request.gpu_count, request.gradient_checkpointing is not False)
-    assumptions = [f"{request.workload}" + (f" ({request.method})" if request.workload == "training" else "")
+    recipe = f" ({request.method}, {request.training_precision or 'bf16'} precision, {request.optimizer})"
+    assumptions = [f"{request.workload}" + (recipe if request.workload == "training" else "")
                    + f", batch {request.batch_size} x {request.seq_len:,} tokens"
                    + (" (a chat-length context: give seq_len for another)" if request.seq_len == DEFAULT_CONTEXT else ""),
                    f"{request.gpu_count} x {match.gpu.name}: {spread}",
@@ -136,7 +141,7 @@ def fitting_models(request: BiggestModelRequest, gpu_id: str, dtype: str | None,
                                  "gpu": gpu_id, "weights_dtype": dtype,
                                  **fitting.spread_over(request.workload, request.gpu_count, request.gradient_checkpointing)}
     if request.workload == "training":
-        arguments.update(method=request.method)
+        arguments.update(method=request.method, training_precision=request.training_precision, optimizer=request.optimizer)
         arguments.setdefault("gradient_checkpointing", request.gradient_checkpointing)
     found: list[FittingModel] = []
     for arch in sorted(catalog.models, key=lambda m: -count_parameters(m).total):

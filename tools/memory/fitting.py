@@ -96,6 +96,19 @@ def stack_note(plan: Plan, gpu: GpuSpec) -> str | None:
     return None
 
 
+def most_gpus(gpu: GpuSpec, workload: str) -> int:
+    """The most of this GPU one inference job spans: tensor parallelism (and llama.cpp's layer split) runs inside one
+    machine, which holds NODE_GPUS PCIe cards at most, and one system-on-chip (an Apple Mac) is a machine of one; only
+    parts built into scale-out nodes (SXM, OAM, superchips, cloud accelerators with their own fabric) go across machines,
+    over an InfiniBand/NVLink-class network. Training (ZeRO-3 / FSDP over data-parallel ranks) is not limited here."""
+    form = gpu.form_factor.lower()
+    if workload != "inference" or gpu.memory_bandwidth_gbps is None:  # a GPU known only by its memory size: as asked
+        return MAX_GPUS
+    if "soc" in form:
+        return 1
+    return NODE_GPUS if form.startswith("pcie") or gpu.interconnect.lower() in ("pcie only", "none") else MAX_GPUS
+
+
 def fits_across_catalog(plan: Plan, catalog: Catalog) -> list[GpuFit]:
     r = plan.request
     counts = candidate_gpu_counts(plan)
@@ -103,7 +116,7 @@ def fits_across_catalog(plan: Plan, catalog: Catalog) -> list[GpuFit]:
     checkpointing = r.gradient_checkpointing is not False
     fits = []
     for gpu in catalog.gpus:
-        n = next((n for n in counts if needed_bytes[n] <= gpu.usable_memory_bytes), None)
+        n = next((n for n in counts if needed_bytes[n] <= gpu.usable_memory_bytes and n <= most_gpus(gpu, r.workload)), None)
         if n is not None:
             price = machine_price(catalog, gpu.gpu_id, n, "on_demand")
             machine = int(price.offer.gpus_per_instance) if price else NODE_GPUS
@@ -167,8 +180,9 @@ def split_of(workload: str, gpus: int, checkpointing: bool = True, machine_gpus:
     `machine_gpus` runs across machines (ZeRO-3 / FSDP shard over every rank of the job)."""
     if gpus == 1:
         return "one GPU"
-    if workload == "inference":
-        return f"tensor parallel over {gpus} GPUs in one machine"
     machines = -(-gpus // max(1, machine_gpus))
+    if workload == "inference":
+        return (f"tensor parallel over {gpus} GPUs in one machine" if machines == 1 else f"{machines} machines of "
+                f"{machine_gpus}: tensor parallel inside each, pipeline parallel across them (an InfiniBand-class network)")
     where = "in one machine" if machines == 1 else f"across {machines} machines of {machine_gpus}"
     return f"ZeRO-3 / FSDP over {gpus} GPUs{' with gradient checkpointing' if checkpointing else ''}, {where}"

@@ -74,11 +74,15 @@ def serving_capacity(model: str | None = None, *, gpu: str, gpu_count: int = 1, 
                      tokens_per_s_per_user: float | None = None, min_tokens_per_s_per_user: float | None = None,
                      ttft_s: float | None = None, gpus_per_replica: ReplicaSize | None = None,
                      pricing: ServingPricing = "on_demand", jurisdiction: str | None = None,
-                     gpu_memory_utilization: float | None = None, catalog: Catalog | None = None) -> ServingCapacity:
+                     gpu_memory_utilization: float | None = None, fewest: bool = False,
+                     catalog: Catalog | None = None) -> ServingCapacity:
     """What `gpu_count` x `gpu` serve of the model: requests of prompt_tokens in and output_tokens out at once within
     the targets (no speed target given: the interactive floor of plan_serving, min_tokens_per_s_per_user=0 drops it),
-    the requests per second that sustains, and $ per million output tokens at that load. Raises SizingError."""
+    the requests per second that sustains, and $ per million output tokens at that load. `fewest` (GPUs named without a
+    count, 'on H100s'): the fewest of 1, 2, 4 ... up to `gpu_count` that serve it. Raises SizingError."""
     catalog = catalog or load_catalog()
+    if fewest:
+        return fewest_that_serve({k: v for k, v in locals().items() if k != "fewest"})
     if gpu_count < 1:
         raise SizingError("serving_capacity: gpu_count must be at least 1")
     request = parse_request(PlanServingRequest, {
@@ -107,6 +111,22 @@ def serving_capacity(model: str | None = None, *, gpu: str, gpu_count: int = 1, 
         kv_cache_dtype=plan.kv_dtype, gpu_id=match.gpu.gpu_id, gpu_count=gpu_count, prompt_tokens=request.prompt_tokens,
         output_tokens=request.output_tokens, tokens_per_s_per_user=request.tokens_per_s_per_user, ttft_s=request.ttft_s,
         layouts=layouts, infeasible=infeasible, warnings=warnings, assumptions=assumptions(request, shown))
+
+
+def fewest_that_serve(arguments: dict[str, Any]) -> ServingCapacity:
+    """The fewest GPUs (1, 2, 4, 8: a replica's sizes, up to the count given) that serve the model; where one does not,
+    the first warning says why."""
+    most = arguments.pop("gpu_count")
+    one = serving_capacity(**arguments, gpu_count=1)
+    found, count = one, 1
+    while not found.layouts and count * 2 <= most:
+        count *= 2
+        found = serving_capacity(**arguments, gpu_count=count)
+    if found is not one:
+        why = one.infeasible[-1] if one.infeasible else "no replica fits"
+        found.warnings.insert(0, f"One {found.gpu_id} cannot serve it ({why}); " + (
+            f"the fewest that can: {count}" if found.layouts else f"nor can {count}"))
+    return found
 
 
 def assumptions(request: PlanServingRequest, shown: str) -> list[str]:

@@ -5,6 +5,7 @@ from gpusizer.catalog import GIB, Catalog, GpuSpec, SizingError
 from gpusizer.tools.memory.engine_settings import ENGINE_NAMES, engine_runs_on, unread_backend
 from gpusizer.tools.memory.engines.kernels import kernel_problem
 from gpusizer.tools.memory.engines.memory import TP_DEGREES, EngineResult, engine_memory, starts_with
+from gpusizer.tools.memory.fitting import most_gpus
 from gpusizer.tools.memory.model.formats import FORMATS, SIXTEEN_BIT
 from gpusizer.tools.memory.overhead import CUDA_CONTEXT_BYTES, overhead_assumption
 from gpusizer.tools.memory.plan import Plan
@@ -83,7 +84,7 @@ def engine_fits(plan: Plan, catalog: Catalog) -> list[GpuFit]:
     for gpu in catalog.gpus:
         if not engine_runs_on(r.engine, gpu.vendor) or kernel_problem(r.engine, plan.weights_dtype, gpu):
             continue
-        for n in degrees:
+        for n in (n for n in degrees if n <= most_gpus(gpu, "inference")):  # one machine at most
             total = starts_with(plan, gpu, n)
             if total is not None:
                 price = cheapest_job(catalog, gpu.gpu_id, n, "on_demand", one_machine=True)
