@@ -5,7 +5,10 @@ result stays in the structured content, so the text names only the best offers a
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from gpusizer.catalog import Catalog
+from gpusizer.catalog.clouds import priced_providers
 from gpusizer.tools.figures import best_of, number, percent, usd, within_limit
 from gpusizer.tools.money.cloud_cost import CloudCost, Offer
 from gpusizer.tools.money.rent_vs_buy import RentVsBuy
@@ -47,20 +50,57 @@ def instance_lines(result: CloudCost, instances: list[str]) -> list[str]:
 
 
 def cloud_bill_answer(result: CloudCost, catalog: Catalog, providers: list[str], rate: float | None,
-                      hours_note: str | None, instances: list[str] | None = None) -> str:
+                      told: Mapping[str, object], instances: list[str] | None = None, cheapest_asked: bool = False) -> str:
     """A rental's bill: how its hours were counted ('8 hours a day × 30.4 days'), the asker's own rate first where one was
-    given, then the catalog's offers: the instance types named, each provider's asked about (the cheaper first), else
-    the cheapest overall."""
+    given (after the catalog's offers when the cheapest is asked), then the catalog's offers: the instance types named,
+    each provider's asked about (the cheaper first), else the cheapest overall. `told` is what the question said, by
+    kind: 'hours_of_use' (how the hours were counted), 'pricing' ('both': spot vs on-demand asked), 'unpriced_cloud' (a
+    cloud outside the catalog, named)."""
+    outside = told.get("unpriced_cloud")
+    if (outside or rate is not None) and not providers:  # a cloud's list price, the asker's rate: on-demand offers compare
+        result = result.model_copy(update={"offers": sorted(result.offers, key=lambda o: o.pricing != "on_demand")})
     named = instance_lines(result, instances or [])
     offers = (providers_answer(result, providers, catalog) if providers
               else "\n".join(cloud_cost_answer(result).splitlines()[:5]))  # the cheapest, then the cheapest on-demand
-    offers = "\n".join([*named, "Elsewhere:" if named else "", offers]).strip()
-    hours = f"Hours priced: {hours_note}.\n" if hours_note else ""
+    elsewhere = f"The cheapest at {', '.join(providers)}:" if providers else "Elsewhere:"  # (a machine names its provider)
+    offers = "\n".join([*named, elsewhere if named else "", offers]).strip()
+    lead = [unpriced_line(str(outside), catalog)] if outside else []
+    lead += [pricing_difference(result, instances or [], providers)] if told.get("pricing") == "both" else []
+    hours = [f"Hours priced: {number(result.hours)} hours of use ({told['hours_of_use']})."] if "hours_of_use" in told else []
     if rate is None:
-        return hours + offers
+        return "\n".join([*lead, *hours, offers])
     gpu_hours = result.gpu_count * result.hours
-    return (f"At your rate of {usd(rate)}/GPU-h: {result.gpu_count} GPUs × {number(result.hours)} h = {number(gpu_hours)} "
-            f"GPU-hours, {usd(gpu_hours * rate)}.\n{hours}For comparison, the catalog's cheapest offers:\n{offers}")
+    own = (f"At your rate of {usd(rate)}/GPU-h: {result.gpu_count} GPUs × {number(result.hours)} h = {number(gpu_hours)} "
+           f"GPU-hours, {usd(gpu_hours * rate)}.")
+    if cheapest_asked and result.offers:  # 'our provider charges $3.50/h, feels steep: the cheapest?': the catalog's first
+        saved = gpu_hours * rate - result.offers[0].total_usd
+        return "\n".join([*lead, *hours, offers, own + (f" The cheapest here saves {usd(saved)}." if saved > 0 else "")])
+    return "\n".join([*lead, own, *hours, "For comparison, the catalog's cheapest offers:", offers])
+
+
+def unpriced_line(cloud: str, catalog: Catalog) -> str:
+    """A cloud the catalog holds no prices of, said first, with the clouds it does and what to do."""
+    return (f"{cloud} is not in the catalog, so there is no {cloud} price here (add its rates as rows of offers.csv in your "
+            f"catalog folder); the catalog prices {', '.join(priced_providers(catalog))}. The same job from those:")
+
+
+def pricing_difference(result: CloudCost, instances: list[str], providers: list[str]) -> str:
+    """'spot vs on-demand': both bills of the machine asked about (the instance named, else the first provider's
+    cheapest, else the cheapest of each) and what spot saves."""
+    pool = ([o for o in result.offers if o.instance_type.lower() in {i.lower() for i in instances}]
+            or [o for o in result.offers if o.provider in providers[:1]] or result.offers)
+    on_demand, spot = (next((o for o in pool if o.pricing == p), None) for p in ("on_demand", "spot"))
+    job = f"{number(result.gpu_count)} x {(on_demand or spot or result).gpu_id} for {number(result.hours)} hours"
+    if on_demand is None or spot is None:
+        missing, found = ("spot", "on-demand") if on_demand else ("on-demand", "spot")
+        return f"No {missing} price in the catalog for {job} here: the {found} bill only"
+    saved = on_demand.total_usd - spot.total_usd
+    same = on_demand.provider == spot.provider and on_demand.instance_type == spot.instance_type
+    at = (f" on {on_demand.provider} {on_demand.instance_type}" if same
+          else f" (on-demand: {where(on_demand)}; spot: {where(spot)})")
+    return (f"On-demand {usd(on_demand.total_usd)} ({usd(on_demand.usd_per_hour * on_demand.instances)}/h) vs spot "
+            f"{usd(spot.total_usd)} ({usd(spot.usd_per_hour * spot.instances)}/h) for {job}{at}: spot saves {usd(saved)} "
+            f"({saved / on_demand.total_usd:.0%}), but can be interrupted")
 
 
 def providers_answer(result: CloudCost, providers: list[str], catalog: Catalog) -> str:
@@ -75,6 +115,7 @@ def providers_answer(result: CloudCost, providers: list[str], catalog: Catalog) 
     if priced:
         (total, pick), *rest = priced
         kind = PRICING_WORDS[firsts[pick][0].pricing]
+        job = job.replace(result.gpu_id, firsts[pick][0].gpu_id)  # the form that won, said ('4 x a100-80gb-pcie')
         head = (f"Cheaper: {pick}, {usd(total)} {kind} for {job}, vs " + ", ".join(f"{p} {usd(t)}" for t, p in rest) if rest
                 else f"{usd(total)} {kind} for {job} on {pick}")
     notes = [n for n in result.notes if n.split(":", 1)[0] in firsts]  # 'runpod: a100 80gb read as the PCIe part'
@@ -89,6 +130,8 @@ def provider_offers(result: CloudCost, provider: str) -> list[Offer]:
     own = [o for o in result.offers if o.provider == provider]
     on_demand = next((o for o in own if o.pricing == "on_demand"), None)
     spot = next((o for o in own if o.pricing == "spot"), None)
+    if on_demand and spot and spot.total_usd >= on_demand.total_usd:  # spot only on a bigger machine: no saving to show
+        spot = None
     return [o for o in (on_demand, spot) if o is not None]
 
 

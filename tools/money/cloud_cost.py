@@ -130,7 +130,7 @@ def cloud_cost(gpu: str, *, hours: float, gpu_count: int | None = None, pricing:
                      doubts.get(o.offer_id, "") if p == "spot" else "")
               for o in candidates for p in pricings if o.usd_per_hour(p) and (p != "spot" or listed or o.offer_id not in doubts)]
     if request.providers and not match.exact and offers:  # 'A100 80GB on runpod vs lambda': each provider's own form
-        offers += other_forms_by_provider(arguments, workload, spec, catalog, offers, notes)
+        offers += other_forms_by_provider(arguments, workload, spec, catalog, offers, notes, every=match.note is None)
     offers.sort(key=lambda o: (bool(o.price_warning), o.total_usd, o.provider, o.instance_type))
     if doubts:
         notes.append(doubt_note(doubts, candidates, listed))
@@ -171,7 +171,7 @@ def as_named(catalog: Catalog, words: str, gpu_id: str) -> str:
 
 def in_another_form(arguments: dict[str, Any], workload: WorkloadArguments, spec: GpuSpec, catalog: Catalog) -> CloudCost | None:
     """'A100 80GB on RunPod' where RunPod rents only the PCIe part: that part's offers, saying so, rather than none."""
-    for part in catalog.other_forms(spec):
+    for part in (p for p in catalog.other_forms(spec) if catalog.offers_for(p.gpu_id)):
         found = cloud_cost(**{**arguments, "gpu": part.gpu_id}, catalog=catalog, **workload)
         if found.offers:
             said = (f"'{arguments['gpu']}' read as {part.gpu_id} ({part.name}): no {spec.gpu_id} offer matches these "
@@ -181,16 +181,19 @@ def in_another_form(arguments: dict[str, Any], workload: WorkloadArguments, spec
 
 
 def other_forms_by_provider(arguments: dict[str, Any], workload: WorkloadArguments, spec: GpuSpec, catalog: Catalog,
-                            offers: list[Offer], notes: list[str]) -> list[Offer]:
+                            offers: list[Offer], notes: list[str], every: bool = False) -> list[Offer]:
     """Of the providers asked about, each with no offer of the part read gets its offers of the part in another form
-    ('A100 80GB' at RunPod, which rents the PCIe one, beside Lambda's SXM), saying so."""
+    ('A100 80GB' at RunPod, which rents the PCIe one, beside Lambda's SXM), saying so. With `every` (a name of the
+    memory, not the form: 'A100 80GB'), every provider's other forms are weighed too: Azure's 4-GPU PCIe machine beats
+    its 8-GPU SXM one with 4 idle for '4x A100 80GB'."""
     found: list[Offer] = []
     priced = {o.provider for o in offers}
-    for provider in dict.fromkeys(p.lower() for p in arguments["providers"] if p.lower() not in priced):
+    for provider in dict.fromkeys(p.lower() for p in arguments["providers"] if every or p.lower() not in priced):
         other = in_another_form({**arguments, "providers": [provider]}, workload, spec, catalog)
         if other:
             found += other.offers
-            notes.append(f"{provider}: {other.notes[0]}")
+            notes.append(f"{provider}: " + (other.notes[0] if provider not in priced else
+                         f"'{arguments['gpu']}' names no form: {other.gpu_id} offers priced beside {spec.gpu_id}"))
     return found
 
 

@@ -61,7 +61,7 @@ def server_price(catalog: Catalog, spec: GpuSpec, purchase: float | None, server
                            spec.as_of.isoformat()),
                     Figure(0.0, "usd_per_gpu", False, f"inside the system price ({spec.node_price_parts})"))
         raise SizingError(f"the catalog has no purchase price for {spec.gpu_id} ({spec.purchase_note or 'none found'}); "
-                          "pass purchase_usd_per_gpu (the GPU plus its share of server and network)")
+                          "say what you would pay: pass purchase_usd_per_gpu (the GPU plus its share of server and network)")
     share = default_figure(catalog, "server_parts", spec, server_share, "usd_per_gpu")
     return (Figure(spec.purchase_usd + share.value, "usd_per_gpu", False,
                    f"the card ${spec.purchase_usd:,.0f} + server parts ${share.value:,.0f} (card: {spec.purchase_source}; "

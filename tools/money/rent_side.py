@@ -1,7 +1,7 @@
 """The rent side of rent_vs_buy: the machines one would rent instead of buying, by offer class.
 
-Owned servers compare with rented machines of the same size from a data-centre provider (not a marketplace host): an
-instance with as many GPUs, else the nearest larger one, else the largest machines combined. Reserved (1- and 3-year)
+Owned GPUs compare with rented ones that leave none idle, from a data-centre provider where one rents that many, else
+a marketplace; else the nearest larger machine, else the largest machines combined. Reserved (1- and 3-year)
 rates sit beside it: a provider's published share of that offer's on-demand price, or a market rate per GPU-hour.
 """
 from __future__ import annotations
@@ -24,28 +24,55 @@ class RentRate:
 
 
 def on_demand_rate(catalog: Catalog, spec: GpuSpec, gpu_count: int, wanted_class: str) -> tuple[RentRate, JobPrice]:
-    """The cheapest on-demand machine of the class holding as many GPUs as are bought, else the nearest larger, else the
-    largest machines combined."""
-    def of_class(prices: list[JobPrice]) -> list[JobPrice]:
-        return [p for p in prices if offer_class(catalog, p.offer) == wanted_class]
-
-    same = [p for p in of_class(job_prices(catalog, spec.gpu_id, gpu_count)) if p.offer.gpus_per_instance == gpu_count]
-    best, how = (same[0], "an instance with as many GPUs") if same else (None, "")
-    if best is None:
-        larger = of_class(job_prices(catalog, spec.gpu_id, gpu_count))
-        best, how = (larger[0], f"no {gpu_count}-GPU instance: the cheapest larger one") if larger else (None, "")
-    if best is None:  # a cluster of owned servers compares with rented servers, not with as many one-GPU machines
-        combined = of_class(job_prices(catalog, spec.gpu_id, gpu_count, one_machine=False))
-        largest = max((p.offer.gpus_per_instance for p in combined), default=0)
-        best = next((p for p in combined if p.offer.gpus_per_instance == largest), None)
-        how = f"no instance holds them all: {largest:g}-GPU machines combined"
-    if best is None:
+    """The cheapest on-demand offer that rents `gpu_count` GPUs without paying for idle ones (a machine of that size, or
+    machines whose size divides it, the largest such size first: owned servers compare with rented servers); 'auto'
+    takes a data-centre offer where one exists, else a marketplace one (one rented 4090 is one card on a marketplace,
+    not a data-centre's 8-GPU machine). Only where none does: the nearest larger machine, else the largest combined."""
+    classes = ("datacenter", "marketplace") if wanted_class == "auto" else (wanted_class,)
+    found = None
+    for way in (without_idle, larger_machine, combined):
+        found = next(((chosen, c) for c in classes if (chosen := way(catalog, spec, gpu_count, c)) is not None), None)
+        if found is not None:
+            break
+    if found is None:
         raise SizingError(f"no {wanted_class} on-demand offer for {spec.gpu_id} in the catalog; pass rent_usd_per_gpu_hour"
                           + ("" if wanted_class == "marketplace" else " or rent_class='marketplace'"))
+    (best, how), offer_class_used = found
     o = best.offer
-    rate = RentRate(wanted_class, best.usd_per_gpu_hour, False, f"{o.provider} {o.instance_type} ({o.region})",
-                    f"cheapest {wanted_class} on-demand, {how}: {best.describe()}, priced {o.as_of} ({o.source})")
+    count = f"{best.instances} x " if best.instances > 1 else ""
+    rate = RentRate(offer_class_used, best.usd_per_gpu_hour, False, f"{o.provider} {count}{o.instance_type} ({o.region})",
+                    f"cheapest {offer_class_used} on-demand, {how}: {best.describe()}, priced {o.as_of} ({o.source})"
+                    + ("" if offer_class_used == classes[0] else "; no data-centre offer rents that many without idle GPUs"))
     return rate, best
+
+
+Chosen = tuple[JobPrice, str] | None
+
+
+def of_class(catalog: Catalog, prices: list[JobPrice], wanted_class: str) -> list[JobPrice]:
+    return [p for p in prices if offer_class(catalog, p.offer) == wanted_class]
+
+
+def without_idle(catalog: Catalog, spec: GpuSpec, gpu_count: int, wanted_class: str) -> Chosen:
+    """Machines whose size divides the count, the largest such size, cheapest of it: every GPU paid for is used."""
+    fitting = [p for p in of_class(catalog, job_prices(catalog, spec.gpu_id, gpu_count, one_machine=False), wanted_class)
+               if p.idle_gpus == 0]
+    best = min(fitting, key=lambda p: (-p.offer.gpus_per_instance, p.usd_per_gpu_hour, p.offer.offer_id), default=None)
+    if best is None:
+        return None
+    return best, "as many GPUs, none idle" if best.instances == 1 else f"{best.offer.gpus_per_instance:g}-GPU machines combined, none idle"
+
+
+def larger_machine(catalog: Catalog, spec: GpuSpec, gpu_count: int, wanted_class: str) -> Chosen:
+    larger = of_class(catalog, job_prices(catalog, spec.gpu_id, gpu_count), wanted_class)
+    return (larger[0], f"no offer rents {gpu_count} without idle GPUs: the cheapest larger machine") if larger else None
+
+
+def combined(catalog: Catalog, spec: GpuSpec, gpu_count: int, wanted_class: str) -> Chosen:
+    machines = of_class(catalog, job_prices(catalog, spec.gpu_id, gpu_count, one_machine=False), wanted_class)
+    largest = max((p.offer.gpus_per_instance for p in machines), default=0)
+    best = next((p for p in machines if p.offer.gpus_per_instance == largest), None)
+    return None if best is None else (best, f"no instance holds them all: {largest:g}-GPU machines combined")
 
 
 def reserved_rates(catalog: Catalog, spec: GpuSpec, job: JobPrice | None) -> list[RentRate]:

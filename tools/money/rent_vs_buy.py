@@ -15,13 +15,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from gpusizer.catalog import Catalog, GpuSpec, load_catalog
 from gpusizer.tools.alternatives import Change, with_alternatives
+from gpusizer.tools.figures import usd
 from gpusizer.tools.money.ownership import CostLine, Figure, busy_watts, default_figure, gpu_class, nodes, residual_share, server_price
 from gpusizer.tools.money.rent_alternatives import rent_alternatives
 from gpusizer.tools.money.rent_side import RentRate, on_demand_rate, reserved_rates
 from gpusizer.tools.pricing import HOURS_PER_YEAR
 from gpusizer.tools.validation import NAME_LIMIT, declared_by, parse_request
 
-RentClass = Literal["datacenter", "marketplace"]
+RentClass = Literal["auto", "datacenter", "marketplace"]
 
 
 class RentVsBuyRequest(BaseModel):
@@ -33,8 +34,8 @@ class RentVsBuyRequest(BaseModel):
     server_share_usd_per_gpu: float | None = Field(default=None, ge=0, le=10_000_000, description="non-GPU server parts")
     networking_usd_per_gpu: float | None = Field(default=None, ge=0, le=10_000_000, description="cluster fabric per GPU")
     rent_usd_per_gpu_hour: float | None = Field(default=None, gt=0, le=10_000,
-                                                description="default: a machine of as many GPUs")
-    rent_class: RentClass = Field(default="datacenter", description="on-demand offers to rent")
+                                                description="default: the cheapest offer renting as many, none idle")
+    rent_class: RentClass = Field(default="auto", description="on-demand offers to rent; auto: data-centre, else marketplace")
     utilization: float = Field(default=0.7, ge=0, le=1, description="share of hours busy")
     years: float = Field(default=3.0, ge=0.01, le=30, description="horizon")
     electricity_usd_per_kwh: float = Field(default=0.10, ge=0, le=10, description="electricity price")
@@ -107,7 +108,7 @@ def capital_recovery_factor(rate: float, years: float) -> float:
 @declared_by(RentVsBuyRequest, "rent_vs_buy")
 def rent_vs_buy(gpu: str, *, gpu_count: int = 8, purchase_usd_per_gpu: float | None = None,
                 server_share_usd_per_gpu: float | None = None, networking_usd_per_gpu: float | None = None,
-                rent_usd_per_gpu_hour: float | None = None, rent_class: RentClass = "datacenter",
+                rent_usd_per_gpu_hour: float | None = None, rent_class: RentClass = "auto",
                 utilization: float = 0.7, years: float = 3.0, electricity_usd_per_kwh: float = 0.10, pue: float = 1.3,
                 power_watts_per_gpu: float | None = None, idle_watts_per_gpu: float | None = None,
                 colocation_usd_per_kw_month: float | None = None, staff_usd_per_year: float | None = None,
@@ -154,6 +155,13 @@ def rent_vs_buy(gpu: str, *, gpu_count: int = 8, purchase_usd_per_gpu: float | N
 DISCOUNTING = ("discounting: the hardware is paid up front and carries a yearly capital charge at {rate:.1%} (capital "
                "recovery factor); the residual value is discounted to today; running costs and rent are summed year by year "
                "(the same, undiscounted, for both sides)")
+
+
+def quoted_rent_line(result: RentVsBuy, quoted_usd_per_gpu_hour: float) -> str:
+    """A rate someone else quoted, not used: what renting would cost at it, and which side would win."""
+    at_quote = result.rent_total_usd / result.rent_usd_per_gpu_hour * quoted_usd_per_gpu_hour
+    return (f"Not used: the quoted {usd(quoted_usd_per_gpu_hour)}/GPU-hour (hearsay, not your rate; the catalog's is used): "
+            f"at it renting would cost {usd(at_quote)}, {'buy' if result.own_total_usd < at_quote else 'rent'} wins")
 
 
 def owning_figures(catalog: Catalog, spec: GpuSpec, r: RentVsBuyRequest) -> dict[str, Figure]:

@@ -27,8 +27,7 @@ from gpusizer.tools.validation import NAME_LIMIT, ModelName, ParamsBillions, par
 
 FLOPS_PER_PARAMETER_PER_TOKEN = 6
 MFU_DEFAULT = 0.40
-
-
+CHINCHILLA_TOKENS_PER_PARAMETER = 20.0  # compute-optimal pretraining: Hoffmann et al. 2022 ("Chinchilla"), Table 3's ~20
 def flops_per_parameter(method: str = "full", gradient_checkpointing: bool = False, selective_checkpointing: bool = False) -> float:
     """FLOPs per active parameter per token: 6 in full training, 4 with frozen weights under adapters, +2 when
     gradient checkpointing recomputes the forward, about +0.2 when only attention's core is recomputed."""
@@ -45,7 +44,9 @@ def training_seconds(active_params: float, tokens: float, gpus: int, dense_tflop
 class TrainingTimeRequest(BaseModel):
     model: ModelName | None = Field(default=None, description="model name (or give params_billions)")
     params_billions: ParamsBillions | None = Field(default=None, description="a dense model of this size")
-    training_tokens: float = Field(ge=1e6, le=1e15, description="tokens seen in training (all epochs)")
+    training_tokens: float | None = Field(default=None, ge=1e6, le=1e15, description="tokens seen in training (all epochs)")
+    tokens_per_parameter: float | None = Field(default=None, gt=0, le=1e5, description="instead of training_tokens: tokens "
+                                               f"per parameter ({CHINCHILLA_TOKENS_PER_PARAMETER:g}: Chinchilla-optimal)")
     gpu: str = Field(default="h100-sxm", max_length=NAME_LIMIT, description="GPU name or alias")
     gpu_count: int = Field(default=8, ge=1, le=100_000, description="GPUs training together")
     mfu: float | None = Field(default=None, gt=0, le=0.8, description="share of the dense 16-bit peak; default: published "
@@ -61,6 +62,7 @@ class TrainingTime(BaseModel):
     model: str
     active_params: int = Field(description="parameters each token passes through (all of them for dense models)")
     training_tokens: float
+    tokens_per_parameter: float | None = Field(default=None, description="where the tokens are a count per parameter")
     training_flops: float = Field(description="FLOPs per parameter (6 full, 4 adapters, +2 checkpointing) x active_params x "
                                   "training_tokens")
     gpu_id: str
@@ -77,14 +79,15 @@ class TrainingTime(BaseModel):
     assumptions: list[str]
 
 
-def training_time(model: str | None = None, *, training_tokens: float, params_billions: float | None = None,
+def training_time(model: str | None = None, *, training_tokens: float | None = None, params_billions: float | None = None,
                   gpu: str = "h100-sxm", gpu_count: int = 8, mfu: float | None = None,
                   pricing: Literal["on_demand", "spot"] = "on_demand", method: Literal["full", "lora", "qlora"] = "full",
                   gradient_checkpointing: bool = False, selective_checkpointing: bool = False, fp8: bool = False,
-                  catalog: Catalog | None = None) -> TrainingTime:
+                  tokens_per_parameter: float | None = None, catalog: Catalog | None = None) -> TrainingTime:
     """GPU-hours, wall-clock time and cloud cost of training `model` (or a dense `params_billions` model) on
     `training_tokens` tokens with `gpu_count` x `gpu`, at the MFU published runs reached on that GPU generation (or
-    `mfu` of their dense 16-bit peak), with FP8 linear layers if `fp8`. Raises SizingError."""
+    `mfu` of their dense 16-bit peak), with FP8 linear layers if `fp8`; `tokens_per_parameter` (20: Chinchilla-optimal)
+    sets the tokens from the model's parameters instead. Raises SizingError."""
     request = parse_request(TrainingTimeRequest, {k: v for k, v in locals().items() if k != "catalog"}, "training_time")
     catalog = catalog or load_catalog()
     if (request.model is None) == (request.params_billions is None):
@@ -95,16 +98,24 @@ def training_time(model: str | None = None, *, training_tokens: float, params_bi
     peak_tflops = spec.bf16_tflops_dense or spec.fp16_tflops_dense
     if not peak_tflops:
         raise SizingError(f"training_time: the catalog has no dense 16-bit TFLOPS for {spec.gpu_id}; name another GPU")
-    active = count_parameters(arch).active
+    counts = count_parameters(arch)
+    active = counts.active
+    tokens = request.training_tokens or 0.0
+    if request.tokens_per_parameter is not None:  # Chinchilla counts every parameter, experts included
+        tokens = request.tokens_per_parameter * counts.total
+    elif request.training_tokens is None:
+        raise SizingError("training_time: give training_tokens or tokens_per_parameter")
     per_parameter = flops_per_parameter(request.method, request.gradient_checkpointing, request.selective_checkpointing)
-    flops = per_parameter * active * request.training_tokens
+    flops = per_parameter * active * tokens
     speed = run_speed(spec, active / 1e9, request.gpu_count, request.mfu, request.fp8)
-    wall = training_seconds(active, request.training_tokens, request.gpu_count, peak_tflops * speed.fp8_speedup,
+    wall = training_seconds(active, tokens, request.gpu_count, peak_tflops * speed.fp8_speedup,
                             speed.hardware_share, per_parameter) / 3600
     gpu_hours = wall * request.gpu_count
     price = machine_price(catalog, spec.gpu_id, request.gpu_count, request.pricing)
     rate = price.usd_per_gpu_hour if price else None
-    assumptions = [
+    assumptions = [f"tokens: {tokens_rule(request.tokens_per_parameter)}, x {counts.total / 1e9:.2f}B parameters = "
+                   f"{token_count(tokens)}"] if request.tokens_per_parameter else []
+    assumptions += [
         f"compute: {per_parameter} FLOPs per active parameter per token ({active / 1e9:.2f}B active; "
         + ("full training: 2 forward, 4 backward" if request.method == "full"
            else f"{request.method}: the frozen weights get no gradients, 2 forward, 2 backward")
@@ -119,7 +130,8 @@ def training_time(model: str | None = None, *, training_tokens: float, params_bi
         "(the largest machines combined where none does)"
         + (f" ({price.offer.provider}, ${rate:.2f}/GPU-h)" if price and rate else ": none"),
     ]
-    return TrainingTime(model=arch.model_id, active_params=active, training_tokens=request.training_tokens,
+    return TrainingTime(model=arch.model_id, active_params=active, training_tokens=tokens,
+                        tokens_per_parameter=request.tokens_per_parameter,
                         training_flops=flops, gpu_id=spec.gpu_id, gpu_count=request.gpu_count, mfu=speed.mfu,
                         mfu_source=speed.source, fp8_speedup=speed.fp8_speedup,
                         gpu_hours=gpu_hours, wall_clock_hours=wall, wall_clock_days=wall / 24, usd_per_gpu_hour=rate,
@@ -127,9 +139,13 @@ def training_time(model: str | None = None, *, training_tokens: float, params_bi
                         usd_total=gpu_hours * rate if rate else None, assumptions=assumptions)
 
 
-def training_time_answer(result: TrainingTime, method: str = "full", rate_only: bool = False) -> str:
+def training_time_answer(result: TrainingTime, method: str = "full", rate_only: bool = False, budget_usd: float | None = None,
+                         claimed_tokens: float | None = None) -> str:
     """The run in one sentence: GPU-hours, wall-clock time (hours for a small run, not '0.0 days'), MFU and the bill;
-    with `rate_only`, the tokens a day the GPUs get through and what `result.training_tokens` of them cost."""
+    with `rate_only`, the tokens a day the GPUs get through and what `result.training_tokens` of them cost, or the tokens
+    a budget buys."""
+    if rate_only and budget_usd:
+        return tokens_for_budget(result, budget_usd, claimed_tokens)
     cost = (f", about {usd(result.usd_total)} at {usd(result.usd_per_gpu_hour)}/GPU-h ({result.provider})"
             if result.usd_total is not None else "; no cloud price for this GPU in the catalog")
     if rate_only:
@@ -140,8 +156,34 @@ def training_time_answer(result: TrainingTime, method: str = "full", rate_only: 
     wall = (f"{number(result.wall_clock_days, 1)} days" if result.wall_clock_days >= 1
             else f"{number(result.wall_clock_hours, 1)} hours")
     how = "" if method == "full" else f"{method} "
-    return (f"About {number(result.gpu_hours, 0)} GPU-hours: {wall} of {how}training on {result.gpu_count} × "
+    lead = (f"{token_count(result.training_tokens)} tokens: {tokens_rule(result.tokens_per_parameter)}. "
+            if result.tokens_per_parameter else "")
+    return (f"{lead}About {number(result.gpu_hours, 0)} GPU-hours: {wall} of {how}training on {result.gpu_count} × "
             f"{result.gpu_id} at {percent(result.mfu)} MFU ({result.training_flops:.2e} FLOPs){cost}.")
+
+
+def tokens_rule(per_parameter: float | None) -> str:
+    chinchilla = per_parameter == CHINCHILLA_TOKENS_PER_PARAMETER
+    return f"{per_parameter:g} per parameter" + (" (Chinchilla-optimal: Hoffmann et al. 2022)" if chinchilla else "")
+
+
+def tokens_for_budget(run: TrainingTime, budget_usd: float, claimed_tokens: float | None = None) -> str:
+    """'$10k: how many tokens can I pretrain a 1B model on?': the budget over what a token costs on the run's GPUs
+    (training_time's cost of `run.training_tokens`); a claim ('my advisor thinks 100B max') is set against it."""
+    job = f"{number(run.gpu_count)} × {run.gpu_id}"
+    if not run.usd_total or not run.usd_per_gpu_hour:
+        return f"Cannot say: no cloud price for {job} in the catalog to divide {usd(budget_usd)} by."
+    tokens = budget_usd / run.usd_total * run.training_tokens
+    hours = budget_usd / run.usd_per_gpu_hour
+    days = run.wall_clock_days * tokens / run.training_tokens
+    line = (f"About {token_count(tokens)} tokens: {usd(budget_usd)} buys {number(hours, 0)} GPU-hours at "
+            f"{usd(run.usd_per_gpu_hour)}/GPU-h ({run.provider}), {number(days, 1)} days on {job} at {percent(run.mfu)} MFU "
+            f"({usd(run.usd_total / run.training_tokens * 1e9)} per billion tokens).")
+    if claimed_tokens:
+        ratio = tokens / claimed_tokens
+        verdict = "too low" if ratio > 1.2 else "too high" if ratio < 0.8 else "about right"
+        line += f" The {token_count(claimed_tokens)} claimed is {verdict}: the budget buys {ratio:.2g}× that."
+    return line
 
 
 class RunSpeed(NamedTuple):
