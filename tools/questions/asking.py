@@ -215,7 +215,9 @@ def set_aside_the_story(reading: Reading) -> None:
                             own) or rx.search(
         r"\bwhich one\b|\bwhich of\b|\bbetter\b", asking)) and len(reading.gpus) > 1  # 'A or B: which one is better?'
     asks_for_hardware = rx.search(j.WHICH_GPU + "|" + j.CHEAPEST_WAY, asking) is not None  # 'the cheapest way to fine-tune it?'
-    set_aside_told(reading, gpus=asks_for_hardware and not candidates,  # 'torn between A and B
+    needed = any(rx.search(r"(?:^|\b(?:i|we) )(?:need|want) (?:\S+ ){0,2}$", " ".join(reading.text.split()[:at]) + " ")
+                 for at in reading.gpu_at)  # 'need an A100 for a month. cheapest option?'
+    set_aside_told(reading, gpus=asks_for_hardware and not candidates and not needed,  # 'torn between A and B
                    subject=rx.search(ASKS_FOR_A_MODEL, asking) is not None)
 
 

@@ -14,20 +14,20 @@ from gpusizer import tools
 from gpusizer.catalog import Catalog, SizingError
 from gpusizer.tools.compare.answer import compare_gpus_answer
 from gpusizer.tools.compare.card import gpu_card
-from gpusizer.tools.figures import gib, number, usd
+from gpusizer.tools.figures import gib
 from gpusizer.tools.memory import fitting
-from gpusizer.tools.memory.answer import breakdown, count_answer, estimate_vram_answer, gpus_label, limits_answer, partly_offloaded
+from gpusizer.tools.memory.answer import count_answer, estimate_vram_answer, fit_answer, limits_answer, named_candidates, peak_answer
 from gpusizer.tools.memory.biggest import DEFAULT_CONTEXT as BIGGEST_DEFAULT_CONTEXT
 from gpusizer.tools.memory.biggest import biggest_model, biggest_model_answer
-from gpusizer.tools.memory.engine_settings import ENGINE_NAMES
 from gpusizer.tools.memory.engines.llama_cpp import offloadable_layers
+from gpusizer.tools.memory.in_house import in_house_answer
 from gpusizer.tools.memory.model.parameters import model_card
 from gpusizer.tools.memory.request import GpuCheck, VramRequest
 from gpusizer.tools.money.answers import cloud_bill_answer, rent_vs_buy_answer
-from gpusizer.tools.money.budget import budget_hours_answer, cards_within_budget, cheaper_run_verdict, cheapest_ways, use_of_hours
+from gpusizer.tools.money.budget import budget_hours_answer, cheaper_run_verdict, cheapest_ways, use_of_hours
 from gpusizer.tools.money.cheapest_way import cheapest_way, cheapest_way_answer
 from gpusizer.tools.money.cloud_cost import as_named
-from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
+from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest, quoted_rent_line
 from gpusizer.tools.pricing import cheapest_fits
 from gpusizer.tools.serving.answer import fastest_answer, serving_plans_answer
 from gpusizer.tools.serving.capacity import capacities_answer, serving_capacity
@@ -135,10 +135,7 @@ def warnings_line(warnings: list[str]) -> str:
 
 # ---- memory: how much, does it fit, on which GPU, how far it stretches
 def answer_estimate(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
-    result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading))
-    fits = ", ".join(f"{f.gpus_needed} × {f.gpu_id}" for f in result.fits[:6]) or f"no catalog GPU within {fitting.MAX_GPUS} GPUs"
-    return (f"Peak memory: {gib(result.total_bytes)} per GPU ({breakdown(result)}). Fits on (fewest GPUs first): {fits}."
-            + warnings_line(result.warnings))
+    return peak_answer(call(calls, catalog, tools.estimate_vram, **workload_arguments(reading)))
 
 
 def checked(result: tools.VramEstimate) -> GpuCheck:
@@ -183,26 +180,11 @@ def answer_fit(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str
     gpu_id, count = reading.gpus[0]
     result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading, with_gpu=True), gpu=gpu_id,
                   **spread_over(reading, count))
-    check = checked(result)
-    label = gpus_label(result, count or 1, check.name, reading.weights_dtype, reading.sharding)
-    served = result.serving
-    if check.fits and served is not None and served.engine == "llama_cpp" and partly_in_system_ram(served.model_dump()) \
-            and reading.model and (partly := partly_offloaded(result, offloadable_layers(catalog.find_model(result.model)), label)):
-        return partly
-    if check.fits:
-        return claim_answered(reading, f"Yes: it fits on {label}, {gib(check.per_gpu_bytes)} of {gib(check.usable_bytes)} usable "
-                              f"per GPU ({gib(check.headroom_bytes)} to spare)." + warnings_line(result.warnings))
-    needed = next((f.gpus_needed for f in result.fits if f.gpu_id == gpu_id), None)
-    if served is not None and served.reason:  # the engine's own refusal says what to change, in its terms
-        also = f" Without changing it, it takes {needed} × {gpu_id}." if needed and needed != (count or 1) else ""
-        return (f"No: {ENGINE_NAMES[served.engine]} would not start on {label} ({gib(check.per_gpu_bytes)} of "
-                f"{gib(check.usable_bytes)} usable per GPU): {served.reason}.{also}")
-    fixes = [a.text for a in result.alternatives]  # the cheapest fix in the verdict's sentence
-    more = (f" It takes {needed} × {gpu_id} (the tool's fit search)." if needed
-            else f" It does not fit on up to {fitting.MAX_GPUS} × {check.name}." if not gpu_id.endswith("GB")
-            else " Smaller formats (4-bit), a shorter context or more GPUs would bring it down.")
-    return claim_answered(reading, f"No: it needs {gib(check.per_gpu_bytes)} per GPU on {label}, which has {gib(check.usable_bytes)}"
-                          f" usable{'; yes with ' if fixes else ''}{'. Or: '.join(fixes)}.{more}")
+    checked(result)
+    served = result.serving  # llama.cpp leaving layers in system RAM: how many it could offload, for 'Partly'
+    layers = offloadable_layers(catalog.find_model(result.model)) if served and served.engine == "llama_cpp" and partly_in_system_ram(
+        served.model_dump()) and reading.model else 0
+    return claim_answered(reading, fit_answer(result, count or 1, reading.weights_dtype, reading.sharding, layers))
 
 
 SAYS = r"\b(?:says?|said|claims?|thinks?|reckons?|swears?|insists?|told (?:me|us))(?: that)? "
@@ -211,33 +193,28 @@ ENOUGH = SAYS + r"(\d+)(?: \S+)? (?:is|are|(?:would|will|should) (?:be|do)) (?:p
 
 
 def claim_answered(reading: Reading, text: str) -> str:
-    """'my buddy says it won't load, is he right?': the verdict answers the claim."""
-    if not rx.search(DENIES_FIT, reading.text):
+    """'my buddy says it won't load, is he right?', 'a tweet says it runs on 8x H100. true?': the verdict answers the claim."""
+    verdict, rest = text.split(":", 1)
+    if verdict == "Partly":  # it loads, at system-RAM speed: neither claim is simply right
         return text
-    return "No, that claim is wrong" + text[3:] if text[0] == "Y" else "Yes, that claim is right, it does not fit" + text[2:]
+    if rx.search(DENIES_FIT, reading.text):
+        return ("No, that claim is wrong:" if text[0] == "Y" else "Yes, that claim is right, it does not fit:") + rest
+    asked = rx.search(r"\b(?:true|right|correct|real|legit|accurate)\W*$", reading.text)
+    return f"{verdict}, that claim is {'right' if text[0] == 'Y' else 'wrong'}:{rest}" if asked else text
 
 
 def answer_which_gpu(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading))
     spend = budget_of(reading)  # to buy ('which gpu should i buy for X, under $2000?'), or a rate to rent at ('$2/hr')
-    ways = (cards_within_budget(catalog, result.fits, spend) if spend and said(reading, BUY)
+    ways = (in_house_answer(catalog, result.fits, workload_arguments(reading), spend) if said(reading, BUY + r"|\bin[ -]house\b")
             else cheapest_ways(cheapest_fits(catalog, result.fits), reading.rent_usd_per_gpu_hour, reading.hours))
     return (f"{named_gpu_count(reading, result.fits)}It needs {gib(result.total_bytes)} on a single GPU. "
             f"{candidates_named(reading, result.fits)}{memory_gpu_count(reading, catalog, calls)}{ways}")
 
 
 def candidates_named(reading: Reading, fits: list[tools.GpuFit]) -> str:
-    """'Which gpu do I need? L40S, A100 or H200?': each card named, with how many it takes and its price, the pick first."""
     named = [g for g, _ in named_gpus(reading)]
-    if len(named) < 2 or reading.how_many_gpus:
-        return ""
-    found = {f.gpu_id: f for f in fits}
-    ranked = sorted(named, key=lambda g: (g not in found, found[g].gpus_needed if g in found else 0,
-                                          found[g].usd_per_hour or float("inf") if g in found else 0))
-    lines = [f"{g}: {found[g].gpus_needed} GPU(s)" + (f" at {usd(found[g].usd_per_hour)}/h ({found[g].provider})"
-                                                       if found[g].usd_per_hour else "") if g in found
-             else f"{g}: not on up to {fitting.MAX_GPUS}" for g in ranked]
-    return f"Of the cards you named: {'; '.join(lines)}. "
+    return named_candidates(named, fits) if len(named) > 1 and not reading.how_many_gpus else ""
 
 
 def named_gpu_count(reading: Reading, fits: list[tools.GpuFit]) -> str:
@@ -303,7 +280,7 @@ def prompt_within_window(reading: Reading, catalog: Catalog) -> int | None:
 def engine_capacity(reading: Reading, catalog: Catalog, calls: list[ToolCall], gpus: list[tuple[str, int | None]]) -> str:
     """What the GPUs serve under an engine (vLLM unless named) at the request length and speed said, else a chat's."""
     split = next((int(str(s.value)) for s in reading.spans if s.kind == "tensor_parallel"), 0)  # 'tp=8': the replica's size
-    results = [call(calls, catalog, serving_capacity, **subject_arguments(reading), gpu=gpu_id, gpu_count=n or 1,
+    results = [call(calls, catalog, serving_capacity, **subject_arguments(reading), gpu=gpu_id, gpu_count=n or 8, fewest=not n,
                     engine=serving_engine(reading) or "vllm", weights_dtype=reading.weights_dtype,
                     kv_cache_dtype=reading.kv_cache_dtype, prompt_tokens=prompt_within_window(reading, catalog),
                     output_tokens=reading.output_tokens, tokens_per_s_per_user=reading.tokens_per_s_per_user,
@@ -362,20 +339,24 @@ def answer_training_time(reading: Reading, catalog: Catalog, calls: list[ToolCal
     gpus = named_gpus(reading)
     gpu, count = gpus[0] if gpus else (TRAINING_GPU, TRAINING_GPUS)
     count = count or sold_in(catalog, gpu, TRAINING_GPUS)  # 'on my 4090' is one card; 'on H100s' a node
-    rate_only = reading.training_tokens is None  # 'how many tokens per day': the rate, from a billion-token run
-    result = call(calls, catalog, training_time, model=reading.model, training_tokens=reading.training_tokens or 1e9,
+    told = {s.kind: s.value for s in reading.spans if isinstance(s.value, float)}  # 'Chinchilla-optimal', 'advisor thinks 100B'
+    per_parameter = told.get("tokens_asked")
+    rate_only = not (reading.training_tokens or per_parameter)  # 'how many tokens per day': the rate, from a billion-token run
+    result = call(calls, catalog, training_time, model=reading.model, tokens_per_parameter=per_parameter,
+                  training_tokens=None if per_parameter else reading.training_tokens or 1e9,
                   params_billions=None if reading.model else reading.params_billions, gpu=gpu,
                   gpu_count=count, pricing=reading.pricing or "on_demand",
                   method=reading.method if reading.method_said else None,
                   gradient_checkpointing=reading.gradient_checkpointing or None)
-    return training_time_answer(result, reading.method if reading.method_said and reading.method else "full", rate_only)
+    return training_time_answer(result, reading.method if reading.method_said and reading.method else "full", rate_only,
+                                budget_of(reading), told.get("claimed_tokens"))  # '$10k: how many tokens can i pretrain on?'
 
 
 def answer_training_run(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     """The run's time and bill; with a budget ('we have $20k, can we afford it?'), the verdict on it first, on the
     cheaper of the GPUs named."""
     budget = budget_of(reading)
-    if budget is None:
+    if budget is None or reading.training_tokens is None:  # none, or what the budget buys
         return answer_training_time(reading, catalog, calls)
     each = [dataclasses.replace(reading, gpus=[gpu]) for gpu in named_gpus(reading)[:3]] or [reading]
     runs: list[tuple[str, Mapping[str, Any]]] = [(answer_training_time(r, catalog, calls), calls[-1].result or {}) for r in each]
@@ -419,8 +400,10 @@ def budget_of(reading: Reading) -> float | None:
 def answer_cloud(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     gpu_id, count = named_gpus(reading)[0]
     named = as_named(catalog, next((s.words for s in reading.spans if s.kind == "gpu" and s.value == gpu_id), gpu_id), gpu_id)
+    told = {s.kind: s.value for s in reading.spans}
     result = call(calls, catalog, tools.cloud_cost, gpu=named if reading.providers else gpu_id, gpu_count=count or 1,
-                  hours=reading.hours or ASSUMED_HOURS, pricing=reading.pricing or "both", providers=reading.providers or None)
+                  hours=reading.hours or ASSUMED_HOURS, pricing=told.get("pricing", reading.pricing or "both"),
+                  providers=reading.providers or None)
     budget = budget_of(reading)
     if budget and reading.training_tokens:  # '20B tokens, budget $10k: do we fit?'
         return answer_training_run(reading, catalog, calls)
@@ -428,9 +411,8 @@ def answer_cloud(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> s
         return budget_hours_answer(result, budget)
     fit = "" if not has_subject(reading) or any(c.tool == "estimate_vram" for c in calls) else \
         "\nFit: " + answer_fit(reading, catalog, calls)  # 'qwen 7b on a T4 ..., how much?'
-    return cloud_bill_answer(result, catalog, reading.providers, reading.rent_usd_per_gpu_hour,
-                             next((f"{number(reading.hours)} hours of use ({s.value})" for s in reading.spans
-                                   if s.kind == "hours_of_use"), None), reading.instances) + fit
+    return cloud_bill_answer(result, catalog, reading.providers, reading.rent_usd_per_gpu_hour, told, reading.instances,
+                             said(reading, r"\bcheap")) + fit
 
 
 def bought_count(reading: Reading, catalog: Catalog) -> int:
@@ -452,21 +434,20 @@ def sold_in(catalog: Catalog, gpu_id: str, server: int) -> int:
 
 def answer_rent_or_buy(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     gpu_id, count = named_gpus(reading)[0][0], bought_count(reading, catalog)
-    spec = catalog.find_gpu(gpu_id)
-    if reading.purchase_usd_per_gpu is None and spec.purchase_usd is None:
-        return (f"The catalog has no purchase price for {spec.name}: say what you would pay, e.g. 'buy "
-                f"{count} {gpu_id} at $30k each'.")
     utilization, used = reading.utilization, ""
     if utilization is None and reading.hours is not None:  # 'sixteen H200s for six weeks ... or buy?': the job is the use
         utilization, used = use_of_hours(reading.hours, reading.years or default_of(RentVsBuyRequest, "years"))
     result = call(calls, catalog, tools.rent_vs_buy, gpu=gpu_id, gpu_count=count, utilization=utilization,
                   years=reading.years, purchase_usd_per_gpu=reading.purchase_usd_per_gpu,
-                  rent_usd_per_gpu_hour=reading.rent_usd_per_gpu_hour)
+                  rent_usd_per_gpu_hour=reading.rent_usd_per_gpu_hour,
+                  **{k: v for s in reading.spans if s.kind == "rent_vs_buy" and isinstance(s.value, dict) for k, v in s.value.items()})
     first, even, *rest = rent_vs_buy_answer(result).splitlines()  # the tool's own answer: verdict, break-even, owning lines
+    rest += [quoted_rent_line(result, float(str(s.value))) for s in reading.spans if s.kind == "quoted_rent"]
     return "\n".join([even, first + used, *rest] if said(reading, BREAK_EVEN) else [first + used, even, *rest])
 
 
-BREAK_EVEN = r"\b(?:utili[sz]\w*|usage|break[ -]?even|pays? (?:off|for (?:itself|themselves)))\b"
+BREAK_EVEN = (r"\b(?:utili[sz]\w*|usage|break[ -]?even|pays? (?:off|for (?:itself|themselves))|how many (?:busy )?hours"
+              r"|when (?:does|do|would|will) (?:\S+ ){0,6}?(?:beat|win|pay))\w*")
 
 
 def biggest_model_asked(reading: Reading) -> bool:
@@ -477,10 +458,9 @@ def biggest_model_asked(reading: Reading) -> bool:
 def answer_biggest_model(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     """The largest catalog models that fit the GPU(s): as released, and as a 4-bit GGUF (what local users run)."""
     gpu_id, count = reading.gpus[0]
-    training = reading.workload == "training"
-    result = call(calls, catalog, biggest_model, gpu=gpu_id, gpu_count=count or 1, workload=reading.workload,
-                  method=reading.method if training else None, batch_size=reading.batch_size if training else None,
-                  gradient_checkpointing=reading.gradient_checkpointing if training else None,
+    training = {k: v for k, v in workload_arguments(reading).items() if v is not None and k in (
+        "method", "batch_size", "gradient_checkpointing", "training_precision", "optimizer")} if reading.workload == "training" else {}
+    result = call(calls, catalog, biggest_model, gpu=gpu_id, gpu_count=count or 1, workload=reading.workload, **training,
                   weights_dtypes=[reading.weights_dtype] if reading.weights_dtype else None,
                   seq_len=reading.seq_len or BIGGEST_MODEL_CONTEXT)
     return biggest_model_answer(result)
@@ -657,7 +637,7 @@ def asks_serving(reading: Reading) -> bool:
     target_set = reading.tokens_per_s_per_user is not None and not said(reading, r"how fast|how quick|what (?:tok|speed)")
     picks_a_gpu = (first(reading, WHICH_GPU, SERVING) and not reading.how_many_gpus  # 'which gpu to serve X to 20 users?'
                    and said(reading, r"\b(which|best|single|cheapest|recommend\w*|pick|choose)\b")
-                   and not said(reading, r"\b(?:gpu|cloud|hardware) (?:count|setup|fleet|cluster)\b")
+                   and not said(reading, r"\b(?:gpu|cloud|hardware) (?:count|setup|fleet|cluster)\b|\bgpus\b|\bmonthly\b")
                    and not first(reading, r"\bhow many\b", WHICH_GPU))
     compares = compared_count(reading) >= 2 and (first(reading, COMPARING, SERVING) or not reading.how_many_gpus and said(
         reading, r"\bwhich (?:one |of (?:the|them|these|those)(?: two)? )?(?:is|would be|will be|'?s) "
@@ -780,7 +760,7 @@ JOURNEYS = [
             and not (compared_count(r) >= 2 and first(r, r"\b(?:vs\.?|versus|compar\w*|faster|slower|better|which of the two)\b",
                                                       TIME_ASK))  # 'which of the two is faster, and how long would a run take?'
             and (
-        r.training_tokens is not None or r.workload == "training" and said(
+        r.training_tokens is not None or any(s.kind == "tokens_asked" for s in r.spans) or r.workload == "training" and said(
             r, r"tokens? (?:per|a|/) ?(?:day|hour)|tokens/day")), answer_training_run,
             ("time", "cost", "speed")),
     Journey("rent_or_buy", asks_rent_or_buy, answer_rent_or_buy, ("buy", "cost")),
@@ -804,7 +784,7 @@ JOURNEYS = [
     Journey("which_gpu", lambda r: has_subject(r) and (first(r, WHICH_GPU, ESTIMATE_ASK)
                                                      or r.how_many_gpus and not first(r, ESTIMATE_ASK, r"\bhow many\b")),
             answer_which_gpu,
-            ("fit", "cost", "which_gpu")),
+            ("fit", "cost", "which_gpu", "buy")),
     Journey("model_card", lambda r: bool(r.models) and said(r, r"\b(what is|what's|tell me about|describe|explain|structure|architecture"
             r"|specs?|moe|context length|vocab\w*|hidden size|config"
             r"|active param\w*|how many (layers|experts|params|parameters|heads))\b")

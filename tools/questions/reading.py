@@ -10,12 +10,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gpusizer.catalog import Catalog
+from gpusizer.catalog.clouds import cloud_names
 
+from . import money_words as phrases
 from . import regex as rx
 from . import vocabulary as v
 from .names import name_in_text
 from .sentences import sentence_tiers
-from .shorthands import INSTANCE, normalize
+from .shorthands import normalize
 from .slots import PER_SEQUENCE, SLOTS, Slot, Span, kilo
 
 MAX_SPAN_WORDS = 6
@@ -179,7 +181,7 @@ class Words:
 
 
 def read_question(question: str, catalog: Catalog) -> Reading:
-    reading = Reading(text=normalize(question), instances=[m[1] for m in rx.finditer(INSTANCE, question.lower())])
+    reading = Reading(text=normalize(question))
     reading.asking, reading.aside, left = sentence_tiers(question, reading.text)
     words = Words(reading.text)
     words.asking, words.aside, words.left = reading.asking, reading.aside, left
@@ -298,19 +300,25 @@ def read_tensor_parallel(words: Words, reading: Reading) -> None:
 
 
 def read_providers(words: Words, catalog: Catalog, reading: Reading) -> None:
-    """Providers named, in order, unless only told of ('a friend on runpod ...')."""
-    known = {p.provider for p in catalog.providers}
+    """Providers named, in order, unless only told of ('a friend on runpod ...'); machines the offers sell, priced first;
+    clouds outside the catalog; 'spot vs on-demand'."""
     named_at: list[tuple[int, str]] = []
-    names = {name: name for name in known} | {alias: target for alias, target in v.PROVIDER_ALIASES.items() if target in known}
-    for name in sorted(names, key=lambda n: (-len(n), n)):
+    back = rx.search(r"\b(?:there|them|that provider|that one)\b", " ".join(words.text[a:b] for a, b in words.asking))
+    for name, cloud in cloud_names(catalog, words.words).items():
         named = words.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])")
-        if named and words.asking and words.tier(named.start()) == 0 \
-                and not rx.search(r"\b(?:there|them|that provider|that one)\b", " ".join(words.text[a:b] for a, b in words.asking)):
-            words.take(named, f"provider {names[name]}, only told of (not a limit on where to look)")
+        if named and not cloud.priced:  # 'what does CoreWeave charge?'
+            words.take_range(*named.span(), f"{cloud.provider}, not in the catalog", kind="unpriced_cloud", value=cloud.provider)
+        elif named and words.asking and words.tier(named.start()) == 0 and not back:
+            words.take(named, f"provider {cloud.provider}, only told of (not a limit on where to look)")
         elif named:
-            words.take(named, f"provider {names[name]}")
-            named_at.append((named.start(), names[name]))
-    reading.providers.extend(provider for _, provider in sorted(named_at))
+            words.take(named, f"provider {cloud.provider} {cloud.machine}".rstrip())
+            named_at.append((named.start(), cloud.provider))
+            reading.instances += [cloud.machine] if cloud.machine else []
+    reading.providers.extend(dict.fromkeys(provider for _, provider in sorted(named_at)))
+    both = words.search(r"\b(spot|on[ -]?demand)\b(?: \S+){0,2}? (?:vs\.?|versus|or|and|than|to|against) (?!\1)(spot|on[ -]?demand)\b")
+    if both:  # both bills (on-demand the pricing other tools take)
+        words.take_range(*both.span(), "spot and on-demand prices", kind="pricing", value="both")
+        reading.pricing = "on_demand"
 
 
 def read_gpu_count(words: Words, catalog: Catalog, reading: Reading, start: int, size: int, gpu_id: str,
@@ -595,8 +603,10 @@ def read_formats(words: Words, reading: Reading) -> None:
         specific = words.search(*(p for p, d in formats if d in SAME_BITS[named(found)] or d == "gguf"))
         if specific and words.tier(specific.start()) == words.tier(found.start()) and named(specific) in SAME_BITS[named(found)]:
             found = specific
-    if found:
-        reading.weights_dtype = named(found)
+    if found:  # vLLM and SGLang load no GGUF: 'q4' there is a 4-bit checkpoint
+        dtype = named(found)
+        served = rx.search(r"^(?!.*(?:gguf|llama\.cpp|ollama)).*\b(?:vllm|sglang)\b", words.text)
+        reading.weights_dtype = {"q4_k_m": "int4", "q8_0": "int8"}.get(dtype, dtype) if served else dtype
         words.take(found, f"weights in {reading.weights_dtype}")
         gguf = words.search(r"\bggufs?\b")
         if gguf:
@@ -1097,6 +1107,10 @@ def read_token_counts(words: Words, reading: Reading) -> None:
     """'on 1T tokens', '20B tokens of data', 'generate 500 tokens', '300 output tokens'."""
     scale = "|".join(sorted(v.TOKEN_SCALE, key=len, reverse=True))
     tokens = r"(?:output |input |generated )?(?:tokens?|toks?)\b"
+    for pattern, kind, value in phrases.TOKENS_TOLD if rx.search(r"train|optimal|scratch", words.text) else ():  # 'advisor thinks 100B'
+        found = words.search_all_tiers(pattern)
+        if found:
+            words.take_range(*found.span(), kind, kind=kind, value=float(found[1]) * v.TOKEN_SCALE[found[2]] if found.lastindex else value)
     unit = words.search(rf"\bper (?:\d+(?:\.\d+)? ?)?(?:{scale}) {tokens}|\b1 ?(?:{scale}) {tokens} (?:would |will |does |do )?cost")
     if unit:  # 'cost per million output tokens', 'what does a million tokens cost': a price's unit, not training data
         words.take(unit, "tokens a price is quoted per (not training data)")
@@ -1284,7 +1298,7 @@ def read_budgets(words: Words, reading: Reading) -> None:
                           rf"|\b(?:can|could) (?:spend|afford)(?: up to| at most)? {money}|\b(?:budget|grant|funding)\w*:? "
                           r"(?:(?:of|is|around|about|roughly|under|below|up to|max|at most|~) ?){0,2}" + money)
     per_hour = r" ?(?:/ ?|per |an? |each )(?:gpu[ -]?(?:/ ?)?)?(?:h|hr|hour)\b"
-    spend = rx.search(r"\bhow (?:many (?:[\w-]+ ){0,3}?hours|long)\b", words.text) and words.search(f"{money}(?!{per_hour})")
+    spend = rx.search(r"\bhow (?:many (?:[\w-]+ ){0,3}?(?:hours|tokens)|long)\b", words.text) and words.search(f"{money}(?!{per_hour})")
     if not budget and spend and not rx.search(BUYING, words.text[:spend.start()]):
         budget = spend  # 'i have $1000: how many hours of an a100?'
     if not budget and rx.search(r"\bafford|\benough\b|\bcover\b|\bstretch\b", words.text):  # 'we have $20k, can we afford it?'
@@ -1299,6 +1313,9 @@ def read_budgets(words: Words, reading: Reading) -> None:
                                     r" \$? ?\d+(?:\.\d+)? ?k\b")
     if cap:  # 'which gpu should i buy? trying to keep it under 5k': money, not a context
         words.take(cap, "a budget (not a context)")
+    for found, zero in [(words.search(p), zero) for p, zero in phrases.NOT_PAID]:  # 'no extra staff or colo': both
+        if found:
+            words.take_range(*found.span(), f"not paid: {', '.join(zero)}", kind="rent_vs_buy", value=zero)
     for paid in words.finditer(r"\b(?:paid|(?:got|bought|grabbed|picked up|snagged)(?: \S+){0,5}? for) (?:about |around "
                                r"|roughly |only |like )?\$ ?\d[\d,.]* ?k?(?: each| apiece| a pop)?"):
         words.take(paid, "what was paid for hardware already owned (not a price to weigh)")
@@ -1309,27 +1326,20 @@ def read_utilization(words: Words, reading: Reading) -> None:
     layers = words.search(r"\bn_gpu_layers (\d+)\b")
     if layers:
         words.take(layers, f"llama.cpp -ngl {layers.group(1)}")
-    utilization = (words.search(r"(?<![+\d.])(\d+(?:\.\d+)?) ?%(?! ?/ ?\d| ?(?:cpu|gpu|of (?:it|(?:the |my )?(?:layers|model|vram"
-                                r"|memory|ram|the price|the cost))|upfront|up front|down|off|discount|more|less|better|faster|cheaper"
-                                r"|slower|higher|lower|improvement|gain|mfu)\b)"
-                                           r"(?: utili[sz]\w*| of the time| busy| usage| load| duty cycle)?")
-                   or words.search(r"utili[sz]ation(?: of| at| is)? (0?\.\d+|1(?:\.0)?)\b"))
+    utilization = words.search(phrases.BUSY_PERCENT) or words.search(phrases.BUSY_SHARE)
     if utilization:
         value = float(utilization.group(1))
         reading.utilization = value / 100 if "%" in utilization.group(0) else value
         words.take(utilization, f"utilization {reading.utilization:.0%}")
-    daily = None if utilization else words.search(r"(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) ?(?:a |per |each |every |/) ?(day|week|month"
-                                                  r"|year)")
+    daily = None if utilization else words.search(phrases.HOURS_A_PERIOD)
     period = v.DURATION_HOURS[daily.group(2)] if daily else 0.0
     if daily and 0 < float(daily.group(1)) <= period:  # '8 hours a day', '500 hours a year': a share of the time
         reading.utilization = float(daily.group(1)) / period
         words.take(daily, f"utilization {reading.utilization:.0%} ({daily.group(1)} hours a {daily.group(2)})")
     elif not utilization:
-        steady = words.search(r"\b24/7\b|\b(?:a)?round the clock\b|\ball the time\b|\bcontinuously\b"
-                              r"|\b(?:half|a quarter|a third|three quarters) of the time\b|\bhalf the time\b")
+        steady = words.search(phrases.STEADY)
         if steady:
-            share = {"half": 0.5, "a quarter": 0.25, "a third": 1 / 3, "three quarters": 0.75}
-            reading.utilization = next((value for k, value in share.items() if steady.group(0).startswith(k)), 1.0)
+            reading.utilization = next((value for k, value in phrases.SHARES.items() if steady.group(0).startswith(k)), 1.0)
             words.take(steady, f"utilization {reading.utilization:.0%}")
 
 
@@ -1338,6 +1348,9 @@ def read_prices(words: Words, reading: Reading) -> None:
     for dismissed in words.finditer(r"\b(?:ignore|disregard|forget|(?:don't|do not) use) (?:the |that |those |our )?"
                                     r"(\$ ?\d[\d,.]* ?k?(?: ?/ ?h(?:ou)?r\b| per (?:gpu[ -]?)?hour| an hour| each| per card)?)"):
         words.take(dismissed, "a price the question says to leave out", group=1)  # 'ignore the $3.80/hr in the old contract'
+    heard = words.search_all_tiers(phrases.HEARSAY_RATE)
+    if heard:  # '$10/hr last year, no idea if still true': not the asker's rent
+        words.take_range(*heard.span(), "a rate doubted", kind="quoted_rent", value=float(heard[1]))
     cents = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?[c¢] ?(?:/ ?|per |an? )(?:gpu[ -]?)?h(?:ou)?r?\b")
     if cents and (words.tier(cents.start()) == 2 or not words.asking):  # 'or rent one at 40c/hr?': the asker's rate
         reading.rent_usd_per_gpu_hour = float(cents.group(1)) / 100
@@ -1345,24 +1358,15 @@ def read_prices(words: Words, reading: Reading) -> None:
     if rx.search(v.PRICE_SET_ASIDE, words.text):  # 'leaving price aside (the quotes expire)': no price is an input
         for set_aside in words.finditer(r"\$ ?\d[\d,.]* ?k?\b(?: (?:each|per card|per gpu|a card|apiece))?"):
             words.take(set_aside, "a price the question sets aside")
-    purchase = words.search(r"\$ ?(\d+(?:\.\d+)?) ?(k)?\b ?(?:each|per gpu(?![ -]?h| per h)|a gpu|a card|per card|apiece|to buy|purchase"
-                            r"|a pop"
-                            r"|for (?:the|a|one) (?:card|gpu)\b"
-                            r"|per (?!h(?:ou)?r|month|year|day|week|token|million|gpu)[a-z0-9]+\b(?![ -]?h(?:ou)?r))")
-    buying = rx.search(r"\b(?:buy\w*|purchas\w*|own\w*|pric\w*|cost\w*|pay|paid|msrp|retail|capex)\b", words.text)
-    each = buying and words.search(r"(?<![\w.$/])(\d+(?:\.\d+)?) ?(k) (?:each|apiece|per card|per gpu(?![ -]?h)|a card|a pop)\b")
-    of_requests = each and rx.search(r"\b(?:sequences|requests|chats|prompts|sessions|users|conversations)\b",
-                                     words.text[max(0, each.start() - 80):each.start()])
+    purchase = words.search(phrases.PURCHASE_PRICE)
+    buying = rx.search(phrases.PRICE_TALK, words.text)
+    each = buying and words.search(phrases.THOUSANDS_EACH)
+    of_requests = each and rx.search(phrases.NOT_CARDS, words.text[max(0, each.start() - 80):each.start()])
     purchase = purchase or (None if of_requests else each)  # 'buy 4 at ~8.5k each'; 'sequences ... at 4k each' are contexts
-    purchase = purchase or words.search(r"\b(?:buy\w*|purchas\w*)(?: (?:an?|one|the|a used|a new))? \S+(?: \S+)? for "
-                                        r"(?:about |around |~ ?)?\$? ?(\d+(?:\.\d+)?) ?(k)\b")  # 'buy an h100 for 25k'
-    purchase = purchase or (buying and words.search(r"\b(?:quote|quoted|quotation|msrp|list price|price tag|sticker price)\b"
-                                                    r"(?: [a-z]+){0,5}? \$? ?(\d+(?:\.\d+)?) ?(k)\b"))  # 'the quote to buy one was ~18k'
-    paid_before = purchase and rx.search(r"\b(?:bought|got|picked up|grabbed|snagged|paid)\b", words.text[max(0, purchase.start() - 80):
-                                                                                              purchase.start()])
-    if purchase and paid_before and not rx.search(r"\b(?:buy\w*|purchas\w*|rent\w*|cloud|worth|vs\.?|versus|break[ -]?even|quot\w*"
-                                                  r"|cheaper|pays? (?:off|for itself)|if (?:we|i) (?:just )?bought)\b",
-                                     words.text):
+    purchase = purchase or words.search(phrases.BUY_FOR)  # 'buy an h100 for 25k'
+    purchase = purchase or (buying and words.search(phrases.QUOTED_PRICE))  # 'the quote to buy one was ~18k'
+    paid_before = purchase and rx.search(phrases.PAID, words.text[max(0, purchase.start() - 80):purchase.start()])
+    if purchase and paid_before and not rx.search(phrases.WEIGHING, words.text):
         words.take(purchase, "the price paid (told of, not a price to weigh)")  # 'bought two p40s (like $180 a pop). largest
         purchase = None  # model that fits?'
     if purchase:
@@ -1382,25 +1386,6 @@ def read_bare_price(words: Words, reading: Reading) -> None:
             words.take(price, f"purchase ${reading.purchase_usd_per_gpu:,.0f} per GPU")
 
 
-TIMES_A_WEEK = {"once": 1, "twice": 2, "thrice": 3}
-WEEKS_PER_MONTH = v.DURATION_HOURS["month"] / v.DURATION_HOURS["week"]
-
-
-def read_weekly_schedule(words: Words, reading: Reading) -> bool:
-    """'3 hours a night, twice a week, for a ten week semester': the hours of use over the whole span (60), said as a
-    schedule and a span together."""
-    # (on the words as written: the hours a day were read as a share of the day already)
-    found = rx.search(r"\b(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) (?:a|per|each|every|/) ?(?:day|night|evening|session|class|weekday)\b"
-                         r" ?,? (?:and )?(once|twice|thrice|(\d) (?:times|days|nights|evenings)) (?:a|per|each|every|/) ?week\b"
-                         r" ?,? (?:and )?(?:for|over|across|during) (?:a |an |the )?(?:whole |full |entire )?(\d+(?:\.\d+)?)[ -]?"
-                         r"(weeks?|months?)\b(?: long)?(?: (?:semester|term|course|quarter|project|stretch|period))?", words.text)
-    if found is None:
-        return False
-    per_week = int(found.group(3)) if found.group(3) else TIMES_A_WEEK[found.group(2)]
-    weeks = float(found.group(4)) * (WEEKS_PER_MONTH if found.group(5).startswith("month") else 1.0)
-    reading.hours = round(float(found.group(1)) * per_week * weeks, 2)
-    words.take_range(*found.span(), f"{reading.hours:g} hours of use ({found.group(0)})", kind="hours_of_use", value=found.group(0))
-    return True
 
 
 def read_years(words: Words, reading: Reading) -> None:
@@ -1414,6 +1399,10 @@ def read_years(words: Words, reading: Reading) -> None:
                         r" (?:years?|yrs?)\b")  # 'for the last two years we got by with two 3090s': the past, no horizon
     if past:
         words.take(past, "a time told of (not a horizon)")
+    project = rx.search(BUYING, words.text) and words.search(*phrases.PROJECT)
+    if project:  # 'buy one for a 6-month project?': the horizon (its hours are still read as the job's)
+        reading.years = float(project[1]) * v.DURATION_HOURS[project[2]] / v.DURATION_HOURS["year"]
+        return words.spans.append(Span(project[0], "the horizon", kind="years", value=reading.years))
     years = words.search(r"(?<!n't )(?<!not )(\d+(?:\.\d+)?|one|two|three|four|five|(?<=for )an?|(?<=over )an?|(?<=within )an?"
                          r"|(?<=across )an?|(?<=next )an?|(?<=the next )(?=year)) ?(?:years?|yrs?)\b"
                          r"(?! (?:\w+ )?(?:support|prosupport|warranty|service|maintenance|care)\b)")  # '3yr ProSupport' is no horizon
@@ -1434,23 +1423,26 @@ def read_years(words: Words, reading: Reading) -> None:
         words.take(years, f"{reading.years:g} year{'s' if reading.years != 1 else ''}")
 
 
+TIMES_A_WEEK = {"once": 1, "twice": 2, "thrice": 3}
+
+
 def read_hours(words: Words, reading: Reading) -> None:
     """'100 hours', 'two weeks', a schedule over a span: how long the GPUs are used."""
-    if not read_weekly_schedule(words, reading) and not read_counted_span(words, reading):
+    if not read_counted_span(words, reading):
         read_named_span(words, reading)
 
 
 def read_counted_span(words: Words, reading: Reading) -> bool:
-    """'3 days', '10 hours a day for 30 days' (300 hours)."""
+    """'3 days', '10 hours a day for 30 days' (300 hours), '3 hours a night, twice a week, for a ten week semester' (60)."""
     units = "|".join(sorted((u for u in v.DURATION_HOURS if u != "year"), key=len, reverse=True))
     count_words = "|".join(w for w in v.NUMBER_WORDS if w not in ("dual", "pair", "couple", "single", "quad"))
-    measured = (r"(?<!once )(?<!twice )(?<!times )"  # 'once a month' is how often
+    measured = (r"(?<!once )(?<!twice )(?<!times )(?<!days )(?<!nights )(?<!evenings )(?<!sessions )"  # 'once a month' is how often
                 r"(?<!running )(?<!estimated )(?<!estimated like )(?<!took )(?<!took about )(?<!takes )(?<!eta )"
                 r"(?<!already )(?<!took almost )(?<!took nearly )(?<!took over )(?<!took around )"
                 r"(?<!took roughly )")  # a time told, not a rental
     found = words.search(r"(?<!under )(?<!within )(?<!than )(?<!inside )(?<!after )(?<!past )(?<!last )" + measured +
                          rf"\b(\d+(?:\.\d+)?|{count_words}) ?(?:whole |full |entire |gpu[ -]?|node[ -]?|business |working "
-                         rf"|(?:work|week)(?=day))?({units})s?\b(?![/-]| ago\b)")
+                         rf"|(?:work|week)(?=day))?({units})s?\b(?![/-]| ago\b| (?:an?|per|each|every) )")  # ('2 hours a day': a rate)
     if found and rx.search(r"\b(?:launch\w*|ship\w*|go(?:ing)? live|releas\w*|due|deadline|demo)\b(?: \S+){0,5} in (?:about |around "
                            r"|roughly )?$", words.text[:found.start()]):
         words.take(found, "when (not how long)")  # 'launching a copilot in about five weeks'
@@ -1459,19 +1451,24 @@ def read_counted_span(words: Words, reading: Reading) -> bool:
         value = found.group(1)
         amount = float(value) if value[0].isdigit() else float(v.NUMBER_WORDS[value])
         reading.hours = amount * v.DURATION_HOURS[found.group(2)]
-        schedule = rx.search(r"(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) ?(?:a |per |each |every |/) ?(day|night|week)\b", words.text)
+        schedule = rx.search(r"(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) ?(?:an? |per |each |every |/) ?(day|night|evening|session|class|week)\b",
+                             words.text)
         ends = sorted((*found.span(), *schedule.span())) if schedule else [0] * 4
-        period = v.DURATION_HOURS[schedule[2].replace("night", "day")] if schedule else 0.0
+        period = v.DURATION_HOURS.get(schedule[2], 24.0) if schedule else 0.0
         if schedule and 0 < float(schedule[1]) <= period < reading.hours and not rx.search(
                 r"\b(?:also|if)\b|" + BUYING, words.text[ends[1]:ends[2]]):  # 'a month, 8 hours a day' (not 'or if we buy ...')
-            weekdays = found[2] in ("week", "month") and period == 24 and words.search(
-                r"\b(?:weekdays|workdays|business days|working days|mon(?:day)? ?(?:-|to) ?fri(?:day)?|5 days a week)\b")
-            periods = round(reading.hours / period * (5 / 7 if weekdays else 1), 1)  # a month: 30.4 days, 21.7 weekdays
+            days = found[2] in ("week", "month") and period == 24 and words.search(
+                r"\b(?:weekdays|workdays|business days|working days|mon(?:day)? ?(?:-|to) ?fri(?:day)?"
+                r"|(once|twice|thrice|\d (?:times|days|nights|evenings|sessions)) ?(?:a|per|each|every|/) ?week)\b")
+            per_week = (TIMES_A_WEEK.get(days[1]) or int(days[1][0]) if days[1] else 5) if days else 7
+            periods = round(reading.hours / period * per_week / 7, 1)  # a month: 30.4 days, 21.7 weekdays
             reading.hours = round(periods * float(schedule[1]), 2)
-            how = f"{schedule[1]} hours a {schedule[2]} × {periods:g} {'weekdays' if weekdays else schedule[2] + 's'} in {found[0]}"
+            how = f"{schedule[1]} hours a {schedule[2]} × {periods:g} {'weekdays' if per_week == 5 else schedule[2] + 's'} in {found[0]}"
             words.take_range(*found.span(), f"{reading.hours:g} hours of use ({how})", kind="hours_of_use", value=how)
-            if weekdays:
-                words.take(weekdays, "weekdays only")
+            if days:
+                words.take(days, f"{per_week} days a week")
+            if USED not in words.masked()[schedule.start():schedule.end()]:  # '2 hours a session' (a day's were read already)
+                words.take(schedule, "the hours each time")
             return True
         words.take(found, f"{reading.hours:g} hours")
         return True

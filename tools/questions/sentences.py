@@ -55,7 +55,8 @@ def which_ask(whole: list[str], marked: bool) -> list[bool]:
             first -= 1
         claim = any(v.REPORTED.search(c.lower()) or v.NAMED_SAYS.search(c) for c in whole[first:n + 1])
         if claim and whole_asks[n + 1] and not whole_asks[n] and rx.match(
-                r"\s*(?:is|was) (?:that |this |it |he |she )?(?:really |actually )?(?:true|right|correct|so)\b",
+                r"\s*(?:(?:is|was) (?:that |this |it |he |she )?(?:really |actually )?(?:true|right|correct|so)\b"
+                r"|(?:true|right|correct|real|legit|accurate)\W*$)",
                 whole[n + 1].lower()):
             whole_asks[first:n + 1] = [True] * (n + 1 - first)
     for n in range(len(whole) - 1):  # '... buying 2x X at $8,500 each vs renting at $1.80/hr ... . which is cheaper?'

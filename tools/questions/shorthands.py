@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
-from gpusizer.catalog.instances import instance_gpus
+from gpusizer.catalog.instances import machine_gpus
 
 from . import regex as rx
 from .number_words import digits_for_number_words
@@ -14,8 +15,6 @@ from .number_words import digits_for_number_words
 R1_DISTILL_BASE = {"1.5b": "qwen", "7b": "qwen", "14b": "qwen", "32b": "qwen", "8b": "llama", "70b": "llama"}  # DeepSeek's R1 distills
 GRAND = {"a": "1", "one": "1", "a couple of": "2", "a couple": "2", "a pair of": "2"}  # thousands of dollars (2-19: digits by now)
 GGUF_SHORT = {"2": "q2_k", "3": "q3_k_m", "4": "q4_k_m", "5": "q5_k_m", "6": "q6_k", "8": "q8_0"}  # 'q4': the usual file
-INSTANCE = (r"\b((?:p\d\w*(?:-b200)?\.\d*xlarge|g\d\w*\.(?:\d*xlarge|metal)|a\d-[a-z]+-\d+g|g2-standard-\d+|nd96\w+"
-            r"|(?:(?<=a )|(?<=an ))p5(?= instance| node| box|\b(?! ?x))|\b(?:p5en?|p6-b200)\b(?! ?x))\b)")  # 'a p5', 'p5e'
 SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as people abbreviate, to the words the readers know
     (r"--?max[-_]input[-_](?:length|tokens)[ =]\d+(?=[\s\S]*--?max[-_]total[-_]tokens)", " "),  # TGI: the total is the context
     (r"\bnd ?(h100|h200) v5\b", r"nd96isr_\1_v5"), (r"\bndm ?a100 v4\b", "nd96amsr_a100_v4"),  # Azure's names for its VMs
@@ -44,7 +43,7 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\bsingle-(?=[a-z]+\d)", "single "),  # 'our single-L40S nodes'
     (r"\bq([2-6])k([msl])\b", r"q\1_k_\2"), (r"\bq([2-6])k\b", r"q\1_k"), (r"\bq([4-8])0\b", r"q\1_0"),  # 'q4km', 'q80'
     (r"\bq([568])\b(?![_.])", lambda m: GGUF_SHORT[m.group(1)]),  # Q1-Q4 may be quarters, Q5-Q8 never
-    (r"\b(load|run|fit|it|model|them|that|serve|use|quantized|quantised|\d+(?:\.\d+)?b) in q([234])\b(?!_|\.\d)",
+    (r"\b(load|run|fit|it|model|them|that|serve|use|quantized|quantised|cards?|gpus?|vram|\d+ ?gb|\d+(?:\.\d+)?b) in q([234])\b(?!_|\.\d)",
      lambda m: f"{m.group(1)} in {GGUF_SHORT[m.group(2)]}"),  # 'load in q4' is a quant, 'launch in Q4' a quarter
     (r"(?<!through )(?<!until )(?<!till )(?<!by )(?<!in )(?<!for )(?<!next )(?<!this )(?<!last )(?<!'s )(?<!our )(?<!end of )"
      r"(?<!pushed to )(?<!moved to )(?<!delayed to )(?<!slipped to )"
@@ -74,8 +73,8 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     # Kubernetes: 'limits.nvidia.com/gpu: 2' asks for two GPUs, 'nvidia.com/gpu.product=NVIDIA-A100-SXM4-40GB' names them
     (r"\b(?:resources\.)?(?:limits|requests)\.nvidia\.com/gpu ?[:=] ?(\d+)", r"\1 gpus"),
     (r"\bnvidia\.com/gpu\.product ?[:=] ?", " "),
-    (r"(?:\b(\d{1,3}) ?[x*]? ?)?" + INSTANCE,  # '2x p5.48xlarge': two instances of eight GPUs
-     lambda m: instance_words(m.group(2), int(m.group(1) or 1))),  # 'a p4d.24xlarge': 8 x a100-40gb-sxm
+    (r"(?:\b(\d{1,3}) ?[x*]? ?)?(\b(?:(?<=a )p5|p5en?)(?![\w.-]| ?x)|(?<![\w.-])[a-z0-9]+[._-][\w.-]*[a-z0-9](?![\w-]))",
+     lambda m: instance_words(m[2], int(m[1] or 1), m[0])),  # '2x p5.48xlarge', 'a p5', 'gpu_8x_h100_sxm5': a machine's GPUs
     (r"\blora_(?:r|alpha|dropout|rank) ?[=:] ?[\d.]+", " "),  # a LoRA rank is no size, context or batch
     (r"\b(?:deepseek[ -])?r1[ -]distill(?:ed)?(?: model| version| one)?(?: (?:that's|that is|which is))? (?:based on|of|on) (?:the )?"
      r"(qwen|llama)[ -]?(?:(?:2\.5|3\.1|3\.3|3)[ -])?(\d+b)\b", r"deepseek-r1-distill-\1-\2"),  # 'the R1 distill based on Qwen 32B'
@@ -110,13 +109,11 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
 ]
 
 
-def instance_words(name: str, instances: int = 1) -> str:
-    """Cloud instances as the GPUs they hold ('p4d.24xlarge' -> '8 x a100-40gb-sxm', two of them '16 x ...'); unknown
-    names stay as typed."""
-    found = instance_gpus(name)
-    if not found:
-        return name if instances == 1 else f"{instances} x {name}"
-    return f"{found[1] * instances} x {found[0]}"
+def instance_words(name: str, instances: int, said: str) -> str:
+    """Cloud instances as the GPUs they hold ('p4d.24xlarge' -> '8 x a100-40gb-sxm', two of them '16 x ...'), then the
+    name of one the offers sell (read_providers prices it first); other words stay as typed."""
+    found = machine_gpus(name)
+    return f"{found[1] * instances} x {found[0]} {found[2]}".rstrip() if found else said
 
 
 SMI_ROW = re.compile(r"^\W*(\d{1,2})\s+(nvidia [\w .-]+?)\s{2,}(?:on|off)\b.*$", re.MULTILINE)
@@ -141,6 +138,7 @@ def nvidia_smi_rows(text: str) -> str:
     return SMI_ROW.sub(row, text)
 
 
+@lru_cache(maxsize=4096)  # a question's sentences are normalized again one by one (sentences.py), a follow-up's twice
 def normalize(question: str) -> str:
     text = (nvidia_smi_rows(question.lower()).replace("×", "x").replace("–", "-").replace("—", " - ").replace("’", "'").replace("~", " ")
             .replace("`", " ").replace("≈", " ").replace("•", " "))

@@ -28,8 +28,6 @@ OPTIMIZERS = [(r"\bpaged[ _-]?adamw?[ _-]?8[ -]?bit\b", "paged_adamw_8bit"),
               (r"\b8[ -]?bit[ _-]?adamw?\b|\badamw?[ _-]?8[ -]?bit\b|\bbnb adam\w*", "adamw_8bit"),
               (r"\bpaged[ _-]?adamw?\b", "paged_adamw"), (r"\badafactor\b", "adafactor"), (r"\bsgd\b", "sgd"),
               (r"\badamw?\b", "adamw")]
-PROVIDER_ALIASES = {"amazon": "aws", "ec2": "aws", "google cloud": "gcp", "oracle": "oci", "lambda labs": "lambda",
-                    "datacrunch": "verda", "coreweave": "coreweave"}
 RECIPES = {"unsloth": "unsloth", "trl": "trl", "sfttrainer": "trl", "torchtune": "torchtune", "hf trainer": "hf_trainer",
            "huggingface trainer": "hf_trainer"}
 SHARDING = [(r"\bzero[ -]?(?:stage[ -]?)?([123])\b|\bdeepspeed (?:zero )?stage[ -]?([123])\b", "zero"),

@@ -110,7 +110,9 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
         subject = subject_words(reading)
         gpus = ", ".join(f"{c or sold_in(catalog, g, TRAINING_GPUS) if not g.endswith('GB') else c or 1} × {g}"
                          for g, c in reading.gpus)
-        amount = f"on {token_count(reading.training_tokens)} tokens" if reading.training_tokens else "(tokens per day)"
+        asked = any(s.kind == "tokens_asked" for s in reading.spans)  # 'how many tokens for $10k', 'Chinchilla-optimal'
+        amount = (f"on {token_count(reading.training_tokens)} tokens" if reading.training_tokens
+                  else "(the tokens asked)" if asked else "(tokens per day)")
         how = f" ({reading.method})" if reading.method_said and reading.method else ""
         return f"I read this as: train {subject}{how} {amount}" + (f" on {gpus}" if gpus else "") + (
             ", gradient checkpointing" if reading.gradient_checkpointing else "")
@@ -238,7 +240,7 @@ def ownership_defaults(reading: Reading, journey: str, catalog: Catalog) -> list
                f"utilization: {percent(default_of(RentVsBuyRequest, 'utilization'))}"),
               (reading.years, f"horizon: {number(default_of(RentVsBuyRequest, 'years'))} years"),
               (reading.purchase_usd_per_gpu, "purchase price: the catalog's street price"),
-              (reading.rent_usd_per_gpu_hour, "rent: the cheapest data-centre on-demand machine")]
+              (reading.rent_usd_per_gpu_hour, "rent: the cheapest offer of as many, none idle")]
     return out + [line for value, line in unsaid if value is None] + ["owning lines: sourced defaults"]
 
 
