@@ -43,6 +43,12 @@ def key_figures(call: ToolCall) -> str:
         return f"cheapest {usd(best['total_usd'])} on {best['provider']} ({len(result['offers'])} offers)"
     if call.tool == "rent_vs_buy":
         return f"{result.get('recommendation')}: own {usd(result.get('own_total_usd'))} vs rent {usd(result.get('rent_total_usd'))}"
+    if call.tool == "serving_capacity" and result.get("layouts"):
+        best = result["layouts"][0]
+        return f"{best['requests_at_once']:,} requests at once, {best['requests_per_s']:.1f} requests/s"
+    if call.tool == "plan_serving" and result.get("options"):
+        best = result["options"][0]
+        return f"{best['total_gpus']} × {best['gpu_id']}" + (f", {usd(best['usd_per_month'])}/month" if best.get("usd_per_month") else "")
     if call.tool == "cheapest_way":
         return f"cheapest: {result.get('pick') or 'none priced'}"
     if call.tool == "compare_gpus":
