@@ -43,8 +43,11 @@ def verdict(result: VramEstimate) -> str:
     if check is None:
         return f"{needs}."
     if check.fits:
-        return (f"Fits: {needs}; the {check.name} has {gib(check.usable_bytes)} usable "
-                f"(largest batch {number(check.max_batch_size)}, longest sequence {number(check.max_seq_len)} tokens).")
+        limits = [f"{what} {number(value)}" for what, value in (("largest batch", check.max_batch_size),
+                                                                 ("longest sequence", check.max_seq_len)) if value is not None]
+        stretch = f" ({', '.join(limits)} tokens)" if limits and limits[-1].startswith("longest") else \
+            f" ({', '.join(limits)})" if limits else ""  # llama.cpp sizes no batch: no placeholder for it
+        return f"Fits: {needs}; the {check.name} has {gib(check.usable_bytes)} usable{stretch}."
     takes = (f"it takes {check.gpus_needed} x {check.name} ({check.split})" if check.gpus_needed
              else check.split or f"not even 64 x {check.name} hold it")  # a split without a count says why none holds it
     return f"Does not fit: {needs}, the {check.name} has {gib(check.usable_bytes)} usable; as asked, {takes}."

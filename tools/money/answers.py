@@ -26,6 +26,7 @@ def cloud_cost_answer(result: CloudCost) -> str:
         others = [n for n in result.notes if n != reason][:NOTES_SHOWN]
         return within_limit([f"No offer runs {job}: {reason}", *others])
     best = result.offers[0]
+    job = job.replace(f" x {result.gpu_id} ", f" x {best.gpu_id} ")  # an alias priced in its other form says which
     lines = [f"Cheapest: {usd(best.total_usd)} total for {job} on {where(best)}, "
              f"{usd(best.usd_per_gpu_hour)}/GPU-hour{billing(best, result.hours)}"]
     lines += [f"Cheaper with {result.alternatives[0].text}"] if result.alternatives else []
