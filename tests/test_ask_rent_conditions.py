@@ -84,3 +84,12 @@ def test_a_doubted_or_dated_rate_is_mentioned_not_used(catalog, question, quoted
 def test_renting_one_card_is_priced_as_one_card(catalog, question):
     text = ask(question, catalog).answer
     assert "marketplace on-demand offer" in text and "8x_RTX4090" not in text
+
+
+def test_buying_an_a100_weighs_one_module_not_a_server_of_eight(catalog):
+    from gpusizer.tools.questions import ask
+
+    for question in ("should we buy an A100 80GB or rent one for our lab, used maybe 30% of the time?",
+                     "is it worth buying a single H100 SXM vs renting it? maybe 40% busy",
+                     "rent or buy one h100 for two years at full load?"):
+        assert ask(question, catalog).calls[-1].arguments["gpu_count"] == 1, question

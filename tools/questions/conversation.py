@@ -35,8 +35,8 @@ STRONG_POINTER = (r"\b(?:that|this|the same) (?:one )?(?:card|gpu|box|setup|node
                   r"|\bdoes (?:that|this|it) change (?:the answer|anything|things|the math|the picture|your answer|the result)\b"
                   # 'does the 20b fit on a 4090?' after the 120b
                   r"|\bthe \d+(?:\.\d+)?b\b(?! (?:model|dense|moe|params|parameters|tokens)\b)"
-                  r"|\b(?:buy|rent|get) the (?:two|three|four|eight|\d+) [a-z]*\d+\w*s\b")  # 'should we just buy the four a100s?'
-COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "eight": 8, "a pair": 2, "a couple": 2, "both": 2, "second": 2, "third": 3,
+                  r"|\b(?:buy|rent|get) the \d+ [a-z]*\d+\w*s\b")  # 'should we just buy the four a100s?'
+COUNT_WORDS = {"a pair": 2, "a couple": 2, "both": 2, "second": 2, "third": 3,
                "fourth": 4}
 UNSET: tuple[object, ...] = (None, [], False)
 # 'what's the bandwidth of an mi300x?' asks of the card alone
@@ -224,7 +224,7 @@ def one_of_the_gpus_named(merged: Reading, previous: Reading, new: Reading) -> N
 
 def count_of_the_gpus(merged: Reading, previous: Reading, new: Reading) -> None:
     """'what if we grab two nodes instead' (eight GPUs each), '8 of each', 'ok and 2 of them?': of the GPU asked about."""
-    nodes = rx.search(r"\b(\d+|two|three|four|eight|a pair of|a couple of) (?:nodes|boxes|servers)\b", new.text)
+    nodes = rx.search(r"\b(\d+|a pair of|a couple of) (?:nodes|boxes|servers)\b", new.text)
     if nodes and rx.search(BARE_COUNT, new.text[nodes.end():]):
         nodes = None  # 'two nodes, so 8 of them': the count said
     if nodes and not new.gpus and merged.gpus:
@@ -232,7 +232,7 @@ def count_of_the_gpus(merged: Reading, previous: Reading, new: Reading) -> None:
         merged.gpus = [(merged.gpus[0][0], (int(value) if value.isdigit() else COUNT_WORDS[value.removesuffix(" of")])
                         * v.GPUS_PER_NODE), *merged.gpus[1:]]
         read_again(merged, nodes.group(0), f"{merged.gpus[0][1]} of the GPU asked about before")
-    each = rx.search(r"\b(\d+|two|three|four|eight) of each\b", new.text)
+    each = rx.search(r"\b(\d+) of each\b", new.text)
     if each and not new.gpus and len(merged.gpus) >= 2:  # 'same comparison but for deepseek v3, 8 of each?'
         value = each.group(1)
         merged.gpus = [(gpu, int(value) if value.isdigit() else COUNT_WORDS[value]) for gpu, _ in merged.gpus]

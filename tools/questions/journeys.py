@@ -424,7 +424,9 @@ def bought_count(reading: Reading, catalog: Catalog) -> int:
     gpu_id, count = named[0]
     told = rx.search(r"\b(?:buy\w*|purchas\w*|own)(?: our| my)?(?: own)? (\d{1,5})\b(?! ?(?:%|hours?|h|years?|k|gb)\b)", reading.asked)
     count = count or (int(told[1]) if told else None)  # 'buying our own 8'
-    return count or sold_in(catalog, gpu_id, int(default_of(RentVsBuyRequest, "gpu_count")))
+    at = reading.gpu_at[0] if reading.gpu_at else 0
+    one = at > 0 and reading.text.split(" ")[at - 1] in ("a", "an", "one", "single")  # 'buy an A100': not a server
+    return count or (1 if one else sold_in(catalog, gpu_id, int(default_of(RentVsBuyRequest, "gpu_count"))))
 
 
 def sold_in(catalog: Catalog, gpu_id: str, server: int) -> int:

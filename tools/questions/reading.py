@@ -221,7 +221,7 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
             if found is None:
                 continue
             before = " ".join(tokens[max(0, start - 5):start])  # 'not the 2xT4 option': a count between is still ruled out
-            if rx.search(NEGATION.rstrip() + r"(?: (?:\d+|two|three|four|eight)(?: x)?)?$", before):
+            if rx.search(NEGATION.rstrip() + r"(?: \d+(?: x)?)?$", before):
                 words.take_words(start, start + size - 1, f"ruled out: {found.item_id}")
                 continue
             if found.kind == "gpu" and rx.match(r"(?:gpu )?(?:laptop|mobile|max-q)\b", " ".join(tokens[start + size:start + size + 2])):

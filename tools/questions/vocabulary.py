@@ -77,20 +77,20 @@ what which who how when where why whether there here any some all each every bot
 really actually maybe probably about into from by as per via up out over under more most less least much many enough
 get got getting go going use using used run running runs need needs needed want wanted like would've i'd i've we're
 hey hi hello thanks thank please guys folks anyone someone everyone know tell ask asking wondering curious trying try
-thinking think looking plan planning currently realistic realistically possible possibly able ok okay so well still
-want wants kind sort rough roughly approx approximately around about estimate estimated estimation ballpark quick
-have has had having own make makes doing do give gives let lets work works working handle setup set box machine rig
+thinking think looking plan planning currently realistic realistically possible possibly able ok okay well still
+wants kind sort rough roughly approx approximately around estimate estimated estimation ballpark quick
+have has had having own make makes give gives let lets work works working handle setup set box machine rig
 gpu gpus card cards graphics accelerator accelerators hardware vram memory ram gb model models llm llms inference train
 training fine-tune fine tune finetune fine-tuning finetuning tuning serve serving host hosting deploy deployment
 fit fits fitting cost costs price prices pricing cheap cheaper cheapest expensive budget money dollars rent renting
-rental buy buying purchase owning compare comparison versus vs better best recommend recommended choose pick which
+rental buy buying purchase owning compare comparison versus vs better best recommend recommended choose pick
 fast faster speed throughput tokens token context length sequence long longer longest max maximum largest biggest
-big large batch size users concurrent parallel simultaneous simultaneously concurrently requests total enough
+big large batch size users concurrent parallel simultaneous simultaneously concurrently requests total
 required require requires requirement requirements
-time take takes long hours days tok/s t/s tokens/s tokens/sec tok/sec tps expect expected oom
+time take takes hours days tok/s t/s tokens/s tokens/sec tok/sec tps expect expected oom
 moe active params parameters experts kv cache hour hourly second sec single
-minimum min cloud per layers heads architecture specs spec
-gonna wanna gotta what's whats way it's that's there's i'd we'd don't doesn't can't won't isn't
+minimum min cloud layers heads architecture specs spec
+gonna wanna gotta what's whats way that's there's we'd don't doesn't can't won't isn't
 """.split())
 
 # ---- how a sentence stands to the question: asking, telling, or reporting what others did or what was before
