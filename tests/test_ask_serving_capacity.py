@@ -104,3 +104,14 @@ def test_a_or_b_whichever_is_cheaper_plans_both_and_leads_with_the_cheaper(catal
     cheaper = first.removeprefix("Cheaper: ").split(" ")[0]
     prices = {g: figure(rf"{g}: \d+ GPUs?, \$([\d,.]+)/month", first) for g in gpus}
     assert prices[cheaper] == min(prices.values())
+
+
+@pytest.mark.parametrize("question, users", [
+    ("internal chatbot for ~500 staff, maybe 50 concurrent at peak, llama 3.1 8b on L40S. how many gpus?", 50),
+    ("1200 people in the company, 80 concurrent. what does serving qwen2.5 14b cost per month?", 80),
+    ("a school of 900 students, around 60 simultaneous at peak: serve mistral 7b, what gpus?", 60),
+])
+def test_the_concurrent_count_is_the_load_not_the_head_count(catalog, question, users):
+    from gpusizer.tools.questions import ask
+
+    assert ask(question, catalog).reading["users"] == users

@@ -1247,8 +1247,9 @@ def read_rate(words: Words, reading: Reading) -> re.Match[str] | None:
 
 def read_users(words: Words, reading: Reading, served: bool, peak: bool, rate: re.Match[str] | None) -> None:
     """'1000 concurrent users', 'team of 5'; the load planned for over today's."""
-    at_once = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent|parallel|simultaneous|active) (?:[a-z]+ )?(?:users?|requests"
-                           r"|sessions|streams|people|chats|connections|clients)\b"  # of '400 devs, 60 concurrent sessions'
+    at_once = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent|parallel|simultaneous|active) (?:(?:[a-z]+ )?(?:users?|requests"
+                           r"|sessions|streams|people|chats|connections|clients)\b|(?=(?:at (?:the )?peak |at once )?(?:[,?!]|$|what|how)))"
+                           # of '400 devs, 60 concurrent sessions'; '500 staff, 50 concurrent at peak'
                            r"|(?<!how many )(?<![\w.$])(\d+) ?(k)? (?!tokens|gpus|cards|models|layers|experts|requests)[a-z]+s"
                            r"(?: \w+){0,5}?"
                            r" (?:at once|at the same (?:time|moment)|simultaneously|concurrently|at (?:the )?(?:\w+ )?peak)\b")

@@ -31,7 +31,7 @@ def given(reading: Reading, quantity: str) -> bool:
 
 
 def can_answer(journey: str, reading: Reading) -> bool:
-    """The journey has what it needs: a subject for a plan or a run, catalog GPUs for a bill or a purchase."""
+    """A subject for a plan or a run; catalog GPUs for a bill or a purchase."""
     if journey in ("serving", "training_time"):
         return j.has_subject(reading) and (journey == "serving" or reading.workload == "training" or reading.training_tokens is not None)
     return bool(j.named_gpus(reading))
@@ -55,14 +55,13 @@ def second_reading(reading: Reading, journey: str, called: frozenset[str] = froz
 
 
 def hesitation(journey: str, other: str, quantities: list[str]) -> str:
-    """The interpretation's line naming both readings."""
     gave = ", ".join(q.replace("_", " ") for q in quantities)
     return (f"Two readings: {SAYS.get(journey, journey)} (answered first) or {SAYS[other]}, since the question gives "
             f"{gave}; both are answered.")
 
 
 def llm_hint(facts: dict[str, object], journey: str | None, other: str | None) -> str:
-    """What an LLM gets beside the question: the parser's reading, as a hint to check against the words."""
+    """What an LLM gets beside the question: the parser's reading, to check against the words."""
     readings = " or ".join(SAYS.get(name, name) for name in (journey, other) if name) or "nothing it could answer"
     read = "; ".join(f"{k}: {v}" for k, v in facts.items()) or "no model, GPU or figure"
     return (f"A rule-based parser read this question as asking {readings} (read: {read}). Use what matches the user's "
