@@ -174,8 +174,10 @@ def assumptions(request: PlanTrainingRequest, tokens: float, memory: list[str], 
              + "; 6 FLOPs per active parameter per token in full training, 4 with adapters, +2 under gradient checkpointing"
              + (", +0.2 under selective checkpointing (memory sized without its savings)" if request.selective_checkpointing else "")
              + (", FP8 linear layers where the GPU has them" if request.fp8_training else ""),
-             "GPUs: the fewest of each type that hold the job as estimate_vram sizes it (ZeRO-3 across GPUs) unless "
-             "gpu_count is given; price: the cheapest machine holding all of them (a sharded job wants one NVLink "
+             "GPUs: the fewest of each type that hold the job as estimate_vram sizes it (ZeRO-3 across GPUs"
+             + (", each layer's activations checkpointed as sharded recipes run it (torchtune, llama-recipes): "
+                "gradient_checkpointing=false to turn it off" if request.gradient_checkpointing is None else "")
+             + ") unless gpu_count is given; price: the cheapest machine holding all of them (a sharded job wants one NVLink "
              "domain), the largest machines combined where none does"]
     if request.method == "qlora":
         lines.append(f"{CUDA_ONLY}: other GPUs are left out")
