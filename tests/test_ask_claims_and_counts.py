@@ -76,3 +76,12 @@ def test_a_bit_width_with_ollama_or_llama_cpp_is_sized_as_its_usual_gguf(catalog
 def test_a_sharded_fine_tune_that_fits_says_how_it_is_laid_out(catalog, question):
     answer = ask(question, catalog).answer
     assert answer.startswith("Yes: it fits on 16 × H100 SXM5 80GB (ZeRO-3 / FSDP over 16 GPUs with gradient checkpointing"), answer
+
+
+@pytest.mark.parametrize("question", [
+    "does qwen2.5 32b run on 24gb card in q4? my buddy says no, is he right?",
+    "my coworker says its impossible to run llama 3.1 8b on a 3060 12gb in 4bit, is that true?",
+    "reddit says llama 3.1 70b is too big for 2x 3090 at 4-bit, right?",
+])
+def test_a_claim_that_it_will_not_run_said_in_other_words_is_answered_wrong_when_it_fits(catalog, question):
+    assert ask(question, catalog).answer.startswith("No, that claim is wrong: it fits")

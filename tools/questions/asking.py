@@ -316,7 +316,7 @@ def answer_lines(reading: Reading, journey: j.Journey, asked_now: str, catalog: 
         for gpu in reading.gpus[1:3]:  # 'fit on a 4090 or a 3090?': each GPU named gets its answer
             attempt(f"On {gpu[0]}: ", dataclasses.replace(reading, gpus=[gpu]), journey_only)
     second = second_reading(reading, journey.name, frozenset(c.tool for c in calls)) if fresh and not reading.unknown_gpus else None
-    if second is not None:  # a quantity given that the answer so far does not use: the journey that uses it answers
+    if second is not None:  # a quantity no answer so far used (second_readings.py)
         attempt(f"{LABELS[second[0]]}: ", reading, lambda r: j.JOURNEY_BY_NAME[second[0]].answer(r, catalog, calls))
         answered.append(PARTS[second[0]])
     return lines + closing_lines(reading, calls, not_answered), answered, not_answered, second

@@ -188,12 +188,13 @@ def answer_fit(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str
 
 
 SAYS = r"\b(?:says?|said|claims?|thinks?|reckons?|swears?|insists?|told (?:me|us))(?: that)? "
-DENIES_FIT = SAYS + r"(?:\S+ ){0,9}?(?:won'?t|can'?t|cannot|(?:does|would|could|will)(?:n'?t| not)|never) (?:\S+ )?(?:fit|load|run|work)\b"
+DENIES_FIT = SAYS + (r"(?:(?:no|nope)\b|(?:\S+ ){0,9}?(?:(?:won'?t|can'?t|cannot|(?:does|would|could|will)(?:n'?t| not)|never) "
+                     r"(?:\S+ )?(?:fit|load|run|work)\b|impossible|not possible|too (?:big|large)))")  # 'says no'
 ENOUGH = SAYS + r"(\d+)(?: \S+)? (?:is|are|(?:would|will|should) (?:be|do)) (?:plenty|enough|fine|sufficient)"
 
 
 def claim_answered(reading: Reading, text: str) -> str:
-    """'my buddy says it won't load, is he right?', 'a tweet says it runs on 8x H100. true?': the verdict answers the claim."""
+    """'my buddy says it won't load, is he right?', 'a tweet says it runs on 8x H100. true?': a verdict on the claim."""
     verdict, rest = text.split(":", 1)
     if verdict == "Partly":  # it loads, at system-RAM speed: neither claim is simply right
         return text

@@ -42,8 +42,7 @@ TOOLS = {"serving": ("plan_serving", "serving_capacity"), "training_time": ("tra
 
 
 def second_reading(reading: Reading, journey: str, called: frozenset[str] = frozenset()) -> tuple[str, list[str]] | None:
-    """The journey a given quantity asks for, where the answer so far (the tools `called`) uses none of it: (journey,
-    the quantities)."""
+    """(journey, quantities): the journey for quantities given that no tool `called` so far used."""
     done = [journey, *(k for k, t in TOOLS.items() if called & set(t))]
     used = {q for name in done for q in USES.get(name, ())}
     unused = [q for q in WHO_USES if given(reading, q) and q not in used]
@@ -61,7 +60,7 @@ def hesitation(journey: str, other: str, quantities: list[str]) -> str:
 
 
 def llm_hint(facts: dict[str, object], journey: str | None, other: str | None) -> str:
-    """What an LLM gets beside the question: the parser's reading, to check against the words."""
+    """The parser's reading, for an LLM to check against the words."""
     readings = " or ".join(SAYS.get(name, name) for name in (journey, other) if name) or "nothing it could answer"
     read = "; ".join(f"{k}: {v}" for k, v in facts.items()) or "no model, GPU or figure"
     return (f"A rule-based parser read this question as asking {readings} (read: {read}). Use what matches the user's "
