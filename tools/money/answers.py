@@ -64,7 +64,8 @@ def cloud_bill_answer(result: CloudCost, catalog: Catalog, providers: list[str],
     offers = (providers_answer(result, providers, catalog) if providers
               else "\n".join(cloud_cost_answer(result).splitlines()[:5]))  # the cheapest, then the cheapest on-demand
     elsewhere = f"The cheapest at {', '.join(providers)}:" if providers else "Elsewhere:"  # (a machine names its provider)
-    offers = "\n".join([*named, elsewhere if named else "", offers]).strip()
+    only_named = bool(named) and {o.instance_type.lower() for o in result.offers} <= {i.lower() for i in instances or []}
+    offers = "\n".join(named) if only_named else "\n".join([*named, elsewhere if named else "", offers]).strip()  # said once
     lead = [unpriced_line(str(outside), catalog)] if outside else []
     lead += [pricing_difference(result, instances or [], providers)] if told.get("pricing") == "both" else []
     hours = [f"Hours priced: {number(result.hours)} hours of use ({told['hours_of_use']})."] if "hours_of_use" in told else []
