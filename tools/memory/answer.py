@@ -176,7 +176,7 @@ def serving(result: VramEstimate) -> str:
     if not s.starts:
         return f"{s.engine} {s.engine_version} does not start: {s.reason}"
     return (f"{s.engine} {s.engine_version} starts: KV cache {number(s.kv_cache_tokens)} tokens per GPU, "
-            f"{number(s.max_concurrency)} requests of {number(s.max_model_len)} tokens at once.")
+            f"{number(s.max_concurrency)} request{'' if s.max_concurrency == 1 else 's'} of {number(s.max_model_len)} tokens at once.")
 
 
 def cheapest_first(fits: list[GpuFit]) -> list[GpuFit]:
