@@ -1,5 +1,5 @@
 """A conversation: whether a question changes the last one (a follow-up) or starts afresh, and what a follow-up's
-words change of the last reading. The cues are tables (patterns) and the changes small rules walked in order."""
+words change of the last reading: the new question's fields laid over the last reading, then MERGE_RULES in order."""
 from __future__ import annotations
 
 import dataclasses
@@ -18,42 +18,48 @@ from .slots import Span
 from .turns import BARE_COUNT, asks_anything, choose
 
 FOLLOW_UP_OPENING = (r"^(?:(?:ok(?:ay)?|fine|alright|cool|great|hmm|right|so|thanks|thank you|thx|ty|got it|perfect|nice|sweet|awesome"
-                     r"|actually"
-                     r"|damn|dang|yeah|yep|ugh|wow|oof|makes sense|figured|yeah figured|lol|haha|ehh?|ah|oh|welp|well|hmm+"
+                     r"|actually|damn|dang|yeah|yep|ugh|wow|oof|makes sense|figured|yeah figured|lol|haha|ehh?|ah|oh|welp|well|hmm+"
                      r") ?[,.!]? ?)?"
                      r"(?:and|what about|how about|same|now|then|follow[- ]?up|versus|vs\.?|(?:going |go )?back to"
                      r"|ok(?:ay)?|also|with|at|on|in|using|instead|what if|if|but|try|or|drop|raise|make it|switch|swap|stretch"
                      r"|how much (?:faster|slower|quicker|more|less|cheaper|longer)|how many of (?:those|these|them|the))\b")
 POINTS_BACK = r"\binstead\b|\b(?:it|that|this one|the same|them|those)\b|\b(?:for|with|on) this\b|\b(?:in|on) there\b"
 STRONG_POINTER = (r"\b(?:that|this|the same) (?:one )?(?:card|gpu|box|setup|node|machine|model|config)\b"  # 'on that one card'
-                  r"|\bon (?:one|1|two|2|both|each|all|any) of (?:those|these|them)\b"  # 'could i run X on one of those?'
-                  r"|\b(?:those|these|the) same (?:\d+ )?(?:gpus|cards|nodes|machines|boxes)\b"  # 'renting those same 16 GPUs'
-                  r"|\bsame (?:model|load|traffic|users|setup|config|workload|math|question)\b"  # 'same model, same 50 users'
-                  r"|\b(?:those|these|the same) (?:\d+ )?(?:users|people|requests|sequences|seqs|sessions)\b"  # 'for those 100 users'
+                  r"|\bon (?:one|1|two|2|both|each|all|any) of (?:those|these|them)\b"
+                  r"|\b(?:those|these|the) same (?:\d+ )?(?:gpus|cards|nodes|machines|boxes)\b"
+                  r"|\bsame (?:model|load|traffic|users|setup|config|workload|math|question)\b"
+                  r"|\b(?:those|these|the same) (?:\d+ )?(?:users|people|requests|sequences|seqs|sessions)\b"
                   r"|\bof (?:that|this|the same) data\b"
                   r"|\b(?:redo|re-do|recompute|rerun|re-run|recalculate|rework) (?:the|that|it|this)\b"
                   r"|\bdoes (?:that|this|it) change (?:the answer|anything|things|the math|the picture|your answer|the result)\b"
-                  # 'does the 20b fit on a 4090?' after the 120b
-                  r"|\bthe \d+(?:\.\d+)?b\b(?! (?:model|dense|moe|params|parameters|tokens)\b)"
+                  r"|\bthe \d+(?:\.\d+)?b\b(?! (?:model|dense|moe|params|parameters|tokens)\b)"  # 'does the 20b fit?' after the 120b
                   r"|\b(?:buy|rent|get) the \d+ [a-z]*\d+\w*s\b")  # 'should we just buy the four a100s?'
-COUNT_WORDS = {"a pair": 2, "a couple": 2, "both": 2, "second": 2, "third": 3,
-               "fourth": 4}
+POINTS_AT_GPUS = r"\b(?:instead|then|that|those|these)\b"  # 'that mi300x'
+MONEY_ASK = "|".join((j.BUY, j.RENT_OR_OWN, j.COST_ASK))
+COUNT_WORDS = {"a pair": 2, "a couple": 2, "both": 2, "second": 2, "third": 3, "fourth": 4}
 UNSET: tuple[object, ...] = (None, [], False)
-# 'what's the bandwidth of an mi300x?' asks of the card alone
-SPEC_ASK = r"\b(?:specs?|bandwidth|tdp|tflops|flops)\b|\bwhat(?: is|'s|s) an? ·"
+SPEC_ASK = r"\b(?:specs?|bandwidth|tdp|tflops|flops)\b|\bwhat(?: is|'s|s) an? ·"  # 'what are the specs of the b200?' asks of the card
+SHORT_CHANGES = ("gpus", "weights_dtype", "seq_len", "users", "engine", "tokens_per_s_per_user", "kv_cache_dtype", "hours", "years",
+                 "utilization", "pricing", "batch_size")  # 'at 8k?', 'on spot?': a short question that changes one of these
+KEPT_FROM_BEFORE = ("text", "asked", "asking", "aside", "reports_count", "spans", "ignored", "notes", "method", "method_said",
+                    "workload", "params_billions")  # set by carried_over itself, not copied when the new question says them
 
 
-GPU_ONLY_JOURNEYS = ("cloud_cost", "rent_or_buy")  # a GPU's price or purchase: no model needed
+def names_a_model(reading: Reading) -> bool:
+    return bool(reading.models or reading.unknown_models or reading.params_billions is not None)
+
+
+def prices_other_gpus(previous: Reading, new: Reading) -> bool:
+    """GPUs the last question did not name, priced or bought, with nothing pointing back: a question of their own."""
+    return (not {g for g, _ in new.gpus} & {g for g, _ in previous.gpus} and not rx.search(POINTS_AT_GPUS, new.text)
+            and rx.search(MONEY_ASK, new.asked) is not None)
 
 
 def asks_of_its_own_gpus(previous: Reading, new: Reading) -> bool:
-    """'how much does it cost to rent 4 a100s for a day?' after a QLoRA question: GPUs the last question did not name,
-    priced or bought on their own, with nothing pointing back ('that mi300x', 'those', 'instead'): a whole question."""
+    """'how much does it cost to rent 4 a100s for a day?' after a QLoRA question: a whole question."""
     journey = choose(new)
-    return (journey is not None and journey.name in GPU_ONLY_JOURNEYS and bool(new.gpus)
-            and not {g for g, _ in new.gpus} & {g for g, _ in previous.gpus}
-            and re.search("|".join((j.BUY, j.RENT_OR_OWN, j.COST_ASK)), new.asked) is not None
-            and not re.search(r"\b(?:instead|then|that|those|these)\b", new.text) and not re.search(STRONG_POINTER, new.text))
+    return (journey is not None and journey.name in ("cloud_cost", "rent_or_buy") and bool(new.gpus)
+            and prices_other_gpus(previous, new) and not rx.search(STRONG_POINTER, new.text))
 
 
 def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
@@ -76,42 +82,30 @@ def reads_as_follow_up(previous: Reading, new: Reading) -> bool:
     short_change = (len(new.text.split()) <= 8 and not new.models and new.params_billions is None and bool(previous.models)
                     and any(getattr(new, name) for name in SHORT_CHANGES))
     same_talk = rx.search(r"\b(?:then|instead|still)\W*$|\b(?:how )?(?:does|do|would) (?:that|it|this|they|those) (?:compare|stack up)\b",
-                          new.text)  # 'would gemma 3 27b fit on the 5090 at q5_k_m then', 'how does that compare to a 3090 ti for X?'
+                          new.text)  # 'would gemma 3 27b fit on the 5090 at q5_k_m then', 'how does that compare to a 3090 ti?'
     returns = rx.match(r"(?:\W*(?:ok(?:ay)?|so|now|alright|right|cool)\W+)?(?:(?:going |go |switch(?:ing)? )?back to"
                        r"|same (?:but|thing|setup)"
                        r"|but with)\b", new.text)  # 'back to the h100 but with gpt oss 20b': the rest of the setup stays
-    # A question that names its own subject starts afresh: a model and a GPU, or a GPU and the ask of which models it
-    # holds ('whats the biggest model i can run on a 3090 with ollama' after a QLoRA question is not about QLoRA)
-    own_subject = (new.models and new.gpus or new.gpus and j.biggest_model_asked(new)
-                   or asks_of_its_own_gpus(previous, new)) and not (same_talk or returns or opens)
+    if new.models and new.gpus and not (same_talk or returns):
+        return False  # a model and a GPU of its own: a whole question
+    # a GPU and the ask of which models it holds starts afresh too ('whats the biggest model i can run on a 3090 with
+    # ollama' after a QLoRA question is not about QLoRA)
+    own_subject = (new.gpus and j.biggest_model_asked(new) or asks_of_its_own_gpus(previous, new)) and not (same_talk or returns or opens)
     cues = opens or points_back or short_change or same_talk or subjectless(previous, new) or on_the_same_gpus(previous, new)
-    return bool(cues) and not (new.models and new.gpus and not (same_talk or returns)) and not own_subject
-
-
-SHORT_CHANGES = ("gpus", "weights_dtype", "seq_len", "users", "engine", "tokens_per_s_per_user", "kv_cache_dtype", "hours", "years",
-                 "utilization", "pricing", "batch_size")  # 'at 8k?', 'on spot?': a short question that changes one of these
+    return bool(cues) and not own_subject
 
 
 def subjectless(previous: Reading, new: Reading) -> bool:
     """'nice. how many tok/s would i get': it asks, names no model, and the last question had one (not 'Rent vs buy
-    for a single RTX 5090, 8 hours a day' after an H100 fit: a whole question of other GPUs' money)."""
-    said_model = bool(new.models or new.unknown_models or new.params_billions is not None)
-    return (not said_model and bool(previous.models or previous.unknown_models or previous.params_billions is not None)
-            and asks_anything(new.text) and not rx.search(SPEC_ASK, new.asked)
-            and not ((new.gpus or new.unknown_gpus)
-                     and not {g for g, _ in new.gpus} & {g for g, _ in previous.gpus}
-                     and not rx.search(r"\b(?:instead|then|that|those|these)\b", new.text)  # 'that mi300x'
-                     and rx.search("|".join((j.BUY, j.RENT_OR_OWN, j.COST_ASK)), new.asked)))
+    for a single RTX 5090' after an H100 fit: a whole question of other GPUs' money)."""
+    return (not names_a_model(new) and names_a_model(previous) and asks_anything(new.text) and not rx.search(SPEC_ASK, new.asked)
+            and not ((new.gpus or new.unknown_gpus) and prices_other_gpus(previous, new)))
 
 
 def on_the_same_gpus(previous: Reading, new: Reading) -> bool:
     """'would gemma 3 27b fit?' after the card was said: a model and a fit, speed or limit, no GPU of its own."""
     return bool(new.models and not new.gpus and not new.unknown_gpus and previous.gpus
                 and rx.search(j.FIT_ASK + "|" + j.SPEED + "|" + j.LIMIT, new.asked) and not rx.search(j.ESTIMATE_ASK, new.asked))
-
-
-KEPT_FROM_BEFORE = ("text", "asked", "asking", "aside", "reports_count", "spans", "ignored", "notes", "method", "method_said",
-                    "workload", "params_billions")  # set by carried_over itself, not copied when the new question says them
 
 
 def carried_over(previous: Reading, new: Reading) -> Reading:
@@ -133,19 +127,17 @@ def carried_over(previous: Reading, new: Reading) -> Reading:
 
 
 # ---- what a follow-up's words change of the merged reading: one rule a case, walked in order (MERGE_RULES)
-ADDS = r"\b(?:throw|add|include|put)\b.*\b(?:in|too|as well|also)\s*$"  # 'throw the B200 and the MI300X in too'
-
-
 def same_count_on_other_gpus(merged: Reading, previous: Reading, new: Reading) -> None:
     if new.gpus and new.gpus[0][1] is None and previous.gpus and (previous.gpus[0][1] or 1) > 1 and (
-            rx.search(r"\bsame\b", new.text) or rx.search(r"\b[a-z]*\d+[a-z]*s\b", new.text)) \
-            and not rx.search(r"\b(?:one|1|a single) of (?:those|these|them)\b", new.text):  # 'the same on h200s'
+            rx.search(r"\bsame\b", new.text) or rx.search(r"\b[a-z]*\d+[a-z]*s\b", new.text)):  # 'the same on h200s'
         merged.gpus = [(new.gpus[0][0], previous.gpus[0][1]), *new.gpus[1:]]
 
 
 def compared_gpus_join(merged: Reading, previous: Reading, new: Reading) -> None:
-    if previous.gpus and (len(new.gpus) == 1 and rx.search(j.COMPARING, new.text) or new.gpus and rx.search(ADDS, new.text)):
-        merged.gpus = [*previous.gpus, *(g for g in new.gpus if g[0] not in {p for p, _ in previous.gpus})]  # 'how's that compare to X'
+    """'how's that compare to X', 'throw the B200 and the MI300X in too': the GPUs before and the new ones."""
+    adds = r"\b(?:throw|add|include|put)\b.*\b(?:in|too|as well|also)\s*$"
+    if previous.gpus and (len(new.gpus) == 1 and rx.search(j.COMPARING, new.text) or new.gpus and rx.search(adds, new.text)):
+        merged.gpus = [*previous.gpus, *(g for g in new.gpus if g[0] not in {p for p, _ in previous.gpus})]
 
 
 def how_many_gpus_asked(merged: Reading, previous: Reading, new: Reading) -> None:
@@ -156,24 +148,24 @@ def how_many_gpus_asked(merged: Reading, previous: Reading, new: Reading) -> Non
         merged.how_many_gpus = True  # 'damn. how many of those cards would i need then?'
 
 
+FORGETS_GPUS = (r"\b(?:forget|ignore|never ?mind|leave aside|set aside) (?:about )?(?:the|that|those|our|my) (?:box|card|cards|gpus?"
+                r"|node|nodes|server|machine|rig|hardware|cluster)\b")  # 'ok forget the box for a sec'
+
+
 def what_is_asked_again(merged: Reading, previous: Reading, new: Reading) -> None:
     """A field the follow-up asks for is no longer the one told before: the GPU, the model, the batch, the context."""
-    if rx.search(r"\b(?:forget|ignore|never ?mind|leave aside|set aside) (?:about )?(?:the|that|those|our|my) (?:box|card|cards|gpus?"
-                 r"|node|nodes|server|machine|rig|hardware|cluster)\b", new.text) and not new.gpus:
-        merged.gpus, merged.gpu_at = [], []  # 'ok forget the box for a sec, how much total vram does kimi k2 need?'
-    if rx.search(j.BIGGEST, new.asked) and not (new.models or new.unknown_models or new.params_billions is not None):
-        merged.models, merged.model_at, merged.params_billions, merged.unknown_models = [], [], None, []  # 'if i grab a second
-        # 3090, whats the biggest model i could run?': the model is now the question
-    picks = r"\bwhich (?:\w+ )?(?:gpus?|cards?)\b"
-    if rx.search(picks, new.asked) and not new.gpus:  # 'which gpu should i get instead?': the GPU is the question
-        merged.gpus, merged.gpu_at = [], []
+    if not new.gpus and (rx.search(FORGETS_GPUS, new.text) or rx.search(r"\bwhich (?:\w+ )?(?:gpus?|cards?)\b", new.asked)):
+        merged.gpus, merged.gpu_at = [], []  # 'which gpu should i get instead?': the GPU is the question
+    if rx.search(j.BIGGEST, new.asked) and not names_a_model(new):  # 'if i grab a second 3090, whats the biggest model?'
+        merged.models, merged.model_at, merged.params_billions, merged.unknown_models = [], [], None, []
     limit = rx.search(j.LIMIT, new.asked)
-    if limit and limit.group(0) == "how long" and (new.training_tokens or merged.workload == "training"):
-        limit = None  # 'over 20B tokens, how long does it take?': the run's time, not the longest context
-    if limit and new.batch_size is None and j.limit_is_batch(limit.group(0), new.asked[limit.end():]):
-        merged.batch_size = None  # 'how many concurrent users can it take?' after 'for a single sequence'
-    if limit and new.seq_len is None and not j.limit_is_batch(limit.group(0), new.asked[limit.end():]):
-        merged.seq_len = None  # 'what's the longest it will train at, then?': the length is now the question
+    if limit is None or limit.group(0) == "how long" and (new.training_tokens or merged.workload == "training"):
+        return  # 'over 20B tokens, how long does it take?': the run's time, not the longest context
+    if j.limit_is_batch(limit.group(0), new.asked[limit.end():]):
+        if new.batch_size is None:
+            merged.batch_size = None  # 'how many concurrent users can it take?' after 'for a single sequence'
+    elif new.seq_len is None:
+        merged.seq_len = None  # 'what's the longest it will train at, then?'
 
 
 def points_at_the_last_reading(merged: Reading, previous: Reading, new: Reading) -> None:
@@ -191,6 +183,9 @@ def epochs_of_that_data(merged: Reading, previous: Reading, new: Reading) -> Non
                                             f"({merged.training_tokens:.3g} tokens in all)")
 
 
+SCALES = {"double": 2.0, "twice": 2.0, "triple": 3.0, "quadruple": 4.0, "halve": 0.5, "half": 0.5}
+
+
 def rate_of_that_load(merged: Reading, previous: Reading, new: Reading) -> None:
     rate = rx.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(?:an?|per|/) ?(?:(s|sec|second)|(min|minute)|(h|hr|hour))\b", new.text)
     if rate and new.requests_per_s is None and previous.requests_per_s is not None:  # 'what if its 600 a minute' after a rate
@@ -199,7 +194,7 @@ def rate_of_that_load(merged: Reading, previous: Reading, new: Reading) -> None:
     scaled = rx.search(r"\b(double|triple|halve|half|twice|quadruple) (?:the |our |those |that )?(users|people|traffic|load|requests"
                        r"|rate|qps|rps)\b", new.text)
     if scaled and new.users is None and new.requests_per_s is None:  # 'and if we double the users?': of the load asked about
-        factor = {"double": 2.0, "twice": 2.0, "triple": 3.0, "quadruple": 4.0, "halve": 0.5, "half": 0.5}[scaled.group(1)]
+        factor = SCALES[scaled.group(1)]
         if previous.requests_per_s is not None and scaled.group(2) not in ("users", "people"):
             merged.requests_per_s = round(previous.requests_per_s * factor, 4)
         elif previous.users:
@@ -208,39 +203,44 @@ def rate_of_that_load(merged: Reading, previous: Reading, new: Reading) -> None:
 
 
 def one_of_the_gpus_named(merged: Reading, previous: Reading, new: Reading) -> None:
-    named_card = rx.search(r"\bthe ([a-z]{2,}) (?:card|one|gpu)\b", new.text)  # 'on the ada card' after an RTX 6000 Ada and an A6000
+    """'on the ada card' after an RTX 6000 Ada and an A6000; 'how fast on the first one?' after comparing three cards."""
+    if new.gpus or len(previous.gpus) < 2:
+        return
+    named_card = rx.search(r"\bthe ([a-z]{2,}) (?:card|one|gpu)\b", new.text)
     picked = [g for g in previous.gpus if named_card and named_card.group(1) in g[0].split("-")]
-    if len(picked) == 1 and not new.gpus and len(previous.gpus) >= 2:
+    if named_card and len(picked) == 1:
         merged.gpus, merged.gpu_at = picked, [0]
-        merged.spans = [*merged.spans, Span(named_card.group(0) if named_card else "", f"GPU {picked[0][0]} (named before)")]
+        merged.spans = [*merged.spans, Span(named_card.group(0), f"GPU {picked[0][0]} (named before)")]
     which = rx.search(r"\b(?:on |with |for )?the (first|second|third|last) (?:one|card|gpu|option)\b", new.text)
-    if which and not new.gpus and len(previous.gpus) >= 2:  # 'how fast on the first one?' after comparing three cards
-        index = {"first": 0, "second": 1, "third": 2, "last": -1}[which.group(1)]
-        if index < len(previous.gpus):
-            merged.gpus = [previous.gpus[index]]
-            merged.gpu_at = [0]
-            merged.spans = [*merged.spans, Span(which.group(0), f"GPU {previous.gpus[index][0]} (the {which.group(1)} named before)")]
+    if which is None:
+        return
+    index = {"first": 0, "second": 1, "third": 2, "last": -1}[which.group(1)]
+    if index < len(previous.gpus):
+        merged.gpus, merged.gpu_at = [previous.gpus[index]], [0]
+        merged.spans = [*merged.spans, Span(which.group(0), f"GPU {previous.gpus[index][0]} (the {which.group(1)} named before)")]
+
+
+def count_of(word: str) -> int:
+    return int(word) if word.isdigit() else COUNT_WORDS[word.removesuffix(" of")]
 
 
 def count_of_the_gpus(merged: Reading, previous: Reading, new: Reading) -> None:
     """'what if we grab two nodes instead' (eight GPUs each), '8 of each', 'ok and 2 of them?': of the GPU asked about."""
+    if new.gpus or not merged.gpus:
+        return
     nodes = rx.search(r"\b(\d+|a pair of|a couple of) (?:nodes|boxes|servers)\b", new.text)
     if nodes and rx.search(BARE_COUNT, new.text[nodes.end():]):
         nodes = None  # 'two nodes, so 8 of them': the count said
-    if nodes and not new.gpus and merged.gpus:
-        value = nodes.group(1)
-        merged.gpus = [(merged.gpus[0][0], (int(value) if value.isdigit() else COUNT_WORDS[value.removesuffix(" of")])
-                        * v.GPUS_PER_NODE), *merged.gpus[1:]]
+    if nodes:
+        merged.gpus = [(merged.gpus[0][0], count_of(nodes.group(1)) * v.GPUS_PER_NODE), *merged.gpus[1:]]
         read_again(merged, nodes.group(0), f"{merged.gpus[0][1]} of the GPU asked about before")
     each = rx.search(r"\b(\d+) of each\b", new.text)
-    if each and not new.gpus and len(merged.gpus) >= 2:  # 'same comparison but for deepseek v3, 8 of each?'
-        value = each.group(1)
-        merged.gpus = [(gpu, int(value) if value.isdigit() else COUNT_WORDS[value]) for gpu, _ in merged.gpus]
+    if each and len(merged.gpus) >= 2:  # 'same comparison but for deepseek v3, 8 of each?'
+        merged.gpus = [(gpu, int(each.group(1))) for gpu, _ in merged.gpus]
         read_again(merged, each.group(0), f"{merged.gpus[0][1]} of each GPU asked about before")
     count = rx.search(BARE_COUNT, new.text)
-    if count and not new.gpus and merged.gpus and not nodes and not each:
-        value = count.group(1) or count.group(2) or count.group(3)
-        merged.gpus = [(merged.gpus[0][0], int(value) if value.isdigit() else COUNT_WORDS[value]), *merged.gpus[1:]]
+    if count and not nodes and not each:
+        merged.gpus = [(merged.gpus[0][0], count_of(count.group(1) or count.group(2) or count.group(3))), *merged.gpus[1:]]
         read_again(merged, count.group(0), f"{merged.gpus[0][1]} of the GPU asked about before")
 
 
@@ -250,8 +250,8 @@ MERGE_RULES: tuple[Callable[[Reading, Reading, Reading], None], ...] = (
 
 
 def read_again(merged: Reading, words: str, meaning: str) -> None:
-    """Words of a follow-up read against the question before ('600 a minute', 'two nodes'): listed with what they meant,
-    no longer among the ignored."""
+    """Words of a follow-up read against the question before ('600 a minute'): listed with what they meant, no longer
+    among the ignored."""
     merged.ignored = [w for w in merged.ignored if w not in words.split()]
     merged.spans = [*merged.spans, Span(words, meaning)]
 
@@ -289,8 +289,7 @@ def relative_size_follow_up(follow: Reading, new_text: str, named: list[str], ca
     if not candidates:
         return follow
     merged = dataclasses.replace(follow, models=[candidates[0]], model_at=[0])
-    merged.spans = [*merged.spans, Span(said.group(0), f"model {candidates[0]} (the {said.group(1)} of the models asked about before)")]
-    merged.ignored = [w for w in merged.ignored if w not in said.group(0).split()]
+    read_again(merged, said.group(0), f"model {candidates[0]} (the {said.group(1)} of the models asked about before)")
     return merged
 
 
@@ -303,32 +302,24 @@ def conversation_models(previous: AskAnswer | None) -> list[str]:
 
 
 def back_to_an_earlier_model(reading: Reading, fresh: Reading, seen: list[str]) -> Reading:
-    """'ok back to mistral, how fast?' after Mistral Small 24B then Qwen2.5 32B: a bare family word after 'back to' (or
-    'the mistral one') names the model of that family the conversation asked about last, not a new one."""
+    """'ok back to the 8b' after the 70b, 'ok back to mistral' after Mistral Small 24B then Qwen2.5 32B: a size or a bare
+    family word names the model the conversation asked about last that has it, not a new one."""
     if fresh.models:
         return reading
-    size = rx.search(r"\b(?:back to |again with |on )?the (\d+(?:\.\d+)?)b\b", fresh.text)  # 'ok back to the 8b' after the 70b
-    earlier_size = size and next((m for m in reversed(seen) if m not in reading.models[:1]
-                                  and rx.search(rf"(?<![\d.]){re.escape(size.group(1))}b", m.split("/")[-1].lower())), None)
-    if size and earlier_size:
-        back = dataclasses.replace(reading, models=[earlier_size], model_at=[0], params_billions=None, unknown_models=[])
+    size = rx.search(r"\b(?:back to |again with |on )?the (\d+(?:\.\d+)?)b\b", fresh.text)
+    earlier = size and next((m for m in reversed(seen) if m not in reading.models[:1]
+                             and rx.search(rf"(?<![\d.]){re.escape(size.group(1))}b", m.split("/")[-1].lower())), None)
+    if size and earlier:
+        back = dataclasses.replace(reading, models=[earlier], model_at=[0], params_billions=None, unknown_models=[])
         back.spans = [*(s for s in reading.spans if not s.meaning.startswith(("a ", "model "))),
-                      Span(size.group(0), f"model {earlier_size} (asked about earlier in the conversation)")]
+                      Span(size.group(0), f"model {earlier} (asked about earlier in the conversation)")]
         return back
-    if not reading.models:
-        return reading
     said = rx.search(r"\b(?:back to|go back to|return to|switch back to|revert to|again with|the) (?:the )?([a-z][a-z0-9.]{2,})"
-                     r"(?: one| model| again)?\b", fresh.text)
-    if said is None:
-        return reading
-    word = said.group(1)
-    earlier = next((m for m in reversed(seen) if m not in reading.models[:1]
-                    and m.split("/")[-1].lower().split("-")[0].startswith(word)), None)
-    if earlier is None:
+                     r"(?: one| model| again)?\b", fresh.text) if reading.models else None  # 'the mistral one'
+    earlier = said and next((m for m in reversed(seen) if m not in reading.models[:1]
+                             and m.split("/")[-1].lower().split("-")[0].startswith(said.group(1))), None)
+    if not said or not earlier:
         return reading
     back = dataclasses.replace(reading, models=[earlier], model_at=[0], params_billions=None, unknown_models=[])
-    back.spans = [*reading.spans, Span(said.group(0), f"model {earlier} (asked about earlier in the conversation)")]
-    back.ignored = [w for w in reading.ignored if w not in said.group(0).split()]
+    read_again(back, said.group(0), f"model {earlier} (asked about earlier in the conversation)")
     return back
-
-

@@ -1,5 +1,5 @@
-"""What a follow-up changes of the journey, and what a chosen journey makes of values the question only told of: each
-rule a small function walked in order, one case each (asking.py runs them)."""
+"""What a follow-up changes of the journey (FOLLOW_UP_JOURNEY_RULES), and what a chosen journey makes of values the
+question only told of (SETTLE_RULES): small rules, one case each, that asking.py walks in order."""
 from __future__ import annotations
 
 import dataclasses
@@ -22,7 +22,7 @@ BARE_COUNT = (r"\b(\d+|a pair|a couple) (?:of (?:them|those|these)|of the(?: [\w
 
 @dataclass
 class Turn:
-    """A follow-up in its conversation: the words typed, the merged reading, the new question's own and the last answer."""
+    """A follow-up: the words typed, the merged reading, the new question's own, the follow-up reading, the last answer."""
     question: str
     lower: str
     reading: Reading
@@ -34,14 +34,15 @@ class Turn:
 Journey = j.Journey | None
 
 
+ASK_WORDS = (r"\b(vs\.?|versus|compar\w*|stack up|against|how long|what is|what's an?|specs?|keep up with|cope with"
+             r"|how many (?:of (?:those|these|them) )?[\w-]+ (?:[\w-]+ )?(?:cards|gpus|nodes) (?:would|will|do|should) (?:we|i) need)\b")
+
+
 def asks_anything(question: str) -> bool:
     """Whether a question says what it asks (fit, speed, a limit, memory, a GPU, cost, buying, a comparison, a card)."""
     text = question.lower()
     return any(rx.search(p, text) for p in (j.FIT_ASK, j.SPEED, j.LIMIT, j.ESTIMATE_ASK, j.WHICH_GPU, j.COST_ASK, j.BUY,
-                                            j.CHEAPEST_WAY, r"\b(vs\.?|versus|compar\w*|stack up|against|how long|what is|what's an?|specs?"
-                                                            r"|keep up with|cope with"
-                                                            r"|how many (?:of (?:those|these|them) )?[\w-]+ (?:[\w-]+ )?"
-                                                            r"(?:cards|gpus|nodes) (?:would|will|do|should) (?:we|i) need)\b"))
+                                            j.CHEAPEST_WAY, ASK_WORDS))
 
 
 def keep_the_journey(turn: Turn, journey: Journey) -> Journey:
@@ -155,23 +156,19 @@ def retell(reading: Reading, test: Callable[[Span], bool], meaning: Callable[[st
                 return
 
 
-def longest_is_asked(reading: Reading, journey: str, asking: str) -> None:
-    if journey == "limits" and j.asks_past_told_context(reading):  # 'OOMs at 128k. max?'
+def the_limit_is_asked(reading: Reading, journey: str, asking: str) -> None:
+    """A length, a user or a batch the question tells of while it asks for the most: 'OOMs at 128k. max?', 'single user
+    does ~150 tok/s ... how many concurrent users can it handle?', 'right now I'm at bs 2'."""
+    if journey != "limits":
+        return
+    if j.asks_past_told_context(reading):
         retell(reading, lambda span: span.kind == "seq_len",
                lambda _: "a length the question tells of, not asks for (the longest is asked)")
         reading.seq_len = None
-
-
-def how_many_users_is_asked(reading: Reading, journey: str, asking: str) -> None:
-    if journey == "limits" and reading.users == 1 and rx.search(
-            r"\bhow many (?:\w+ )?(?:users|people|sessions|requests|chats|streams)\b", asking):  # 'single user does ~150 tok/s
-        retell(reading, lambda span: span.meaning == "1 concurrent users",  # ... how many concurrent users can it handle?'
-               lambda _: "one user, told of (how many is what is asked)")
+    if reading.users == 1 and rx.search(r"\bhow many (?:\w+ )?(?:users|people|sessions|requests|chats|streams)\b", asking):
+        retell(reading, lambda span: span.meaning == "1 concurrent users", lambda _: "one user, told of (how many is what is asked)")
         reading.users = None
-
-
-def largest_batch_is_asked(reading: Reading, journey: str, asking: str) -> None:
-    if journey == "limits" and j.asks_past_told_batch(reading):  # 'right now I'm at bs 2'
+    if j.asks_past_told_batch(reading):
         retell(reading, lambda span: span.kind == "batch_size",
                lambda _: "a batch the question tells of, not asks for (the largest is asked)")
         reading.batch_size = None
@@ -211,5 +208,5 @@ def precision_without_a_model(reading: Reading, journey: str, asking: str) -> No
 
 
 SETTLE_RULES: tuple[Callable[[Reading, str, str], None], ...] = (
-    longest_is_asked, how_many_users_is_asked, largest_batch_is_asked, utilization_only_for_owning, run_length_is_asked,
-    tokens_train, a_rental_of_years, precision_without_a_model)
+    the_limit_is_asked, utilization_only_for_owning, run_length_is_asked, tokens_train, a_rental_of_years,
+    precision_without_a_model)
