@@ -22,15 +22,16 @@ from .slots import PER_SEQUENCE, SLOTS, Slot, Span, kilo
 
 MAX_SPAN_WORDS = 6
 USED = "·"  # a used word's characters are masked with this, so later patterns cannot read it twice
+Found = re.Match[str] | None
 
 
 @dataclass
 class Reading:
     text: str
-    asked: str = ""  # the text with the names of models and GPUs blanked: what the question asks ('M4 Max' asks no max)
-    asking: list[tuple[int, int]] = field(default_factory=list)  # where in `text` the sentences that ask are, when others tell
-    aside: list[tuple[int, int]] = field(default_factory=list)  # sentences that report others or the past ('a friend ran ...')
-    reports_count: bool = True  # what those sentences say counts (no sentence asks, or the asking one refers back)
+    asked: str = ""  # the text with model and GPU names blanked ('M4 Max' asks no max)
+    asking: list[tuple[int, int]] = field(default_factory=list)  # spans of `text` that ask, when others only tell
+    aside: list[tuple[int, int]] = field(default_factory=list)  # spans that report others or the past ('a friend ran ...')
+    reports_count: bool = True  # what `aside` says counts (no sentence asks, or the asking one refers back)
     models: list[str] = field(default_factory=list)
     params_billions: float | None = None
     gpus: list[tuple[str, int | None]] = field(default_factory=list)  # (gpu_id or 'NNGB', count or None), question order
@@ -40,13 +41,13 @@ class Reading:
     method: str | None = None
     method_said: bool = False  # 'lora', 'qlora', 'full fine-tune' or 'fine-tune' named; training alone leaves it open
     weights_dtype: str | None = None
-    other_weights: list[str] = field(default_factory=list)  # further formats to answer for ('q8_0 or q4_k_m')
-    other_methods: list[str] = field(default_factory=list)  # 'lora or qlora': the second, answered too
+    other_weights: list[str] = field(default_factory=list)  # 'q8_0 or q4_k_m': the second, answered too
+    other_methods: list[str] = field(default_factory=list)  # 'lora or qlora': likewise
     kv_cache_dtype: str | None = None
     batch_size: int | None = None
     seq_len: int | None = None
-    seq_len_told: bool = False  # read in a sentence that tells ('it OOMs at 128k.'), not in the one that asks
-    batch_told: bool = False  # the same of a batch size ('right now I'm at bs 2')
+    seq_len_told: bool = False  # read where a sentence tells ('it OOMs at 128k.'), not where one asks
+    batch_told: bool = False  # likewise ('right now I'm at bs 2')
     output_tokens: int | None = None
     hours: float | None = None
     utilization: float | None = None
@@ -59,7 +60,7 @@ class Reading:
     pricing: str | None = None
     purchase_usd_per_gpu: float | None = None
     rent_usd_per_gpu_hour: float | None = None
-    users: int | None = None                    # concurrent users or requests in flight
+    users: int | None = None  # concurrent users or requests in flight
     requests_per_s: float | None = None
     tokens_per_s_per_user: float | None = None
     gpu_memory_utilization: float | None = None
@@ -70,10 +71,10 @@ class Reading:
     serving_words: bool = False  # 'serve', 'host', 'deploy': a server, not one generate() call
     size_range: bool = False  # '14b-32b models': models are the subject, no one size
     how_many_gpus: bool = False  # 'how many h100s ...': a GPU count is the question
-    gpu_at: list[int] = field(default_factory=list)  # where each GPU was named, to keep the question's order
-    model_at: list[int] = field(default_factory=list)  # where each model was named
-    params_at: int = -1  # where a model size was read
-    unknown_gpu_at: list[int] = field(default_factory=list)  # where each GPU outside the catalog was named
+    gpu_at: list[int] = field(default_factory=list)  # word index of each GPU, model, size and unknown GPU read
+    model_at: list[int] = field(default_factory=list)
+    params_at: int = -1
+    unknown_gpu_at: list[int] = field(default_factory=list)
     spans: list[Span] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -105,13 +106,13 @@ class Words:
         self.used = [False] * len(self.words)
         self.starts = word_starts(text)
         self.spans: list[Span] = []
-        self.asking: list[tuple[int, int]] = []  # where the sentences that ask are, when others only tell
-        self.aside: list[tuple[int, int]] = []  # where sentences report what others did or what was before
-        self.left: list[tuple[int, int]] = []  # of those, what the asker had, left or leaves out: never read
-        self.reports_count = True  # what those sentences say counts: no sentence asks, or the asking one refers back to them
+        self.asking: list[tuple[int, int]] = []  # as in Reading
+        self.aside: list[tuple[int, int]] = []
+        self.left: list[tuple[int, int]] = []  # of `aside`, what the asker had, left or leaves out: never read
+        self.reports_count = True
         self.named_again: dict[int, int] = {}  # a name's first word -> the tier of a later mention of the same thing
         self.gpu_words: set[int] = set()  # where GPU names were read (a memory size next to one is that GPU's)
-        self.unknown_gpu_words: set[int] = set()  # where names of GPUs outside the catalog were read
+        self.unknown_gpu_words: set[int] = set()  # the same, of GPUs outside the catalog
         self.unknown_count: int | None = None  # '4x A40': how many of the GPU outside the catalog
         self._masked_for: tuple[bool, ...] | None = None
         self._masked = ""
@@ -132,17 +133,17 @@ class Words:
             return 2
         return 0 if any(a <= position < b for a, b in self.aside) else 1
 
-    def search(self, *patterns: str) -> re.Match[str] | None:
-        """Of patterns in order of preference, the first to match in the sentences that ask, then in those that tell,
-        then in those that report others ('a friend ran it at 52k', 'it OOMs at 128k. and 64k?')."""
+    def search(self, *patterns: str) -> Found:
+        """Of patterns in order of preference, the first to match where the question asks, then where it tells, then
+        in what others report ('a friend ran it at 52k')."""
         masked = self.masked()
         found = [(n, m) for n, p in enumerate(patterns) for m in rx.compiled(p).finditer(masked)
                  if self.reports_count and not any(a <= m.start() < b for a, b in self.left) or self.tier(m.start()) > 0]
         best = min(found, key=lambda nm: (-self.tier(nm[1].start()), nm[0], nm[1].start()), default=None)
         return best[1] if best else None
 
-    def search_all_tiers(self, pattern: str) -> re.Match[str] | None:
-        """As search, but what others reported counts too, last ('the ollama PR says ...': the stack is still ollama)."""
+    def search_all_tiers(self, pattern: str) -> Found:
+        """As search, but what others reported always counts ('the ollama PR says ...': the stack is still ollama)."""
         found = list(rx.compiled(pattern).finditer(self.masked()))
         return min(found, key=lambda m: (-self.tier(m.start()), m.start()), default=None)
 
@@ -150,7 +151,6 @@ class Words:
         return list(rx.compiled(pattern).finditer(self.masked()))
 
     def take(self, match: re.Match[str], meaning: str, group: int = 0) -> str:
-        """Mark the words a match covers as used, remember what they meant, and return the matched text."""
         self.take_range(*match.span(group), meaning)
         return match.group(group)
 
@@ -177,7 +177,7 @@ class Words:
 
     def unused_content(self) -> list[str]:
         return [w for w, u in zip(self.words, self.used, strict=True)
-                if not u and w not in v.STOP_WORDS and rx.search(r"[a-z0-9]", w) and not rx.fullmatch(r"[^a-z0-9]+", w)]
+                if not u and w not in v.STOP_WORDS and rx.search(r"[a-z0-9]", w)]
 
 
 def read_question(question: str, catalog: Catalog) -> Reading:
@@ -189,11 +189,12 @@ def read_question(question: str, catalog: Catalog) -> Reading:
     read_sibling_sizes(words, reading, catalog)
     reading.asked = words.masked()
     asking = " ".join(reading.asked[a:b] for a, b in reading.asking)
-    own = "".join(c for i, c in enumerate(reading.asked) if words.tier(i) > 0)  # what the asker says, without the reports
-    names_own = USED in own or rx.search(r"(?<![\w.$])\d+(?:\.\d+)? ?b\b", own)  # none: 'a buddy's 3090 ... what speed?'
-    mine = rx.search(r"\b(?:i|me|my|we|us|our)\b", asking)  # 'a buddy's 3090 does 35 t/s ... what should I expect?'
+    own = "".join(c for i, c in enumerate(reading.asked) if words.tier(i) > 0)  # without the reports
+    # 'a buddy's 3090 does 35 t/s ... what should I expect?': the asker names nothing, so the report counts
+    names_own = USED in own or rx.search(r"(?<![\w.$])\d+(?:\.\d+)? ?b\b", own)
+    mine = rx.search(r"\b(?:i|me|my|we|us|our)\b", asking)
     words.reports_count = not reading.asking or bool(not names_own and mine) or rx.search(v.REFERS_BACK, asking) is not None
-    reading.reports_count = words.reports_count  # names blanked; the unknown GPUs' too, below
+    reading.reports_count = words.reports_count
     read_all(words, reading, (*READERS, *SLOTS))
     in_order = sorted(zip(reading.gpu_at, reading.gpus, strict=True), key=lambda pair: pair[0])
     reading.gpu_at, reading.gpus = [a for a, _ in in_order], [g for _, g in in_order]
@@ -220,12 +221,12 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
                 found = found if found is not None and found.kind == "model" else None
             if found is None:
                 continue
-            before = " ".join(tokens[max(0, start - 5):start])  # 'not the 2xT4 option': a count between is still ruled out
+            before = " ".join(tokens[max(0, start - 5):start])  # 'not the 2xT4 option'
             if rx.search(NEGATION.rstrip() + r"(?: \d+(?: x)?)?$", before):
                 words.take_words(start, start + size - 1, f"ruled out: {found.item_id}")
                 continue
             if found.kind == "gpu" and rx.match(r"(?:gpu )?(?:laptop|mobile|max-q)\b", " ".join(tokens[start + size:start + size + 2])):
-                continue  # 'an rtx 4070 laptop gpu' is another chip than the desktop card: read as a GPU outside the catalog
+                continue  # 'an rtx 4070 laptop gpu' is another chip: read as a GPU outside the catalog
             if found.kind == "model":
                 words.take_words(start, start + size - 1, f"model {found.item_id}")
                 models.append((start, found.item_id))
@@ -250,12 +251,12 @@ def gpu_named_again(words: Words, catalog: Catalog, reading: Reading, gpus: list
     start, size, gpu_id = found
     words.take_words(start, start + size - 1, "the GPU named (again)")
     family = catalog.gpu_by_id[gpu_id].family
-    for a, (g, _) in gpus:  # asked of again here: the part named before is what is asked about
+    for a, (g, _) in gpus:  # asked of here: the part named before is what is asked about
         if catalog.gpu_by_id[g].family == family and words.tier_at(start) > words.tier_at(a):
             words.named_again[a] = words.tier_at(start)
-    again = count_before(words, start)  # 'we're on p5 ... if I need 8 H100s': the count said here
+    again = count_before(words, start)
     same = next((n for n, (_, (g, c)) in enumerate(gpus) if catalog.gpu_by_id[g].family == family and c is None), None)
-    if again and same is not None and words.tier_at(start) > 0:  # not a count from someone else's claim
+    if again and same is not None and words.tier_at(start) > 0:  # not someone else's count
         gpus[same] = (gpus[same][0], (gpus[same][1][0], again))
     if start >= 2 and words.words[start - 2:start] == ["how", "many"] and not words.used[start - 2]:
         reading.how_many_gpus = True  # 'someone said 2 H100s are enough ... how many H100s?': the count is asked
@@ -267,20 +268,20 @@ def gpu_named_again(words: Words, catalog: Catalog, reading: Reading, gpus: list
 def keep_names(words: Words, reading: Reading, models: list[tuple[int, str]], gpus: list[Mention], how_many_at: set[int]) -> None:
     """Models and GPUs in question order, each once; one named again where the question asks is asked of."""
     first_at = {item: at for at, item in sorted(models, reverse=True)}
-    for mention, model in models:  # named again where the question asks ('Dmitri ran llama 70b ... will llama 70b fit?')
+    for mention, model in models:  # 'Dmitri ran llama 70b ... will llama 70b fit?'
         if mention != first_at[model] and words.tier_at(mention) > words.tier_at(first_at[model]):
             words.named_again[first_at[model]] = words.tier_at(mention)
     reading.models = list(dict.fromkeys(item for _, item in sorted(models)))
     reading.model_at = [first_at[m] for m in reading.models]
     kept: list[Mention] = []
-    for at, item in sorted(gpus):  # a GPU named twice is one GPU ('a p4d.24xlarge (8x A100 40GB)'), with the count given
+    for at, item in sorted(gpus):  # named twice, one GPU ('a p4d.24xlarge (8x A100 40GB)'), with the count given
         same = next((n for n, (_, other) in enumerate(kept) if other[0] == item[0]), None)
         if same is None:
             kept.append((at, item))
             continue
         higher = words.tier_at(at) > words.tier_at(kept[same][0])
         reported = higher and words.tier_at(kept[same][0]) == 0  # 'someone said 2 H100s are enough. how many H100s?'
-        if higher:  # named again where the question asks: asked of, with the count said there
+        if higher:
             words.named_again[kept[same][0]] = words.tier_at(at)
         kept[same] = (kept[same][0], item if reported or item[1] is not None and (kept[same][1][1] is None or higher)
                       else kept[same][1])
@@ -327,27 +328,24 @@ def read_gpu_count(words: Words, catalog: Catalog, reading: Reading, start: int,
     'two of the university's H100 nodes'), or that a count is what is asked ('how many H100s')."""
     tokens = words.words
     words.take_words(start, start + size - 1, f"GPU {gpu_id}")
-    words.spans[-1].kind, words.spans[-1].value = "gpu", gpu_id  # the words the GPU was named in (cloud_cost's aliases)
+    words.spans[-1].kind, words.spans[-1].value = "gpu", gpu_id  # for cloud_cost's aliases
     words.gpu_words.update(range(start, start + size))
     asked_count = rx.search(r"\b(?:how many|number of)(?: (?:of )?(?:those|these|the|them))?$",
                             " ".join(tokens[max(0, start - 4):start]))
-    hours = rx.match(r"(?:gpu[ -]?)?(?:hours?|hrs?|h|days?)\b", " ".join(tokens[start + size:start + size + 2]))
-    if asked_count and not words.used[start - 1] and not hours:  # 'how many h100 hours' asks a duration
+    if asked_count and not words.used[start - 1]:
         reading.how_many_gpus = True
         how_many_at.add(start)  # 'today 2x 4 A100s ... how many A100s in total?': the count is asked, not told
         words.take_words(start - len(asked_count.group(0).split()), start - 1, "how many GPUs")
     count = count_before(words, start) or times_after(words, start + size)
-    single = start >= 1 and rx.fullmatch(r"(?:single|one|1)-?gpu", tokens[start - 1]) is not None  # 'a single-GPU box'
     form = catalog.gpu_by_id[gpu_id].form_factor  # 'a GH200 node' is one superchip; a PCIe card's box is a PC
-    node = node_after(words, start + size, not form.startswith(("PCIe", "Superchip module")) and not single)
+    node = node_after(words, start + size, not form.startswith(("PCIe", "Superchip module")))
     pool = node and start + size < len(tokens) and tokens[start + size] in ("nodes", "servers")  # how many not said
     several = rx.search(r"\b(\d+) of (?:the|our|my|their)(?: [\w'-]+)?$",
                         " ".join(tokens[max(0, start - 5):start])) if node and not count else None
-    if several and node:  # 'two of the university's H100 nodes'
-        count = node * int(several.group(1))  # number words are digits by now (normalize)
-        words.take_words(start - len(several.group(0).split()), start - 1, f"{count // node} nodes")
-    count = count or (None if pool and not several else node)  # 'quotes for MI300X and H200 nodes'
-    return count
+    if several and node:  # 'two of the university's H100 nodes' (number words are digits by now)
+        count = node * int(several.group(1))
+        words.take_words(start - len(several.group(0).split()), start - 1, f"{int(several.group(1))} nodes")
+    return count or (None if pool and not several else node)  # 'quotes for MI300X and H200 nodes'
 
 
 FAMILY = re.compile(rf"(?:{'|'.join(re.escape(f) for f in v.MODEL_FAMILIES)})[\d.]*")
@@ -379,12 +377,12 @@ def read_sibling_sizes(words: Words, reading: Reading, catalog: Catalog) -> None
     if not reading.models:
         return
     size = words.search(r"(?<![\w.$])(?:the |a |an )?(\d+(?:\.\d+)?)b\b(?! ?(?:tokens?|params?|parameters|dense|moe|model))")
-    if size is None or words.index_at(size.start(1)) < reading.model_at[0]:  # 'the 120b' after 'gpt-oss 20b', not before
+    at = words.index_at(size.start(1)) if size else -1
+    if size is None or at < reading.model_at[0]:  # 'the 120b' after 'gpt-oss 20b', not before
         return
     found = sibling_of(catalog, reading.models[0], size.group(1))
     if found is None or found in reading.models:
         return
-    at = words.index_at(size.start(1))
     words.take(size, f"model {found} (the {size.group(1)}B sibling of {reading.models[0]})")
     first = words.tier_at(at) > words.tier_at(reading.model_at[0])
     reading.models = [found, *reading.models] if first else [*reading.models, found]
@@ -394,27 +392,21 @@ def read_sibling_sizes(words: Words, reading: Reading, catalog: Catalog) -> None
 def read_counts_after(words: Words, reading: Reading) -> None:
     """Counts written after the GPU: 'could eight of them', '32 GPUs for 30 days', 'two VMs, 8 GPUs each'."""
     count_asked = words.search(r"\bhow many (?:of (?:them|those|these) )?(?:would|do|will|should|must|'d) (?:i|we) (?:need|have to"
-                               r" (?:buy|get|rent))\b")  # 'is that possible with RTX PRO 6000s, and how many would I need?'
+                               r" (?:buy|get|rent))\b")  # 'with RTX PRO 6000s, and how many would I need?'
     if count_asked and len(reading.gpus) == 1 and reading.gpus[0][1] is None and not reading.gpus[0][0].endswith("GB"):
         reading.how_many_gpus = True
         words.take(count_asked, "how many GPUs")
     another = words.search(r"(?<!before i go )(?<!before i )(?<!before we )\b(?:add\w*|grab\w*|get|getting|buy\w*|pick\w* up"
                            r"|throw\w* in) (?:a|one more|another) ?(second|third|fourth)?(?: one|card|gpu)\b")
-    if another and not rx.search(r"\b(?:the|my|a|this) single\b", words.text) and len(reading.gpus) == 1 \
-            and (reading.gpus[0][1] or 1) == 1 and (another.group(1) or "second") == "second":
+    if another and len(reading.gpus) == 1 and (reading.gpus[0][1] or 1) == 1 and (another.group(1) or "second") == "second":
         reading.gpus = [(reading.gpus[0][0], 2)]  # 'i have one 3090. worth grabbing a second one for X?': the pair is asked of
         words.take(another, "a second GPU (two in all)")
     # 'could eight of them' (not '60 of them hitting it at once': those are users)
     after = words.search(r"\b(\d+) of (?:them|those|these)\b(?! (?:\w+ ){0,2}?" + v.AT_ONCE + ")")
-    asker_gpus = [n for n, _ in enumerate(reading.gpus) if words.tier_at(reading.gpu_at[n]) > 0] or list(range(len(reading.gpus)))
     if after and reading.gpus:  # of the asker's GPU, not one only told of ('prototyped on a 4090 ... we'd need 8 of them')
-        value, first = after.group(1), asker_gpus[0]
-        reading.gpus[first] = (reading.gpus[first][0], int(value))
+        first = next((n for n in range(len(reading.gpus)) if words.tier_at(reading.gpu_at[n]) > 0), 0)
+        reading.gpus[first] = (reading.gpus[first][0], int(after.group(1)))
         words.take(after, f"{reading.gpus[first][1]} of the GPU named")
-    on_n = words.search(r"\bon (\d)$")  # 'would the 70b fit on two?'
-    if on_n and reading.gpus and reading.gpus[0][1] is None:
-        reading.gpus[0] = (reading.gpus[0][0], int(on_n.group(1)))
-        words.take(on_n, f"{reading.gpus[0][1]} of the GPU named")
     named = [n for n, (g, _) in enumerate(reading.gpus)  # the one GPU of the asker's (not a friend's A100)
              if not g.endswith("GB") and words.tier_at(reading.gpu_at[n]) > 0]
     if len(named) == 1:
@@ -437,7 +429,7 @@ def read_counts_after(words: Words, reading: Reading) -> None:
         reading.gpus = [(gpu, int(each.group(1))) for gpu, _ in reading.gpus]
         words.take(each, f"{each.group(1)} of each GPU named")
     for quoted in words.finditer(r"\b(?:quoted|pitched|proposed|recommended|suggested|sold) (?:us |me )?(?:an? )?(\d+)[ -]?(?:x )?"
-                                 r"(?:gpus?|cards?)\b"):  # 'vendor quoted us 4 GPUs. how many do we really need?': their count
+                                 r"(?:gpus?|cards?)\b"):  # 'vendor quoted us 4 GPUs. how many do we need?': theirs
         words.take(quoted, "a count someone else quoted (not what is asked)")
     machines = words.search(r"\b(\d+) (?:vms?|nodes?|instances?|machines?|servers?|boxes) ,? ?(\d+) gpus? each\b")
     bare = machines or words.search(r"(?<![\w.$])(\d+) (?:gpus|cards|chips)\b")
@@ -478,19 +470,7 @@ def count_before(words: Words, start: int) -> int | None:
     sized = rx.search(r"(?:^| )(\d+[ -]?(?:gb|gigs?|gib|g))$", " ".join(tokens[max(0, index - 1):index + 1]))
     if sized and not any(words.used[index - sized.group(1).count(" "):index + 1]):
         index -= 1 + sized.group(1).count(" ")  # 'two 16GB 4060 Ti's': the card's memory between
-    if index >= 1 and tokens[index] == "the" and tokens[index - 1] == "x" and not words.used[index]:
-        index -= 1  # '2x the 5090'
-    if index >= 0 and tokens[index] in ("x", "of") and not words.used[index]:
-        index -= 1
-    if index >= 1 and rx.fullmatch(r"used|new|old|second[ -]?hand|refurb\w*|spare|identical|matching|more|extra|nvidia|geforce"
-                                   r"|rtx|amd|intel|rented|owned|local", tokens[index]) and not words.used[index]:
-        index -= 1  # 'two used 3090s', 'four more a100s'
-        if index >= 1 and tokens[index] == "x" and not words.used[index]:
-            index -= 1  # '4x AMD MI50'
-    if index >= 1 and rx.fullmatch(r"cards?|pieces?|pcs|units?|gpus?", tokens[index]) and not words.used[index]:
-        index -= 1  # '4 card 4090', '8 pieces of h100'
-    if index >= 0 and tokens[index] == "of" and not words.used[index]:
-        index -= 1
+    index = past_fillers(words, index)
     if index < 0 or words.used[index]:
         return None
     word = tokens[index]
@@ -513,6 +493,20 @@ def count_before(words: Words, start: int) -> int | None:
         words.take_words(first, start - 1, f"{v.NUMBER_WORDS[word]} GPU(s)")
         return v.NUMBER_WORDS[word]
     return None
+
+
+def past_fillers(words: Words, index: int) -> int:
+    """Back past the words between a count and its GPU: '2x the 5090', 'two used 3090s', '4x AMD MI50', '8 pieces of h100'."""
+    def past(at: int, pattern: str, least: int = 1) -> int:
+        return at - 1 if at >= least and not words.used[at] and rx.fullmatch(pattern, words.words[at]) else at
+
+    if index >= 1 and words.words[index - 1] == "x":
+        index = past(index, "the")
+    index = past(index, "x|of", 0)
+    described = past(index, r"used|new|old|second[ -]?hand|refurb\w*|spare|identical|matching|more|extra|nvidia|geforce"
+                            r"|rtx|amd|intel|rented|owned|local")
+    index = past(described, "x") if described < index else index
+    return past(past(index, r"cards?|pieces?|pcs|units?|gpus?"), "of", 0)
 
 
 def times_after(words: Words, after: int) -> int | None:
@@ -542,6 +536,7 @@ NEGATION = (r"\b(?:not|no|without|instead of|rather than|except|swap(?:ped|ping)
             r"|(?:don't|dont|do not) (?:want|use|need)"
             r"|(?:can't|cannot|can not|won't) (?:risk|use|do|afford|tolerate)|(?:don't|dont|do not) (?:quote|give|show) (?:me|us))"
             r"(?: a| an| the| my| our| using| use| with)? ")
+CHECKPOINTING = r"(?:gradient|activation|grad|act)[ _-]?(?:checkpoint\w*|ckpt)"
 
 
 def read_negations(words: Words, reading: Reading) -> None:
@@ -559,10 +554,9 @@ def read_negations(words: Words, reading: Reading) -> None:
             reading.pricing = "on_demand"
         if rx.search(r"checkpointing|ckpt", found.group(1)):
             reading.gradient_checkpointing = False
-    for off in words.finditer(r"(?:gradient|activation|grad|act)[ _-]?(?:checkpoint\w*|ckpt)(?: (?:turned|switched|set))?"
-                              r" (?:off|disabled)\b"
-                              r"|\b(?:turn\w*|switch\w*) off (?:gradient|activation|grad|act)[ _-]?(?:checkpoint\w*|ckpt)\b"):
-        words.take(off, "ruled out: gradient checkpointing")  # 'with gradient checkpointing turned off'
+    for off in words.finditer(rf"{CHECKPOINTING}(?: (?:turned|switched|set))? (?:off|disabled)\b"  # 'checkpointing turned off'
+                              rf"|\b(?:turn\w*|switch\w*) off {CHECKPOINTING}\b"):
+        words.take(off, "ruled out: gradient checkpointing")
         reading.gradient_checkpointing = False
 
 
@@ -587,39 +581,32 @@ def read_formats(words: Words, reading: Reading) -> None:
     if kv:
         reading.kv_cache_dtype = v.KV_FORMATS[kv.group(1)]
         words.take(kv, f"KV cache in {reading.kv_cache_dtype}")
-    for rate in words.finditer(v.COMPUTE_PRECISION):  # 'memory, bandwidth and bf16 compute': a card's figure, not the weights
+    for rate in words.finditer(v.COMPUTE_PRECISION):  # 'bandwidth and bf16 compute': a card's figure, not the weights
         words.take(rate, f"the card's {rate.group(1)} compute figure (not a weights format)")
-    for made in words.finditer(r"\b(?:was|were|been|is|are|got) (?:natively |originally )?(?:pre-?)?trained (?:natively )?"
-                               r"(?:in|with|using|at) (fp8|fp4|mxfp4|nvfp4|bf16|fp16|fp32)\b"):
-        words.take(made, f"trained in {made.group(1)} (how the model was made, not the weights asked about)")
     formats = [(pattern, dtype) for pattern, dtype in v.WEIGHT_FORMATS if dtype]
     def named(match: re.Match[str]) -> str:
         dtype = next(d for p, d in formats if rx.search(p, match.group(0)))
         return match.group(match.lastindex or 0) if dtype == "gguf" else dtype
-    found = words.search("|".join(f"(?:{pattern})" for pattern, _ in formats))  # the first named where the question asks
-    found = found or format_of_a_name(words, "|".join(f"(?:{pattern})" for pattern, _ in formats))
-    # ('fp8 on the NVL? now q4'; 'will X in bf16 fit, or do we need the fp8 checkpoint?': bf16, and fp8 answered too)
+    any_format = "|".join(f"(?:{pattern})" for pattern, _ in formats)
+    found = words.search(any_format) or format_of_a_name(words, any_format)  # the first named where the question asks
+    # 'will X in bf16 fit, or do we need the fp8 checkpoint?': bf16, and fp8 answered too
     if found and named(found) in SAME_BITS:  # '4-bit AWQ': the format that names the bits
         specific = words.search(*(p for p, d in formats if d in SAME_BITS[named(found)] or d == "gguf"))
         if specific and words.tier(specific.start()) == words.tier(found.start()) and named(specific) in SAME_BITS[named(found)]:
             found = specific
-    if found:  # vLLM and SGLang load no GGUF: 'q4' there is a 4-bit checkpoint
-        dtype = named(found)
-        served = rx.search(r"^(?!.*(?:gguf|llama\.cpp|ollama)).*\b(?:vllm|sglang)\b", words.text)
-        reading.weights_dtype = {"q4_k_m": "int4", "q8_0": "int8"}.get(dtype, dtype) if served else dtype
+    if found:
+        reading.weights_dtype = named(found)
         words.take(found, f"weights in {reading.weights_dtype}")
-        gguf = words.search(r"\bggufs?\b")
-        if gguf:
-            words.take(gguf, "a GGUF file")
+    gguf = words.search(r"\bggufs?\b")
+    if gguf:
+        words.take(gguf, "a GGUF file" if found else "a GGUF release (its quantization not given)")
+    if found:
         read_other_formats(words, reading)
-    else:
-        gguf = words.search(r"\bggufs?\b")
-        if gguf:
-            words.take(gguf, "a GGUF release (its quantization not given)")
-            reading.notes.append("GGUF named without a quantization type: name one (e.g. Q4_K_M) to size it")
+    elif gguf:
+        reading.notes.append("GGUF named without a quantization type: name one (e.g. Q4_K_M) to size it")
 
 
-def format_of_a_name(words: Words, pattern: str) -> re.Match[str] | None:
+def format_of_a_name(words: Words, pattern: str) -> Found:
     """A format written onto the model's name ('LM Studio flags gemma 3 27b Q6_K as too large'): the release the
     question is about, wherever the name was read."""
     for span in words.spans:
@@ -659,7 +646,7 @@ def read_workload(words: Words, reading: Reading) -> None:
     full = words.search(r"\bfull(?:y)?(?: parameters?| params?| bf16| fp16| precision)?[ -]?(?:fine[ -]?tun\w*|ft|sft)\b"
                         r"|\bfull[ -]param\w*|\b(?:fine[ -]?tun\w*|train) \S+(?: \S+){0,3} fully\b")
     tune = words.search(r"\b(?:fine[ -]?tun\w*|sft|dpo|grpo|rlhf|ft)\b")
-    if tune and not full:  # 'ft time qwen2.5 32b full, 8x h100': 'full' standing alone after a fine-tune names the method
+    if tune and not full:  # 'ft time qwen2.5 32b full, 8x h100': 'full' alone after a fine-tune names the method
         full = words.search(r"\bfull\b(?= ,| ?$| (?:run|training|ft)\b)")
     tune = tuning_asked(words, tune)
     train = training_asked(words)
@@ -671,41 +658,35 @@ def read_workload(words: Words, reading: Reading) -> None:
     read_method(words, reading, (qlora, lora, full, tune, train))
 
 
-def tuning_asked(words: Words, tune: re.Match[str] | None) -> re.Match[str] | None:
+def tuning_asked(words: Words, tune: Found) -> Found:
     """A fine-tune, unless of how the model was made."""
-    # 'serving our fine-tuned Mistral 7B': the model was tuned; the question serves it ('can it be fine-tuned' still trains)
-    if tune and rx.fullmatch(r"fine[ -]?tuned", tune.group(0)) and rx.search(
-            r"\b(?:a|an|our|my|the|your|their|this|that)(?: \w+)?$", words.text[:tune.start()].rstrip()):
-        tune = None
-    if tune and rx.fullmatch(r"fine[ -]?tuned", tune.group(0)) and rx.search(
-            r"\b(?:we|i|they|we've|i've|we have|i have|they've)(?: already)?$", words.text[:tune.start()].rstrip()) \
-            and rx.search(SERVES, words.text[tune.end():]):
-        tune = None  # 'We fine-tuned Yi 34B ... and serve it with vllm': the tuning is done; the question serves it
-    if tune and rx.fullmatch(r"fine[ -]?tunes?", tune.group(0)) and rx.search(
-            r"\b(?:a|an|our|my|the|your|their|this|that|own|\w+'s)(?: \w+)?$", words.text[:tune.start()].rstrip()) \
-            and rx.search(SERVES, words.text):
-        tune = None  # 'we're serving our own fine-tune called acme-support-8b': a fine-tune is a model, here served
-    if tune and rx.fullmatch(r"dpo|sft|grpo", tune.group(0)) and rx.match(r" (?:v\d|\d+(?:\.\d+)?b\b)", words.text[tune.end():]):
-        tune = None  # 'kunoichi dpo v2 7b', 'tulu sft 8b': the method names how the model was made
-    return tune
+    if tune is None:
+        return None
+    said, before = tune.group(0), words.text[:tune.start()].rstrip()
+    tuned = rx.fullmatch(r"fine[ -]?tuned", said)
+    made = (tuned and rx.search(r"\b(?:a|an|our|my|the|your|their|this|that)(?: \w+)?$", before)  # 'serving our fine-tuned X'
+            # 'We fine-tuned Yi 34B ... and serve it with vllm': the tuning is done; the question serves it
+            or tuned and rx.search(r"\b(?:we|i|they|we've|i've|we have|i have|they've)(?: already)?$", before)
+            and rx.search(SERVES, words.text[tune.end():])
+            # 'we're serving our own fine-tune called acme-support-8b': a fine-tune is a model, here served
+            or rx.fullmatch(r"fine[ -]?tunes?", said) and rx.search(r"\b(?:a|an|our|my|the|your|their|this|that|own|\w+'s)(?: \w+)?$",
+                                                                  before) and rx.search(SERVES, words.text)
+            # 'kunoichi dpo v2 7b', 'tulu sft 8b': the method names how the model was made
+            or rx.fullmatch(r"dpo|sft|grpo", said) and rx.match(r" (?:v\d|\d+(?:\.\d+)?b\b)", words.text[tune.end():]))
+    return None if made else tune
 
 
 REBUILT = r"\b(?:rebuild\w*|build\w*|start\w*|rewrit\w*|redo\w*|set(?:ting)? up)(?: [\w'-]+){0,3} $"
 
 
-def training_asked(words: Words) -> re.Match[str] | None:
+def training_asked(words: Words) -> Found:
     """Training, unless of how the model was made ('a model we pretrained')."""
     train = words.search(r"\b(?:pre[ -]?train\w*|from[ -]scratch|train(?!ers?\b)\w*)\b")  # 'the HF Trainer' is a recipe
     if train and train.group(0).startswith("from") and rx.search(REBUILT, words.text[:train.start()]):
-        train = words.search(r"\b(?:pre[ -]?train\w*|train\w*)\b")  # 'rebuilding the deployment from scratch' trains nothing
-    if train and rx.fullmatch(r"(?:pre[ -]?)?trained", train.group(0)) \
-            and not rx.search(r"\b(?:be|get|being) $", words.text[:train.start()]) \
-            and rx.search(SERVES, words.text) and not rx.search(r"\bhow long\b|\bepochs?\b|\bfine[ -]?tun", words.text):
-        train = None  # 'a model we pretrained in house ... for inference': made already; the question serves it
+        train = None  # 'rebuilding the deployment from scratch' trains nothing
+    if train and rx.fullmatch(r"(?:pre[ -]?)?trained", train.group(0)) and rx.search(SERVES, words.text):
+        train = None  # 'a model we pretrained in house ... for inference': the question serves it
     return train
-
-
-Found = re.Match[str] | None
 
 
 def methods_asked(words: Words, reading: Reading, qlora: Found, lora: Found, full: Found) -> tuple[Found, Found, Found]:
@@ -716,8 +697,8 @@ def methods_asked(words: Words, reading: Reading, qlora: Found, lora: Found, ful
     if asked and len(asked) < len(named):  # 'a friend did LoRA ... which GPU to QLoRA it?': the method asked about
         qlora, lora, full = (m if m in asked else None for m in (qlora, lora, full))
     elif full and (qlora or lora) and full.start() < min(m.start() for m in (qlora, lora) if m):
-        qlora = lora = None  # 'full fine-tuning (not lora), my professor says lora is not enough': the first named
-    if qlora and lora:  # 'lora or qlora?': the first named is read, the other answered beside it
+        qlora = lora = None  # 'full fine-tuning (not lora), ... lora is not enough': the first named
+    if qlora and lora:  # 'lora or qlora?': the first named, the other answered beside it
         first, second = sorted((qlora, lora), key=lambda m: m.start())
         reading.method = "qlora" if first is qlora else "lora"
         reading.other_methods.append("lora" if first is qlora else "qlora")
@@ -741,13 +722,10 @@ def read_method(words: Words, reading: Reading, found: tuple[Found, Found, Found
     if reading.method or train:  # 'fine-tune' alone names no method: full is assumed, and said to be
         reading.workload, reading.method_said = "training", bool(qlora or lora or full)
         reading.method = reading.method or "full"
-    if reading.workload == "training" and reading.weights_dtype in ("int4", "nf4") and not full \
-            and reading.method in ("lora", "full"):  # 'LoRA in 4-bit', 'load_in_4bit=True' in a trainer: QLoRA's 4-bit base
-        reading.method, reading.method_said, reading.weights_dtype = "qlora", True, None
     for extra in (tune if full or qlora or lora else None, train):
         if extra and not words.used[words.index_at(extra.start())]:
             words.take(extra, "training")
-    checkpointing = words.search(r"(?:gradient|activation|grad|act)[ _-]?(?:checkpoint\w*|ckpt)\b|\bcheckpointing\b")
+    checkpointing = words.search(rf"{CHECKPOINTING}\b|\bcheckpointing\b")
     if checkpointing:
         words.take(checkpointing, "gradient checkpointing")
         reading.gradient_checkpointing = True
@@ -756,18 +734,14 @@ def read_method(words: Words, reading: Reading, found: tuple[Found, Found, Found
 def read_stack(words: Words, reading: Reading) -> None:
     """Engine, recipe, sharding and pricing, each by its own name."""
     found_at: list[tuple[str, int]] = []
-    chosen = words.search_all_tiers(r"\b(?:moving|switching|migrating|going|move|switch|migrate|moved|switched) to ("
-                                    + "|".join(re.escape(n) for n in sorted(v.ENGINES, key=len, reverse=True)) + r")(?![\w])")
     for name in sorted(v.ENGINES, key=len, reverse=True):
-        # an engine in a report counts where the report is the engine's own ('the ollama PR says ...'), not someone's run
+        # in a report, an engine counts where the report is its own ('the ollama PR says ...')
         found = (words.search(rf"(?<![\w.]){re.escape(name)}(?![\w])")
                  or words.search_all_tiers(rf"(?<![\w.]){re.escape(name)}(?= (?:[\w-]+ )?" + v.ENGINE_SOURCES + ")"))
         if found:
             moved = rx.search(v.MOVING_TO, words.text[:found.start()]) is not None  # 'runs ollama now; moving to X via vllm'
             found_at.append((v.ENGINES[name], words.tier(found.start()) + moved))
             words.take(found, f"engine {v.ENGINES[name]}")
-    if chosen:  # 'tried ollama ... moving to sglang': the engine moved to
-        found_at = [(v.ENGINES[chosen.group(1)], 3)]
     top = max((t for _, t in found_at), default=1)
     named = [e for e, t in found_at if t == top]  # 'we prototyped with ollama ... which GPU to serve it with vllm?'
     either = rx.search(r"\b(vllm|sglang|llama\.cpp|ollama|lm studio|transformers) (?:or|vs\.?|versus) ", words.text)
@@ -830,12 +804,10 @@ def read_gpu_memory(words: Words, reading: Reading) -> None:
             words.take(found, "memory used or needed (not a GPU)")
             continue
         unknown = words.unknown_gpu_words & set(range(first - 3, first))
-        one_of_them = rx.match(r"(?:gb |g |gib |gigs? )?(?:each|per (?:card|gpu)|apiece|total|in total|combined)\b", after)
         own_card = rx.search(r"\b(?:a|an|my|one|\d)$", before) and rx.match(r"(?:gb |g |gib |gigs? )?(?:cards?|gpus?|graphics)", after)
         describes = bool(words.gpu_words) and not own_card
-        in_all = rx.match(r"(?:gb |g |gib |gigs? )?(?:total|in total|combined)\b", after) and (words.gpu_words or words.unknown_gpu_words)
-        if (describes or one_of_them and words.gpu_words) and not unknown or not 4 <= size <= 1536 or in_all \
-                or rx.search(r"\.\d\d", found.group(1)):  # '14.99 GB' in a log is a measurement, not a card's size
+        # '14.99 GB' in a log is a measurement, not a card's size
+        if describes and not unknown or not 4 <= size <= 1536 or rx.search(r"\.\d\d", found.group(1)):
             words.take(found, "memory of the GPU named")
             continue
         words.take(found, f"a GPU with {size:g} GB" + (" (the memory of the GPU named)" if unknown else ""))
@@ -866,9 +838,8 @@ def drop_restated_memory(words: Words, reading: Reading, catalog: Catalog) -> No
                          if m != n and m not in dropped and (m < n or not g.endswith("GB")) and not set_apart(at[n], at[m])
                          and any(abs(memory_gb(gpu_id) - memory_gb(g) * k) < 1 for k in {1, c or 1})), None)
         if gpu_id.endswith("GB") and (count or 1) == 1 and restated is not None:
-            span = next((s for s in words.spans if s.meaning.startswith(f"a GPU with {gpu_id[:-2]} GB")), None)
-            if span is not None:
-                span.meaning = "the memory of the GPUs named (again, or in total)"
+            span = next(s for s in words.spans if s.meaning.startswith(f"a GPU with {gpu_id[:-2]} GB"))
+            span.meaning = "the memory of the GPUs named (again, or in total)"
             if words.tier_at(at[n]) > words.tier_at(at[restated]):  # restated where the question asks: asked of, then
                 at[restated] = at[n]
             dropped.add(n)
