@@ -44,7 +44,7 @@ def partly_in_system_ram(serving: Mapping[str, Any] | None) -> bool:
     """Whether llama.cpp left layers in system RAM: a partial fit. Their KV cache stays there with them, so host KV
     bytes say it (host weight bytes do not: llama.cpp keeps the token-embedding table in system RAM on any fit). One
     rule for the Ask answer ('Partly: ...') and the TUI card ('fits partly')."""
-    return bool(serving) and ((serving or {}).get("host_kv_bytes") or 0) > 0
+    return bool(serving and (serving.get("host_kv_bytes") or 0) > 0)
 
 
 Result = TypeVar("Result", bound=BaseModel)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from gpusizer import tools
 from gpusizer.catalog import Catalog, SizingError
@@ -49,20 +49,25 @@ BIGGEST_MODEL_CONTEXT = BIGGEST_DEFAULT_CONTEXT  # 'what's the biggest model I c
 Answer = Callable[[Reading, Catalog, list[ToolCall]], str]
 
 
-class Journey:
+class Journey(NamedTuple):
     """A question kind: when it applies, how to answer it, and which asks ('fit', 'speed', 'cost'...) it covers."""
-
-    def __init__(self, name: str, applies: Callable[[Reading], bool], answer: Answer, covers: tuple[str, ...]):
-        self.name, self.applies, self.answer, self.covers = name, applies, answer, covers
+    name: str
+    applies: Callable[[Reading], bool]
+    answer: Answer
+    covers: tuple[str, ...]
 
 
 def said(reading: Reading, pattern: str) -> bool:
     return rx.search(pattern, reading.asked) is not None
 
 
+def within(at: int, spans: list[tuple[int, int]]) -> bool:
+    return any(a <= at < b for a, b in spans)
+
+
 def said_outside_asides(reading: Reading, pattern: str) -> bool:
     """Said where the question asks or tells, not only in a report or an aside ('our on-prem cluster is booked')."""
-    return any(not any(a <= m.start() < b for a, b in reading.aside) for m in rx.finditer(pattern, reading.asked))
+    return any(not within(m.start(), reading.aside) for m in rx.finditer(pattern, reading.asked))
 
 
 def has_subject(reading: Reading) -> bool:
@@ -79,41 +84,27 @@ def named_gpus(reading: Reading) -> list[tuple[str, int | None]]:
     return [(g, c) for g, c in reading.gpus if not g.endswith("GB")]
 
 
-def is_gguf(dtype: str | None) -> bool:
-    return bool(dtype) and bool(rx.fullmatch(r"i?q\d\w*", dtype or ""))
-
-
 def workload_arguments(reading: Reading, *, with_gpu: bool = False) -> dict[str, Any]:
-    """estimate_vram's workload from the reading; a serving engine only where it can be sized (vLLM and SGLang
-    budget a named GPU; llama.cpp sizes anywhere, and is what runs a GGUF file when no engine is named)."""
-    method = reading.method if reading.workload == "training" else None
-    return {**subject_arguments(reading), "workload": reading.workload, "method": method, "weights_dtype": reading.weights_dtype,
-            "kv_cache_dtype": reading.kv_cache_dtype, "batch_size": reading.batch_size, "seq_len": reading.seq_len,
+    """estimate_vram's workload, as the question gives it (the training settings only for training)."""
+    training = reading.workload == "training"
+    return {**subject_arguments(reading), "workload": reading.workload, "method": reading.method if training else None,
+            "weights_dtype": reading.weights_dtype, "kv_cache_dtype": reading.kv_cache_dtype, "batch_size": reading.batch_size,
+            "seq_len": reading.seq_len,
             **({} if reading.gradient_checkpointing is None else {"gradient_checkpointing": reading.gradient_checkpointing}),
-            "recipe": reading.recipe if reading.workload == "training" else None,
-            "optimizer": reading.optimizer if reading.workload == "training" else None,
-            "training_precision": reading.training_precision if reading.workload == "training" else None,
-            "engine": estimate_engine(reading, with_gpu)}
-
-
-def rider_arguments(reading: Reading) -> dict[str, Any]:
-    """The workload riding along compare_gpus (which sizes no engine)."""
-    return {k: v for k, v in workload_arguments(reading).items() if k != "engine"}
+            "recipe": reading.recipe if training else None, "optimizer": reading.optimizer if training else None,
+            "training_precision": reading.training_precision if training else None, "engine": estimate_engine(reading, with_gpu)}
 
 
 def estimate_engine(reading: Reading, with_gpu: bool) -> str | None:
-    """The engine estimate_vram sizes: the one named; llama.cpp for a GGUF file; vLLM when the question is about
-    serving ('serve', 'host', 'deploy') on a named GPU, as most servers run it; else none (generate())."""
+    """The engine estimate_vram sizes: the one named, llama.cpp for a GGUF file, or vLLM (as most servers run) for
+    serving words on a named GPU; vLLM and SGLang only on a GPU, whose memory they budget."""
     if reading.workload == "training":
         return None
-    engine = serving_engine(reading) or (default_server(reading) if with_gpu else None)
+    engine = serving_engine(reading) or (str(default_of(PlanServingRequest, "engine"))
+                                         if with_gpu and reading.serving_words and reading.model else None)
     if engine == "llama_cpp" or engine in ("vllm", "sglang") and with_gpu and reading.model:
         return engine
     return None
-
-
-def default_server(reading: Reading) -> str | None:
-    return str(default_of(PlanServingRequest, "engine")) if reading.serving_words and reading.model else None
 
 
 def spread_over(reading: Reading, count: int | None) -> dict[str, Any]:
@@ -129,10 +120,6 @@ def spread_over(reading: Reading, count: int | None) -> dict[str, Any]:
     return {key: value for key, value in layout.items() if value != default_of(VramRequest, key)}
 
 
-def warnings_line(warnings: list[str]) -> str:
-    return f" Note: {warnings[0]}" if warnings else ""
-
-
 # ---- memory: how much, does it fit, on which GPU, how far it stretches
 def answer_estimate(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     return peak_answer(call(calls, catalog, tools.estimate_vram, **workload_arguments(reading)))
@@ -142,6 +129,12 @@ def checked(result: tools.VramEstimate) -> GpuCheck:
     if result.gpu_check is None:
         raise SizingError("the estimate has no GPU check: name a GPU")
     return result.gpu_check
+
+
+def partly_offloaded(result: tools.VramEstimate) -> bool:
+    """llama.cpp left layers in system RAM: it loads, at system-RAM speed."""
+    served = result.serving
+    return served is not None and served.engine == "llama_cpp" and partly_in_system_ram(served.model_dump())
 
 
 # 'the box has a 3090 and a 3060 12gb in it': different cards in one machine, used together
@@ -158,20 +151,20 @@ def mixed_box(reading: Reading) -> bool:
 
 
 def answer_mixed_box(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
-    """Cards of different sizes in one machine, checked by estimate_vram as one box (gpu as a list): llama.cpp and
-    transformers split the layers in proportion to each card's memory; vLLM and SGLang give every card an equal share."""
-    cards = [spec for g, count in named_gpus(reading) for spec in [catalog.find_gpu(g)] * (count or 1)]
+    """Cards of different sizes in one machine, checked by estimate_vram as one box (gpu as a list)."""
     engine = serving_engine(reading) or estimate_engine(reading, False) or "hf"
     arguments = {**workload_arguments(reading), "engine": engine,
                  "gpu_memory_utilization": reading.gpu_memory_utilization if engine in ("vllm", "sglang") else None}
-    result = call(calls, catalog, tools.estimate_vram, **arguments, gpu=[spec.gpu_id for spec in cards])
+    cards = [catalog.find_gpu(g).gpu_id for g, count in named_gpus(reading) for _ in range(count or 1)]
+    result = call(calls, catalog, tools.estimate_vram, **arguments, gpu=cards)
     box = result.box
     if box is None:  # the same card listed twice: an ordinary fit
         return answer_fit(reading, catalog, calls)
-    names = " + ".join(f"{n} × {g}" if n > 1 else g for g, n in ((g, count or 1) for g, count in named_gpus(reading)))
+    names = " + ".join(f"{count} × {g}" if count and count > 1 else g for g, count in named_gpus(reading))
     told = estimate_vram_answer(result).splitlines()  # the tool's verdict, and its cheapest fix where it does not fit
     told = told[:1] + [line for line in told if line.startswith("Cheapest fix")]
-    return f"{'Yes' if box.fits else 'No'}: {names} in one box. " + " ".join(told) + warnings_line(result.warnings)
+    note = f" Note: {result.warnings[0]}" if result.warnings else ""
+    return f"{'Yes' if box.fits else 'No'}: {names} in one box. " + " ".join(told) + note
 
 
 def answer_fit(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
@@ -181,9 +174,7 @@ def answer_fit(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str
     result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading, with_gpu=True), gpu=gpu_id,
                   **spread_over(reading, count))
     checked(result)
-    served = result.serving  # llama.cpp leaving layers in system RAM: how many it could offload, for 'Partly'
-    layers = offloadable_layers(catalog.find_model(result.model)) if served and served.engine == "llama_cpp" and partly_in_system_ram(
-        served.model_dump()) and reading.model else 0
+    layers = offloadable_layers(catalog.find_model(result.model)) if partly_offloaded(result) and reading.model else 0  # 'Partly'
     return claim_answered(reading, fit_answer(result, count or 1, reading.weights_dtype, reading.sharding, layers))
 
 
@@ -209,13 +200,10 @@ def answer_which_gpu(reading: Reading, catalog: Catalog, calls: list[ToolCall]) 
     spend = budget_of(reading)  # to buy ('which gpu should i buy for X, under $2000?'), or a rate to rent at ('$2/hr')
     ways = (in_house_answer(catalog, result.fits, workload_arguments(reading), spend) if said(reading, BUY + r"|\bin[ -]house\b")
             else cheapest_ways(cheapest_fits(catalog, result.fits), reading.rent_usd_per_gpu_hour, reading.hours))
-    return (f"{named_gpu_count(reading, result.fits)}It needs {gib(result.total_bytes)} on a single GPU. "
-            f"{candidates_named(reading, result.fits)}{memory_gpu_count(reading, catalog, calls)}{ways}")
-
-
-def candidates_named(reading: Reading, fits: list[tools.GpuFit]) -> str:
     named = [g for g, _ in named_gpus(reading)]
-    return named_candidates(named, fits) if len(named) > 1 and not reading.how_many_gpus else ""
+    candidates = named_candidates(named, result.fits) if len(named) > 1 and not reading.how_many_gpus else ""
+    return (f"{named_gpu_count(reading, result.fits)}It needs {gib(result.total_bytes)} on a single GPU. "
+            f"{candidates}{memory_gpu_count(reading, catalog, calls)}{ways}")
 
 
 def named_gpu_count(reading: Reading, fits: list[tools.GpuFit]) -> str:
@@ -236,8 +224,8 @@ def memory_gpu_count(reading: Reading, catalog: Catalog, calls: list[ToolCall]) 
     for count in counts:
         result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading, with_gpu=True), gpu=gpu,
                       **spread_over(reading, count))
-        check, served = checked(result), result.serving
-        if check.fits and not (served is not None and served.engine == "llama_cpp" and partly_in_system_ram(served.model_dump())):
+        check = checked(result)
+        if check.fits and not partly_offloaded(result):
             return (f"On {gpu[:-2]} GB cards: {count} of them ({gib(check.per_gpu_bytes)} of {gib(check.usable_bytes)} "
                     "usable per GPU). ")
         calls.pop()  # a count that does not hold it is no call the answer rests on
@@ -248,7 +236,6 @@ RATE_ASK = r"\b(?:requests?|reqs?|queries|calls)(?: ?/ ?| per | an? | each )(?:s
 ASKED_BATCH = r"batch|users|requests|concurren|parallel|simultaneous|chats|sessions|seqs|sequences|slots|streams|at once|" + RATE_ASK
 PER_TOKEN_COST = (r"\b(?:per|/|a) ?(?:1 ?)?(?:m|mn|million|1m|k|thousand)\b(?: output| input)? ?tok|\bcost per (?:token|request)\b"
                   r"|\b1 ?(?:m|million|k|thousand) (?:output |input )?tok\w* (?:would |will |does |do )?cost")  # 'what does 1M tokens cost'
-
 
 
 def asks_engine_capacity(reading: Reading) -> bool:
@@ -266,8 +253,8 @@ def answer_limits(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> 
     result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading, with_gpu=True), gpu=gpu_id,
                   **spread_over(reading, count))
     checked(result)
-    return limits_answer(result, count or 1, result_seq_len(calls), reading.batch_size or 1, asked_batch,
-                         model_window(catalog, result.model))
+    seq_len = int(calls[-1].arguments.get("seq_len", default_of(VramRequest, "seq_len")))
+    return limits_answer(result, count or 1, seq_len, reading.batch_size or 1, asked_batch, model_window(catalog, result.model))
 
 
 def prompt_within_window(reading: Reading, catalog: Catalog) -> int | None:
@@ -281,24 +268,26 @@ def prompt_within_window(reading: Reading, catalog: Catalog) -> int | None:
 def engine_capacity(reading: Reading, catalog: Catalog, calls: list[ToolCall], gpus: list[tuple[str, int | None]]) -> str:
     """What the GPUs serve under an engine (vLLM unless named) at the request length and speed said, else a chat's."""
     split = next((int(str(s.value)) for s in reading.spans if s.kind == "tensor_parallel"), 0)  # 'tp=8': the replica's size
-    results = [call(calls, catalog, serving_capacity, **subject_arguments(reading), gpu=gpu_id, gpu_count=n or 8, fewest=not n,
-                    engine=serving_engine(reading) or "vllm", weights_dtype=reading.weights_dtype,
-                    kv_cache_dtype=reading.kv_cache_dtype, prompt_tokens=prompt_within_window(reading, catalog),
-                    output_tokens=reading.output_tokens, tokens_per_s_per_user=reading.tokens_per_s_per_user,
-                    gpus_per_replica=split if split in (2, 4, 8) else None, gpu_memory_utilization=reading.gpu_memory_utilization,
-                    pricing=reading.pricing or "on_demand") for gpu_id, n in gpus[:4]]
+    request = {**request_arguments(reading, catalog), "engine": serving_engine(reading) or "vllm"}
+    results = [call(calls, catalog, serving_capacity, **request, gpu=gpu_id, gpu_count=n or 8, fewest=not n,
+                    tokens_per_s_per_user=reading.tokens_per_s_per_user, gpus_per_replica=split if split in (2, 4, 8) else None,
+                    gpu_memory_utilization=reading.gpu_memory_utilization, pricing=reading.pricing or "on_demand")
+               for gpu_id, n in gpus[:4]]
     return capacities_answer(results, "rate" if said(reading, RATE_ASK) else "cost" if said(reading, PER_TOKEN_COST) else "requests")
-
-
-def result_seq_len(calls: list[ToolCall]) -> int:
-    return int(calls[-1].arguments.get("seq_len", default_of(VramRequest, "seq_len")))
 
 
 # ---- serving and speed
 def serving_engine(reading: Reading) -> str | None:
     if reading.engine and reading.engine != "hf":
         return reading.engine
-    return "llama_cpp" if is_gguf(reading.weights_dtype) else None
+    return "llama_cpp" if rx.fullmatch(r"i?q\d\w*", reading.weights_dtype or "") else None  # a GGUF file
+
+
+def request_arguments(reading: Reading, catalog: Catalog) -> dict[str, Any]:
+    """The model and the request, as plan_serving, serving_capacity and estimate_speed read them."""
+    return {**subject_arguments(reading), "engine": serving_engine(reading), "weights_dtype": reading.weights_dtype,
+            "kv_cache_dtype": reading.kv_cache_dtype, "prompt_tokens": prompt_within_window(reading, catalog),
+            "output_tokens": reading.output_tokens}
 
 
 def answer_serving(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
@@ -308,11 +297,9 @@ def answer_serving(reading: Reading, catalog: Catalog, calls: list[ToolCall]) ->
         return engine_capacity(reading, catalog, calls, gpus)
     traffic = ({"requests_per_s": reading.requests_per_s} if reading.requests_per_s is not None
                else {"concurrent_users": reading.users or reading.batch_size or 1})
-    plans = [call(calls, catalog, tools.plan_serving, **subject_arguments(reading), engine=serving_engine(reading),
-                  weights_dtype=reading.weights_dtype, kv_cache_dtype=reading.kv_cache_dtype, gpu=gpu,
-                  prompt_tokens=prompt_within_window(reading, catalog), output_tokens=reading.output_tokens,
-                  tokens_per_s_per_user=reading.tokens_per_s_per_user, pricing=reading.pricing or "on_demand", **traffic)
-             for gpu in ([g for g, _ in gpus[:4]] if gpus else [None])]
+    request = {**request_arguments(reading, catalog), "tokens_per_s_per_user": reading.tokens_per_s_per_user,
+               "pricing": reading.pricing or "on_demand", **traffic}
+    plans = [call(calls, catalog, tools.plan_serving, **request, gpu=gpu) for gpu in ([g for g, _ in gpus[:4]] if gpus else [None])]
     lead = "per_token" if said(reading, PER_TOKEN_COST) else "month" if said(reading, COST_ASK + "|" + CHEAPEST_WAY) else ""
     return serving_plans_answer(plans, lead, reading.hours)
 
@@ -325,9 +312,7 @@ def answer_speed(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> s
         what = f"the {reading.unknown_gpus[0]} is not in the catalog and" if reading.unknown_gpus else "a memory size alone"
         return (f"Speed needs the GPU's memory bandwidth, and {what} does not give it: name a catalog GPU "
                 "(e.g. 'on a 3090') for a speed figure.")
-    workload = {**subject_arguments(reading), "engine": serving_engine(reading), "weights_dtype": reading.weights_dtype,
-                "kv_cache_dtype": reading.kv_cache_dtype, "prompt_tokens": prompt_within_window(reading, catalog),
-                "output_tokens": reading.output_tokens}
+    workload = request_arguments(reading, catalog)
     if gpus:  # each GPU named, as estimate_speed answers it ('across one node of 4 MI250X': that many)
         answers = [estimate_speed_answer(call(calls, catalog, tools.estimate_speed, gpu=gpu, num_gpus=count or 1,
                                               concurrency=users, **workload)).splitlines() for gpu, count in gpus[:4]]
@@ -367,7 +352,8 @@ def answer_training_run(reading: Reading, catalog: Catalog, calls: list[ToolCall
 # ---- money
 def answer_cheapest_method(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     """The cheapest GPU for each way of doing it (full, LoRA, QLoRA; or 16-bit, 8-bit, 4-bit weights), then the pick."""
-    chosen = None if leaves_method_open(reading) else reading.method  # 'we LoRA-tune ... cheapest way': that method's GPUs
+    said_method = reading.method in ("lora", "qlora") or said(reading, r"\bfull\b")  # 'we LoRA-tune ... cheapest way'
+    chosen = reading.method if said_method else None
     result = call(calls, catalog, cheapest_way, job=workload_arguments(reading), among=[g for g, _ in named_gpus(reading)],
                   method=chosen, training_tokens=reading.training_tokens, pricing=reading.pricing or "on_demand")
     return cheapest_way_answer(result)
@@ -387,7 +373,7 @@ def answer_compare(reading: Reading, catalog: Catalog, calls: list[ToolCall]) ->
         return "\n".join([*fits, outside] if outside else fits)
     if len(named) < 2:  # one catalog GPU left: its card, and the other said plainly
         return "\n".join(filter(None, [answer_gpu_card(reading, catalog, calls) if named else "", outside]))
-    workload = rider_arguments(reading) if has_subject(reading) else {}
+    workload = {k: v for k, v in workload_arguments(reading).items() if k != "engine"} if has_subject(reading) else {}
     result = call(calls, catalog, tools.compare_gpus, gpus=named, **workload)
     lines = compare_gpus_answer(result).splitlines()  # the tool's own answer: the verdict first, one machine's price
     return "\n".join([*lines, outside] if outside else lines)
@@ -417,16 +403,13 @@ def answer_cloud(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> s
 
 
 def bought_count(reading: Reading, catalog: Catalog) -> int:
-    """How many GPUs a rent-or-buy question weighs: the number said, else the unit the GPU is sold in: one PCIe card,
-    or a server of SXM or OAM modules (rent_vs_buy's default of 8)."""
+    """How many GPUs a rent-or-buy question weighs: the number said, one ('buy an A100'), else the unit it is sold in."""
     named = named_gpus(reading)
     if not named:  # a memory size or a GPU outside the catalog: as many as said
         return (reading.gpus[0][1] if reading.gpus else None) or 1
     gpu_id, count = named[0]
-    told = rx.search(r"\b(?:buy\w*|purchas\w*|own)(?: our| my)?(?: own)? (\d{1,5})\b(?! ?(?:%|hours?|h|years?|k|gb)\b)", reading.asked)
-    count = count or (int(told[1]) if told else None)  # 'buying our own 8'
     at = reading.gpu_at[0] if reading.gpu_at else 0
-    one = at > 0 and reading.text.split(" ")[at - 1] in ("a", "an", "one", "single")  # 'buy an A100': not a server
+    one = at > 0 and reading.text.split(" ")[at - 1] in ("a", "an", "one", "single")
     return count or (1 if one else sold_in(catalog, gpu_id, int(default_of(RentVsBuyRequest, "gpu_count"))))
 
 
@@ -512,7 +495,6 @@ FIT_ASK = (r"\b(fits?|enough|oom(?![ -]?killed)\w*|hold"
            r"(?:q\d|iq\d|fp\d|bf16|int\d|\d+[- ]?bit|awq|gptq|nf4|mxfp4|full|lora|qlora)))|will (?:it|this) (?:run|load)"
            r"|(?:can|could) (?:i|we|you) (?:even |actually )?(?:q?lora|fine[ -]?tune|full[ -]fine[ -]?tune|sft)"
            r"(?= (?:an? |the |my |our )?·)"  # 'can i qlora gemma 3 12b there?'
-
            r"|(?:can|could|would|will) (?:one|one of (?:them|those|these)|a single one|either|both) (?:run|load|handle)"
            # 'can gpt-oss-120b (mxfp4) run ...': a name, perhaps its format, then the verb
            r"|(?:will|would|can|could|does) (?:(?:an? |my |one )?·[·\s]*(?: [a-z0-9_]+)?|that|they|it|this) (?:even |actually )?"
@@ -537,11 +519,11 @@ LIMIT = (r"\b(longest|max(?:imum)?|largest|biggest|(?<!at )most|highest|ceiling|
          r"|conversations|clients|customers))\b")
 BATCH_WORDS = (r"batch|users?\b|requests|concurren|parallel|sequences|seqs|slots|sessions|people|streams|chats|conversations|clients"
                r"|same time|at once|simultaneous")
-WHICH_GPU = (r"\b(which|what|best|recomm\w*|reccom\w*|recom\w*|cheapest|smallest|choose|pick|should (?:i|we) (?:get|buy))\b"
+WHICH_GPU = (r"\b(which|what|best|rec?com\w*|cheapest|smallest|choose|pick|should (?:i|we) (?:get|buy))\b"
              r"(?:\W+[\w']+){0,4}?\W+(?<!per-)(?<!per )(?<!same )(?<!those )(?<!these )(?<!that )(?<!this )(?<!my )(?<!our )"
              r"(gpus?|hardware|cards?|accelerators?"
              r"|instances?|setup)\b(?! (?:memory|vram|ram)\b)"  # "what's the GPU memory needed?" asks the memory
-             r"|\b(gpu|card|hardware) (recomm\w*|reccom\w*|recom\w*|suggestions?|advice|pick)"
+             r"|\b(gpu|card|hardware) (rec?com\w*|suggestions?|advice|pick)"
              r"|\b(?:cards?|gpus?)\b[^.?!]{0,60}\bwhich one\b")  # '... stay on consumer cards - which one?'
 BIGGEST = (r"\b(biggest|largest|most big|best)(?: \w+){0,2} (models?|llms?|thing|one)\b|\b(what|which)(?: \w+){0,2} (models?|llms?)\b"
            r"|\bwhat (?:models?|llms?) (?:can|could|will|would)\b"
@@ -552,7 +534,7 @@ def first(reading: Reading, pattern: str, *others: str) -> bool:
     """`pattern` is said, and before each of `others` (or they are not said): of two asks, the first is the question,
     and one in a sentence that asks comes before one in a sentence that tells ('it OOMs at 128k. what's the max?')."""
     def tier(at: int) -> int:  # 2 where the question asks, 0 where it reports others or the past, 1 elsewhere
-        return 2 if any(a <= at < b for a, b in reading.asking) else 0 if any(a <= at < b for a, b in reading.aside) else 1
+        return 2 if within(at, reading.asking) else 0 if within(at, reading.aside) else 1
 
     def where(found: str) -> tuple[int, int] | None:
         matches = [m for m in rx.finditer(found, reading.asked) if reading.reports_count or tier(m.start()) > 0]
@@ -565,29 +547,12 @@ def first(reading: Reading, pattern: str, *others: str) -> bool:
     return all((b := where(other)) is None or a <= b for other in others)
 
 
-def fit_before_count(reading: Reading) -> bool:
-    """'Does it fit on one H100, or how many do I need?' asks the fit first; 'how many MI300X to hold it?' the count (the
-    count's words are taken with the GPU's name, so they are looked for in the question as written)."""
-    def asked_here(found: re.Match[str]) -> bool:  # 'a 3060 that can't hold anything past 14B. how many 3090s?': told
-        return not reading.asking or any(a <= found.start() < b for a, b in reading.asking)
-    if reading.gpus and all(count is None for _, count in reading.gpus):
-        return False  # 'can H200s do it, and how many would we need?': with no count said, the count is the question
-    fit = next((m for m in rx.finditer(FIT_ASK, reading.asked) if asked_here(m)), None)
-    count = rx.search(r"\bhow many\b|\bnumber of\b", reading.text)
-    return fit is not None and (count is None or fit.start() < count.start())  # the masked text keeps the positions
-
-
-def asks_speed_first(reading: Reading) -> bool:
-    """Speed words before any fit, limit, memory or which-GPU words ('will it fit ... and how fast' asks fit first)."""
-    return first(reading, SPEED, FIT_ASK, LIMIT, ESTIMATE_ASK, WHICH_GPU)
-
-
 def asks_limit(reading: Reading) -> bool:
     """'Longest context', 'largest batch', 'how many requests can it juggle': a limit not already given in the
     question ('can it hold a 128K max context' gives the context: that is a fit question)."""
     matches = [m for m in rx.finditer(LIMIT, reading.asked)  # 'how long would 2 epochs take' asks the run's time
                if not (m.group(0) == "how long" and reading.training_tokens is not None)]
-    asked = [m for m in matches if any(a <= m.start() < b for a, b in reading.asking)]
+    asked = [m for m in matches if within(m.start(), reading.asking)]
     if not matches or not first(reading, LIMIT, FIT_ASK):
         return False
     candidates = asked or matches  # 'we keep getting "max seq len ..." so: how many requests can it hold?'
@@ -596,16 +561,20 @@ def asks_limit(reading: Reading) -> bool:
     return given is None or asks_past_told_context(reading) or asks_past_told_batch(reading)
 
 
+def asked_limits_of_batch(reading: Reading) -> list[bool]:
+    """Each limit asked where the question asks: whether it is of the batch (else of the context)."""
+    return [limit_is_batch(m.group(0), reading.asked[m.end():]) for m in rx.finditer(LIMIT, reading.asked)
+            if within(m.start(), reading.asking)]
+
+
 def asks_past_told_context(reading: Reading) -> bool:
     """'It OOMs at 128k. What's the max context?': the length was told, the longest context is asked."""
-    asked = [m for m in rx.finditer(LIMIT, reading.asked) if any(a <= m.start() < b for a, b in reading.asking)]
-    return reading.seq_len_told and any(not limit_is_batch(m.group(0), reading.asked[m.end():]) for m in asked)
+    return reading.seq_len_told and not all(asked_limits_of_batch(reading))
 
 
 def asks_past_told_batch(reading: Reading) -> bool:
     """'Max batch size for ...? Right now I'm at bs 2': the batch was told, the largest is asked."""
-    asked = [m for m in rx.finditer(LIMIT, reading.asked) if any(a <= m.start() < b for a, b in reading.asking)]
-    return reading.batch_told and any(limit_is_batch(m.group(0), reading.asked[m.end():]) for m in asked)
+    return reading.batch_told and any(asked_limits_of_batch(reading))
 
 
 def limit_is_batch(phrase: str, after: str) -> bool:
@@ -620,35 +589,29 @@ def limit_is_batch(phrase: str, after: str) -> bool:
     return False
 
 
-def leaves_method_open(reading: Reading) -> bool:
-    return not (reading.method in ("lora", "qlora") or said(reading, r"\bfull\b"))
-
-
 def asks_serving(reading: Reading) -> bool:
     """A model and traffic (users or a request rate) with serving words or a price asked ('cheapest setup for 100 users'),
     or a rate or a cost per token asked of GPUs named ('what qps can one A100 take'); 'max concurrent on an H100' is a
     limit, 'how much VRAM to serve 5 people' a memory question, 'single user: what tok/s' a speed one."""
     traffic = (reading.users or 0) > 1 or reading.requests_per_s is not None
-    asked_here = " ".join(reading.asked[a:b] for a, b in reading.asking) or reading.asked  # not a limit asked before
+    asked_now = " ".join(reading.asked[a:b] for a, b in reading.asking) or reading.asked  # not a limit asked before
     sized = not traffic and bool(named_gpus(reading)) and said_outside_asides(reading, RATE_ASK + "|" + PER_TOKEN_COST)
-    per_gpu_limit = bool(reading.gpus) and rx.search(r"\b(max\w*|how many (users|requests|concurrent))\b", asked_here) is not None \
-        and not said(reading, r"how many (gpus?|cards?|replicas?|machines?|nodes?|h100s?|a100s?)") and not reading.how_many_gpus
-    memory_question = said(reading, ESTIMATE_ASK) and not reading.how_many_gpus
     owned = any(c is not None for _, c in reading.gpus) and not said(reading, r"\bhow many\b")  # 'got one H100: host X?'
     if owned and said(reading, r"\bfits?\b"):  # 'will it fit' on hardware in hand; 'is it enough for 100 people' plans
         return False
-    target_set = reading.tokens_per_s_per_user is not None and not said(reading, r"how fast|how quick|what (?:tok|speed)")
-    picks_a_gpu = (first(reading, WHICH_GPU, SERVING) and not reading.how_many_gpus  # 'which gpu to serve X to 20 users?'
+    per_gpu_limit = bool(reading.gpus) and rx.search(r"\b(max\w*|how many (users|requests|concurrent))\b", asked_now) is not None
+    picks_a_gpu = (first(reading, WHICH_GPU, SERVING)  # 'which gpu to serve X to 20 users?'
                    and said(reading, r"\b(which|best|single|cheapest|recommend\w*|pick|choose)\b")
-                   and not said(reading, r"\b(?:gpu|cloud|hardware) (?:count|setup|fleet|cluster)\b|\bgpus\b|\bmonthly\b")
-                   and not first(reading, r"\bhow many\b", WHICH_GPU))
+                   and not said(reading, r"\b(?:gpu|cloud|hardware) (?:count|setup|fleet|cluster)\b|\bgpus\b|\bmonthly\b"))
+    if not reading.how_many_gpus and (per_gpu_limit or said(reading, ESTIMATE_ASK) or picks_a_gpu):
+        return False  # a limit, a memory figure or a GPU asked, and no GPU count
+    target_set = reading.tokens_per_s_per_user is not None and not said(reading, r"how fast|how quick|what (?:tok|speed)")
     compares = compared_count(reading) >= 2 and (first(reading, COMPARING, SERVING) or not reading.how_many_gpus and said(
         reading, r"\bwhich (?:one |of (?:the|them|these|those)(?: two)? )?(?:is|would be|will be|'?s) "
                  r"(?:faster|quicker|better|snappier)\b"))
-    return (has_subject(reading) and (traffic or sized) and reading.workload != "training" and not per_gpu_limit and not memory_question
+    return (has_subject(reading) and (traffic or sized)
             and not compares  # 'how does the L4 stack up against an A10G for that?' after a serving plan
-            and not picks_a_gpu
-            and (reading.how_many_gpus or target_set or sized or first(reading, SERVING, SPEED)
+            and (reading.how_many_gpus or target_set or first(reading, SERVING, SPEED)
                  or first(reading, COST_ASK + "|" + CHEAPEST_WAY + r"|\bcheaper\b", SPEED)
                  or said(reading, r"\bwhat (?:hardware|setup|infra\w*)\b(?! (?:do|would|will|should) (?:we|i) buy)"
                          r"|\b(?:cheapest|best|right|minimum|smallest) (?:setup|hardware|config\w*|deployment|infra\w*)\b"
@@ -671,24 +634,20 @@ def asks_rent_or_buy(reading: Reading) -> bool:
     if not named_gpus(reading):
         return False
     asking = " ".join(reading.asked[a:b] for a, b in reading.asking)
-    if asking and not rx.search(BUY + "|" + RENT_OR_OWN + r"|\b(?:pay|paid)\b", asking) and rx.search(
+    if not rx.search(BUY + "|" + RENT_OR_OWN + r"|\b(?:pay|paid)\b", asking) and rx.search(
             "|".join((FIT_ASK, LIMIT, SPEED, ESTIMATE_ASK)), asking):
         return False
-    if reading.hours is not None and reading.purchase_usd_per_gpu is None and not rx.search(BUY, reading.asked):
-        return False  # 'pricing for 16 B200s for two weeks' beside 'our on-prem workstations': a rental
+    if reading.purchase_usd_per_gpu is None and not rx.search(BUY, reading.asked):
+        return False  # 'pricing for 16 B200s for two weeks': no purchase to weigh
     def where_asked(pattern: str) -> re.Match[str] | None:  # 'on-prem fleet' in the backstory is no buy word
-        return next((m for m in rx.finditer(pattern, reading.asked)
-                     if not reading.asking or any(a <= m.start() < b for a, b in reading.asking)), None)
+        return next((m for m in rx.finditer(pattern, reading.asked) if not reading.asking or within(m.start(), reading.asking)), None)
     cost, buy_word = where_asked(COST_ASK), where_asked(BUY)
-    if reading.hours is not None and cost and buy_word and cost.start() < buy_word.start() \
-            and rx.search(r"\balso\b|, and\b",
-                          reading.asked[cost.end():buy_word.start()]):
+    if cost and buy_word and cost.start() < buy_word.start() and rx.search(r"\balso\b|, and\b", reading.asked[cost.end():buy_word.start()]):
         return False  # 'what would renting 8x A100 for 100 hours cost? also, would buying make sense?': the bill first
-    framed_by_rent = said(reading, r"\b(rent\w*|cloud|leas\w*|capex)\b|" + BREAK_EVEN)
-    framed = framed_by_rent or reading.years is not None or reading.utilization is not None
-    on_prem = r"|on[ -]?prem\w*" if framed_by_rent else ""  # 'an on-prem cluster for Maverick' alone weighs nothing
-    bought = (said_outside_asides(reading, rf"\b(buy\w*|purchas\w*|owning|capex{on_prem})\b|\b(?:versus|vs\.?|or)[ -]own\b")
-              or reading.purchase_usd_per_gpu is not None)
+    framed = said(reading, r"\b(rent\w*|cloud|leas\w*|capex)\b|" + BREAK_EVEN) or reading.years is not None \
+        or reading.utilization is not None  # 'an on-prem cluster for Maverick' alone weighs nothing
+    bought = reading.purchase_usd_per_gpu is not None or said_outside_asides(
+        reading, r"\b(buy\w*|purchas\w*|owning|capex|on[ -]?prem\w*)\b|\b(?:versus|vs\.?|or)[ -]own\b")
     buy, versus = rx.search(BUY, reading.asked), rx.search(r"\b(vs|versus|compare|between)\b", reading.asked)
     comparing = len(reading.gpus) >= 2 and versus is not None and (buy is None or versus.start() < buy.start())
     return bought and framed and not comparing
@@ -698,8 +657,8 @@ def asks_job_cost(reading: Reading) -> bool:
     """A rental bill: GPUs named with a cost word, and either no model or a duration ('~72 hours on 8x H100: the bill?')."""
     if not named_gpus(reading):
         return False
-    if budget_of(reading) and said(reading, r"\b(?:fit|within|under|over|stay in|enough|blow)(?: \w+){0,3} budget\b|\bafford\b"):
-        return True  # 'budget $10k: do we fit it?'
+    if said(reading, r"\b(?:fit|within|under|over|stay in|enough|blow)(?: \w+){0,3} budget\b|\bafford\b"):
+        return True  # 'budget $10k: do we fit it?', 'can we afford a month of it?'
     if not has_subject(reading):
         # ('a v100 going cheap on ebay: specs?' tells a price; it asks the card)
         cost = (r"\b((?<!going )(?<!selling )cheap\w*|cost\w*|price\w*|rent\w*|pay|spend|bill\w*|rate|going for|go for|per hour|an hour"
@@ -710,45 +669,55 @@ def asks_job_cost(reading: Reading) -> bool:
         ESTIMATE_ASK, FIT_ASK, LIMIT, ABSOLUTE_SPEED))  # 'how many users at once on that a10g? also what does it cost?'
 
 
+# 'what's an L40S exactly?' asks its card, 'what's an L40S going for?' its price (· : a name, masked)
 CARD_OF_A_NAME = (r"\bwhat(?: is|'s|s| exactly is) (?:the |an? )?(·)(?=·*+(?: ·+)*+(?: |$)(?!(?:going|go|on|for|cost\w*|per|rent\w*"
-                  r"|pric\w*|gonna|running|at|with|in|to|vs|versus|or|and)\b))")  # · : a name, masked;
+                  r"|pric\w*|gonna|running|at|with|in|to|vs|versus|or|and)\b))")
 SPECS_OF_A_NAME = (r"\b(?:specs?|memory(?: size)?|vram|bandwidth|tdp)(?: (?:and|,) [a-z ]{1,30}?)? (?:of|for|on) (?:an? |the )?(·)"
                    r"|(?:^|\bthe |\ban? )(·)[·\s]*'?s? specs?\b")  # 'mi355x specs?'
-# 'what's an L40S exactly?' asks its card, 'what's an L40S going for?' its price
 CARD_FIRST = (r"\bwhat does (?:the )?\S+ (?:part |bit |suffix )?(?:mean|stand for)\b"
               r"|\barchitectur\w*(?! (?:proposal|review|diagram|doc\w*|decision))"
               r"|\bactive param\w*|\bhow many (?:layers|experts|heads|(?:total )?(?:params|parameters) (?:does|do))\b"
               r"|\bhow many (?:params |parameters )?(?:are )?active\b"
               r"|\b(?:a )?(?:trillion|billion) param\w*|\bis (?:it|·[·\s]*) (?:an? )?moe\b"
-              r"|\b(?:layers|kv heads|hidden size|vocab\w*)\b")  # · : a model's name, masked
-def asks_what_is(reading: Reading, named_at: list[int], pattern: str = CARD_OF_A_NAME) -> str | None:
-    """'What is <name>' where the name is one of those named at `named_at`, as a pattern for `first`; else None."""
-    def word_at(position: int) -> int:
-        return reading.asked.count(" ", 0, position)
-    found = any(word_at(m.start(m.lastindex or 0)) in named_at for m in rx.finditer(pattern, reading.asked))
-    return pattern if found else None
-
-
-def card_words(reading: Reading) -> str:
-    """What asks for a model's card: 'what is <name>' only where the name is a model's ('what exactly is the H100 NVL?'
-    asks for a GPU's card)."""
-    of_a_model = asks_what_is(reading, reading.model_at)
-    return f"{of_a_model}|{CARD_FIRST}" if of_a_model else CARD_FIRST
+              r"|\b(?:layers|kv heads|hidden size|vocab\w*)\b")  # what asks for a model's card
 
 
 def asks_gpu_card_first(reading: Reading) -> bool:
-    """'What exactly is the H100 NVL? ... also would llama 70b fit on one?': the card first, then the rest."""
-    of_a_gpu = asks_what_is(reading, reading.gpu_at, f"{CARD_OF_A_NAME}|{SPECS_OF_A_NAME}")  # 'bandwidth of an MI325X?'
-    return bool(named_gpus(reading)) and of_a_gpu is not None and first(reading, of_a_gpu, *OTHER_ASKS)
+    """'What exactly is the H100 NVL? ... also would llama 70b fit on one?': the card first, then the rest; 'what is
+    <name>' or 'bandwidth of an MI325X?' only where the name is a GPU's."""
+    card = f"{CARD_OF_A_NAME}|{SPECS_OF_A_NAME}"
+    named = any(reading.asked.count(" ", 0, m.start(m.lastindex or 0)) in reading.gpu_at for m in rx.finditer(card, reading.asked))
+    return bool(named_gpus(reading)) and named and first(reading, card, *OTHER_ASKS)
 
 
 OTHER_ASKS = (FIT_ASK, ESTIMATE_ASK, SPEED, LIMIT, WHICH_GPU, COST_ASK, r"\b(?:run|serve|train\w*|fine[ -]?tun\w*)\b")
 
 # 'which gpu do i need to qlora X? wanna rent one card, l40s, a100 or h200?': a pick among the cards named
 WHICH_ONE_TO_GET = r"\bwhich (?:single )?(?:gpu|card) (?:do|would|will|should) (?:i|we) (?:need|get|rent|use|buy|pick)\b"
+# a comparison, unless speed ('how fast on a 4090 or a 3090?') or the fit is asked before the comparing words
+SPEED_COMPARED = (r"\b(vs|versus|compare|between|or|which one|best|which (?:\w+ )?(?:gives|has|offers|delivers)|which is|better|worse"
+                  r"|stack up|against|worth (?:it |the (?:\w+ )?)?over)\b")
+FIT_COMPARED = (r"\b(vs|versus|compar\w*|between|stack up|against"
+                r"|which (?:one )?(?:would be|is|will be) (?:quicker|faster|better|cheaper|slower))\b")
+
+
+def count_asked(r: Reading) -> bool:
+    """'How many H100s to hold it?': a GPU count asked, before any memory figure."""
+    return r.how_many_gpus and not first(r, ESTIMATE_ASK, r"\bhow many\b")
+
+
+def asks_training_run(r: Reading) -> bool:
+    """Tokens to train on, or a rate of them asked ('how many tokens per day'), unless another ask comes first."""
+    return (has_subject(r) and not first(r, WHICH_GPU, TIME_ASK) and not first(r, ESTIMATE_ASK, TIME_ASK)
+            and not first(r, FIT_ASK, TIME_ASK)  # 'is that gonna OOM? also how long would a pass take?'
+            and not (r.how_many_gpus and first(r, r"\b(?:how many|number of|minimum)\b", TIME_ASK))  # 'minimum number of H100s?'
+            and not (compared_count(r) >= 2 and first(r, r"\b(?:vs\.?|versus|compar\w*|faster|slower|better|which of the two)\b",
+                                                      TIME_ASK))  # 'which of the two is faster, and how long would a run take?'
+            and (r.training_tokens is not None or any(s.kind == "tokens_asked" for s in r.spans)
+                 or r.workload == "training" and said(r, r"tokens? (?:per|a|/) ?(?:day|hour)|tokens/day")))
 
 JOURNEYS = [
-    Journey("model_card", lambda r: bool(r.models or r.unknown_models) and first(r, card_words(r), *OTHER_ASKS), answer_model_card,
+    Journey("model_card", lambda r: bool(r.models or r.unknown_models) and first(r, CARD_FIRST, *OTHER_ASKS), answer_model_card,
             ("card",)),  # 'what is GLM-4.5-Air architecturally, and would it fit on 2x H100?': the card, then the fit
     Journey("gpu_card", asks_gpu_card_first, answer_gpu_card, ("card",)),
     Journey("cheapest_method", lambda r: has_subject(r) and first(r, CHEAPEST_WAY, SPEED, FIT_ASK, ESTIMATE_ASK, TRAINING_TIME_WORDS)
@@ -757,46 +726,27 @@ JOURNEYS = [
                      and not said(r, r"\bcheapest (?:way|route|approach|method) to\b")),  # 'cheapest way to tune X? a 4090 vs an a100'
             answer_cheapest_method, ("cost", "fit", "serving")),
     Journey("serving", asks_serving, answer_serving, ("serving", "speed", "cost", "fit", "which_gpu")),
-    Journey("training_time", lambda r: has_subject(r) and not first(r, WHICH_GPU, TIME_ASK) and not first(r, ESTIMATE_ASK, TIME_ASK)
-            and not (bool(r.gpus) and first(r, FIT_ASK, TIME_ASK))  # 'is that gonna OOM? also how long would a pass take?'
-            and not (r.how_many_gpus and first(r, r"\b(?:how many|number of|minimum)\b", TIME_ASK))  # 'minimum number of H100s?'
-            and not (compared_count(r) >= 2 and first(r, r"\b(?:vs\.?|versus|compar\w*|faster|slower|better|which of the two)\b",
-                                                      TIME_ASK))  # 'which of the two is faster, and how long would a run take?'
-            and (
-        r.training_tokens is not None or any(s.kind == "tokens_asked" for s in r.spans) or r.workload == "training" and said(
-            r, r"tokens? (?:per|a|/) ?(?:day|hour)|tokens/day")), answer_training_run,
-            ("time", "cost", "speed")),
+    Journey("training_time", asks_training_run, answer_training_run, ("time", "cost", "speed")),
     Journey("rent_or_buy", asks_rent_or_buy, answer_rent_or_buy, ("buy", "cost")),
     Journey("compare", lambda r: compared_count(r) >= 2 and not mixed_box(r) and not (said(r, MIXED_BOX) and said(r, BIGGEST + "|" + LIMIT))
-            and not said(r, WHICH_ONE_TO_GET)
-            and not first(r, ABSOLUTE_SPEED, r"\b(vs|versus|compare|between|or|which one|best"
-                                                                                      r"|which (?:\w+ )?(?:gives|has|offers|delivers)"
-                                                                                      r"|which is|better|worse|stack up|against"
-                                                                                      r"|worth (?:it |the (?:\w+ )?)?over)\b")
-            and not first(r, r"\bfits?\b", r"\b(vs|versus|compar\w*|between|stack up|against"
-                                              r"|which (?:one )?(?:would be|is|will be) (?:quicker|faster|better|cheaper|slower))\b"),
+            and not said(r, WHICH_ONE_TO_GET) and not first(r, ABSOLUTE_SPEED, SPEED_COMPARED) and not first(r, r"\bfits?\b", FIT_COMPARED),
             answer_compare, ("compare", "speed", "cost", "fit", "which_gpu")),
     Journey("cloud_cost", asks_job_cost, answer_cloud, ("cost", "fit", "time")),  # a rental answers "how long" for a budget
-    Journey("speed", lambda r: has_subject(r) and asks_speed_first(r), answer_speed, ("speed",)),
+    Journey("speed", lambda r: has_subject(r) and first(r, SPEED, FIT_ASK, LIMIT, ESTIMATE_ASK, WHICH_GPU), answer_speed, ("speed",)),
     Journey("limits", lambda r: bool(r.gpus) and has_subject(r) and asks_limit(r), answer_limits, ("fit", "limits")),
     Journey("fit", lambda r: bool(r.gpus) and has_subject(r) and not first(r, ESTIMATE_ASK, FIT_ASK)
             and not (said(r, WHICH_ONE_TO_GET) and not first(r, FIT_ASK, WHICH_ONE_TO_GET))  # 'which gpu do i need? l40s, a100 or h200?'
             and not (said(r, FIT_ASK) and first(r, WHICH_GPU, FIT_ASK))  # 'which gpu should i get so it sits in vram?'
-            and not (r.how_many_gpus and not fit_before_count(r) and not first(r, ESTIMATE_ASK, r"\bhow many\b")),
-            answer_fit, ("fit",)),
-    Journey("which_gpu", lambda r: has_subject(r) and (first(r, WHICH_GPU, ESTIMATE_ASK)
-                                                     or r.how_many_gpus and not first(r, ESTIMATE_ASK, r"\bhow many\b")),
-            answer_which_gpu,
+            and not count_asked(r), answer_fit, ("fit",)),
+    Journey("which_gpu", lambda r: has_subject(r) and (first(r, WHICH_GPU, ESTIMATE_ASK) or count_asked(r)), answer_which_gpu,
             ("fit", "cost", "which_gpu", "buy")),
     Journey("model_card", lambda r: bool(r.models) and said(r, r"\b(what is|what's|tell me about|describe|explain|structure|architecture"
             r"|specs?|moe|context length|vocab\w*|hidden size|config"
             r"|active param\w*|how many (layers|experts|params|parameters|heads))\b")
             and not said(r, r"\b(vram|memory|fit|need|cheap\w*|cost\w*|run|serve|train\w*|fine[ -]?tun\w*)\b|" + ESTIMATE_ASK),
-            answer_model_card,
-            ("card",)),
+            answer_model_card, ("card",)),
     Journey("estimate", has_subject, answer_estimate, ("fit",)),
-    Journey("biggest_model", lambda r: bool(r.gpus) and not has_subject(r) and biggest_model_asked(r), answer_biggest_model,
-            ("fit", "limits")),
+    Journey("biggest_model", lambda r: bool(r.gpus) and biggest_model_asked(r), answer_biggest_model, ("fit", "limits")),
     Journey("gpu_card", lambda r: bool(named_gpus(r)), answer_gpu_card, ("card",)),
 ]
 JOURNEY_BY_NAME = {j.name: j for j in JOURNEYS}
