@@ -859,13 +859,12 @@ def set_aside_told(reading: Reading, gpus: bool = False, subject: bool = False) 
         for span in reading.spans:
             if span.at == index:
                 span.meaning, span.set_aside = meaning, True
-    named_where_asked = any(asks(s.at) for s in reading.spans if s.at >= 0 and (s.meaning.startswith("GPU ")
-                                                                              or s.meaning == "the GPU named (again)"))
+    named_where_asked = any(asks(s.at) for s in reading.spans
+                            if s.at >= 0 and (s.meaning.startswith("GPU ") or s.meaning == "the GPU named (again)"))
     if gpus and (reading.gpus or reading.unknown_gpus) and not named_where_asked:
-        for index, (gpu_id, _) in zip(reading.gpu_at, reading.gpus, strict=True):
-            aside(index, f"GPU {gpu_id}, told about, not asked about")
-        for index, name in zip(reading.unknown_gpu_at, reading.unknown_gpus, strict=True):
-            aside(index, f"GPU '{name}', told about, not asked about")
+        named = [f"GPU {gpu_id}" for gpu_id, _ in reading.gpus] + [f"GPU '{name}'" for name in reading.unknown_gpus]
+        for index, name in zip(reading.gpu_at + reading.unknown_gpu_at, named, strict=True):
+            aside(index, f"{name}, told about, not asked about")
         reading.gpus, reading.gpu_at, reading.unknown_gpus, reading.unknown_gpu_at = [], [], [], []
     told_models = reading.models and not any(asks(a) for a in reading.model_at)
     told_size = reading.params_billions is not None and reading.params_at >= 0 and not asks(reading.params_at)
@@ -987,16 +986,17 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
         for at, model in zip(reading.model_at, reading.models, strict=True):
             if at not in moved_model:
                 words.told_aside(at, f"model {model}, the one being left")
-        kept_models = [(a, m) for a, m in zip(reading.model_at, reading.models, strict=True) if a in moved_model]
-        reading.model_at, reading.models = [a for a, _ in kept_models], [m for _, m in kept_models]
+        reading.models = [m for a, m in zip(reading.model_at, reading.models, strict=True) if a in moved_model]
+        reading.model_at = moved_model
     if not words.asking and not words.aside:
         return
     set_aside_other_places(words, reading)
     set_aside_dismissed_names(words, reading)
     tiers = [words.tier_at(a) for a in reading.gpu_at]
     asking = " ".join(words.text[a:b] for a, b in words.asking)
+    # 'a friend runs it on a 5090 ... is that possible on his card?', 'the rep claims X: is that true?': theirs is asked of
     if (rx.search(r"\b(?:his|her|their) (?:card|gpu|rig|setup|box|machine|build)s?\b", asking) or v.CHECKS_A_CLAIM.search(asking)) \
-            and 0 in tiers:  # 'a friend runs it on a 5090 ... is that possible on his card?', 'the rep claims X: is that true?'
+            and 0 in tiers:
         tiers = [2 if t == 0 and not any(a <= words.starts[i] < b for a, b in words.left) else t
                  for t, i in zip(tiers, reading.gpu_at, strict=True)]
     unknown_tiers = [words.tier_at(a) for a in reading.unknown_gpu_at]
@@ -1008,16 +1008,16 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     not_gpus = r"(?:the )?(?:cloud|rent\w*|buy\w*|on-?prem\w*|own\w*)\b"  # 'buying compared to renting' sets no GPUs side by side
     comparing = rx.search(rf"\b(?:(?:vs\.?|versus)(?! {not_gpus})|compar\w*(?! (?:to|with|against) {not_gpus})|stack up"
                           r"|against|(?:faster|slower|better|worse|cheaper) than|worth it|between (?:them|the two|both))\b",
-                          words.text) is not None  # 'h200 vs h100 for X. is the h200 worth it?'
-    # 'torn between A and B, how do they compare?': the two asked about are the candidates, not the rig one has
-    comparing = comparing and sum(t == max(tiers, default=1) for t in tiers) < 2
+                          words.text) is not None  # 'h200 vs h100 for X. is the h200 worth it?': both are candidates,
+    comparing = comparing and sum(t == max(tiers, default=1) for t in tiers) < 2  # unless two are asked of already
     open_hardware = v.HARDWARE_OPEN.search(words.text) is not None  # 'no hardware picked yet': the GPUs told are not asked
     asked = [(t == max(tiers, default=1) or comparing and t > 0) and (t > 0 or not theirs) and (t > 1 or not open_hardware)
              for t in tiers]
-    unknown_asked = [(t > 0 or not (theirs or top > 0)) and (t > 1 or not open_hardware)  # yields to others' stories,
-                     and not (t < catalog_top and name not in asking and not comparing)  # to a catalog GPU asked about
-                     for t, name in zip(unknown_tiers, reading.unknown_gpus, strict=True)]  # and to 'leaving aside what
-    # hardware we buy'; 'been renting a40s ... does buying the 4090 beat renting?': the 4090
+    # a GPU outside the catalog yields to others' stories, to 'no hardware picked yet' and to a catalog GPU asked about
+    # ('been renting a40s ... does buying the 4090 beat renting?': the 4090)
+    unknown_asked = [(t > 0 or not (theirs or top > 0)) and (t > 1 or not open_hardware)
+                     and not (t < catalog_top and name not in asking and not comparing)
+                     for t, name in zip(unknown_tiers, reading.unknown_gpus, strict=True)]
     keep_unknown_gpus(words, reading, unknown_asked, "told about, not asked about")
     keep_gpus(words, reading, asked, "told about, not asked about")
     if len(reading.models) > 1:
@@ -1036,9 +1036,8 @@ def read_unknown_gpus(words: Words, reading: Reading) -> None:
             merged[-1][1] = max(merged[-1][1], end)
         else:
             merged.append([start, end])
-    text = words.masked()
     for start, end in merged:
-        name = rx.sub(r"(\d)s$", r"\1", text[start:end].strip())  # 'two Tesla P40s': a P40
+        name = rx.sub(r"(\d)s$", r"\1", masked_before[start:end].strip())  # 'two Tesla P40s': a P40
         before = " ".join(words.words[max(0, words.index_at(start) - 4):words.index_at(start)])
         if rx.search(NEGATION.rstrip() + "$", before):  # 'swapped my 3070 for a 7900 xtx': the 3070 is gone
             words.take_range(start, end, f"ruled out: '{name}'")
@@ -1074,23 +1073,38 @@ def read_percentile_outputs(words: Words) -> None:
         words.take(chosen, f"sized for the p{keep} output")
 
 
+TOKEN_WORD = r"(?:tokens?|toks?)"
+ROW_COUNT = r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k|m|million|thousand)? (?:[a-z-]+ )?"  # '20k samples', '1.5 million support rows'
+ROWS = ROW_COUNT + r"(?:samples|examples|rows|conversations|documents|docs|pairs|chats|tickets|instructions|dialogues|records)\b"
+ROWS_OF_LENGTH = (ROW_COUNT + r"(?:samples|examples|rows|conversations|documents|docs|sequences|pairs|chat samples|chats"
+                  r"|chat examples|tickets|resolved tickets) ,? ?(?:of|at|with|averaging|averaging about|averaging maybe|avg"
+                  r"|roughly|about|around|each of|packed (?:to|into)|truncated to|padded to|each|each about|each around"
+                  r"|each roughly|x|times) (?:about |around |roughly )?(\d+(?:\.\d+)?) ?(k)? " + TOKEN_WORD
+                  + r"(?: each)?\b(?! ?/ ?s|/sec| per s| a s)")  # not '20 tok/s each'
+AVERAGE_LENGTH = (r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? " + TOKEN_WORD + r" (?:avg|average|each|on average|apiece|mean"
+                  r"|per (?:example|sample|row|conversation|doc|document|record))\b"
+                  r"|\b(?:avg|average|averaging|mean)(?: length| len| of| is| about| around| roughly)* (\d+(?:\.\d+)?) ?(k)? "
+                  + TOKEN_WORD + r"\b")
+ROW_SCALE = {"k": 1e3, "m": 1e6, "million": 1e6, "thousand": 1e3}
+
+
 def read_token_counts(words: Words, reading: Reading) -> None:
-    """'on 1T tokens', '20B tokens of data', 'generate 500 tokens', '300 output tokens'."""
+    """'on 1T tokens', '20B tokens of data', '20k samples of ~1k tokens each'; not a price's unit or a load per day."""
     scale = "|".join(sorted(v.TOKEN_SCALE, key=len, reverse=True))
-    tokens = r"(?:output |input |generated )?(?:tokens?|toks?)\b"
+    tokens = r"(?:output |input |generated )?" + TOKEN_WORD + r"\b"
     for pattern, kind, value in phrases.TOKENS_TOLD if rx.search(r"train|optimal|scratch", words.text) else ():  # 'advisor thinks 100B'
         found = words.search_all_tiers(pattern)
         if found:
             words.take_range(*found.span(), kind, kind=kind, value=float(found[1]) * v.TOKEN_SCALE[found[2]] if found.lastindex else value)
     unit = words.search(rf"\bper (?:\d+(?:\.\d+)? ?)?(?:{scale}) {tokens}|\b1 ?(?:{scale}) {tokens} (?:would |will |does |do )?cost")
-    if unit:  # 'cost per million output tokens', 'what does a million tokens cost': a price's unit, not training data
+    if unit:  # 'cost per million output tokens', 'what does a million tokens cost'
         words.take(unit, "tokens a price is quoted per (not training data)")
-    corpus = words.search(rf"(\d+(?:\.\d+)?) ?({scale}) (?:tokens?|toks?)\b(?! ?(?:/|per) ?s)(?! context)")
+    corpus = words.search(rf"(\d+(?:\.\d+)?) ?({scale}) {TOKEN_WORD}\b(?! ?(?:/|per) ?s)(?! context)")
     volume = corpus and rx.match(r" ?(?:/ ?|per |a |each |every )(?:day|month|week)\b|/d\b| daily\b", words.text[corpus.end():])
     trains = rx.search(r"\b(?:train\w*|fine[ -]?tun\w*|sft|epochs?|dataset|corpus|lora|qlora)\b", words.text)
-    if corpus and volume and not trains:
+    if corpus and volume and not trains:  # 'we pay OpenAI for ~5M tokens/day of summarization': a load, not a dataset
         words.take_range(corpus.start(), corpus.end() + volume.end(), "tokens served per period (not training data)")
-        corpus = None  # 'we pay OpenAI for ~5M tokens/day of summarization': a load, not a dataset
+        corpus = None
     short = corpus is not None and v.TOKEN_SCALE[corpus.group(2)] < 1e6  # '2k examples of 1k tokens each': a length, not a dataset
     corpus = None if short else corpus
     if corpus:
@@ -1098,20 +1112,12 @@ def read_token_counts(words: Words, reading: Reading) -> None:
         words.take(corpus, f"{reading.training_tokens:.3g} training tokens")
         if not rx.match(r" ?(?:in )?(?:total|in all|overall|all told|after)\b", words.text[corpus.end():]):
             read_epochs(words, reading)
-    rows = None if corpus or short and not trains else words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k|m|million|thousand)? (?:[a-z-]+ )?"
-                                                                    r"(?:samples|examples"
-                                            r"|rows|conversations|documents"
-                                            r"|docs|sequences|pairs|chat samples|chats|chat examples|tickets|resolved tickets)"
-                                            r" ,? ?(?:of|at|with|averaging|averaging about|averaging maybe|avg|roughly|about|around"
-                                            r"|each of|packed (?:to|into)|truncated to|padded to|each|each about|each around"
-                                            r"|each roughly|x|times)"
-                                            r" (?:about |around |roughly )?(\d+(?:\.\d+)?) ?(k)?"
-                                            r" (?:tokens?|toks?)(?: each)?\b(?! ?/ ?s|/sec| per s| a s)")  # not '20 tok/s each'
-    if rows:  # '20k samples of ~1k tokens each': the data is their product; each is a sequence of that length
+    rows = None if corpus or short and not trains else words.search(ROWS_OF_LENGTH)
+    if rows:  # the data is their product; each is a sequence of that length, unless it is an average
         count = row_count(rows)
         length = kilo(rows.group(3), rows.group(4))
         reading.training_tokens = count * length
-        if not rx.search(r"\bav(?:era)?g|\broughly\b|\babout\b|\baround\b", rows.group(0)):  # an average length is no sequence length
+        if not rx.search(r"\bav(?:era)?g|\broughly\b|\babout\b|\baround\b", rows.group(0)):
             reading.seq_len = length
         words.take(rows, f"{reading.training_tokens:.3g} training tokens ({count:g} sequences of {length:,} tokens)")
         read_epochs(words, reading)
@@ -1120,19 +1126,7 @@ def read_token_counts(words: Words, reading: Reading) -> None:
     read_percentile_outputs(words)
 
 
-ROWS = (r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k|m|million|thousand)? (?:[a-z-]+ )?(?:samples|examples|rows|conversations|documents|docs"
-        r"|pairs|chats|tickets|instructions|dialogues|records)\b")
-AVERAGE_LENGTH = (r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:tokens?|toks?) (?:avg|average|each|on average|apiece|mean"
-                  r"|per (?:example|sample|row|conversation|doc|document|record))\b"
-                  r"|\b(?:avg|average|averaging|mean)(?: length| len| of| is| about| around| roughly)* (\d+(?:\.\d+)?) ?(k)?"
-                  r" (?:tokens?|toks?)\b")
-
-
-ROW_SCALE = {"k": 1e3, "m": 1e6, "million": 1e6, "thousand": 1e3}
-
-
 def row_count(rows: re.Match[str]) -> float:
-    """'20k samples', '1.5 million rows': the count a ROWS-shaped match names (its first two groups)."""
     return float(rows.group(1)) * ROW_SCALE.get(rows.group(2) or "", 1)
 
 
@@ -1185,30 +1179,28 @@ def read_people_in_all(words: Words, reading: Reading) -> None:
 
 def read_traffic(words: Words, reading: Reading) -> None:
     """Who asks (its size), the request rate and the users the slot rows left ('1000 concurrent users')."""
-    peak = any(span.kind == "users" for span in words.spans)  # read at once by the slot rows (slots.py)
+    peak = any(span.kind == "users" for span in words.spans)  # read at once by the slot rows
     served = rx.search(r"\b(?:serv\w*|host\w*|deploy\w*|chat ?bots?|chat tool|assistant|for (?:a|our|the|my) [\w-]+ (?:[\w-]+ )?"
                        rf"(?:{v.ORGANISATIONS}))\b", words.text) is not None
     apart = "(?:, )?" if served else "(?:, )?(?:of )?"  # 'legal-tech startup, 6 people': who asks; 'serve it to a team of 15': users
     team = words.search(rf"\b(?:{v.ORGANISATIONS}) {apart}(?:has |have |had |is |are )?(?:about |around |~ ?)?(\d+) "
-                        r"(?:people|persons|staff|employees|devs"
-                        r"|engineers|researchers)\b(?! (?:at peak|at once|at the same time|concurrently|simultaneously))")
+                        r"(?:people|persons|staff|employees|devs|engineers|researchers)\b"
+                        r"(?! (?:at peak|at once|at the same time|concurrently|simultaneously))")
     team = team or words.search(r"\b(?:we're|we are|i'm at|i work at|i'm with) an? (\d[\d,]*)[ -]?(?:person|people|employee|staff)\b")
-    if team:  # 'We're a 300-person law firm': who asks, not users
+    if team:  # 'We're a 300-person law firm'
         words.take(team, f"an organisation of {team.group(1)} (its size, not concurrent users)")
     read_users(words, reading, served, peak, read_rate(words, reading))
 
 
 def read_rate(words: Words, reading: Reading) -> re.Match[str] | None:
-    """'20 requests per second', '50 rps'; of several, the peak."""
+    """'20 requests per second', '50 rps', 'QPS target 25'; of several, the peak ('averages 2/s, spikes to 8')."""
     rates = words.finditer(r"(\d+(?:\.\d+)?) ?(?:rps|qps|req/s|(?:requests?|reqs?) ?(?:per|/|an?|each|every) ?"
-                           r"(?:(s\b|sec\w*|second)|(min\w*)|(h\b|hr|hour)|(day))"
-                           r"|queries (?:per|a) second)"
-                           # 'QPS target 25'
+                           r"(?:(s\b|sec\w*|second)|(min\w*)|(h\b|hr|hour)|(day))|queries (?:per|a) second)"
                            r"|\b(?:qps|rps)(?: target| peak| of| is| at| around| about| =)* (\d+(?:\.\d+)?)\b(?! ?(?:%|tok|users))")
     top = max((words.tier(r.start()) for r in rates), default=0)
     rates = [r for r in rates if words.tier(r.start()) == top]  # not a rate from a blog the question sets aside
     rate = next((r for r in rates if rx.search(r"\b(?:spikes?|peaks?|peaking|max\w*|up to|bursts?)(?: \w+)?(?: to| at| of| is)? ?$",
-                                               words.text[:r.start()])), rates[0] if rates else None)  # 'averages 2/s, spikes to 8'
+                                               words.text[:r.start()])), rates[0] if rates else None)
     if rate:
         per = 60.0 if rate.group(3) else 3600.0 if rate.group(4) else 86400.0 if rate.group(5) else 1.0
         reading.requests_per_s = round(float(rate.group(1) or rate.group(6)) / per, 4)
@@ -1216,29 +1208,31 @@ def read_rate(words: Words, reading: Reading) -> re.Match[str] | None:
     return rate
 
 
+# '60 concurrent sessions', '50 concurrent at peak', '~25 underwriters at once', '150 clinicians at the morning peak'
+CONCURRENT_COUNT = (r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent|parallel|simultaneous|active) (?:(?:[a-z]+ )?(?:users?|requests"
+           r"|sessions|streams|people|chats|connections|clients)\b|(?=(?:at (?:the )?peak |at once )?(?:[,?!]|$|what|how)))"
+           r"|(?<!how many )(?<![\w.$])(\d+) ?(k)? (?!tokens|gpus|cards|models|layers|experts|requests)[a-z]+s(?: \w+){0,5}?"
+           r" (?:at once|at the same (?:time|moment)|simultaneously|concurrently|at (?:the )?(?:\w+ )?peak)\b")
+# 'IT expects 100 at once', 'if all 40 of us used it at the same time'
+EXPECTED_CONCURRENT = (r"\b(?:expects?|expecting|expected|peaks? (?:at|of)|maybe|about|around|up to|roughly|~) ?"
+                    r"(\d+)() (?:at once|at the same time|concurrently|simultaneously)\b"
+                    r"|\ball (\d+)() of us\b[^.?!]{0,80}?\b(?:at once|at the same time|concurrently|simultaneously)\b")
+
+
 def read_users(words: Words, reading: Reading, served: bool, peak: bool, rate: re.Match[str] | None) -> None:
     """'1000 concurrent users', 'team of 5'; the load planned for over today's."""
-    at_once = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent|parallel|simultaneous|active) (?:(?:[a-z]+ )?(?:users?|requests"
-                           r"|sessions|streams|people|chats|connections|clients)\b|(?=(?:at (?:the )?peak |at once )?(?:[,?!]|$|what|how)))"
-                           # of '400 devs, 60 concurrent sessions'; '500 staff, 50 concurrent at peak'
-                           r"|(?<!how many )(?<![\w.$])(\d+) ?(k)? (?!tokens|gpus|cards|models|layers|experts|requests)[a-z]+s"
-                           r"(?: \w+){0,5}?"
-                           r" (?:at once|at the same (?:time|moment)|simultaneously|concurrently|at (?:the )?(?:\w+ )?peak)\b")
-    # ('~25 underwriters at once', '150 clinicians at the morning peak')
-    at_once = at_once or words.search(r"\b(?:expects?|expecting|expected|peaks? (?:at|of)|maybe|about|around|up to|roughly|~) ?"
-                                      r"(\d+)() (?:at once|at the same time|concurrently|simultaneously)\b"  # 'IT expects 100 at once'
-                                      r"|\ball (\d+)() of us\b[^.?!]{0,80}?\b(?:at once|at the same time|concurrently|simultaneously)\b")
+    at_once = words.search(CONCURRENT_COUNT) or words.search(EXPECTED_CONCURRENT)
     staff = (r"(?:" + v.ORGANISATIONS + r")\b" if served  # 'serve it to our 10-person QA team': the team are the users
              else r"(?:[\w-]+ ){0,2}(?:" + v.ORGANISATIONS + r")\b")  # 'our 3-person ML team runs ...': who asks
-    users = at_once or words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent |parallel |simultaneous |active |internal "
-                                    r"|daily |paying |beta |external |total )?(?!person " + staff + r")"
-                         r"(?:users?|requests|sessions|streams|people|ppl|persons?|customers|employees|clients|seqs|sequences|devs?"
-                         r"|developers?|engineers?|agents|seats?|members|students|analysts?|researchers?|staff|teammates"
-                         r"|colleagues)\b(?: at the same time| at once| concurrently| simultaneously)?"
-                         r"|(\d+) (?:concurrent|parallel|simultaneous)\b|\b(a single|single|one|1) (?:user|person|stream|request)\b"
-                         r"|\b(?:just|only) (?:for )?(me|myself)\b"
-                         # 'team of 5 here': who asks
-                         r"|(?<!we're a )(?<!we are a )(?<!i'm on a )(?<!i am on a )\bteam of (\d+)\b(?! here\b)")
+    users = at_once or words.search(
+        r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent |parallel |simultaneous |active |internal "
+        r"|daily |paying |beta |external |total )?(?!person " + staff + r")"
+        r"(?:users?|requests|sessions|streams|people|ppl|persons?|customers|employees|clients|seqs|sequences|devs?"
+        r"|developers?|engineers?|agents|seats?|members|students|analysts?|researchers?|staff|teammates"
+        r"|colleagues)\b(?: at the same time| at once| concurrently| simultaneously)?"
+        r"|(\d+) (?:concurrent|parallel|simultaneous)\b|\b(a single|single|one|1) (?:user|person|stream|request)\b"
+        r"|\b(?:just|only) (?:for )?(me|myself)\b"
+        r"|(?<!we're a )(?<!we are a )(?<!i'm on a )(?<!i am on a )\bteam of (\d+)\b(?! here\b)")  # 'team of 5 here': who asks
     today = users and rx.search(r"\b(?:today|currently|right now|at the moment|these days)\b",
                                 words.text[max(0, users.start() - 40):users.end() + 20])
     goal = today and words.search(r"\b(?:roll(?:ing)? (?:it |this )?out to|scal(?:e|ing) (?:it |this )?(?:up )?to|grow(?:ing)? to|"
@@ -1255,34 +1249,33 @@ def read_users(words: Words, reading: Reading, served: bool, peak: bool, rate: r
     if users and headcount_only:  # '~600 staff ... 5 requests per second': the rate is the load, the staff its source
         words.take(users, "people in all (the load is the request rate)")
     elif users and not peak:
-        value = users.group(1) or users.group(3) or users.group(6) or "1"  # 4, 5: one user ('a single user', 'just for me')
+        value = users.group(1) or users.group(3) or users.group(6) or "1"  # 'a single user', 'just for me'
         reading.users = int(float(value) * (1000 if users.group(2) else 1))
         words.take(users, f"{reading.users:,} concurrent users")
 
 
 BUYING = r"\b(?:buy\w*|bought|purchas\w*|own\w*)\b"
+MONEY = r"\$ ?\d[\d.]*+ ?k?\b"
 
 
 def read_budgets(words: Words, reading: Reading) -> None:
     """A budget, a cap, a price paid: no price to weigh."""
-    money = r"\$ ?\d[\d.]*+ ?k?\b"
-    budget = words.search(rf"{money} (?:(?:of |in )?(?:an? |our |my |the )?(?:grant money|grant|budget|funding)|to (?:spend|work with))\b"
-                          rf"|\b(?:can|could) (?:spend|afford)(?: up to| at most)? {money}|\b(?:budget|grant|funding)\w*:? "
-                          r"(?:(?:of|is|around|about|roughly|under|below|up to|max|at most|~) ?){0,2}" + money)
+    budget = words.search(rf"{MONEY} (?:(?:of |in )?(?:an? |our |my |the )?(?:grant money|grant|budget|funding)|to (?:spend|work with))\b"
+                          rf"|\b(?:can|could) (?:spend|afford)(?: up to| at most)? {MONEY}|\b(?:budget|grant|funding)\w*:? "
+                          r"(?:(?:of|is|around|about|roughly|under|below|up to|max|at most|~) ?){0,2}" + MONEY)
     per_hour = r" ?(?:/ ?|per |an? |each )(?:gpu[ -]?(?:/ ?)?)?(?:h|hr|hour)\b"
-    spend = rx.search(r"\bhow (?:many (?:[\w-]+ ){0,3}?(?:hours|tokens)|long)\b", words.text) and words.search(f"{money}(?!{per_hour})")
+    spend = rx.search(r"\bhow (?:many (?:[\w-]+ ){0,3}?(?:hours|tokens)|long)\b", words.text) and words.search(f"{MONEY}(?!{per_hour})")
     if not budget and spend and not rx.search(BUYING, words.text[:spend.start()]):
         budget = spend  # 'i have $1000: how many hours of an a100?'
     if not budget and rx.search(r"\bafford|\benough\b|\bcover\b|\bstretch\b", words.text):  # 'we have $20k, can we afford it?'
-        budget = words.search(rf"\b(?:we|i)(?: only| just)? (?:have|'ve got|got|raised) (?:about |around |roughly |up to )?{money}")
+        budget = words.search(rf"\b(?:we|i)(?: only| just)? (?:have|'ve got|got|raised) (?:about |around |roughly |up to )?{MONEY}")
     if budget and not rx.match(per_hour, words.text[budget.end():]):  # '$15k of grant money' (not 'budget $2/hr', a rate)
         amount = rx.search(r"(\d[\d.]*) ?(k?)", budget[0])
         value = float(amount[1]) * 1000 ** bool(amount[2]) if amount else 0.0
         words.take_range(*budget.span(), f"a budget of ${value:,.0f} (not a price per GPU)", kind="budget_usd", value=value)
     spending = rx.search(r"\$|\b(?:buy\w*|purchas\w*|budget\w*|spend\w*|afford|cost\w*|price\w*|bucks|dollars?)\b", words.text)
     cap = spending and words.search(r"\b(?:keep (?:it|this|things|the (?:cost|spend|price|bill))|stay(?:ing)?|come in)"
-                                    r" (?:under|below|within)"
-                                    r" \$? ?\d+(?:\.\d+)? ?k\b")
+                                    r" (?:under|below|within) \$? ?\d+(?:\.\d+)? ?k\b")
     if cap:  # 'which gpu should i buy? trying to keep it under 5k': money, not a context
         words.take(cap, "a budget (not a context)")
     for found, zero in [(words.search(p), zero) for p, zero in phrases.NOT_PAID]:  # 'no extra staff or colo': both
@@ -1303,20 +1296,21 @@ def read_utilization(words: Words, reading: Reading) -> None:
         value = float(utilization.group(1))
         reading.utilization = value / 100 if "%" in utilization.group(0) else value
         words.take(utilization, f"utilization {reading.utilization:.0%}")
-    daily = None if utilization else words.search(phrases.HOURS_A_PERIOD)
+        return
+    daily = words.search(phrases.HOURS_A_PERIOD)
     period = v.DURATION_HOURS[daily.group(2)] if daily else 0.0
     if daily and 0 < float(daily.group(1)) <= period:  # '8 hours a day', '500 hours a year': a share of the time
         reading.utilization = float(daily.group(1)) / period
         words.take(daily, f"utilization {reading.utilization:.0%} ({daily.group(1)} hours a {daily.group(2)})")
-    elif not utilization:
-        steady = words.search(phrases.STEADY)
-        if steady:
-            reading.utilization = next((value for k, value in phrases.SHARES.items() if steady.group(0).startswith(k)), 1.0)
-            words.take(steady, f"utilization {reading.utilization:.0%}")
+        return
+    steady = words.search(phrases.STEADY)
+    if steady:
+        reading.utilization = next((value for k, value in phrases.SHARES.items() if steady.group(0).startswith(k)), 1.0)
+        words.take(steady, f"utilization {reading.utilization:.0%}")
 
 
 def read_prices(words: Words, reading: Reading) -> None:
-    """The price to buy one GPU; those left out, set aside."""
+    """The price to buy one GPU; the asker's rent in cents; prices doubted, left out, set aside or paid already."""
     for dismissed in words.finditer(r"\b(?:ignore|disregard|forget|(?:don't|do not) use) (?:the |that |those |our )?"
                                     r"(\$ ?\d[\d,.]* ?k?(?: ?/ ?h(?:ou)?r\b| per (?:gpu[ -]?)?hour| an hour| each| per card)?)"):
         words.take(dismissed, "a price the question says to leave out", group=1)  # 'ignore the $3.80/hr in the old contract'
@@ -1338,54 +1332,51 @@ def read_prices(words: Words, reading: Reading) -> None:
     purchase = purchase or words.search(phrases.BUY_FOR)  # 'buy an h100 for 25k'
     purchase = purchase or (buying and words.search(phrases.QUOTED_PRICE))  # 'the quote to buy one was ~18k'
     paid_before = purchase and rx.search(phrases.PAID, words.text[max(0, purchase.start() - 80):purchase.start()])
-    if purchase and paid_before and not rx.search(phrases.WEIGHING, words.text):
-        words.take(purchase, "the price paid (told of, not a price to weigh)")  # 'bought two p40s (like $180 a pop). largest
-        purchase = None  # model that fits?'
-    if purchase:
-        reading.purchase_usd_per_gpu = float(purchase.group(1)) * (1000 if purchase.group(2) else 1)
-        words.take(purchase, f"purchase ${reading.purchase_usd_per_gpu:,.0f} per GPU")
+    if purchase and paid_before and not rx.search(phrases.WEIGHING, words.text):  # 'bought two p40s (like $180 a pop)'
+        words.take(purchase, "the price paid (told of, not a price to weigh)")
+    elif purchase:
+        take_purchase(words, reading, purchase)
+
+
+def take_purchase(words: Words, reading: Reading, price: re.Match[str]) -> None:
+    reading.purchase_usd_per_gpu = float(price.group(1)) * (1000 if price.group(2) else 1)
+    words.take(price, f"purchase ${reading.purchase_usd_per_gpu:,.0f} per GPU")
 
 
 def read_bare_price(words: Words, reading: Reading) -> None:
     """Buying talked of, no price read: a bare '$25k' is one GPU's."""
     if reading.purchase_usd_per_gpu is None and rx.search(r"\b(?:buy\w*|purchas\w*|(?<!'s )(?<!our )(?<!my )(?<!their )(?<!its )own\w*)\b"
-                                      r"|\bvs\.? (?:the )?(?:cloud|rent\w*)|\bor rent",
-                                      words.masked()):
+                                                          r"|\bvs\.? (?:the )?(?:cloud|rent\w*)|\bor rent", words.masked()):
         price = words.search(r"\$ ?(\d+(?:\.\d+)?)(?![\d.]) ?(k)?\b(?! ?(?:/|per|an|a) ?(?:gpu ?)?(?:h\b|hr|hour|month|mo\b|year|yr"
                              r"|million|m tok|1m|token))")
         if price:
-            reading.purchase_usd_per_gpu = float(price.group(1)) * (1000 if price.group(2) else 1)
-            words.take(price, f"purchase ${reading.purchase_usd_per_gpu:,.0f} per GPU")
-
-
+            take_purchase(words, reading, price)
 
 
 def read_years(words: Words, reading: Reading) -> None:
-    """'over 3 years': no job; a commitment term, a spend per period, the past."""
+    """'over 3 years', 'for a 6-month project': the horizon; not a commitment term, a spend per period or the past."""
     commitment = words.search(r"(\d+) ?(?:month|year)s? (?:reservation|commitment|contract|commit|reserved)\b")
     if commitment:
         words.take(commitment, "a commitment term (not the length of a job)")
-    for spend in words.finditer(v.SPEND_RATE):  # 'we pay about $4k a month for the API': a rate of spending, no duration
+    for spend in words.finditer(v.SPEND_RATE):  # 'we pay about $4k a month for the API'
         words.take(spend, "a spend per period (not a length of time)")
     past = words.search(r"\b(?:for |over |in |during )?the (?:last|past|previous) (?:\d+|two|three|four|five|few|couple of)"
-                        r" (?:years?|yrs?)\b")  # 'for the last two years we got by with two 3090s': the past, no horizon
+                        r" (?:years?|yrs?)\b")  # 'for the last two years we got by with two 3090s'
     if past:
         words.take(past, "a time told of (not a horizon)")
     project = rx.search(BUYING, words.text) and words.search(*phrases.PROJECT)
-    if project:  # 'buy one for a 6-month project?': the horizon (its hours are still read as the job's)
+    if project:  # 'buy one for a 6-month project?' (its hours are still read as the job's)
         reading.years = float(project[1]) * v.DURATION_HOURS[project[2]] / v.DURATION_HOURS["year"]
         return words.spans.append(Span(project[0], "the horizon", kind="years", value=reading.years))
     years = words.search(r"(?<!n't )(?<!not )(\d+(?:\.\d+)?|one|two|three|four|five|(?<=for )an?|(?<=over )an?|(?<=within )an?"
                          r"|(?<=across )an?|(?<=next )an?|(?<=the next )(?=year)) ?(?:years?|yrs?)\b"
-                         r"(?! (?:\w+ )?(?:support|prosupport|warranty|service|maintenance|care)\b)")  # '3yr ProSupport' is no horizon
+                         r"(?! (?:\w+ )?(?:support|prosupport|warranty|service|maintenance|care)\b)")  # '3yr ProSupport'
     if years and rx.search(r"(?:n't|\bnot)(?: \S+){0,2} ?$", words.text[:years.start()]):  # 'won't have them for a year'
         words.take(years, "a time it will not be (not a horizon)")
-        years = None
-    if years and rx.search(r"\b(?:have|has|'ve|had) been(?: \S+){0,6} for (?:about |almost |over |nearly )?$",
-                           words.text[:years.start()]):  # 'we've been on Llama 2 70B for a year': the past
+    elif years and rx.search(r"\b(?:have|has|'ve|had) been(?: \S+){0,6} for (?:about |almost |over |nearly )?$",
+                             words.text[:years.start()]):  # 'we've been on Llama 2 70B for a year': the past
         words.take(years, "a time told of (not a horizon)")
-        years = None
-    if years:
+    elif years:
         value = years.group(1) or "1"  # 'the next year'
         reading.years = float(value) if value[0].isdigit() else float(v.NUMBER_WORDS[value])
         half = rx.match(r" and a half\b", words.masked()[years.end():])  # 'over the next year and a half'
@@ -1395,80 +1386,77 @@ def read_years(words: Words, reading: Reading) -> None:
         words.take(years, f"{reading.years:g} year{'s' if reading.years != 1 else ''}")
 
 
-TIMES_A_WEEK = {"once": 1, "twice": 2, "thrice": 3}
-
-
 def read_hours(words: Words, reading: Reading) -> None:
-    """'100 hours', 'two weeks', a schedule over a span: how long the GPUs are used."""
+    """'100 hours', 'two weeks', a schedule over a span, 'the whole month': how long the GPUs are used."""
     if not read_counted_span(words, reading):
         read_named_span(words, reading)
+
+
+TIMES_A_WEEK = {"once": 1, "twice": 2, "thrice": 3}
+NOT_A_RENTAL = (r"(?<!once )(?<!twice )(?<!times )(?<!days )(?<!nights )(?<!evenings )(?<!sessions )"  # 'once a month': how often
+                r"(?<!running )(?<!estimated )(?<!estimated like )(?<!took )(?<!took about )(?<!takes )(?<!eta )"
+                r"(?<!already )(?<!took almost )(?<!took nearly )(?<!took over )(?<!took around )"
+                r"(?<!took roughly )")  # 'took about 3 days': a time told
 
 
 def read_counted_span(words: Words, reading: Reading) -> bool:
     """'3 days', '10 hours a day for 30 days' (300 hours), '3 hours a night, twice a week, for a ten week semester' (60)."""
     units = "|".join(sorted((u for u in v.DURATION_HOURS if u != "year"), key=len, reverse=True))
     count_words = "|".join(w for w in v.NUMBER_WORDS if w not in ("dual", "pair", "couple", "single", "quad"))
-    measured = (r"(?<!once )(?<!twice )(?<!times )(?<!days )(?<!nights )(?<!evenings )(?<!sessions )"  # 'once a month' is how often
-                r"(?<!running )(?<!estimated )(?<!estimated like )(?<!took )(?<!took about )(?<!takes )(?<!eta )"
-                r"(?<!already )(?<!took almost )(?<!took nearly )(?<!took over )(?<!took around )"
-                r"(?<!took roughly )")  # a time told, not a rental
-    found = words.search(r"(?<!under )(?<!within )(?<!than )(?<!inside )(?<!after )(?<!past )(?<!last )" + measured +
+    found = words.search(r"(?<!under )(?<!within )(?<!than )(?<!inside )(?<!after )(?<!past )(?<!last )" + NOT_A_RENTAL +
                          rf"\b(\d+(?:\.\d+)?|{count_words}) ?(?:whole |full |entire |gpu[ -]?|node[ -]?|business |working "
-                         rf"|(?:work|week)(?=day))?({units})s?\b(?![/-]| ago\b| (?:an?|per|each|every) )")  # ('2 hours a day': a rate)
+                         rf"|(?:work|week)(?=day))?({units})s?\b(?![/-]| ago\b| (?:an?|per|each|every) )")  # '2 hours a day': a rate
     if found and rx.search(r"\b(?:launch\w*|ship\w*|go(?:ing)? live|releas\w*|due|deadline|demo)\b(?: \S+){0,5} in (?:about |around "
                            r"|roughly )?$", words.text[:found.start()]):
         words.take(found, "when (not how long)")  # 'launching a copilot in about five weeks'
-        found = None
-    if found:
-        value = found.group(1)
-        amount = float(value) if value[0].isdigit() else float(v.NUMBER_WORDS[value])
-        reading.hours = amount * v.DURATION_HOURS[found.group(2)]
-        schedule = rx.search(r"(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) ?(?:an? |per |each |every |/) ?(day|night|evening|session|class|week)\b",
-                             words.text)
-        ends = sorted((*found.span(), *schedule.span())) if schedule else [0] * 4
-        period = v.DURATION_HOURS.get(schedule[2], 24.0) if schedule else 0.0
-        if schedule and 0 < float(schedule[1]) <= period < reading.hours and not rx.search(
-                r"\b(?:also|if)\b|" + BUYING, words.text[ends[1]:ends[2]]):  # 'a month, 8 hours a day' (not 'or if we buy ...')
-            days = found[2] in ("week", "month") and period == 24 and words.search(
-                r"\b(?:weekdays|workdays|business days|working days|mon(?:day)? ?(?:-|to) ?fri(?:day)?"
-                r"|(once|twice|thrice|\d (?:times|days|nights|evenings|sessions)) ?(?:a|per|each|every|/) ?week)\b")
-            per_week = (TIMES_A_WEEK.get(days[1]) or int(days[1][0]) if days[1] else 5) if days else 7
-            periods = round(reading.hours / period * per_week / 7, 1)  # a month: 30.4 days, 21.7 weekdays
-            reading.hours = round(periods * float(schedule[1]), 2)
-            how = f"{schedule[1]} hours a {schedule[2]} × {periods:g} {'weekdays' if per_week == 5 else schedule[2] + 's'} in {found[0]}"
-            words.take_range(*found.span(), f"{reading.hours:g} hours of use ({how})", kind="hours_of_use", value=how)
-            if days:
-                words.take(days, f"{per_week} days a week")
-            if USED not in words.masked()[schedule.start():schedule.end()]:  # '2 hours a session' (a day's were read already)
-                words.take(schedule, "the hours each time")
-            return True
-        words.take(found, f"{reading.hours:g} hours")
+        return False
+    if not found:
+        return False
+    value = found.group(1)
+    amount = float(value) if value[0].isdigit() else float(v.NUMBER_WORDS[value])
+    reading.hours = amount * v.DURATION_HOURS[found.group(2)]
+    schedule = rx.search(r"(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) ?(?:an? |per |each |every |/) ?(day|night|evening|session|class|week)\b",
+                         words.text)
+    ends = sorted((*found.span(), *schedule.span())) if schedule else [0] * 4
+    period = v.DURATION_HOURS.get(schedule[2], 24.0) if schedule else 0.0
+    if schedule and 0 < float(schedule[1]) <= period < reading.hours and not rx.search(
+            r"\b(?:also|if)\b|" + BUYING, words.text[ends[1]:ends[2]]):  # 'a month, 8 hours a day' (not 'or if we buy ...')
+        days = found[2] in ("week", "month") and period == 24 and words.search(
+            r"\b(?:weekdays|workdays|business days|working days|mon(?:day)? ?(?:-|to) ?fri(?:day)?"
+            r"|(once|twice|thrice|\d (?:times|days|nights|evenings|sessions)) ?(?:a|per|each|every|/) ?week)\b")
+        per_week = (TIMES_A_WEEK.get(days[1]) or int(days[1][0]) if days[1] else 5) if days else 7
+        periods = round(reading.hours / period * per_week / 7, 1)  # a month: 30.4 days, 21.7 weekdays
+        reading.hours = round(periods * float(schedule[1]), 2)
+        how = f"{schedule[1]} hours a {schedule[2]} × {periods:g} {'weekdays' if per_week == 5 else schedule[2] + 's'} in {found[0]}"
+        words.take_range(*found.span(), f"{reading.hours:g} hours of use ({how})", kind="hours_of_use", value=how)
+        if days:
+            words.take(days, f"{per_week} days a week")
+        if USED not in words.masked()[schedule.start():schedule.end()]:  # '2 hours a session' (a day's were read already)
+            words.take(schedule, "the hours each time")
         return True
-    return False
+    words.take(found, f"{reading.hours:g} hours")
+    return True
+
+
+NAMED_SPANS = (  # a span named, all of it, and how its hours are said
+    (r"\b(?:a|one) (?:whole |full |entire )?quarter\b(?! of the time)", "a quarter ({:g} hours)"),  # not 'next quarter', a date
+    (r"\b(?:the|a|all the) (?:whole|full|entire) (day|week|month|year)\b", "{:g} hours"),  # 'running the whole month'
+    (r"\b(day|week|month)(?= of\b)", "{:g} hours"),  # 'week of 8x b200, price?'
+)
 
 
 def read_named_span(words: Words, reading: Reading) -> None:
     """'a whole quarter', 'the whole month', 'every month'."""
-    quarter = words.search(r"\b(?:a|one) (?:whole |full |entire )?quarter\b(?! of the time)")
-    if quarter:  # 'for a whole quarter' (not 'next quarter', a date)
-        reading.hours = v.HOURS_PER_QUARTER
-        words.take(quarter, f"a quarter ({reading.hours:g} hours)")
-        return
-    whole = words.search(r"\b(?:the|a|all the) (?:whole|full|entire) (day|week|month|year)\b")
-    if whole:  # 'running the whole month': that span, all of it
-        reading.hours = v.DURATION_HOURS[whole.group(1)]
-        words.take(whole, f"{reading.hours:g} hours")
-        return
-    bare = words.search(r"\b(day|week|month)(?= of\b)")  # 'week of 8x b200, price?'
-    if bare:
-        reading.hours = v.DURATION_HOURS[bare.group(1)]
-        words.take(bare, f"{reading.hours:g} hours")
-        return
+    for pattern, said in NAMED_SPANS:
+        found = words.search(pattern)
+        if found:
+            reading.hours = v.DURATION_HOURS[found[1]] if found.lastindex else v.HOURS_PER_QUARTER
+            words.take(found, said.format(reading.hours))
+            return
     monthly = words.search(r"\b(?:per|each|every) month\b|\bmonthly\b|/ ?month\b")
     if monthly and rx.search(r"\b(?:pay|paying|paid|pays|spend\w*|spent|billed|charged)\b(?: \S+){0,3} $", words.text[:monthly.start()]):
         words.take(monthly, "how often something is paid (not a length of time)")  # 'instead of paying openai every month'
-        monthly = None
-    if monthly:
+    elif monthly:
         reading.hours = v.DURATION_HOURS["month"]
         words.take(monthly, f"a month ({reading.hours:g} hours)")
 
@@ -1524,46 +1512,40 @@ def read_size(words: Words, reading: Reading) -> None:
     """'a 13B model', 'codellama 34b' (not in the catalog: a generic dense model)."""
     size = words.search(r"(?:\b([a-z][a-z0-9.+-]*[a-z0-9+](?: [a-z0-9][a-z0-9.+-]*){0,2})(?:[ -]| is | at ))?(?<![\w.$])"
                         r"(\d+(?:\.\d+)?) ?(b|bn|billion|m)\b(?: param\w*| model)?")
-    if size:
-        scale = 1e-3 if size.group(3) == "m" else 1.0
-        reading.params_billions = float(size.group(2)) * scale
-        name = [w for w in (size.group(1) or "").split(" ") if w]
-        start = size.start(2)
-        if size.group(1):
-            start = size.start(1)
-            name = [w for w in name if w not in ("is", "at")] if len(name) > 1 else name
-            while name and name[0] in v.STOP_WORDS:
-                start += len(name.pop(0)) + 1
-        reading.params_at = words.index_at(start)  # where its span begins
-        while name and name[-1] in v.STOP_WORDS:  # 'command r+ (the 104b one)': 'the' is no part of the name
-            name.pop()
-        family_at = next((n for n, w in enumerate(name) if FAMILY.match(w)), 0)
-        for dropped in name[:family_at]:  # 'keeps pushing falcon 180b': the name starts at its family
-            start += len(dropped) + 1
-        name = name[family_at:]
-        called = next((n for n, w in enumerate(name) if w in ("called", "named", "dubbed")), None)
-        if called is not None:  # 'our own fine-tune called acme-support-8b': the name follows 'called'
-            start += sum(len(w) + 1 for w in name[:called + 1])
-            name = name[called + 1:]
-        looks_named = any(FAMILY.match(w) or rx.search(r"[\d+]", w) for w in name)  # 'pretrain a tiny 0.5b' names none
-        if not looks_named and name and called is None and words.text[size.start(2) - 1:size.start(2)] == "-":
-            start += sum(len(w) + 1 for w in name[:-1])  # 'just saw seed-oss-36b dropped': the word the size is joined to
-            name, looks_named = name[-1:], True
-        looks_named = looks_named or bool(name) and called is not None
-        if looks_named and any(w not in v.MODEL_WORDS and w not in v.STOP_WORDS for w in name):
-            joined = "-" if words.text[size.start(2) - 1:size.start(2)] == "-" else " "  # as typed: 'seed-oss-36b'
-            unknown = " ".join(name) + f"{joined}{size.group(2)}{size.group(3)}"
-            version = rx.match(r"[ -](v\d(?:\.\d)?|a\d+(?:\.\d+)?b)\b", words.text[size.end():])  # '9b v2', '80b-a3b'
-            if version:
-                unknown += version.group(0)
-                size_end = size.end() + len(version.group(0))
-            else:
-                size_end = size.end()
-            reading.unknown_models.append(unknown)
-            words.take_range(start, size_end, f"model '{unknown}' (not in the catalog): sized as a generic "
-                             f"{reading.params_billions:g}B dense model")
-        else:
-            words.take_range(start, size.end(), f"a {reading.params_billions:g}B-parameter model")
+    if not size:
+        return
+    reading.params_billions = float(size.group(2)) * (1e-3 if size.group(3) == "m" else 1.0)
+    name = [w for w in (size.group(1) or "").split(" ") if w]
+    start = size.start(2)
+    if size.group(1):
+        start = size.start(1)
+        name = [w for w in name if w not in ("is", "at")] if len(name) > 1 else name
+        while name and name[0] in v.STOP_WORDS:
+            start += len(name.pop(0)) + 1
+    reading.params_at = words.index_at(start)  # where its span begins
+    while name and name[-1] in v.STOP_WORDS:  # 'command r+ (the 104b one)': 'the' is no part of the name
+        name.pop()
+    family_at = next((n for n, w in enumerate(name) if FAMILY.match(w)), 0)
+    start += sum(len(w) + 1 for w in name[:family_at])  # 'keeps pushing falcon 180b': the name starts at its family
+    name = name[family_at:]
+    called = next((n for n, w in enumerate(name) if w in ("called", "named", "dubbed")), None)
+    if called is not None:  # 'our own fine-tune called acme-support-8b': the name follows 'called'
+        start += sum(len(w) + 1 for w in name[:called + 1])
+        name = name[called + 1:]
+    looks_named = any(FAMILY.match(w) or rx.search(r"[\d+]", w) for w in name)  # 'pretrain a tiny 0.5b' names none
+    joined = "-" if words.text[size.start(2) - 1:size.start(2)] == "-" else " "  # as typed: 'seed-oss-36b'
+    if not looks_named and name and called is None and joined == "-":
+        start += sum(len(w) + 1 for w in name[:-1])  # 'just saw seed-oss-36b dropped': the word the size is joined to
+        name, looks_named = name[-1:], True
+    looks_named = looks_named or bool(name) and called is not None
+    if not looks_named or all(w in v.MODEL_WORDS or w in v.STOP_WORDS for w in name):
+        return words.take_range(start, size.end(), f"a {reading.params_billions:g}B-parameter model")
+    version = rx.match(r"[ -](v\d(?:\.\d)?|a\d+(?:\.\d+)?b)\b", words.text[size.end():])  # '9b v2', '80b-a3b'
+    suffix = version.group(0) if version else ""
+    unknown = " ".join(name) + f"{joined}{size.group(2)}{size.group(3)}{suffix}"
+    reading.unknown_models.append(unknown)
+    words.take_range(start, size.end() + len(suffix), f"model '{unknown}' (not in the catalog): sized as a generic "
+                     f"{reading.params_billions:g}B dense model")
 
 
 def read_inference(words: Words, reading: Reading) -> None:
@@ -1596,8 +1578,8 @@ def read_all(words: Words, reading: Reading, rows: tuple[Slot | Reader, ...]) ->
 READERS = (Reader(200, read_negations), Reader(190, read_optimizer), Reader(180, read_formats), Reader(170, read_workload),
            Reader(160, read_stack), Reader(150, read_unknown_gpus), Reader(140, read_gpu_memory), Reader(130, read_counts_after),
            Reader(120, read_token_counts), Reader(104, read_budgets), Reader(102, read_utilization), Reader(101, read_prices),
-           Reader(98, read_bare_price),
-           Reader(47, read_sequence_lengths), Reader(41, read_people_in_all), Reader(40, read_traffic),
+           Reader(98, read_bare_price), Reader(47, read_sequence_lengths), Reader(41, read_people_in_all),
+           Reader(40, read_traffic),
            Reader(31, read_years), Reader(30, read_hours), Reader(20, read_model_size), Reader(10, read_inference))
 
 
@@ -1618,10 +1600,9 @@ def facts(reading: Reading) -> dict[str, object]:
         if getattr(reading, name):
             out[name] = getattr(reading, name)
     for name in ("params_billions", "workload", "weights_dtype", "gpu_memory_utilization", "kv_cache_dtype", "seq_len",
-                 "output_tokens", "batch_size",
-                 "users", "requests_per_s", "tokens_per_s_per_user", "engine", "sharding", "gradient_checkpointing",
-                 "hours", "pricing", "utilization", "years", "purchase_usd_per_gpu", "rent_usd_per_gpu_hour",
-                 "training_tokens", "recipe", "optimizer", "training_precision"):
+                 "output_tokens", "batch_size", "users", "requests_per_s", "tokens_per_s_per_user", "engine", "sharding",
+                 "gradient_checkpointing", "hours", "pricing", "utilization", "years", "purchase_usd_per_gpu",
+                 "rent_usd_per_gpu_hour", "training_tokens", "recipe", "optimizer", "training_precision"):
         value = getattr(reading, name)
         if value is not None:
             out[name] = value

@@ -100,14 +100,6 @@ def kilo(value: str, k: str | None) -> int:
     return int(number * (1024 if window else 1000))
 
 
-def first_number(found: re.Match[str]) -> str:
-    return next(g for g in found.groups() if g and g[0].isdigit())  # the alternatives number their groups apart
-
-
-def context_tokens(found: re.Match[str]) -> int:
-    return kilo(first_number(found), "k" if "k" in found.groups() else None)
-
-
 def context_claims(found: re.Match[str], text: str) -> tuple[int, int]:
     """'8 sequences of 8k each', 'batch 8 at 4096': the count before the length stays for the batch."""
     leading_noun = (rx.match(r"(?:sequences|requests|chats|prompts|sessions)\b", found.group(0))
@@ -134,7 +126,7 @@ def sequences_in_flight(words: Words) -> re.Match[str] | None:
 
 
 def pair_tokens(found: re.Match[str]) -> int:
-    """Patterns of (number, k) pairs: the first pair that matched."""
+    """Patterns of (number, k) pairs, an alternative each: the first pair that matched."""
     first = next(n for n in range(1, len(found.groups()) + 1, 2) if found.group(n))
     return kilo(found.group(first), found.group(first + 1))
 
@@ -169,21 +161,19 @@ SLOTS: tuple[Slot, ...] = (
         Pattern(r"(?<!wants )(?<!asking )(?<!asks )(?<!costs )(?<!cost )(?<!paid )(?<!selling for )(?<!sells for )"
                 r"(?<![\w.$])(\d{1,4}(?:\.\d+)?) ?(k)\b" + v.NOT_CONTEXT_NOUNS,  # 'someone wants 9k for it': a price
                 when=lambda words, reading: not money_without_model(words, reading)),  # ('13900k' a CPU: no 10M context)
-    ), context_tokens, lambda tokens: f"{tokens:,} tokens of context", priority=60,
+    ), pair_tokens, lambda tokens: f"{tokens:,} tokens of context", priority=60,
         example="how much vram for llama 3.1 70b at 8k context?", claims=context_claims, told_flag="seq_len_told"),
     Slot("seq_len", (  # 'how many full-length 20k requests fit?', when no context is set
         Pattern(r"(?:(?<=full-length )|(?<=full length ))(\d+) ?(k)[ -]?(?:tokens? )?"
                 r"(?=requests|prompts|sequences|chats|sessions|conversations)"),
-    ), context_tokens, lambda tokens: f"{tokens:,} tokens of context", priority=59,
+    ), pair_tokens, lambda tokens: f"{tokens:,} tokens of context", priority=59,
         example="how many full-length 20k requests fit on an h100 with qwen3 32b?", claims=context_claims,
         told_flag="seq_len_told"),
     Slot("batch_size", (
         Pattern(r"(?:micro[ _-]?|per[ _-]device[ _-]?(?:train[ _-])?)?(?:batch(?:[ _-]?size)?|bs)(?: of| =| is| at)? "
                 r"(\d+|one|two|four|eight|sixteen)\b"
-                r"|(\d+) (?:seqs|sequences|prompts)(?: \S+){0,6}? (?:at once|together|in parallel|concurrently|in a batch"
-                r"|in flight)"
-                r"|\b(one|1|a single) (?:sequence|request|prompt) at a time\b"
-                r"|\bfor (a single|one) sequence\b"),
+                r"|(\d+) (?:seqs|sequences|prompts)(?: \S+){0,6}? (?:at once|together|in parallel|concurrently|in a batch|in flight)"
+                r"|\b(one|1|a single) (?:sequence|request|prompt) at a time\b|\bfor (a single|one) sequence\b"),
     ), batch_value, lambda size: f"batch {size}", priority=50,
         example="full fine-tune of llama 3.2 3b at batch size 8 on a 4090?", told_flag="batch_told", find=sequences_in_flight),
     *rows("users", (  # 'of 200 devs, 60 of them hitting it at once': the 60 (read_traffic reads the plain counts)
@@ -195,14 +185,12 @@ SLOTS: tuple[Slot, ...] = (
         r"|assuming |expect )(\d+) (?:\w+ing|online|active)"
         r" (?:\w+ ){0,3}?(?:at the same (?:time|moment)|at once|simultaneously|concurrently)\b",  # 'maybe 40 chatting at once'
         r"\b(?:maybe |about |around |only |perhaps |roughly |approximately |some |up to )(\d+) (?:of (?:them|us) )?"
-        r"(?:are|will be|would be|might be)"
-        r" (?:\w+ ){0,4}?(?:at the same (?:time|moment)|at once|simultaneously|concurrently)\b",
+        r"(?:are|will be|would be|might be) (?:\w+ ){0,4}?(?:at the same (?:time|moment)|at once|simultaneously|concurrently)\b",
     ), lambda found: int(found.group(1)), lambda users: f"{users:,} concurrent users (of the people named, those at once)",
         priority=46, example="we're 200 devs, maybe 60 of them hitting it at once: how many h100s for qwen3 32b?"),
     *rows("tokens_per_s_per_user", (
         r"(?:each (?:wanting|needing|getting|at|expects?|expecting|wants?|needs?"
-        r"|(?:one |user |person |of them )?(?:should|must|will|would|needs? to|has to|ought to)"
-        r" (?:get|see|have|receive|stream at))"
+        r"|(?:one |user |person |of them )?(?:should|must|will|would|needs? to|has to|ought to) (?:get|see|have|receive|stream at))"
         r"(?: at least| >=?| ≥| no less than)?"  # 'each needs >=25 tok/s', 'each should get about 20 tok/s'
         r"|(?:each|every) (?:user|person|stream|client) (?:to )?(?:see|get)s?"
         r"|(?:each|every) (?:\w+ )?(?:of (?:them|us|those|these) )?to (?:stream|get|see|receive)(?: at)?"
@@ -210,8 +198,7 @@ SLOTS: tuple[Slot, ...] = (
         r"|keep(?:ing)? (?:each|every) (?:user|person|stream|client) (?:at|above)"
         r"|at least|min(?:imum)?|target(?:ing)?(?: to| of)?|>=?|no less than"
         r"|keep(?:ing)?|above|over|(?:nobody|no one|no user|none) (?:should |must |will |may )?(?:see|get)s?"
-        r" (?:less|fewer|slower|lower) than|each (?:to )?(?:stream|get|see|receive)s? at) (?:maybe |about |around "
-        r"|roughly |like )?" + RATE,
+        r" (?:less|fewer|slower|lower) than|each (?:to )?(?:stream|get|see|receive)s? at) (?:maybe |about |around |roughly |like )?" + RATE,
         RATE + r" or (?:better|more|faster|above|higher)\b",
         OBSERVED + RATE + r"(?: per user| each| for each user| per stream| per person| for every user"  # '~12 tok/s per stream,
         r"| per reply| per response| per request)",  # we're seeing' is no target
@@ -233,8 +220,7 @@ SLOTS: tuple[Slot, ...] = (
         example="serve qwen3 8b with 2k prompts and 500 output tokens to 40 users on an l4?"),
     *rows("training_precision", (  # AMP keeps fp32 master weights and Adam states; pure bf16 keeps all in bf16
         r"\b(?:pure|straight|all)(?= bf16\b(?! mixed))|(?<=\bbf16 )(?:only|throughout|everywhere)\b",  # not the dtype
-        r"\bmixed[ -]precision\b|(?<=\bbf16 )mixed\b|(?<=\bfp16 )mixed\b|\bamp\b(?= (?:bf16|fp16|training|on)\b)"
-        r"|\bautocast\b",
+        r"\bmixed[ -]precision\b|(?<=\bbf16 )mixed\b|(?<=\bfp16 )mixed\b|\bamp\b(?= (?:bf16|fp16|training|on)\b)|\bautocast\b",
     ), lambda found: "mixed" if rx.search(r"mixed|amp|autocast", found.group(0)) else "bf16",
         lambda precision: "mixed precision (fp32 master weights and states)" if precision == "mixed" else "pure bf16 training",
         priority=185, example="full fine-tune of llama 3.1 8b on one h100 with bf16 mixed precision?"),  # before formats
