@@ -67,15 +67,14 @@ MODEL_CARD_ASK = (r"\b(?:architecture|how many (?:experts|layers|heads|params|pa
                   r"|what (?:even |exactly )?is it)\b")
 
 
-INPUT_MEANINGS = re.compile(r"(?:batch \d|[\d,]+ tokens of context|engine "
-                            r"|weights in |KV cache in |[\d,.]+ hours|[\d,]+ concurrent users|[\d.]+ requests per second"
-                            r"|[\d.]+ tokens/s per user|[\d,]+ output tokens|purchase \$|rent \$|utilization|[\d.]+ years?"
-                            r"|[\d.e+]+ training tokens|a [\d.]+B-parameter model|a GPU with \d+ GB|sharding |tensor parallel)")
+INPUT_MEANINGS = re.compile(r"(?:batch \d|[\d,]+ tokens of context|engine |weights in |KV cache in |[\d,.]+ hours"
+                            r"|[\d,]+ concurrent users|[\d.]+ requests per second|[\d.]+ tokens/s per user|[\d,]+ output tokens"
+                            r"|purchase \$|rent \$|utilization|[\d.]+ years?|[\d.e+]+ training tokens|a [\d.]+B-parameter model"
+                            r"|a GPU with \d+ GB|sharding |tensor parallel)")
 
 
 def read_from_backstory(reading: Reading) -> list[str]:
-    """Inputs read outside the sentences that ask ('we have 4x A100. will X fit?': the A100s): listed beside the reading,
-    so an input taken from a story that was not the question's is visible, not silent."""
+    """Inputs read outside the sentences that ask ('we have 4x A100. will X fit?': the A100s), so they are not silent."""
     if not reading.asking:
         return []
     starts = word_starts(reading.text)
@@ -94,9 +93,9 @@ def read_from_backstory(reading: Reading) -> list[str]:
 
 def parts_asked(text: str, covered: tuple[str, ...], training: bool = False, gpus: int = 0, how_many_gpus: bool = False) -> list[str]:
     """The asks a question makes beyond what its main journey covers: 'fit ... and how fast', '... and what would it cost'."""
-    asks = {"speed": j.SPEED, "cost": j.CHEAPEST_WAY + r"|\b(cost\w*|price\w*|pay|spend|bill|how much would (?:it|that) (?:be|run)"
-                                                      r"|go(?:es)? for"
-                                      r"|per hour|to rent)\b|\$",
+    asks = {"speed": j.SPEED,
+            "cost": j.CHEAPEST_WAY + r"|\b(cost\w*|price\w*|pay|spend|bill|how much would (?:it|that) (?:be|run)|go(?:es)? for"
+                                     r"|per hour|to rent)\b|\$",
             "which_gpu": j.WHICH_GPU + r"|\bhow many (?:gpus?|cards?) (?:would|will|do|does|is)\b", "limits": j.LIMIT}
     found = ["time"] if "time" not in covered and training and rx.search(TRAINING_TIME_ASK, text) else []
     if "time" in covered or found:  # 'how long' asks the run's duration, which the journey answers, not the longest context
@@ -106,55 +105,60 @@ def parts_asked(text: str, covered: tuple[str, ...], training: bool = False, gpu
         found.append("which_gpu")  # 'how much memory ..., and how many A100 40GB's does that come out to?'
     memory = j.ESTIMATE_ASK + r"|\b(?:also|and|plus),? (?:the |its |total )?(?:vram|memory|gpu memory)\b"  # '... also vram in fp8?'
     if "fit" not in covered and (gpus and rx.search(j.FIT_ASK, text) or rx.search(memory, text)):
-        found.append("fit")  # '... also, is one of them enough to run it?', '... how long? also, how much memory per GPU?'
+        found.append("fit")  # '... also, is one of them enough to run it?'
     if "compare" not in covered and gpus > 1 and rx.search(r"\b(compare\w*|vs\.?|versus|against|stack up|(?:faster|slower|better"
                                                         r"|worse|cheaper) than)\b", text):
         found = [f for f in found if f != "speed"] + ["compare"]  # '... and is it faster than an h100?': the comparison
     if "card" not in covered and rx.search(r"\b(specs?|memory bandwidth|bus width|tdp)\b|" + MODEL_CARD_ASK, text):
-        found.append("card")  # '... and what is the 7900 xtx's memory bandwidth on paper?', '... also, its architecture?'
-    text = rx.sub(r"\b(?:does|would|will|can|could) \S*\d\S* (?:get|buy)\b", "", text)  # 'how many hours does $5k buy'
+        found.append("card")  # '... and what is the 7900 xtx's memory bandwidth on paper?'
     renting = "cost" in covered or rx.search(j.RENT_OR_OWN, text)  # a rental bill asked: 'or just buy them?' is rent-or-own
     if "buy" not in covered and rx.search(j.BUY, text) and renting:  # 'the better buy' of two cards is no rent-or-own
         found.append("buy")
     return found
 
 
+def estimated_fits(calls: list[ToolCall]) -> list[dict[str, Any]]:
+    return [fit for made in calls if made.tool == "estimate_vram" for fit in (made.result or {}).get("fits", [])]
+
+
+def asks_model_card(reading: Reading) -> bool:  # '... also, Scout's architecture?'
+    return bool(reading.models) and j.said(reading, MODEL_CARD_ASK)
+
+
 def answer_part(part: str, reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str | None:
     """A second part answered by its own journey, or None where the reading lacks what it needs."""
-    gpus = j.named_gpus(reading)
-    if part == "compare" and len(j.named_gpus(reading)) > 1:
+    gpus, subject = j.named_gpus(reading), j.has_subject(reading)
+    if part == "compare" and len(gpus) > 1:
         return "Compared: " + j.answer_compare(reading, catalog, calls)
-    if part == "card" and reading.models and rx.search(MODEL_CARD_ASK, reading.asked):  # '... also, Scout's architecture?'
+    if part == "card" and asks_model_card(reading):
         return "Model: " + j.answer_model_card(reading, catalog, calls)
-    if part == "card" and j.named_gpus(reading) and not reading.unknown_gpus:
+    if part == "card" and gpus and not reading.unknown_gpus:
         return "Card: " + j.answer_gpu_card(reading, catalog, calls)
-    if part == "fit" and j.has_subject(reading):  # '... and would it fit on 2x H100?' or '... how much vram?' after a card
+    if part == "fit" and subject:  # '... and would it fit on 2x H100?' or '... how much vram?' after a card
         return "Fit: " + (j.answer_fit if reading.gpus else j.answer_estimate)(reading, catalog, calls)
-    if part == "time" and j.has_subject(reading):  # '... and how long will it take?' of a training run
-        fits = [SimpleNamespace(**f) for made in calls if made.tool == "estimate_vram" for f in (made.result or {}).get("fits", [])]
+    if part == "time" and subject:
+        fits = [SimpleNamespace(**f) for f in estimated_fits(calls)]
         ranked = [c for c in cheapest_fits(catalog, fits) if c.usd_per_hour] if not reading.gpus else []
         if ranked:  # 'best card for X? also how long for 20M tokens': on the card just recommended
             reading = dataclasses.replace(reading, gpus=[(ranked[0].gpu_id, ranked[0].gpus_needed)])
         return "Time: " + j.answer_training_time(reading, catalog, calls)
-    if part == "speed" and j.has_subject(reading):
+    if part == "speed" and subject:
         return "Speed: " + j.answer_speed(reading, catalog, calls)
-    if part == "which_gpu" and j.has_subject(reading):
+    if part == "which_gpu" and subject:
         return "Which GPU: " + j.answer_which_gpu(reading, catalog, calls)
     if part == "buy" and gpus:
         return "Rent or buy: " + j.answer_rent_or_buy(reading, catalog, calls)
-    if part == "limits" and j.has_subject(reading) and reading.gpus:  # '... and how much context can each hold?'
+    if part == "limits" and subject and reading.gpus:  # '... and how much context can each hold?'
         return "Limits: " + " ".join(j.answer_limits(dataclasses.replace(reading, gpus=[gpu]), catalog, calls)
                                      for gpu in reading.gpus[:4])
-    if part == "cost" and j.has_subject(reading) and rx.search(j.CHEAPEST_WAY, reading.asked):  # '..., and the cheapest way?'
+    if part == "cost" and subject and j.said(reading, j.CHEAPEST_WAY):  # '..., and the cheapest way?'
         return "Cheapest way: " + j.answer_cheapest_method(reading, catalog, calls)
     if part == "cost" and gpus:  # the GPUs the fit needs, at least as many as asked
         gpu_id, count = gpus[0]
-        for made in calls:
-            for fit in (made.result or {}).get("fits", []) if made.tool == "estimate_vram" else []:
-                if fit["gpu_id"] == gpu_id:
-                    count = max(count or 1, fit["gpus_needed"])
+        needed = [fit["gpus_needed"] for fit in estimated_fits(calls) if fit["gpu_id"] == gpu_id]
+        count = max(count or 1, *needed) if needed else count
         return "Cost: " + j.answer_cloud(dataclasses.replace(reading, gpus=[(gpu_id, count)]), catalog, calls)
-    if part == "cost" and j.has_subject(reading):
+    if part == "cost" and subject:
         return "Cost: " + j.answer_which_gpu(reading, catalog, calls)
     return None
 
@@ -211,9 +215,9 @@ def set_aside_the_story(reading: Reading) -> None:
     """'which gpu should I buy?' after a story of the cards one had: those are not the candidates."""
     asking = " ".join(reading.asked[a:b] for a, b in reading.asking)
     own = "".join(" " if any(a <= i < b for a, b in reading.aside) else c for i, c in enumerate(reading.text))
-    candidates = (rx.search(r"\b(vs\.?|versus|between|or(?! how| so\b| not\b| more\b| less\b| rent| buy| cloud| something))\b",
-                            own) or rx.search(
-        r"\bwhich one\b|\bwhich of\b|\bbetter\b", asking)) and len(reading.gpus) > 1  # 'A or B: which one is better?'
+    alternatives = r"\b(vs\.?|versus|between|or(?! how| so\b| not\b| more\b| less\b| rent| buy| cloud| something))\b"
+    candidates = (rx.search(alternatives, own) or rx.search(r"\bwhich one\b|\bwhich of\b|\bbetter\b", asking)) \
+        and len(reading.gpus) > 1  # 'A or B: which one is better?'
     asks_for_hardware = rx.search(j.WHICH_GPU + "|" + j.CHEAPEST_WAY, asking) is not None  # 'the cheapest way to fine-tune it?'
     needed = any(rx.search(r"(?:^|\b(?:i|we) )(?:need|want) (?:\S+ ){0,2}$", " ".join(reading.text.split()[:at]) + " ")
                  for at in reading.gpu_at)  # 'need an A100 for a month. cheapest option?'
@@ -237,11 +241,7 @@ def answer_understood(understood: Understood, catalog: Catalog, previous: AskAns
                             "follow_up": follow is not None, "read": [f"'{s.words}': {s.meaning}" for s in reading.spans],
                             "set_aside": set_aside, "from_backstory": backstory}
     if journey is None:
-        text = not_understood_text(reading, EXAMPLES)
-        if understood.troubleshooting:
-            text = ("This reads as a setup or troubleshooting question (an error, a crash, a service that stopped); "
-                    "gpusizer answers sizing ones: memory, fit, speed, GPUs, cost. Examples:\n"
-                    + "\n".join(f"  • {e}" for e in EXAMPLES))
+        text = not_understood_text(reading, EXAMPLES, understood.troubleshooting)
         answer = AskAnswer(understood=False, interpretation="not understood", answer=text, **base)
     else:
         calls: list[ToolCall] = []
@@ -283,9 +283,6 @@ def answer_lines(reading: Reading, journey: j.Journey, asked_now: str, catalog: 
             return answer_unknown_gpu(variant, catalog, calls)
         return journey.answer(variant, catalog, calls)
 
-    def journey_only(variant: Reading) -> str:
-        return journey.answer(variant, catalog, calls)
-
     def attempt(prefix: str, variant: Reading, answer: Callable[[Reading], str] = answer_main) -> None:
         try:
             lines.append(prefix + answer(variant))
@@ -293,7 +290,7 @@ def answer_lines(reading: Reading, journey: j.Journey, asked_now: str, catalog: 
             lines.append(f"{prefix}the tool could not answer: {error}" if prefix else f"The tool could not answer: {error}")
 
     attempt("", reading)
-    if journey.name == "gpu_card" and reading.models and rx.search(MODEL_CARD_ASK, reading.asked):  # '... and phi-3's params?'
+    if journey.name == "gpu_card" and asks_model_card(reading):  # '... and phi-3's params?'
         lines.append("Model: " + j.answer_model_card(reading, catalog, calls))
         answered.append("card")
     for method in reading.other_methods[:1] if journey.name in ("fit", "estimate", "limits", "which_gpu") else []:
@@ -314,7 +311,7 @@ def answer_lines(reading: Reading, journey: j.Journey, asked_now: str, catalog: 
             answered.append(part)
     if journey.name in ("fit", "limits") and len(reading.gpus) > 1 and "limits" not in answered[len(journey.covers):]:
         for gpu in reading.gpus[1:3]:  # 'fit on a 4090 or a 3090?': each GPU named gets its answer
-            attempt(f"On {gpu[0]}: ", dataclasses.replace(reading, gpus=[gpu]), journey_only)
+            attempt(f"On {gpu[0]}: ", dataclasses.replace(reading, gpus=[gpu]), lambda r: journey.answer(r, catalog, calls))
     second = second_reading(reading, journey.name, frozenset(c.tool for c in calls)) if fresh and not reading.unknown_gpus else None
     if second is not None:  # a quantity no answer so far used (second_readings.py)
         attempt(f"{LABELS[second[0]]}: ", reading, lambda r: j.JOURNEY_BY_NAME[second[0]].answer(r, catalog, calls))

@@ -33,6 +33,11 @@ from .journeys import (
 from .reading import Reading
 
 MEMORY_JOURNEYS = ("estimate", "fit", "limits", "which_gpu", "cheapest_method")
+PROMPT_TOKENS = default_of(PlanServingRequest, "prompt_tokens")  # the tools' defaults, said where the question is silent
+OUTPUT_TOKENS = default_of(PlanServingRequest, "output_tokens")
+SERVING_ENGINE = default_of(PlanServingRequest, "engine")
+BATCH_SIZE = default_of(VramRequest, "batch_size")
+WORKLOAD = default_of(VramRequest, "workload")
 
 
 def weights_reading(reading: Reading, workload: str, catalog: Catalog) -> str:
@@ -59,7 +64,7 @@ def context_words(reading: Reading, journey: str, catalog: Catalog) -> tuple[str
     if reading.seq_len:
         return f"{number(reading.seq_len)} tokens", f"{number(reading.seq_len)} tokens"
     if journey == "speed":  # plan_serving's prompt, as the 'Assumed' line says
-        prompt = number(default_of(PlanServingRequest, "prompt_tokens"))
+        prompt = number(PROMPT_TOKENS)
         return f"{prompt}-token prompts", f"{prompt}-token prompts"
     engine = estimate_engine(reading, journey in ("fit", "limits")) if journey in MEMORY_JOURNEYS else None
     if engine == "llama_cpp":
@@ -100,12 +105,12 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
     if journey == "serving":
         traffic = (f"{number(reading.requests_per_s)} requests/s" if reading.requests_per_s is not None
                    else f"{number(reading.users or reading.batch_size or 1)} concurrent users")
-        prompt = f"{number(reading.seq_len or default_of(PlanServingRequest, 'prompt_tokens'))}-token prompts"
+        prompt = f"{number(reading.seq_len or PROMPT_TOKENS)}-token prompts"
         target = f", at least {number(reading.tokens_per_s_per_user)} tokens/s each" if reading.tokens_per_s_per_user else ""
         where = f" on {reading.gpu}" if reading.gpu else " on every catalog GPU"
-        engine = serving_engine(reading) or default_of(PlanServingRequest, "engine")
+        engine = serving_engine(reading) or SERVING_ENGINE
         return (f"I read this as: serve {subject_words(reading)} with {engine} to {traffic}, {prompt}, "
-                f"{number(reading.output_tokens or default_of(PlanServingRequest, 'output_tokens'))} output tokens{target}{where}")
+                f"{number(reading.output_tokens or OUTPUT_TOKENS)} output tokens{target}{where}")
     if journey == "training_time":
         subject = subject_words(reading)
         gpus = ", ".join(f"{c or sold_in(catalog, g, TRAINING_GPUS) if not g.endswith('GB') else c or 1} × {g}"
@@ -117,7 +122,7 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
         return f"I read this as: train {subject}{how} {amount}" + (f" on {gpus}" if gpus else "") + (
             ", gradient checkpointing" if reading.gradient_checkpointing else "")
     if journey == "limits" and asks_engine_capacity(reading):  # serving_capacity: requests of a prompt and an answer
-        engine = serving_engine(reading) or str(default_of(PlanServingRequest, "engine"))
+        engine = serving_engine(reading) or SERVING_ENGINE
         speed = f"at least {number(reading.tokens_per_s_per_user or INTERACTIVE_FLOOR_TOKENS_PER_S)} tokens/s each"
         cache = f", KV cache in {reading.kv_cache_dtype}" if reading.kv_cache_dtype else ""
         return (f"I read this as: what {engine} serves of {reading.model} on {gpu_words(reading)}: requests of "
@@ -135,18 +140,16 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
                  + (f", {number(reading.years)} year{'s' if reading.years != 1 else ''}" if reading.years else "")}
         return f"I read this as: {journey.replace('_', ' ')}: {gpus}{extra.get(journey, '')}"
     subject = subject_words(reading)
-    workload = reading.workload or default_of(VramRequest, "workload")
+    workload = reading.workload or WORKLOAD
     method = f" ({reading.method})" if workload == "training" and reading.method and journey != "cheapest_method" else ""
     pieces = [subject, workload + method, weights_reading(reading, workload, catalog),
-              f"batch {number(reading.batch_size or default_of(VramRequest, 'batch_size'))}",
+              f"batch {number(reading.batch_size or BATCH_SIZE)}",
               context_words(reading, journey, catalog)[0]]
     for value, label in ((reading.kv_cache_dtype, "KV cache in {}"), (reading.sharding, "sharding {}"),
                          (reading.recipe, "recipe {}"), (reading.training_precision, "{} precision"),
-                         (serving_engine(reading), "engine {}")):
+                         (serving_engine(reading), "engine {}"), (reading.gradient_checkpointing, "gradient checkpointing")):
         if value:
             pieces.append(label.format(value))
-    if reading.gradient_checkpointing:
-        pieces.append("gradient checkpointing")
     if journey == "compare":
         pieces.insert(0, "compare " + compared_names(reading) + " for")
     elif reading.gpus or reading.unknown_gpus:
@@ -160,16 +163,11 @@ def defaults_used(reading: Reading, journey: str, catalog: Catalog) -> list[str]
         return engine_capacity_defaults(reading)
     out = memory_defaults(reading, journey, catalog) if journey in MEMORY_JOURNEYS or journey in ("compare", "speed") \
         and has_subject(reading) else []
-    return out + JOURNEY_DEFAULTS.get(journey, no_defaults)(reading, journey, catalog)
-
-
-def no_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
-    return []
+    return out + (JOURNEY_DEFAULTS[journey](reading, journey, catalog) if journey in JOURNEY_DEFAULTS else [])
 
 
 def request_words(reading: Reading) -> str:
-    return (f"{number(reading.seq_len or default_of(PlanServingRequest, 'prompt_tokens'))} prompt + "
-            f"{number(reading.output_tokens or default_of(PlanServingRequest, 'output_tokens'))} output tokens")
+    return f"{number(reading.seq_len or PROMPT_TOKENS)} prompt + {number(reading.output_tokens or OUTPUT_TOKENS)} output tokens"
 
 
 def engine_capacity_defaults(reading: Reading) -> list[str]:
@@ -179,7 +177,7 @@ def engine_capacity_defaults(reading: Reading) -> list[str]:
 
 def memory_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
     out: list[str] = []
-    workload = reading.workload or default_of(VramRequest, "workload")
+    workload = reading.workload or WORKLOAD
     if reading.workload is None and journey != "speed":
         out.append("workload: inference (say 'fine-tune', 'LoRA' or 'QLoRA' for training)")
     if workload == "training" and not reading.method_said and journey != "cheapest_method":
@@ -188,11 +186,10 @@ def memory_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[st
         out.append(f"recipe: {DEFAULT_RECIPE} (say 'unsloth', 'trl' or 'torchtune' for theirs)")
     if reading.weights_dtype is None and (reading.model or reading.params_billions):
         out.append(f"weights: {weights_reading(reading, workload, catalog)} (say '4-bit', 'fp8' or a GGUF type for another)")
-    asked_context = journey == "limits" and reading.seq_len is None
-    if reading.seq_len is None and not asked_context and journey != "speed":
+    if reading.seq_len is None and journey not in ("limits", "speed"):  # limits asks for the context; speed has prompts
         out.append(f"context: {context_words(reading, journey, catalog)[1]} (say e.g. '8k context')")
     if reading.batch_size is None and journey != "speed" and workload == "training":
-        out.append(f"batch: {default_of(VramRequest, 'batch_size')} per GPU")
+        out.append(f"batch: {BATCH_SIZE} per GPU")
     return out + engine_defaults(reading, journey, workload)
 
 
@@ -214,12 +211,11 @@ def engine_defaults(reading: Reading, journey: str, workload: str) -> list[str]:
 def serving_defaults(reading: Reading, journey: str, catalog: Catalog | None) -> list[str]:
     out: list[str] = []
     if serving_engine(reading) is None:
-        out.append(f"engine: {default_of(PlanServingRequest, 'engine')} (the most common server; say sglang or "
-                   "llama.cpp/ollama for theirs)")
+        out.append(f"engine: {SERVING_ENGINE} (the most common server; say sglang or llama.cpp/ollama for theirs)")
     if reading.seq_len is None:
-        out.append(f"prompt: {number(default_of(PlanServingRequest, 'prompt_tokens'))} tokens")
+        out.append(f"prompt: {number(PROMPT_TOKENS)} tokens")
     if reading.output_tokens is None:
-        out.append(f"output: {number(default_of(PlanServingRequest, 'output_tokens'))} tokens")
+        out.append(f"output: {number(OUTPUT_TOKENS)} tokens")
     if journey == "speed" and reading.users is None and reading.batch_size is None:
         out.append("users: 1 at a time")
     return out
@@ -232,7 +228,8 @@ def rental_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[st
 
 def ownership_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
     out: list[str] = []
-    if named_gpus(reading) and not named_gpus(reading)[0][1]:  # a memory size alone is no GPU one buys
+    named = named_gpus(reading)
+    if named and not named[0][1]:  # a memory size alone is no GPU one buys
         n = bought_count(reading, catalog)
         out.append(f"GPUs: {n} ({'a PCIe card is bought singly' if n == 1 else 'modules like these come as 8-GPU servers'};"
                    " say how many)")
@@ -262,7 +259,11 @@ JOURNEY_DEFAULTS: dict[str, Callable[[Reading, str, Catalog], list[str]]] = {
     "biggest_model": biggest_model_defaults, "training_time": training_time_defaults}
 
 
-def not_understood_text(reading: Reading, examples: list[str]) -> str:
+def not_understood_text(reading: Reading, examples: list[str], troubleshooting: bool = False) -> str:
+    listed = "Examples:\n" + "\n".join(f"  • {e}" for e in examples)
+    if troubleshooting:  # 'Open WebUI can't talk to ollama since the update': no sizing asked
+        return ("This reads as a setup or troubleshooting question (an error, a crash, a service that stopped); gpusizer "
+                "answers sizing ones: memory, fit, speed, GPUs, cost. " + listed)
     seen = []
     if reading.workload:
         seen.append(f"a workload ({reading.workload})")
@@ -270,4 +271,4 @@ def not_understood_text(reading: Reading, examples: list[str]) -> str:
         seen.append(f"{number(reading.hours)} hours")
     known = f"I saw {', '.join(seen)} but " if seen else "I "
     return (f"{known}found no model or GPU I know in this question. Name a model (e.g. 'llama 3.1 8b', 'a 13B model') "
-            "or a GPU (e.g. 'h100', 'rtx 4090', 'a 24GB card'). Examples:\n" + "\n".join(f"  • {e}" for e in examples))
+            "or a GPU (e.g. 'h100', 'rtx 4090', 'a 24GB card'). " + listed)
