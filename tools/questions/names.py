@@ -1,8 +1,7 @@
-"""The catalog's names in a question's spans, found fast. A question tries every span of up to six words against the
-catalog (`Catalog.name_in_text`), a corpus of thousands of questions some hundred thousand spans, nearly all of them
-no name. Every name the catalog answers to is, in its compact form (lower-case letters and digits), a prefix of the
-span's compact form, so a span none of whose prefixes is a name key is no name: it is refused before the lookup.
-The test keeps the shortcut honest: any span it refuses, the catalog refuses too (tests/test_ask_corpus.py)."""
+"""The catalog's names in a question's spans, found fast. Every span of up to six words is tried against the catalog,
+nearly all of them no name. A name's compact form (lower-case letters and digits) is a prefix of its span's compact
+form, so a span none of whose prefixes is a name key is refused before the lookup (tests/test_ask_corpus.py checks
+that the catalog refuses it too)."""
 from __future__ import annotations
 
 import weakref

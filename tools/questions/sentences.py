@@ -8,35 +8,31 @@ from . import regex as rx
 from . import vocabulary as v
 from .shorthands import normalize
 
-# code ('`vllm serve ...`', '```yaml ...```') is a piece of its own
-CLAUSES = (r"(?<=[.!?;])\s+(?:[-*•]\s+)?|\s*`+\s*|\s*\n\s*(?:[-*•]\s+)?|\s+•\s+"
-           r"|,\s+(?=(?:but|so|whereas|while|though|although|yet)\b)"  # 'a P40 on ebay, but I've read ...'
-           r"|,\s+(?=(?:would|will|can|could|does|do|is|are|should|what|how|which)\b(?:[^,.!?]|\.(?=\w))*\?)"
-           # '..., would the 70b fit?'
-           r"|(?<=:)\s+(?=(?:what|how|which|will|would|can|could|is|are|does|do|should)\b)"  # 'before I blame X: what ...'
-           r"|(?<=:)\s+(?=(?:on|with|for|using|at|in)\b[^.?!:]*\?)"  # 'forget the mac: on the 3090 box, what ...?'
-           # '... (96GB) - we sold the two 3090s it replaced'
-           r"|\s+[-—]+\s+(?=(?:we|i|it|they|the|but|so|my|our|his|her|their|someone|a friend|please)\b)"
-           r"|\s+(?=(?:but|so|since|because|as) (?:i|i'm|im|i've|i'd|i'll|we|we're|we've|we'd|we'll|the|my|our|it|it's|that"
-           r"|thats|that's|they"
-           r"|he|she|now|then|this)\b)"  # '... on my 4090 since the team A6000 is taken'
-           # 'retired my 1080 Ti and got a 5090'
-           r"|\s+(?=and (?:got|bought|picked up|grabbed|(?:now|then) (?:i|we|they|wants?|needs?)|(?:the|our|my) new)\b)"
-           r"|\s+(?=but (?:just |then |recently |finally |now )?(?:moved|switched|upgraded|got|bought|picked up|grabbed|went)\b)"
-           r"|,\s+(?=and (?:someone|somebody|a (?:friend|colleague|coworker|guy|teammate)"
-           # "..., and someone on our Slack insists": a report of its own
-           r"|(?:my|our) (?:friend|buddy|colleague|boss|teammate|cto|ceo|manager|lead)|people)\b)"
-           r"|,\s+(?=(?:(?:my|our|a|the) )?(?:professor|prof|advisor|boss|manager|lead|friend|buddy|colleague|coworker|roommate"
-           r"|cto|ceo|vendor|(?:vendor |sales ?)?rep|salesperson|seller) (?:\w+ )?(?:says|said|thinks|claims|swears|insists|told)\b)")
-# ('..., my professor says ...', '... 8 of either, vendor rep says AMD wins': a report of its own)
-CLAUSES = rf"(?<=;)\s+|(?:{CLAUSES})(?![^()]*\))"  # not inside brackets, but at ';': '(4x V100 here; the A100s are booked)'
+# Where a question's clauses part: each break (a regex alternative) with an example of what it parts.
+CLAUSE_BREAKS = (
+    r"(?<=[.!?;])\s+(?:[-*•]\s+)?", r"\s*`+\s*", r"\s*\n\s*(?:[-*•]\s+)?", r"\s+•\s+",  # code ('`vllm serve`'): a piece
+    r",\s+(?=(?:but|so|whereas|while|though|although|yet)\b)",  # 'a P40 on ebay, but I've read ...'
+    r",\s+(?=(?:would|will|can|could|does|do|is|are|should|what|how|which)\b(?:[^,.!?]|\.(?=\w))*\?)",  # '..., would the 70b fit?'
+    r"(?<=:)\s+(?=(?:what|how|which|will|would|can|could|is|are|does|do|should)\b)",  # 'before I blame X: what ...'
+    r"(?<=:)\s+(?=(?:on|with|for|using|at|in)\b[^.?!:]*\?)",  # 'forget the mac: on the 3090 box, what ...?'
+    r"\s+[-—]+\s+(?=(?:we|i|it|they|the|but|so|my|our|his|her|their|someone|a friend|please)\b)",  # '(96GB) - we sold the 3090s'
+    r"\s+(?=(?:but|so|since|because|as) (?:i|i'm|im|i've|i'd|i'll|we|we're|we've|we'd|we'll|the|my|our|it|it's|that|thats|that's"
+    r"|they|he|she|now|then|this)\b)",  # '... on my 4090 since the team A6000 is taken'
+    r"\s+(?=and (?:got|bought|picked up|grabbed|(?:now|then) (?:i|we|they|wants?|needs?)|(?:the|our|my) new)\b)",  # '... and got a 5090'
+    r"\s+(?=but (?:just |then |recently |finally |now )?(?:moved|switched|upgraded|got|bought|picked up|grabbed|went)\b)",
+    # reports of their own: '..., and someone on our Slack insists', '..., my professor says ...', '... vendor rep says AMD wins'
+    r",\s+(?=and (?:someone|somebody|a (?:friend|colleague|coworker|guy|teammate)"
+    r"|(?:my|our) (?:friend|buddy|colleague|boss|teammate|cto|ceo|manager|lead)|people)\b)",
+    r",\s+(?=(?:(?:my|our|a|the) )?(?:professor|prof|advisor|boss|manager|lead|friend|buddy|colleague|coworker|roommate"
+    r"|cto|ceo|vendor|(?:vendor |sales ?)?rep|salesperson|seller) (?:\w+ )?(?:says|said|thinks|claims|swears|insists|told)\b)",
+)
+CLAUSES = rf"(?<=;)\s+|(?:{'|'.join(CLAUSE_BREAKS)})(?![^()]*\))"  # not inside brackets, but at ';': '(4x V100 here; ...)'
 
 
 def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]:
-    """Where in the normalised `text` the sentences that ask are, and those that only report what others did or what
-    was before ('a friend ran it on 2 A100s', 'my old box had a 5080'): the first decide, the second yield to the rest.
-    Nothing when every sentence is of one kind or they cannot be placed. The third list: the asides that tell of what
-    the asker had, left or leaves out ('my old 3090', 'booked until Q3', 'ignore it'), never read even when reports are."""
+    """Where in the normalised `text` the sentences are that ask, that only report others or the past ('a friend ran it
+    on 2 A100s'), and that tell of what the asker had, left or leaves out ('my old 3090', 'ignore it'; never read).
+    Nothing for a kind when every sentence is of one kind or they cannot be placed."""
     lines = rx.sub(r"(?<=[\w)%])[ \t]*\n", ".\n", question.strip())  # a line (a bullet) ends as a sentence does
     whole = [s for s in rx.split(CLAUSES, lines, flags=re.IGNORECASE) if rx.search(r"\w", s)]
     marked = any("?" in s for s in whole)
@@ -64,11 +60,6 @@ def which_ask(whole: list[str], marked: bool) -> list[bool]:
                 r"\s*(?:so |ok |okay )?which (?:one |option )?(?:is|would be|comes out|works out) (?:the )?(?:cheaper|better|faster|best"
                 r"|cheapest|more cost[ -]effective)\s*\??\s*$", whole[n + 1].lower()):
             whole_asks[n] = True
-    for n in range(1, len(whole)):  # '... will it fit on my 3090? same quant, also ollama.': what it asks of, said after
-        if whole_asks[n - 1] and not whole_asks[n] and rx.match(
-                r"\s*(?:and |also |with )?(?:the )?same (?:quant\w*|context|settings?|config\w*|format|precision|engine|setup)\b",
-                whole[n].lower()):
-            whole_asks[n] = True
     for n in range(len(whole) - 2, -1, -1):  # 'On the A6000, using vLLM, what's the biggest model?': one ask
         joined = whole_asks[n + 1] and not whole_asks[n] and not rx.search(r"[.!?;]\s*$", whole[n])
         short_ask = len(whole[n].split()) <= 6 and rx.match(r"\s*(?:so |ok |okay )?(?:who|who's|whos|which|what|how)\b", whole[n].lower())
@@ -95,8 +86,7 @@ def tell_pieces(whole: list[str], whole_asks: list[bool], marked: bool) -> list[
         dismissed_next = any(  # '... at $2.10/hr but ignore it', '... $0.20/hr but I'm sure that's off, so don't use it'
             n + k < len(whole) and not any(rx.search(r"[.!?;]\s*$", p) for p in whole[n:n + k])
             and v.DISMISSED.search(rx.sub(r"\([^()]*\)", " ", whole[n + k]).lower()) is not None
-            and rx.search(v.REFERRING, whole[n + k].lower()) is not None for k in (1, 2)) \
-            or any(n + k < len(whole) and short_dismissal(whole[n + k], both=k == 2) for k in (1, 2))  # '... Neither applies.'
+            and rx.search(v.REFERRING, whole[n + k].lower()) is not None for k in (1, 2))
         if not ask_here and rx.search(r"\basked (?:me|us) (?:what|how|whether|if|which)\b", own):
             ask_here = marked  # 'She asked me what the biggest batch is ... What should I tell her?': her question is the one
         if not ask_here and v.INTENT.match(own) and v.REPORTED.search(own) is None:
@@ -134,7 +124,7 @@ def place_pieces(pieces: list[tuple[str, bool, bool, bool]], text: str
         if not piece:  # 'lora_r: 16' alone normalises to nothing: no words to place
             continue
         start = text.find(piece, at)
-        if start < 0 and piece:  # normalising a piece alone can differ at its edges ('+16%.'): place it by its first words
+        if start < 0:  # normalising a piece alone can differ at its edges ('+16%.'): place it by its first words
             start = text.find(" ".join(piece.split()[:4]), at)
             piece = text[start:start + len(piece)] if start >= 0 else piece
         if start < 0:
@@ -147,17 +137,9 @@ def place_pieces(pieces: list[tuple[str, bool, bool, bool]], text: str
     return ([] if all(asks) or not any(asks) else asking), ([] if all(reports) else aside), ([] if all(reports) else gone)
 
 
-def short_dismissal(sentence: str, both: bool) -> bool:
-    """'Neither applies here.', 'Ignore that.': a short sentence that sets aside the one before it (or, 'neither', the two)."""
-    text = sentence.lower()
-    opener = r"\s*(?:neither|none|both)\b" if both else r"\s*(?:neither|none|both|that|this|those|these|ignore|forget)\b"
-    return len(text.split()) <= 6 and rx.match(opener, text) is not None and v.DISMISSED.search(text) is not None
-
-
 def without_acquisition_times(clause: str) -> str:
-    """'2x A100 in a workstation the lab bought last year': when the asker got what they describe is no past setup. Only
-    where the purchase qualifies something named before it, or a clause of its own tells of it ('moved off the T4 and bought
-    a 5090 last week'); 'I got a 3090 last year, now ...' still tells of the past."""
+    """'2x A100 in a workstation the lab bought last year': when the asker got what they describe is no past setup,
+    where the purchase qualifies something named before it; 'I got a 3090 last year, now ...' still tells of the past."""
     def kept(m: re.Match[str]) -> str:
         told = len(clause[:m.start()].split()) >= 3 or m.start() == 0 and m.group(0).startswith(("and ", "finally "))
         return " " if told else m.group(0)

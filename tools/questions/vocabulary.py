@@ -34,10 +34,12 @@ SHARDING = [(r"\bzero[ -]?(?:stage[ -]?)?([123])\b|\bdeepspeed (?:zero )?stage[ 
             (r"\bfsdp\b", "fsdp")]
 DURATION_HOURS = {"hour": 1.0, "hr": 1.0, "h": 1.0, "day": 24.0, "week": 168.0, "wk": 168.0, "month": 730.0, "year": 8760.0}
 HOURS_PER_QUARTER = 3 * DURATION_HOURS["month"]  # as the tools price a year
-SPEND_RATE = (r"(?:\$ ?\d[\d,.]*|\d[\d,.]* ?(?:usd|dollars|bucks|eur|euros))(?: ?k\b)? ?(?:a|an|per|each|every|/) ?"
-              r"(?:day|week|month|mo|year|yr)\b")  # '$4k a month' is what is paid, not how long
-COMPUTE_PRECISION = (r"\b(bf16|fp16|fp8|fp4|fp32|tf32|int8)(?: dense)? (?:compute|tflops|flops|tops|math|tensor(?: core)? "
-                     r"(?:throughput|performance))\b")  # the figure a datasheet quotes for a precision
+SPEND_RATE = (
+    # '$4k a month' is what is paid, not how long
+    r"(?:\$ ?\d[\d,.]*|\d[\d,.]* ?(?:usd|dollars|bucks|eur|euros))(?: ?k\b)? ?(?:a|an|per|each|every|/) ?(?:day|week|month|mo|year|yr)\b")
+COMPUTE_PRECISION = (
+    # the figure a datasheet quotes for a precision
+    r"\b(bf16|fp16|fp8|fp4|fp32|tf32|int8)(?: dense)? (?:compute|tflops|flops|tops|math|tensor(?: core)? (?:throughput|performance))\b")
 TOKEN_SCALE = {"t": 1e12, "trillion": 1e12, "b": 1e9, "bn": 1e9, "billion": 1e9, "m": 1e6, "million": 1e6, "k": 1e3}
 
 # Names of accelerators people ask about that the catalog does not hold; each is read as 'a GPU we do not know'.
@@ -94,14 +96,13 @@ gonna wanna gotta what's whats way that's there's we'd don't doesn't can't won't
 """.split())
 
 # ---- how a sentence stands to the question: asking, telling, or reporting what others did or what was before
-QUESTION_START = re.compile(r"(?:how|what|what's|whats|which|will|would|can|could|is|are|does|do|should|any|where|why|when"
-                            r"|please|estimate|calculate|tell me|give me|help me|quote me)\b")
-REPORTS = (r"(?:say|said|says|saying|claims?|claimed|claiming|swears|swore|insists|insisted|told|reckons|thinks|got|gets|ran|runs|did"
-           r"|pays|paid"
-           r"|does|oom'd|asked"
-           r"|posted|reported|mentioned|recommends|recommended|found|showed|shows|wrote|lists|listed|keeps|kept|couldn't|floated"
-           r"|pitched|proposed|suggested|listing|threw out|tried|post|posts|benchmarked|clocked|pushed|pushes|pushing"
-           r"|could not)")  # a quoted price is data
+QUESTION_START = re.compile(
+    r"(?:how|what|what's|whats|which|will|would|can|could|is|are|does|do|should|any|where|why|when|please|estimate|calculate|tell me"
+    r"|give me|help me|quote me)\b")
+REPORTS = (  # a quoted price is data
+    r"(?:say|said|says|saying|claims?|claimed|claiming|swears|swore|insists|insisted|told|reckons|thinks|got|gets|ran|runs|did|pays|paid"
+    r"|does|oom'd|asked|posted|reported|mentioned|recommends|recommended|found|showed|shows|wrote|lists|listed|keeps|kept|couldn't|floated"
+    r"|pitched|proposed|suggested|listing|threw out|tried|post|posts|benchmarked|clocked|pushed|pushes|pushing|could not)")
 DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelevant|not asking|not what (?:i'm|im|i am|we're) after"
              r"|neither of which|(?:is|that's|that one's|thats) settled|not relevant|not the question|not my question"
              r"|forget (?:about )?(?:the|my|our) \w+|forget (?:about )?(?:that|this|those|these) (?:cards?|gpus?|ones?|box|rig)"
@@ -159,36 +160,25 @@ LEFT_BEHIND = (r"\b(?:(?<!in )my old|(?:his|her|their) old"
                + rf"|{DISMISSAL}")
 LEFT = re.compile(LEFT_BEHIND)
 # when the asker got what they have ('the box we bought last year', 'got them 2 years ago'): still theirs, not left behind
-ACQUIRED_WHEN = re.compile(r"\b(?:i|we|i've|we've|lab|company|university|department|org|school|employer|office|which|that|were|was"
-                           r"|^and|^finally)"
-                           r" (?:just |finally )?(?:bought|got|purchased|acquired|built|leased|picked up|installed|received)"
-                           r"(?: [\w'-]+){0,4}? "
-                           r"(?:last (?:year|month|week|summer|winter|spring|fall|autumn|quarter)|(?:a|an|one|two|\d+) (?:few )?"
-                           r"(?:years?|months?|weeks?) ago|back in \w+|in (?:19|20)\d\d)\b")
-REPORTED = re.compile(  # a report of what someone else did or said; a possessive alone is no report
-    rf"\b(?:(?:someone|somebody|some guy|a guy|guy|friend|buddy|colleague|coworker|people"
-    rf"|roommate|flatmate|classmate|labmate|teammate|brother|sister|cousin|dad|mom|brother-in-law|wife|husband|boyfriend"
-    rf"|lead|manager|advisor|professor|supervisor|youtuber|streamer|influencer|tiktoker"
-    rf"|girlfriend"
-    rf"|others|he|she|they|rep|vendor|marketplace|listing|provider|ad|peer|consultant|contractor|advisor|cfo|ceo|cto|boss"
-    rf"|another|integrator|reseller|supplier|firm|partner|seller"
-    rf"|post|pr|site|table|framework|page|paper|docs?|guide|writeup|write-up|video)(?:'s)?(?: \w+){{0,5}}? {REPORTS}"
-    r"|(?<!through a )(?<!via a )(?<!from a )(?<!at a )(?<!through my )(?<!via my )(?<!at my )"
-    r"\b(?:friend|buddy|colleague|coworker|cousin|brother|sister)'s (?:\w+ ){0,3}(?:startup|company|team|lab|rig|setup|box|build)\b"
-    r"|\b(?:friend|buddy|colleague|coworker|cousin|brother|sister|roommate|labmate|teammate) (?:\w+ )?(?:has|have|had|owns|owned)\b"
-    r"|\b(?:they're|they are|he's|he is|she's|she is) (?:all )?(?:on|using|running)\b"
-    r"|guy on|blog|article|tutorial|thread|reddit|(?<!my )(?<!our )discord(?! bot| friends?| buddies| pals| server| crew)|readme|faq"
-    r"|reportedly|apparently|i read"
-    r"|i've read|i have read|i saw"
-    r"|saw (?:someone|a|people)|saw (?:an?|one|some|this|that)(?: \w+)? (?:ad|advert|post|tweet|thread|video|article|listing|benchmark"
-    r"|claim|comment|blog|offer|deal|quote)"
-    r"|one site|(?:blog|launch|reddit|forum) post|write-?up"
-    r"|announcement"
-    r"|(?:the |another |other |search |research |infra |platform |data |ops |it )team(?:'s)? (?:\w+ )?(?:runs|ran|says|said|claims"
-    r"|got|gets|uses|used|quoted|quotes|estimated|estimates|reckons)"
-    r"|^\s*(?:saw|read|heard) (?:in|on|that|somewhere|\w+'s)\b"
-    r"|ago|last (?:summer|winter|spring|fall|autumn|month|week|quarter|semester|term))\b"
-    r"|^\s*>|\bwrote\s*,")  # '> On Tue, Mark wrote: ...': a quoted e-mail  # the past: it counts where the question refers back
+ACQUIRED_WHEN = re.compile(
+    r"\b(?:i|we|i've|we've|lab|company|university|department|org|school|employer|office|which|that|were|was|^and|^finally) (?:just "
+    r"|finally )?(?:bought|got|purchased|acquired|built|leased|picked up|installed|received)(?: [\w'-]+){0,4}? (?:last (?:year|month|week"
+    r"|summer|winter|spring|fall|autumn|quarter)|(?:a|an|one|two|\d+) (?:few )?(?:years?|months?|weeks?) ago|back in \w+"
+    r"|in (?:19|20)\d\d)\b")
+REPORTED = re.compile(  # a report of what someone else did or said ('ago': the past); a possessive alone is no report
+    rf"\b(?:(?:someone|somebody|some guy|a guy|guy|friend|buddy|colleague|coworker|people|roommate|flatmate|classmate|labmate|teammate"
+    rf"|brother|sister|cousin|dad|mom|brother-in-law|wife|husband|boyfriend|lead|manager|advisor|professor|supervisor|youtuber|streamer"
+    rf"|influencer|tiktoker|girlfriend|others|he|she|they|rep|vendor|marketplace|listing|provider|ad|peer|consultant|contractor|cfo|ceo|cto"
+    rf"|boss|another|integrator|reseller|supplier|firm|partner|seller|post|pr|site|table|framework|page|paper|docs?|guide|writeup|write-up"
+    rf"|video)(?:'s)?(?: \w+){{0,5}}? {REPORTS}"
+    r"|(?<!through a )(?<!via a )(?<!from a )(?<!at a )(?<!through my )(?<!via my )(?<!at my )\b(?:friend|buddy|colleague|coworker|cousin"
+    r"|brother|sister)'s (?:\w+ ){0,3}(?:startup|company|team|lab|rig|setup|box|build)\b"
+    r"|\b(?:they're|they are|he's|he is|she's|she is) (?:all )?(?:on|using|running)\b|guy on|blog|article|tutorial|thread|reddit"
+    r"|(?<!my )(?<!our )discord(?! bot| friends?| buddies| pals| server| crew)|readme|faq|reportedly|apparently|i read|i've read"
+    r"|i have read|i saw|saw (?:someone|a|people)|(?:blog|launch|reddit|forum) post|write-?up|announcement"
+    r"|(?:the |another |other |search |research |infra |platform |data |ops |it )team(?:'s)? (?:\w+ )?(?:runs|ran|says|said|claims|got|gets"
+    r"|uses|used|quoted|quotes|estimated|estimates|reckons)|^\s*(?:saw|read|heard) (?:in|on|that|somewhere|\w+'s)\b|ago"
+    r"|last (?:summer|winter|spring|fall|autumn|month|week|quarter|semester|term))\b|^\s*>|\bwrote\s*,")  # '> Mark wrote:': a quoted e-mail
 INTENT = re.compile(r"\s*(?:so |and |but |now |ok |okay )?(?:(?:i|we)(?:'d| would)? (?:really |actually |just )?(?:want|need|plan|intend"
                     r"|hope|'d like|would like|am trying|are trying|'m trying|'re trying) to|(?:i|we)(?:'m| am|'re| are) "
                     r"(?:choosing|deciding|torn) between|(?:i|we)(?:'m| am|'re| are) (?:now |also |currently |seriously )?(?:considering"
@@ -196,78 +186,75 @@ INTENT = re.compile(r"\s*(?:so |and |but |now |ok |okay )?(?:(?:i|we)(?:'d| woul
                     r"|the (?:plan|goal|idea) is to"
                     r"|(?:my|our) goal is|next up is|next (?:month|week|quarter|year)\b(?! (?:we|i) (?:had|did|ran)))\b")
 # (INTENT: the asker's own plan, part of what is asked about)
-PRICE_SET_ASIDE = (r"\b(?:leav\w*|set\w*|put\w*) (?:the )?(?:price|prices|pricing|cost|costs|quotes?) aside\b|\b(?:ignore|ignoring"
-                   r"|disregard\w*) (?:the |that |those |these )?(?:price|prices|pricing|quotes?|cost)\b|\bgo with (?:typical |the )?"
-                   r"(?:market|street|catalog|list) pric\w*"
-                   r"|\b(?:normal|typical|usual|standard|regular|public) (?:on-demand |market |cloud )?"
-                   r"(?:pric\w*|rates?)\b")
+PRICE_SET_ASIDE = (
+    r"\b(?:leav\w*|set\w*|put\w*) (?:the )?(?:price|prices|pricing|cost|costs|quotes?) aside\b"
+    r"|\b(?:ignore|ignoring|disregard\w*) (?:the |that |those |these )?(?:price|prices|pricing|quotes?|cost)\b"
+    r"|\bgo with (?:typical |the )?(?:market|street|catalog|list) pric\w*|\b(?:normal|typical|usual|standard|regular|public) (?:on-demand "
+    r"|market |cloud )?(?:pric\w*|rates?)\b")
 # ('leaving price aside (the quotes expire)': no price is read)
-NAMED_SAYS = re.compile(r"(?<!on )(?<!in )(?<!our )(?<!the )(?<!my )(?<!at )\b[A-Z][a-z]+(?:'s)? (?:\w+ ){0,2}?"
-                        r"(?:says|said|swears|swore|claims|claimed|reckons|insists|insisted|told"
-                        r"|mentioned|reported|thinks|wrote)\b|\b(?:per|according to) [A-Z][a-z]+\b")  # 'Dmitri says', 'per Sam' (case kept)
+NAMED_SAYS = re.compile(  # 'Dmitri says', 'per Sam' (case kept)
+    r"(?<!on )(?<!in )(?<!our )(?<!the )(?<!my )(?<!at )\b[A-Z][a-z]+(?:'s)? (?:\w+ ){0,2}?(?:says|said|swears|swore|claims|claimed|reckons"
+    r"|insists|insisted|told|mentioned|reported|thinks|wrote)\b|\b(?:per|according to) [A-Z][a-z]+\b")
 HEARSAY = re.compile(rf"{REPORTED.pattern}|{LEFT_BEHIND}")  # what others said, or what the asker had or leaves out
-ASKS_WITHOUT_MARK = re.compile(r"(?:(?:also|and|plus|btw|oh and),? )?(?:what|what's|whats|how|which|will|would|can|could|should)\b"
-                               r"(?! i did| we did| i do| we do)")
-ASKS_UNMARKED = re.compile(r"\b(?:(?:i |we )?(?:just )?(?:want|need|would like|'d like) (?:a|an|the|to know|to find out)"
-                           r"|(?:wants|needs|asked) to (?:know|find out)"
-                           r"|i'm curious|im curious|wondering|tell me|let me know)\b")
-BUYING_PLAN = (r"(?<!was )(?<!were )\b(?:thinking (?:of|about)|considering|planning (?:on|to)|plan to|going to|about to|gonna"
-               r"|want to|might|leaning"
-               r" towards) (?:buy\w*|get\w*|grab\w*|order\w*|pull\w* the trigger|pick\w* (?:it |one )?up)\b")
-MOVING_TO = re.compile(r"\b(?:move|moves|moving|moved|switch|switched|switching|swap|swapping|swapped|migrate|migrating|upgrade"
-                       r"|upgrading|go|going|transition\w*)(?: (?:it|them|this|that|everything|over|up|us|me|the \w+|\w+_\w+))? to\b"
-                       r"|\bonto\b|" + BUYING_PLAN +
-                       r"|\bfor (?:production|prod|launch)\b|\bnow wants?\b")
-HARDWARE_OPEN = re.compile(r"\bnot asking (?:which|what|whether|if|about (?:the )?(?:gpus?|cards?|hardware))"
-                           r"|\b(?:leaving aside|regardless of|whatever) (?:what|which)? ?(?:hardware|gpus?|cards?)\b"
-               r"|\b(?:i |we )?(?:just|only) (?:want|need) the (?:raw |actual |bare |pure |plain )?(?:number|figure|memory|estimate)\b"
-                           r"|\b(?:forget|ignore|never ?mind) (?:about )?(?:the )?(?:hardware|gpus?|cards?)\b"
-                           r"|\b(?:don't|do not) know (?:yet )?(?:what|which) (?:hardware|gpus?|cards?)|\bonly need the memory"
-                           r"|\bno (?:hardware|gpus?|cards?) (?:picked|chosen|decided)"
-                           r"|\b(?:hardware|gpus?|allocation|cards?) (?:isn't|is not|aren't|are not|not) (?:picked|chosen|decided)"
-                           r"|\bbefore (?:i|we) (?:start )?(?:pick|choose|request|decide on|buy|order|pric)\w* (?:any |the |new )?"
-               r"(?:gpus|hardware|cards)\b")
+ASKS_WITHOUT_MARK = re.compile(
+    r"(?:(?:also|and|plus|btw|oh and),? )?(?:what|what's|whats|how|which|will|would|can|could|should)\b(?! i did| we did| i do| we do)")
+ASKS_UNMARKED = re.compile(
+    r"\b(?:(?:i |we )?(?:just )?(?:want|need|would like|'d like) (?:a|an|the|to know|to find out)"
+    r"|(?:wants|needs|asked) to (?:know|find out)|i'm curious|im curious|wondering|tell me|let me know)\b")
+BUYING_PLAN = (
+    r"(?<!was )(?<!were )\b(?:thinking (?:of|about)|considering|planning (?:on|to)|plan to|going to|about to|gonna|want to|might"
+    r"|leaning towards) (?:buy\w*|get\w*|grab\w*|order\w*|pull\w* the trigger|pick\w* (?:it |one )?up)\b")
+MOVING_TO = re.compile(
+    r"\b(?:move|moves|moving|moved|switch|switched|switching|swap|swapping|swapped|migrate|migrating|upgrade|upgrading|go|going"
+    r"|transition\w*)(?: (?:it|them|this|that|everything|over|up|us|me|the \w+|\w+_\w+))? to\b"
+    rf"|\bonto\b|{BUYING_PLAN}"
+    r"|\bfor (?:production|prod|launch)\b|\bnow wants?\b")
+HARDWARE_OPEN = re.compile(
+    r"\bnot asking (?:which|what|whether|if|about (?:the )?(?:gpus?|cards?|hardware))"
+    r"|\b(?:leaving aside|regardless of|whatever) (?:what|which)? ?(?:hardware|gpus?|cards?)\b"
+    r"|\b(?:i |we )?(?:just|only) (?:want|need) the (?:raw |actual |bare |pure |plain )?(?:number|figure|memory|estimate)\b"
+    r"|\b(?:forget|ignore|never ?mind) (?:about )?(?:the )?(?:hardware|gpus?|cards?)\b"
+    r"|\bno (?:hardware|gpus?|cards?) (?:picked|chosen|decided)|\bbefore (?:i|we) (?:start )?(?:pick|choose|request|decide on|buy|order"
+    r"|pric)\w* (?:any |the |new )?(?:gpus|hardware|cards)\b")
 ENGINE_SOURCES = r"(?:pr|prs|issues?|docs|readme|repo|github|changelog|release notes|maintainers?|devs)\b"  # 'the vllm docs say'
 
-ASKS_OF_THE_CLAUSE_BEFORE = re.compile(r"\s*(?:how|what|which|would|will|can|could|do|does|is|are)\b[^.?!]*"
-                                       r"\b(?:they|them|those|these|both|the two|either|each)\b")
-PLACES = (r"\b(?:at|in|on|for) (?:the |my |our |a )?(home|work|office|lab|job|laptop|desktop|workstation|(?:new|old|current"
-          r"|existing) (?:box|server|cluster|machine|rig|node|card|cards|gpus?|setup|hardware))\b")
+ASKS_OF_THE_CLAUSE_BEFORE = re.compile(
+    r"\s*(?:how|what|which|would|will|can|could|do|does|is|are)\b[^.?!]*\b(?:they|them|those|these|both|the two|either|each)\b")
+PLACES = (
+    r"\b(?:at|in|on|for) (?:the |my |our |a )?(home|work|office|lab|job|laptop|desktop|workstation"
+    r"|(?:new|old|current|existing) (?:box|server|cluster|machine|rig|node|card|cards|gpus?|setup|hardware))\b")
 AGE = r"\b(new|old|current|existing|today's)\b"  # 'the new 256x H200 cluster', 'our current 128x A100 40GB'
 COUNTED_BACK = r"\b(?:those|these|the|all|its|my|our) (\d+|two|three|four|eight) (?:new )?(?:cards|gpus)\b"  # 'onto those 4 cards'
-ORGANISATIONS = (r"lab|team|startup|company|shop|firm|agency|consultancy|group|insurer|org|organi[sz]ation|business|nonprofit"
-                 r"|university|department|hospital|bank|school|household|family|studio")
-LEAVE_OUT = (r"\b(?:forget|ignore|disregard|leave out|excluding|not counting|not asking about) (?:about )?(?:the |my |our )?"
-             r"(?:\d+ (?:x )?)?([a-z0-9]+)\b")  # 'ignore the three T4s in the same rack', 'ignore the 2x A100 quote'
+ORGANISATIONS = (
+    r"lab|team|startup|company|shop|firm|agency|consultancy|group|insurer|org|organi[sz]ation|business|nonprofit|university|department"
+    r"|hospital|bank|school|household|family|studio")
+LEAVE_OUT = (
+    r"\b(?:forget|ignore|disregard|leave out|excluding|not counting|not asking about) (?:about )?(?:the |my "
+    r"|our )?(?:\d+ (?:x )?)?([a-z0-9]+)\b")  # 'ignore the three T4s in the same rack', 'ignore the 2x A100 quote'
 REFERRING = r"\b(?:that|it|those|these|them)\b|\bthis\b(?! (?:week|month|year|quarter|time|weekend|morning|afternoon))"
-CHECKS_A_CLAIM = re.compile(r"\b(?:is|was) (?:that|this|it|the claim|he|she|they) (?:(?:really|actually|even|about|roughly) )?"
-                            r"(?:true|right|correct"
-                            r"|accurate|legit)\b|\bdoes (?:that|the claim) (?:still )?hold\b"
-                            r"|\b(?:who's|who is|whos|which (?:one |side |of (?:them|us|the two) )?is) (?:right|correct)\b"
-                            r"|\bwhich is it\b")  # the report is the question
-TROUBLESHOOTING = (r"\b(?:can't talk to|cannot talk to|connection refused|won't start|keeps? (?:dying|crashing)|crash(?:es|ed|ing)?"
-                   r"|exit status|error code|driver update|after updating|roll (?:it )?back|reboot\w*|systemctl|ollama_host"
-                   r"|localhost|throwing \d{3}s?|stopped using my gpu|fans? (?:get|gets|are) (?:really )?loud|grinding noise|coil whine"
-                   r"|making (?:a |an )?(?:\w+ )?noise|fans? (?:spin|spins|spinning|ramp|ramps|ramping|rev|revs)\w*"
-                   # 'NCCL hangs at init', 'does fabricmanager have to match the driver version?', 'nothing useful in dmesg'
-                   r"|nccl (?:error|hangs?|hung|hanging|timeout|timed out)|hangs? at init|fabric ?manager|driver version|dmesg"
-                   r"|unhandled system error|segfault\w*|stack ?trace|traceback"
-                   r"|oom[ -]?killed"  # the container's host memory limit, not the GPU's
-                   # a build or a load that breaks: 'fails at the link step', 'throws KeyError on ...lora_A'
-                   r"|undefined reference|link(?:er)? (?:step|error)|build (?:fails|failed|error)|fails to (?:build|compile)"
-                   r"|compil(?:e|ation) error|(?:key|value|type|attribute|import|runtime|index)error|won't load anymore"
-                   r"|save format|no kernel image|prebuilt wheel|wheel (?:that|which) works|arch list|\[bug\]|garbage tokens"
-                   r"|known issue|illegal memory access|cuda error|is there a fix|nccl timeouts?)\b")
-OFF_TOPIC = (r"\b(?:rgb|led lighting|(?:nicest|coolest|prettiest|best) (?:looking|lights?|colou?rs?)"  # looks, not sizing
-             r"|who (?:launched|started|created|spun up|owns|made)|(?:ai|ml|data|cloud|gpu|it) strategy"  # an audit, a plan
-             r"|temperature and top[_ -]?[pk]|top[_ -]?[pk] and temperature|sampling (?:params|parameters|settings)"  # sampling
-             r"|prompt (?:format|template)|chat template"  # which template a model wants
-             # power, not memory: 'is a 1000W psu enough for 2x 3090?'
-             r"|(?:psu|power supply) (?:is |be |would be |will be )?(?:enough|sufficient|big enough)|how (?:many|much) watt\w*"
-             # quality, not hardware
-             r"|dumber|make it (?:smarter|better|less dumb)|quality loss|perplexity|answers? get worse)\b")
-LEAD_IN = re.compile(r"\s*(?:on|with|using|for|at|in|if|assuming|given|across|under|via|at|over|from) "
-                     r"(?!(?:reference|context|comparison|what it's worth|the record)\b)")  # a phrase; 'for reference, ...' tells
+WHO_IS_RIGHT = r"\b(?:who's|who is|whos|which (?:one |side |of (?:them|us|the two) )?is) (?:right|correct)\b|\bwhich is it\b"
+CHECKS_A_CLAIM = re.compile(  # the report is the question
+    r"\b(?:is|was) (?:that|this|it|the claim|he|she|they) (?:(?:really|actually|even|about|roughly) )?(?:true|right|correct|accurate"
+    rf"|legit)\b|\bdoes (?:that|the claim) (?:still )?hold\b|{WHO_IS_RIGHT}")
+TROUBLESHOOTING = (  # 'NCCL hangs at init', 'does fabricmanager have to match the driver version?', 'nothing useful in dmesg'
+    r"\b(?:connection refused|won't start|keeps? (?:dying|crashing)|crash(?:es|ed|ing)?|exit status|error code|driver update|after updating"
+    r"|reboot\w*|systemctl|localhost|throwing \d{3}s?|fans? (?:get|gets|are) (?:really )?loud|grinding noise|coil whine"
+    r"|making (?:a |an )?(?:\w+ )?noise|fans? (?:spin|spins|spinning|ramp|ramps|ramping|rev|revs)\w*"
+    r"|nccl (?:error|hangs?|hung|hanging|timeouts?|timed out)|fabric ?manager|driver version|dmesg|segfault\w*|stack ?trace|traceback"
+    r"|oom[ -]?killed"  # the container's host memory limit, not the GPU's
+    # a build or a load that breaks: 'fails at the link step', 'throws KeyError on ...lora_A'
+    r"|undefined reference|link(?:er)? (?:step|error)|build (?:fails|failed|error)|fails to (?:build|compile)|compil(?:e|ation) error"
+    r"|(?:key|value|type|attribute|import|runtime|index)error|no kernel image|\[bug\]|known issue|illegal memory access|cuda error)\b")
+OFF_TOPIC = (
+    r"\b(?:rgb|led lighting"  # looks, not sizing
+    r"|who (?:launched|started|created|spun up|owns|made)|(?:ai|ml|data|cloud|gpu|it) strategy"  # an audit, a plan
+    r"|temperature and top[_ -]?[pk]|top[_ -]?[pk] and temperature|sampling (?:params|parameters|settings)"  # sampling
+    r"|prompt (?:format|template)|chat template"  # which template a model wants
+    r"|(?:psu|power supply) (?:is |be |would be |will be )?(?:enough|sufficient|big enough)|how (?:many|much) watt\w*"  # power
+    r"|dumber|make it (?:smarter|better|less dumb)|quality loss|perplexity)\b")  # quality, not hardware
+LEAD_IN = re.compile(
+    r"\s*(?:on|with|using|for|at|in|if|assuming|given|across|under|via|over|from) (?!(?:reference|context|comparison|what it's worth"
+    r"|the record)\b)")  # a phrase; 'for reference, ...' tells
 REFERS_BACK = (r"\b(?:fits?|run|work|load)s? (?:\w+ )?(?:on|in|across) (?:that|those|them|it)\b"
                r"|\b(?:can|could|will|would|does|do) (?:the pair|the two|both of them|those two|these two)\b"  # 'can the pair hold X?'
                r"|\b(?:at|with|using) (?:those|these|the same|that) (?:settings|config\w*|params|parameters|hyperparam\w*|numbers)\b"
@@ -282,18 +269,17 @@ REFERS_BACK = (r"\b(?:fits?|run|work|load)s? (?:\w+ )?(?:on|in|across) (?:that|t
                r"|possible|for real)\b|\bdoes (?:that|this|it) (?:still )?(?:hold|work|apply|check out)\b"
                r"|\b(?:who's|who is|whos|which (?:one |side |of (?:them|us|the two) )?is) (?:right|correct)\b"  # 'who's right?'
                r"|\bwhich is it\b")
-AT_ONCE = (r"(?:(?:are |being |will |would |may |might )?(?:hitting|using|use|uses|hit|online|active|at once|at the same time"
-           r"|simultaneous\w*|concurrent\w*|in (?:the )?same time)\b)")
+AT_ONCE = (
+    r"(?:(?:are |being |will |would |may |might )?(?:hitting|using|use|uses|hit|online|active|at once|at the same time|simultaneous\w*"
+    r"|concurrent\w*|in (?:the )?same time)\b)")
 
 # what a bare '9k' counts when it is not tokens of context: money, things, people, rates
-NOT_CONTEXT_NOUNS = (r"(?! ?(?:(?!per |a |an |each |every |in |of )[a-z]+ )?"
-                     r"(?:usd|\$|dollars?|euros?|eur|rubles?|roubles?|yen|yuan|rmb|rupees?|pounds?|gbp|won"
-                     r"|examples?|samples?|sentences?|records?|pairs?|questions?|rows?"
-                     r"|docs?|documents?|conversations?|steps?|images?|chats?|tickets?|messages?|emails?|files?|queries"
-                     r"|transcripts?|articles?|posts?|threads?|reviews?"
-                     r"|(?!per |a |an |each |every |in |of |tokens?\b|context)(?:[a-z-]+ ){0,2}(?:descriptions|abstracts|papers|entries"
-                     r"|items|notes|reports|summaries|tweets|products|cases|texts|instructions|dialogues|annotations|responses"
-                     r"|completions|turns|invoices|contracts|filings|recipes|stories)"
-                     r"|(?!per |a |an |each |every |in |of )[a-z]+ [a-z]+ (?:chats?|tickets?|conversations?|examples?)"
-                     r"|words?|lines?|pages?|stars|downloads|(?:concurrent |active )?(?:users?|requests?|sessions?|people|customers)"
-                     r"|a month|/month|per month|/mo\b|tok\w*/s|tokens? (?:per|a) s\w*|t/s|or best offer|obo\b))")
+NOT_CONTEXT_NOUNS = (
+    r"(?! ?(?:(?!per |a |an |each |every |in |of )[a-z]+ )?(?:usd|\$|dollars?|euros?|eur|rubles?|roubles?|yen|yuan|rmb|rupees?|pounds?|gbp"
+    r"|won|examples?|samples?|sentences?|records?|pairs?|questions?|rows?|docs?|documents?|conversations?|steps?|images?|chats?|tickets?"
+    r"|messages?|emails?|files?|queries|transcripts?|articles?|posts?|threads?|reviews?"
+    r"|(?!per |a |an |each |every |in |of |tokens?\b|context)(?:[a-z-]+ ){0,2}(?:descriptions|abstracts|papers|entries|items|notes|reports"
+    r"|summaries|tweets|products|cases|texts|instructions|dialogues|annotations|responses|completions|turns|invoices|contracts|filings"
+    r"|recipes|stories)|(?!per |a |an |each |every |in |of )[a-z]+ [a-z]+ (?:chats?|tickets?|conversations?|examples?)|words?|lines?|pages?"
+    r"|stars|downloads|(?:concurrent |active )?(?:users?|requests?|sessions?|people|customers)|a month|/month|per month|/mo\b|tok\w*/s"
+    r"|tokens? (?:per|a) s\w*|t/s|or best offer|obo\b))")
