@@ -408,6 +408,8 @@ def bought_count(reading: Reading, catalog: Catalog) -> int:
     if not named:  # a memory size or a GPU outside the catalog: as many as said
         return (reading.gpus[0][1] if reading.gpus else None) or 1
     gpu_id, count = named[0]
+    told = rx.search(r"\b(?:buy\w*|purchas\w*|own)(?: our| my)?(?: own)? (\d{1,5})\b(?! ?(?:%|hours?|h|years?|k|gb)\b)", reading.asked)
+    count = count or (int(told[1]) if told else None)  # 'buying our own 8', 'does buying 4 pay off?'
     at = reading.gpu_at[0] if reading.gpu_at else 0
     one = at > 0 and reading.text.split(" ")[at - 1] in ("a", "an", "one", "single")
     return count or (1 if one else sold_in(catalog, gpu_id, int(default_of(RentVsBuyRequest, "gpu_count"))))

@@ -407,6 +407,10 @@ def read_counts_after(words: Words, reading: Reading) -> None:
         first = next((n for n in range(len(reading.gpus)) if words.tier_at(reading.gpu_at[n]) > 0), 0)
         reading.gpus[first] = (reading.gpus[first][0], int(after.group(1)))
         words.take(after, f"{reading.gpus[first][1]} of the GPU named")
+    on_n = words.search(r"\bon (\d)$")  # 'would the 70b fit on two?'
+    if on_n and reading.gpus and reading.gpus[0][1] is None:
+        reading.gpus[0] = (reading.gpus[0][0], int(on_n.group(1)))
+        words.take(on_n, f"{reading.gpus[0][1]} of the GPU named")
     named = [n for n, (g, _) in enumerate(reading.gpus)  # the one GPU of the asker's (not a friend's A100)
              if not g.endswith("GB") and words.tier_at(reading.gpu_at[n]) > 0]
     if len(named) == 1:
@@ -583,6 +587,9 @@ def read_formats(words: Words, reading: Reading) -> None:
         words.take(kv, f"KV cache in {reading.kv_cache_dtype}")
     for rate in words.finditer(v.COMPUTE_PRECISION):  # 'bandwidth and bf16 compute': a card's figure, not the weights
         words.take(rate, f"the card's {rate.group(1)} compute figure (not a weights format)")
+    for made in words.finditer(r"\b(?:was|were|been|is|are|got) (?:natively |originally )?(?:pre-?)?trained (?:natively )?"
+                               r"(?:in|with|using|at) (fp8|fp4|mxfp4|nvfp4|bf16|fp16|fp32)\b"):
+        words.take(made, f"trained in {made.group(1)} (how the model was made, not the weights asked about)")
     formats = [(pattern, dtype) for pattern, dtype in v.WEIGHT_FORMATS if dtype]
     def named(match: re.Match[str]) -> str:
         dtype = next(d for p, d in formats if rx.search(p, match.group(0)))
@@ -594,8 +601,9 @@ def read_formats(words: Words, reading: Reading) -> None:
         specific = words.search(*(p for p, d in formats if d in SAME_BITS[named(found)] or d == "gguf"))
         if specific and words.tier(specific.start()) == words.tier(found.start()) and named(specific) in SAME_BITS[named(found)]:
             found = specific
-    if found:
-        reading.weights_dtype = named(found)
+    if found:  # vLLM and SGLang load no GGUF: 'q4' there is a 4-bit checkpoint
+        served = rx.search(r"^(?!.*(?:gguf|llama\.cpp|ollama)).*\b(?:vllm|sglang)\b", words.text)
+        reading.weights_dtype = {"q4_k_m": "int4", "q8_0": "int8"}.get(named(found), named(found)) if served else named(found)
         words.take(found, f"weights in {reading.weights_dtype}")
     gguf = words.search(r"\bggufs?\b")
     if gguf:
@@ -722,6 +730,9 @@ def read_method(words: Words, reading: Reading, found: tuple[Found, Found, Found
     if reading.method or train:  # 'fine-tune' alone names no method: full is assumed, and said to be
         reading.workload, reading.method_said = "training", bool(qlora or lora or full)
         reading.method = reading.method or "full"
+    if reading.workload == "training" and reading.weights_dtype in ("int4", "nf4") and not full \
+            and reading.method in ("lora", "full"):  # 'LoRA in 4-bit', 'load_in_4bit=True' in a trainer: QLoRA's 4-bit base
+        reading.method, reading.method_said, reading.weights_dtype = "qlora", True, None
     for extra in (tune if full or qlora or lora else None, train):
         if extra and not words.used[words.index_at(extra.start())]:
             words.take(extra, "training")
@@ -734,6 +745,8 @@ def read_method(words: Words, reading: Reading, found: tuple[Found, Found, Found
 def read_stack(words: Words, reading: Reading) -> None:
     """Engine, recipe, sharding and pricing, each by its own name."""
     found_at: list[tuple[str, int]] = []
+    chosen = words.search_all_tiers(r"\b(?:moving|switching|migrating|going|move|switch|migrate|moved|switched) to ("
+                                    + "|".join(re.escape(n) for n in sorted(v.ENGINES, key=len, reverse=True)) + r")(?![\w])")
     for name in sorted(v.ENGINES, key=len, reverse=True):
         # in a report, an engine counts where the report is its own ('the ollama PR says ...')
         found = (words.search(rf"(?<![\w.]){re.escape(name)}(?![\w])")
@@ -742,6 +755,8 @@ def read_stack(words: Words, reading: Reading) -> None:
             moved = rx.search(v.MOVING_TO, words.text[:found.start()]) is not None  # 'runs ollama now; moving to X via vllm'
             found_at.append((v.ENGINES[name], words.tier(found.start()) + moved))
             words.take(found, f"engine {v.ENGINES[name]}")
+    if chosen:  # 'tried ollama ... moving to sglang': the engine moved to
+        found_at = [(v.ENGINES[chosen.group(1)], 3)]
     top = max((t for _, t in found_at), default=1)
     named = [e for e, t in found_at if t == top]  # 'we prototyped with ollama ... which GPU to serve it with vllm?'
     either = rx.search(r"\b(vllm|sglang|llama\.cpp|ollama|lm studio|transformers) (?:or|vs\.?|versus) ", words.text)
