@@ -60,6 +60,7 @@ def cheapest_way(job: dict[str, Any], *, catalog: Catalog, among: list[str] | No
     if training and training_tokens and pick is not None and pick.gpu_id:
         subject = {k: job[k] for k in ("model", "params_billions") if job.get(k) is not None}
         run = training_time(**subject, training_tokens=training_tokens, gpu=pick.gpu_id, gpu_count=pick.gpus_needed or 1,
+                            check_fit=False,  # the pick is a GPU count estimate_vram found to hold this way
                             pricing=pricing, method=ways[pick.way]["method"], catalog=catalog)  # type: ignore[arg-type]
         found.run_gpu_hours, found.run_usd = run.gpu_hours, run.usd_total
     return found

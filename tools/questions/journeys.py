@@ -333,7 +333,7 @@ def answer_training_time(reading: Reading, catalog: Catalog, calls: list[ToolCal
                   params_billions=None if reading.model else reading.params_billions, gpu=gpu,
                   gpu_count=count, pricing=reading.pricing or "on_demand",
                   method=reading.method if reading.method_said else None,
-                  gradient_checkpointing=reading.gradient_checkpointing or None)
+                  gradient_checkpointing=reading.gradient_checkpointing or None, seq_len=reading.seq_len, recipe=reading.recipe)
     return training_time_answer(result, reading.method if reading.method_said and reading.method else "full", rate_only,
                                 budget_of(reading), told.get("claimed_tokens"))  # '$10k: how many tokens can i pretrain on?'
 

@@ -158,7 +158,8 @@ def option_on(spec: GpuSpec, request: PlanTrainingRequest, tokens: float, catalo
                                       gpu=spec.gpu_id, gpu_count=gpus, mfu=request.mfu, pricing=request.pricing,
                                       method=request.method, catalog=catalog,
                                       gradient_checkpointing=bool(settings and settings.gradient_checkpointing),
-                                      selective_checkpointing=request.selective_checkpointing, fp8=request.fp8_training)
+                                      selective_checkpointing=request.selective_checkpointing, fp8=request.fp8_training,
+                                      check_fit=False)  # checked above, as estimate_vram sizes this recipe
     return TrainingOption(gpu_id=spec.gpu_id, gpus=gpus, per_gpu_bytes=fit.per_gpu_bytes, wall_clock_hours=run.wall_clock_hours,
                           gpu_hours=run.gpu_hours, tokens_per_s_per_gpu=tokens / (run.wall_clock_hours * 3600 * gpus),
                           mfu=run.mfu, mfu_source=run.mfu_source + (f"; FP8 x{run.fp8_speedup:g}" if run.fp8_speedup > 1 else ""),

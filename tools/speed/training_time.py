@@ -10,6 +10,10 @@ compute at the share of the GPUs' dense 16-bit peak that published runs of the s
 reached (training_mfu.py: torchtitan's tables for jobs on a few nodes, Llama 2/3 GPU-hours and Megatron-LM for cluster
 pretraining), times the speed-up FP8 linear layers gave where the GPU has FP8 tensor cores. An `mfu` given overrides
 the table (MFU_DEFAULT, 40%, is Llama 2's A100 figure, kept for callers that state one).
+
+A named model is also checked for fit on the GPUs given (training_fit.py: estimate_vram's memory at plan_training's
+defaults): a run that cannot start gets `fits` false and the changes that make it fit, each timed again, and the answer
+leads with that verdict instead of a time. A run of `params_billions` only is not checked (`fits` null).
 """
 from __future__ import annotations
 
@@ -18,10 +22,13 @@ from typing import Literal, NamedTuple
 from pydantic import BaseModel, Field
 
 from gpusizer.catalog import Catalog, GpuSpec, SizingError, load_catalog
-from gpusizer.tools.figures import number, percent, token_count, usd
+from gpusizer.tools.alternatives import with_alternatives
+from gpusizer.tools.figures import gib, number, percent, token_count, usd
 from gpusizer.tools.memory.model.generic_model import generic_dense_decoder
 from gpusizer.tools.memory.model.parameters import count_parameters
+from gpusizer.tools.memory.request import Recipe
 from gpusizer.tools.pricing import machine_price
+from gpusizer.tools.speed.training_fit import METHOD_WORDS, TrainingFit, TrainingTimeAlternative, fit_assumption, memory_fit, training_fixes
 from gpusizer.tools.speed.training_mfu import SELECTIVE_FLOPS_PER_PARAMETER, fp8_speedup, generation_of, training_mfu
 from gpusizer.tools.validation import NAME_LIMIT, ModelName, ParamsBillions, parse_request
 
@@ -53,14 +60,20 @@ class TrainingTimeRequest(BaseModel):
                               "runs of this GPU generation, model size and scale")
     pricing: Literal["on_demand", "spot"] = Field(default="on_demand", description="which price to cost the GPU-hours at")
     method: Literal["full", "lora", "qlora"] = Field(default="full", description="adapters skip the frozen weights' gradients")
-    gradient_checkpointing: bool = Field(default=False, description="recomputes each layer's forward in the backward")
+    gradient_checkpointing: bool | None = Field(default=None, description="recomputes each layer's forward in the backward; "
+                                                "unsaid: timed without, memory as the recipe (one GPU) or sharded runs set it")
     selective_checkpointing: bool = Field(default=False, description="recomputes only attention's core in the backward")
     fp8: bool = Field(default=False, description="FP8 linear layers (torchao float8, Transformer Engine) where the GPU has them")
+    check_fit: bool = Field(default=True, description="check a named model's memory on the GPUs (callers that did: false)")
+    seq_len: int | None = Field(default=None, ge=1, le=10_000_000, description="tokens per sequence, for the memory check "
+                                "(default 2,048); the time counts tokens, whatever their length")
+    recipe: Recipe | None = Field(default=None, description="training framework, for the memory check (default hf_trainer)")
 
 
 class TrainingTime(BaseModel):
     model: str
     active_params: int = Field(description="parameters each token passes through (all of them for dense models)")
+    method: str = Field(default="full", description="full, lora or qlora, as timed and checked")
     training_tokens: float
     tokens_per_parameter: float | None = Field(default=None, description="where the tokens are a count per parameter")
     training_flops: float = Field(description="FLOPs per parameter (6 full, 4 adapters, +2 checkpointing) x active_params x "
@@ -76,18 +89,28 @@ class TrainingTime(BaseModel):
     usd_per_gpu_hour: float | None = Field(description="cheapest catalog offer; null where the GPU has no cloud price")
     provider: str | None
     usd_total: float | None = Field(description="gpu_hours x usd_per_gpu_hour; null where unpriced")
+    fits: bool | None = Field(default=None, description="whether the run fits gpu_count x gpu_id (estimate_vram's memory); "
+                              "null where unchecked (params_billions only, or check_fit false)")
+    per_gpu_bytes: int | None = Field(default=None, description="peak memory per GPU of one training step, where checked")
+    usable_bytes: int | None = Field(default=None, description="the GPU's usable memory, where checked")
+    gpus_needed: int | None = Field(default=None, description="where it does not fit: the fewest of this GPU that hold it "
+                                    "(ZeRO-3); null where not even 64 do")
     assumptions: list[str]
+    alternatives: list[TrainingTimeAlternative] = Field(default=[], description="where it does not fit: the changes that "
+                                                        "make it fit (checkpointing, more GPUs, a lighter method), each timed")
 
 
 def training_time(model: str | None = None, *, training_tokens: float | None = None, params_billions: float | None = None,
                   gpu: str = "h100-sxm", gpu_count: int = 8, mfu: float | None = None,
                   pricing: Literal["on_demand", "spot"] = "on_demand", method: Literal["full", "lora", "qlora"] = "full",
-                  gradient_checkpointing: bool = False, selective_checkpointing: bool = False, fp8: bool = False,
-                  tokens_per_parameter: float | None = None, catalog: Catalog | None = None) -> TrainingTime:
+                  gradient_checkpointing: bool | None = None, selective_checkpointing: bool = False, fp8: bool = False,
+                  tokens_per_parameter: float | None = None, check_fit: bool = True, seq_len: int | None = None,
+                  recipe: Recipe | None = None, catalog: Catalog | None = None) -> TrainingTime:
     """GPU-hours, wall-clock time and cloud cost of training `model` (or a dense `params_billions` model) on
     `training_tokens` tokens with `gpu_count` x `gpu`, at the MFU published runs reached on that GPU generation (or
     `mfu` of their dense 16-bit peak), with FP8 linear layers if `fp8`; `tokens_per_parameter` (20: Chinchilla-optimal)
-    sets the tokens from the model's parameters instead. Raises SizingError."""
+    sets the tokens from the model's parameters instead. A named model is checked for fit on the GPUs (`check_fit`, at
+    `seq_len` tokens per sequence under `recipe`), with the changes that make it fit where it does not. Raises SizingError."""
     request = parse_request(TrainingTimeRequest, {k: v for k, v in locals().items() if k != "catalog"}, "training_time")
     catalog = catalog or load_catalog()
     if (request.model is None) == (request.params_billions is None):
@@ -105,7 +128,7 @@ def training_time(model: str | None = None, *, training_tokens: float | None = N
         tokens = request.tokens_per_parameter * counts.total
     elif request.training_tokens is None:
         raise SizingError("training_time: give training_tokens or tokens_per_parameter")
-    per_parameter = flops_per_parameter(request.method, request.gradient_checkpointing, request.selective_checkpointing)
+    per_parameter = flops_per_parameter(request.method, bool(request.gradient_checkpointing), request.selective_checkpointing)
     flops = per_parameter * active * tokens
     speed = run_speed(spec, active / 1e9, request.gpu_count, request.mfu, request.fp8)
     wall = training_seconds(active, tokens, request.gpu_count, peak_tflops * speed.fp8_speedup,
@@ -130,20 +153,43 @@ def training_time(model: str | None = None, *, training_tokens: float | None = N
         "(the largest machines combined where none does)"
         + (f" ({price.offer.provider}, ${rate:.2f}/GPU-h)" if price and rate else ": none"),
     ]
-    return TrainingTime(model=arch.model_id, active_params=active, training_tokens=tokens,
+    fit = fit_of(request, spec, catalog)
+    if fit is not None:
+        assumptions.append(fit_assumption(fit, request.method, spec.gpu_id, request.gpu_count))
+    result = TrainingTime(model=arch.model_id, active_params=active, method=request.method, training_tokens=tokens,
                         tokens_per_parameter=request.tokens_per_parameter,
                         training_flops=flops, gpu_id=spec.gpu_id, gpu_count=request.gpu_count, mfu=speed.mfu,
                         mfu_source=speed.source, fp8_speedup=speed.fp8_speedup,
                         gpu_hours=gpu_hours, wall_clock_hours=wall, wall_clock_days=wall / 24, usd_per_gpu_hour=rate,
                         provider=price.offer.provider if price else None,
-                        usd_total=gpu_hours * rate if rate else None, assumptions=assumptions)
+                        usd_total=gpu_hours * rate if rate else None, assumptions=assumptions,
+                        fits=fit.fits if fit else None, per_gpu_bytes=fit.per_gpu_bytes if fit else None,
+                        usable_bytes=fit.usable_bytes if fit else None, gpus_needed=fit.gpus_needed if fit else None)
+    if fit is None or fit.fits:
+        return result
+    run = {**request.model_dump(), "model": arch.model_id, "catalog": catalog}
+    return with_alternatives(result, lambda: training_fixes(run, fit, spec, catalog, training_time))
+
+
+def fit_of(request: TrainingTimeRequest, spec: GpuSpec, catalog: Catalog) -> TrainingFit | None:
+    """The run's memory on its GPUs, for a named model where asked; None where unchecked, or where the memory model
+    cannot take the run (the time is still given, as before the check)."""
+    if not request.check_fit or request.model is None:
+        return None
+    try:
+        return memory_fit(request.model, request.method, spec, request.gpu_count, request.gradient_checkpointing, catalog,
+                          request.seq_len, request.recipe)
+    except SizingError:
+        return None
 
 
 def training_time_answer(result: TrainingTime, method: str = "full", rate_only: bool = False, budget_usd: float | None = None,
                          claimed_tokens: float | None = None) -> str:
     """The run in one sentence: GPU-hours, wall-clock time (hours for a small run, not '0.0 days'), MFU and the bill;
     with `rate_only`, the tokens a day the GPUs get through and what `result.training_tokens` of them cost, or the tokens
-    a budget buys."""
+    a budget buys. A run that does not fit its GPUs gets that verdict and the changes that make it fit instead."""
+    if result.fits is False:
+        return does_not_fit(result)
     if rate_only and budget_usd:
         return tokens_for_budget(result, budget_usd, claimed_tokens)
     cost = (f", about {usd(result.usd_total)} at {usd(result.usd_per_gpu_hour)}/GPU-h ({result.provider})"
@@ -160,6 +206,19 @@ def training_time_answer(result: TrainingTime, method: str = "full", rate_only: 
             if result.tokens_per_parameter else "")
     return (f"{lead}About {number(result.gpu_hours, 0)} GPU-hours: {wall} of {how}training on {result.gpu_count} × "
             f"{result.gpu_id} at {percent(result.mfu)} MFU ({result.training_flops:.2e} FLOPs){cost}.")
+
+
+def does_not_fit(result: TrainingTime) -> str:
+    """'Does not fit: Qwen/Qwen2.5-1.5B full training needs 19.26 GiB per GPU on 1 × t4 (15.00 GiB usable). What fits,
+    on 10M tokens: 1 × t4 with gradient checkpointing (13.57 GiB per GPU): about 1.1 hours, $0.5970 (aws); ...'."""
+    job = f"{result.model} {METHOD_WORDS.get(result.method, result.method)} training"
+    lead = (f"Does not fit: {job} needs {gib(result.per_gpu_bytes)} per GPU on {number(result.gpu_count)} × {result.gpu_id} "
+            f"({gib(result.usable_bytes)} usable).")
+    fixes = [fix.text for fix in result.alternatives]
+    if not fixes:
+        return lead + (f" It takes {number(result.gpus_needed)} × {result.gpu_id}." if result.gpus_needed else "")
+    listed = "; ".join(fixes[:-1]) + ("; or " if len(fixes) > 1 else "") + fixes[-1]
+    return f"{lead} What fits, on {token_count(result.training_tokens)} tokens: {listed}."
 
 
 def tokens_rule(per_parameter: float | None) -> str:
