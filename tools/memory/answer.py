@@ -22,7 +22,7 @@ def estimate_vram_answer(result: VramEstimate) -> str:
         lines.append(f"Cheapest fix: {first.text}.")
         lines += [f"Also: {other.text}." for other in others]
     lines.append(f"Peak per GPU: {breakdown(result)} (at {result.peak_phase}).")
-    if result.serving:
+    if result.serving and not (result.serving.reason and lines[0].startswith("Does not fit")):  # the reason is the verdict
         lines.append(serving(result))
     if result.fits and not (result.gpu_check and result.gpu_check.fits):
         lines.append("Fits on (cheapest first):")
@@ -50,6 +50,9 @@ def verdict(result: VramEstimate) -> str:
         return f"Fits: {needs}; the {check.name} has {gib(check.usable_bytes)} usable{stretch}."
     takes = (f"it takes {check.gpus_needed} x {check.name} ({check.split})" if check.gpus_needed
              else check.split or f"not even 64 x {check.name} hold it")  # a split without a count says why none holds it
+    served = result.serving
+    if served is not None and served.reason:  # within the card's memory, but not the engine's budget: say the engine's why
+        return f"Does not fit: {ENGINE_NAMES[served.engine]} would not start on the {check.name}: {served.reason}; as asked, {takes}."
     return f"Does not fit: {needs}, the {check.name} has {gib(check.usable_bytes)} usable; as asked, {takes}."
 
 
