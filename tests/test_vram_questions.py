@@ -278,6 +278,16 @@ def test_a_70b_in_fp8_at_its_full_context_under_vllm_gets_the_flags_that_start_i
     assert 4096 <= first.arguments["max_model_len"] < 131072
 
 
+def test_a_70b_in_bf16_under_vllm_on_one_h100_is_told_4_bit_starts_it_there_at_a_shorter_context(catalog):
+    """'No, 4 GPUs' is not the whole answer: a 4-bit checkpoint holds on one H100 once --max-model-len leaves room for
+    one request's KV cache; at the full 128k context it takes two, and both are said."""
+    result = estimate_vram(catalog=catalog, model="meta-llama/Llama-3.1-70B", engine="vllm", gpu="h100-sxm")
+    four_bit = [a for a in result.alternatives if a.arguments.get("weights_dtype") == "awq"]
+    assert four_bit and four_bit[0].gpus == 1
+    assert 4096 <= four_bit[0].arguments["max_model_len"] < 131072
+    assert f"--max-model-len {four_bit[0].arguments['max_model_len']:,}: fits 1 x" in four_bit[0].text
+
+
 def test_a_shorter_context_for_vllm_is_measured_against_its_max_model_len_not_the_default_seq_len(catalog):
     """Qwen3 32B AWQ on a 4090 under vLLM starts at ~5.5k tokens of its 40,960: that context is the first fix."""
     result = estimate_vram(catalog=catalog, model="Qwen/Qwen3-32B", engine="vllm", weights_dtype="awq", gpu="rtx-4090")

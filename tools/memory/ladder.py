@@ -130,6 +130,10 @@ def alternatives(arguments: Arguments, result: VramEstimate, catalog: Catalog, e
                                 says.format(n=gpus_given(arguments)), catalog, estimate, rung.more_gpus)
             if alternative:
                 found.append((alternative.gpus, order, alternative))
+            if alternative and alternative.gpus > gpus_given(arguments) and "weights_dtype" in changes:
+                fewer = at_shorter_context(arguments, result, changes, says, catalog, estimate)
+                if fewer:  # after the fixes that keep the format asked on as many GPUs
+                    found.append((fewer.gpus, len(RUNGS) + 3 + order, fewer))
     same_size = runnable(arguments, {"weights_dtype": result.weights_dtype}, "", gpu)
     if same_size and same_size[0]["weights_dtype"] != result.weights_dtype:  # the engine has no kernel for the format asked
         alternative = tried(arguments, {**base_layout(arguments, result), **same_size[0]}, same_size[1], catalog, estimate)
@@ -211,6 +215,21 @@ def shorter_context(arguments: Arguments, result: VramEstimate, catalog: Catalog
         return None
     says = f"a context of {longest:,} tokens (seq_len / max_model_len)"
     return tried(arguments, {"max_model_len" if engine else "seq_len": longest}, says, catalog, estimate)
+
+
+def at_shorter_context(arguments: Arguments, result: VramEstimate, changes: dict[str, Any], says: str, catalog: Catalog,
+                       estimate: Estimate) -> Alternative | None:
+    """A smaller format on the GPUs given with the longest context it leaves room for, where vLLM/SGLang would otherwise
+    refuse to start at the model's full context ('a 4-bit checkpoint with --max-model-len 60,000: fits 1 x H100')."""
+    if result.serving is None or result.serving.engine not in ("vllm", "sglang"):
+        return None
+    changed = {**base_layout(arguments, result), **changes}
+    again = reestimate(arguments, changed, catalog, estimate)
+    longest = again.gpu_check.max_seq_len if again and again.gpu_check else None
+    if not longest or longest < SHORTEST_USEFUL_CONTEXT:
+        return None
+    return tried(arguments, {**changed, "max_model_len": longest}, f"{says} with --max-model-len {longest:,}", catalog, estimate,
+                 more_gpus=False)
 
 
 def share_and_context(arguments: Arguments, result: VramEstimate, catalog: Catalog, estimate: Estimate) -> Alternative | None:
