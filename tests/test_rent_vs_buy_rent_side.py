@@ -1,7 +1,9 @@
 """The rent side of rent or buy: a person renting one card rents one card, never a data-centre's 8-GPU machine."""
 import pytest
 
+from gpusizer.catalog import SizingError
 from gpusizer.tools import rent_vs_buy
+from gpusizer.tools.questions import ask
 
 
 def test_one_rented_4090_is_one_marketplace_card_not_an_eight_gpu_machine(catalog):
@@ -31,3 +33,24 @@ def test_asking_for_the_data_centre_class_still_prices_its_larger_machine(catalo
     result = rent_vs_buy(catalog=catalog, gpu="rtx-4090", gpu_count=1, purchase_usd_per_gpu=1800, rent_class="datacenter")
     assert result.rent_offer_class == "datacenter"
     assert "idle" in result.rent_options[0].source
+
+
+def test_renting_on_vast_is_priced_at_vast_not_at_the_cheapest_data_centre(catalog):
+    """'Is buying a 5090 better than renting one on vast?': the rent side is vast's offer, a marketplace one."""
+    anywhere = rent_vs_buy("rtx-5090", gpu_count=1, utilization=4 / 24, purchase_usd_per_gpu=2000, catalog=catalog)
+    on_vast = rent_vs_buy("rtx-5090", gpu_count=1, utilization=4 / 24, purchase_usd_per_gpu=2000, providers=["vast"],
+                          catalog=catalog)
+    assert anywhere.rent_offer_class == "datacenter" and on_vast.rent_offer_class == "marketplace"
+    assert on_vast.rent_usd_per_gpu_hour < anywhere.rent_usd_per_gpu_hour
+    assert on_vast.rent_offer.startswith("vast ") and not anywhere.rent_offer.startswith("vast ")
+
+
+def test_a_misspelt_provider_gets_did_you_mean(catalog):
+    with pytest.raises(SizingError, match="did you mean vast"):
+        rent_vs_buy("h100", providers=["vastt"], catalog=catalog)
+
+
+def test_ask_rents_where_the_question_says(catalog):
+    answer = ask("5090 at $2000, I'd use it about 4 hours a day. Is buying better than renting one on vast?", catalog)
+    assert answer.calls[0].arguments["providers"] == ["vast"] and answer.answer.startswith("Rent: ")
+    assert "offer: vast " in answer.answer

@@ -23,19 +23,22 @@ class RentRate:
     how: str                    # why this rate, with its source and date
 
 
-def on_demand_rate(catalog: Catalog, spec: GpuSpec, gpu_count: int, wanted_class: str) -> tuple[RentRate, JobPrice]:
+def on_demand_rate(catalog: Catalog, spec: GpuSpec, gpu_count: int, wanted_class: str,
+                   providers: frozenset[str] | None = None) -> tuple[RentRate, JobPrice]:
     """The cheapest on-demand offer that rents `gpu_count` GPUs without paying for idle ones (a machine of that size, or
     machines whose size divides it, the largest such size first: owned servers compare with rented servers); 'auto'
     takes a data-centre offer where one exists, else a marketplace one (one rented 4090 is one card on a marketplace,
-    not a data-centre's 8-GPU machine). Only where none does: the nearest larger machine, else the largest combined."""
+    not a data-centre's 8-GPU machine). Only where none does: the nearest larger machine, else the largest combined.
+    With `providers`, only their offers."""
     classes = ("datacenter", "marketplace") if wanted_class == "auto" else (wanted_class,)
     found = None
     for way in (without_idle, larger_machine, combined):
-        found = next(((chosen, c) for c in classes if (chosen := way(catalog, spec, gpu_count, c)) is not None), None)
+        found = next(((chosen, c) for c in classes if (chosen := way(catalog, spec, gpu_count, (c, providers))) is not None), None)
         if found is not None:
             break
     if found is None:
-        raise SizingError(f"no {wanted_class} on-demand offer for {spec.gpu_id} in the catalog; pass rent_usd_per_gpu_hour"
+        raise SizingError(f"no {'' if wanted_class == 'auto' else wanted_class + ' '}on-demand offer for {spec.gpu_id} in the catalog"
+                          + (f" from {', '.join(sorted(providers))}" if providers else "") + "; pass rent_usd_per_gpu_hour"
                           + ("" if wanted_class == "marketplace" else " or rent_class='marketplace'"))
     (best, how), offer_class_used = found
     o = best.offer
@@ -49,13 +52,17 @@ def on_demand_rate(catalog: Catalog, spec: GpuSpec, gpu_count: int, wanted_class
 Chosen = tuple[JobPrice, str] | None
 
 
-def of_class(catalog: Catalog, prices: list[JobPrice], wanted_class: str) -> list[JobPrice]:
-    return [p for p in prices if offer_class(catalog, p.offer) == wanted_class]
+Wanted = tuple[str, frozenset[str] | None]  # the offer class, and the providers to rent from (None: any)
 
 
-def without_idle(catalog: Catalog, spec: GpuSpec, gpu_count: int, wanted_class: str) -> Chosen:
+def of_class(catalog: Catalog, prices: list[JobPrice], wanted: Wanted) -> list[JobPrice]:
+    wanted_class, providers = wanted
+    return [p for p in prices if offer_class(catalog, p.offer) == wanted_class and (not providers or p.offer.provider in providers)]
+
+
+def without_idle(catalog: Catalog, spec: GpuSpec, gpu_count: int, wanted: Wanted) -> Chosen:
     """Machines whose size divides the count, the largest such size, cheapest of it: every GPU paid for is used."""
-    fitting = [p for p in of_class(catalog, job_prices(catalog, spec.gpu_id, gpu_count, one_machine=False), wanted_class)
+    fitting = [p for p in of_class(catalog, job_prices(catalog, spec.gpu_id, gpu_count, one_machine=False), wanted)
                if p.idle_gpus == 0]
     best = min(fitting, key=lambda p: (-p.offer.gpus_per_instance, p.usd_per_gpu_hour, p.offer.offer_id), default=None)
     if best is None:
@@ -63,13 +70,13 @@ def without_idle(catalog: Catalog, spec: GpuSpec, gpu_count: int, wanted_class: 
     return best, "as many GPUs, none idle" if best.instances == 1 else f"{best.offer.gpus_per_instance:g}-GPU machines combined, none idle"
 
 
-def larger_machine(catalog: Catalog, spec: GpuSpec, gpu_count: int, wanted_class: str) -> Chosen:
-    larger = of_class(catalog, job_prices(catalog, spec.gpu_id, gpu_count), wanted_class)
+def larger_machine(catalog: Catalog, spec: GpuSpec, gpu_count: int, wanted: Wanted) -> Chosen:
+    larger = of_class(catalog, job_prices(catalog, spec.gpu_id, gpu_count), wanted)
     return (larger[0], f"no offer rents {gpu_count} without idle GPUs: the cheapest larger machine") if larger else None
 
 
-def combined(catalog: Catalog, spec: GpuSpec, gpu_count: int, wanted_class: str) -> Chosen:
-    machines = of_class(catalog, job_prices(catalog, spec.gpu_id, gpu_count, one_machine=False), wanted_class)
+def combined(catalog: Catalog, spec: GpuSpec, gpu_count: int, wanted: Wanted) -> Chosen:
+    machines = of_class(catalog, job_prices(catalog, spec.gpu_id, gpu_count, one_machine=False), wanted)
     largest = max((p.offer.gpus_per_instance for p in machines), default=0)
     best = next((p for p in machines if p.offer.gpus_per_instance == largest), None)
     return None if best is None else (best, f"no instance holds them all: {largest:g}-GPU machines combined")

@@ -7,20 +7,21 @@ Every owning line defaults to a sourced row of catalog/data/ownership.csv for th
 """
 from __future__ import annotations
 
+import difflib
 import functools
 import math
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from gpusizer.catalog import Catalog, GpuSpec, load_catalog
+from gpusizer.catalog import Catalog, GpuSpec, SizingError, load_catalog
 from gpusizer.tools.alternatives import Change, with_alternatives
 from gpusizer.tools.figures import usd
 from gpusizer.tools.money.ownership import CostLine, Figure, busy_watts, default_figure, gpu_class, nodes, residual_share, server_price
 from gpusizer.tools.money.rent_alternatives import rent_alternatives
 from gpusizer.tools.money.rent_side import RentRate, on_demand_rate, reserved_rates
 from gpusizer.tools.pricing import HOURS_PER_YEAR
-from gpusizer.tools.validation import NAME_LIMIT, declared_by, parse_request
+from gpusizer.tools.validation import NAME_LIMIT, Name, declared_by, parse_request
 
 RentClass = Literal["auto", "datacenter", "marketplace"]
 
@@ -36,6 +37,7 @@ class RentVsBuyRequest(BaseModel):
     rent_usd_per_gpu_hour: float | None = Field(default=None, gt=0, le=10_000,
                                                 description="default: the cheapest offer renting as many, none idle")
     rent_class: RentClass = Field(default="auto", description="on-demand offers to rent; auto: data-centre, else marketplace")
+    providers: list[Name] | None = Field(default=None, max_length=50, description="rent only from these providers ('vast')")
     utilization: float = Field(default=0.7, ge=0, le=1, description="share of hours busy")
     years: float = Field(default=3.0, ge=0.01, le=30, description="horizon")
     electricity_usd_per_kwh: float = Field(default=0.10, ge=0, le=10, description="electricity price")
@@ -108,7 +110,7 @@ def capital_recovery_factor(rate: float, years: float) -> float:
 @declared_by(RentVsBuyRequest, "rent_vs_buy")
 def rent_vs_buy(gpu: str, *, gpu_count: int = 8, purchase_usd_per_gpu: float | None = None,
                 server_share_usd_per_gpu: float | None = None, networking_usd_per_gpu: float | None = None,
-                rent_usd_per_gpu_hour: float | None = None, rent_class: RentClass = "auto",
+                rent_usd_per_gpu_hour: float | None = None, rent_class: RentClass = "auto", providers: list[str] | None = None,
                 utilization: float = 0.7, years: float = 3.0, electricity_usd_per_kwh: float = 0.10, pue: float = 1.3,
                 power_watts_per_gpu: float | None = None, idle_watts_per_gpu: float | None = None,
                 colocation_usd_per_kw_month: float | None = None, staff_usd_per_year: float | None = None,
@@ -187,12 +189,22 @@ def owning_figures(catalog: Catalog, spec: GpuSpec, r: RentVsBuyRequest) -> dict
             "residual": default_figure(catalog, "residual", spec, r.residual_fraction, "fraction_at_horizon")}
 
 
+def known_providers(catalog: Catalog, providers: list[str] | None) -> frozenset[str] | None:
+    wanted = frozenset(p.lower() for p in providers or [])
+    unknown = wanted - set(catalog.provider_by_id)
+    if unknown:
+        close = [m for name in sorted(unknown) for m in difflib.get_close_matches(name, list(catalog.provider_by_id), 1)]
+        raise SizingError(f"rent_vs_buy: unknown provider(s) {sorted(unknown)}" + (f"; did you mean {', '.join(close)}?" if close
+                          else "") + f" Known: {', '.join(sorted(catalog.provider_by_id))}")
+    return wanted or None
+
+
 def rent_rates(catalog: Catalog, spec: GpuSpec, r: RentVsBuyRequest) -> tuple[list[RentRate], list[str]]:
     """The on-demand rate first (given, or the class's machine of as many GPUs), then the reserved ones."""
     if r.rent_usd_per_gpu_hour:
         given = RentRate("given", r.rent_usd_per_gpu_hour, False, None, "given")
         return [given, *reserved_rates(catalog, spec, None)], []
-    on_demand, job = on_demand_rate(catalog, spec, r.gpu_count, r.rent_class)
+    on_demand, job = on_demand_rate(catalog, spec, r.gpu_count, r.rent_class, known_providers(catalog, r.providers))
     reserved = reserved_rates(catalog, spec, job)
     note = [] if reserved else [f"no reserved (1- or 3-year) rate for {spec.gpu_id} in catalog/data/reserved.csv"]
     return [on_demand, *reserved], note

@@ -325,7 +325,7 @@ def answer_training_time(reading: Reading, catalog: Catalog, calls: list[ToolCal
     gpus = named_gpus(reading)
     gpu, count = gpus[0] if gpus else (TRAINING_GPU, TRAINING_GPUS)
     count = count or sold_in(catalog, gpu, TRAINING_GPUS)  # 'on my 4090' is one card; 'on H100s' a node
-    told = {s.kind: s.value for s in reading.spans if isinstance(s.value, float)}  # 'Chinchilla-optimal', 'advisor thinks 100B'
+    told = {s.kind: s.value for s in reading.spans if isinstance(s.value, float)}  # 'Chinchilla-optimal', a claim
     per_parameter = told.get("tokens_asked")
     rate_only = not (reading.training_tokens or per_parameter)  # 'how many tokens per day': the rate, from a billion-token run
     result = call(calls, catalog, training_time, model=reading.model, tokens_per_parameter=per_parameter,
@@ -427,9 +427,9 @@ def answer_rent_or_buy(reading: Reading, catalog: Catalog, calls: list[ToolCall]
         utilization, used = use_of_hours(reading.hours, reading.years or default_of(RentVsBuyRequest, "years"))
     result = call(calls, catalog, tools.rent_vs_buy, gpu=gpu_id, gpu_count=count, utilization=utilization,
                   years=reading.years, purchase_usd_per_gpu=reading.purchase_usd_per_gpu,
-                  rent_usd_per_gpu_hour=reading.rent_usd_per_gpu_hour,
+                  rent_usd_per_gpu_hour=reading.rent_usd_per_gpu_hour, providers=reading.providers or None,
                   **{k: v for s in reading.spans if s.kind == "rent_vs_buy" and isinstance(s.value, dict) for k, v in s.value.items()})
-    first, even, *rest = rent_vs_buy_answer(result).splitlines()  # the tool's own answer: verdict, break-even, owning lines
+    first, even, *rest = rent_vs_buy_answer(result).splitlines()  # verdict, break-even, the rest
     rest += [quoted_rent_line(result, float(str(s.value))) for s in reading.spans if s.kind == "quoted_rent"]
     return "\n".join([even, first + used, *rest] if said(reading, BREAK_EVEN) else [first + used, even, *rest])
 
