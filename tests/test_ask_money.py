@@ -2,6 +2,7 @@
 is asked, schedules priced as the hours they are, budgets divided, and rent-or-buy at the asker's own rate."""
 import pytest
 
+from gpusizer.tools.figures import usd
 from gpusizer.tools.questions import ask
 
 
@@ -96,3 +97,13 @@ def test_a_break_even_question_is_rent_or_buy_with_the_break_even_first(catalog,
     answer = ask(question, catalog)
     assert answer.journey == "rent_or_buy" and answer.answer.splitlines()[0].startswith("Break-even: ")
     assert f"for {count} x " in answer.answer
+
+
+@pytest.mark.parametrize("question", ["$/M tokens for Mixtral 8x7B on 2x A100 80GB?",
+                                      "what's the $ per 1M tokens for llama 3.3 70b on 4x h100 at on-demand prices?"])
+def test_a_price_per_million_tokens_on_named_gpus_is_that_price(catalog, question):
+    """'$/M tokens' is the price asked (blind round 4, S12): not a fit and an hourly bill."""
+    answer = ask(question, catalog)
+    layout = answer.calls[0].result["layouts"][0]
+    assert answer.journey == "serving" and usd(layout["usd_per_million_output_tokens"]) in answer.answer
+    assert "per million output tokens" in answer.answer.splitlines()[0]

@@ -234,8 +234,8 @@ def memory_gpu_count(reading: Reading, catalog: Catalog, calls: list[ToolCall]) 
 
 RATE_ASK = r"\b(?:requests?|reqs?|queries|calls)(?: ?/ ?| per | an? | each )(?:s|sec\w*|min\w*|hour|hr)\b|\b(?:rps|qps)\b"
 ASKED_BATCH = r"batch|users|requests|concurren|parallel|simultaneous|chats|sessions|seqs|sequences|slots|streams|at once|" + RATE_ASK
-PER_TOKEN_COST = (r"\b(?:per|/|a) ?(?:1 ?)?(?:m|mn|million|1m|k|thousand)\b(?: output| input)? ?tok|\bcost per (?:token|request)\b"
-                  r"|\b1 ?(?:m|million|k|thousand) (?:output |input )?tok\w* (?:would |will |does |do )?cost")  # 'what does 1M tokens cost'
+PER_TOKEN_COST = (r"(?:\b(?:per|a) ?|/ ?)(?:1 ?)?(?:m|mn|million|1m|k|thousand)\b(?: output| input)? ?tok|\bcost per (?:token|request)\b"
+                  r"|\b1 ?(?:m|million|k|thousand) (?:output |input )?tok\w* (?:would |will |does |do )?cost")  # 'what 1M tokens cost'
 
 
 def asks_engine_capacity(reading: Reading) -> bool:
@@ -612,9 +612,9 @@ def asks_serving(reading: Reading) -> bool:
         reading, r"\bwhich (?:one |of (?:the|them|these|those)(?: two)? )?(?:is|would be|will be|'?s) "
                  r"(?:faster|quicker|better|snappier)\b"))
     return (has_subject(reading) and (traffic or sized)
-            and not compares  # 'how does the L4 stack up against an A10G for that?' after a serving plan
+            and not compares  # 'how does the L4 stack up against an A10G for that?'
             and (reading.how_many_gpus or target_set or first(reading, SERVING, SPEED)
-                 or first(reading, COST_ASK + "|" + CHEAPEST_WAY + r"|\bcheaper\b", SPEED)
+                 or first(reading, "|".join((COST_ASK, CHEAPEST_WAY, PER_TOKEN_COST, r"\bcheaper\b")), SPEED)
                  or said(reading, r"\bwhat (?:hardware|setup|infra\w*)\b(?! (?:do|would|will|should) (?:we|i) buy)"
                          r"|\b(?:cheapest|best|right|minimum|smallest) (?:setup|hardware|config\w*|deployment|infra\w*)\b"
                          r"|\b(?:gpus?|cards?|hardware) needed\b")))
