@@ -29,6 +29,11 @@ def number(value: float | int | None, digits: int = 2) -> str:
     return f"{value:,.{digits}f}"
 
 
+def wall_time(hours: float) -> str:
+    """'5.2 hours' under a day, '2.0 days' from one day on: a run's wall-clock time as people say it."""
+    return f"{number(hours / 24, 1)} days" if hours >= 24 else f"{number(hours, 1)} hours"
+
+
 def token_count(tokens: float) -> str:
     """500M, 26B, 1.5T: token counts as people write them."""
     for size, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M")):

@@ -12,13 +12,13 @@ from typing import Any, NamedTuple, Protocol
 
 from gpusizer.catalog import Catalog, GpuSpec
 from gpusizer.tools.alternatives import Change, retried
-from gpusizer.tools.figures import gib, number, usd
+from gpusizer.tools.figures import gib, number, usd, wall_time
 from gpusizer.tools.memory import fitting
 from gpusizer.tools.memory.plan import build_plan
 from gpusizer.tools.memory.request import VramRequest
-from gpusizer.tools.validation import parse_request
+from gpusizer.tools.validation import default_of, parse_request
 
-SEQ_LEN = 2048  # plan_training's sequence where none is given
+SEQ_LEN: int = default_of(VramRequest, "seq_len")  # plan_training's sequence where none is given
 METHOD_WORDS = {"full": "full", "lora": "LoRA", "qlora": "QLoRA"}
 
 
@@ -125,7 +125,6 @@ def fix_text(method: str, gpu_id: str, gpus: int, fit: TrainingFit, run: TimedRu
     (11.18 GiB per GPU): about 0.6 hours, $2.22 (aws)'."""
     how = "" if method == "full" else f"{METHOD_WORDS[method]} "
     layout = ", ".join((["ZeRO-3"] if gpus > 1 else []) + (["gradient checkpointing"] if fit.gradient_checkpointing else []))
-    wall = f"{number(run.wall_clock_days, 1)} days" if run.wall_clock_days >= 1 else f"{number(run.wall_clock_hours, 1)} hours"
     cost = f", {usd(run.usd_total)} ({run.provider})" if run.usd_total is not None else ""
     return (f"{how}{'on ' if how else ''}{number(gpus)} × {gpu_id}" + (f" with {layout}" if layout else "")
-            + f" ({gib(fit.per_gpu_bytes)} per GPU): about {wall}{cost}")
+            + f" ({gib(fit.per_gpu_bytes)} per GPU): about {wall_time(run.wall_clock_hours)}{cost}")

@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 
 from gpusizer.catalog import Catalog, GpuSpec, SizingError, load_catalog
 from gpusizer.tools.alternatives import with_alternatives
-from gpusizer.tools.figures import gib, number, percent, token_count, usd
+from gpusizer.tools.figures import gib, number, percent, token_count, usd, wall_time
 from gpusizer.tools.memory.model.generic_model import generic_dense_decoder
 from gpusizer.tools.memory.model.parameters import count_parameters
 from gpusizer.tools.memory.request import Recipe
@@ -199,8 +199,7 @@ def training_time_answer(result: TrainingTime, method: str = "full", rate_only: 
         price = usd(result.usd_total) if result.usd_total is not None else "no cloud price in the catalog"
         return (f"About {per_day / 1e9:.2f}B tokens a day ({per_day / 86400:,.0f} tokens/s) on {result.gpu_count} × "
                 f"{result.gpu_id} at {percent(result.mfu)} MFU; {token_count(result.training_tokens)} tokens cost {price}.")
-    wall = (f"{number(result.wall_clock_days, 1)} days" if result.wall_clock_days >= 1
-            else f"{number(result.wall_clock_hours, 1)} hours")
+    wall = wall_time(result.wall_clock_hours)
     how = "" if method == "full" else f"{method} "
     lead = (f"{token_count(result.training_tokens)} tokens: {tokens_rule(result.tokens_per_parameter)}. "
             if result.tokens_per_parameter else "")
