@@ -15,12 +15,13 @@ Every price names its class (`offer_class`): datacenter or marketplace on-demand
 from __future__ import annotations
 
 import datetime
+import difflib
 import math
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol, TypeVar
 
-from gpusizer.catalog import Catalog, CloudOffer, Provider
+from gpusizer.catalog import Catalog, CloudOffer, Provider, SizingError
 from gpusizer.catalog.offer import SPOT_FLOOR as SPOT_FLOOR  # the floor lives beside the offer: the update applies it too
 from gpusizer.catalog.offer import spot_doubt
 
@@ -97,6 +98,17 @@ def offer_class(catalog: Catalog, offer: CloudOffer) -> str:
         return offer.offer_class
     provider = catalog.provider_by_id.get(offer.provider)
     return provider.offer_class if provider else "datacenter"
+
+
+def known_providers(catalog: Catalog, providers: list[str] | None) -> frozenset[str] | None:
+    """The providers asked for, lower-cased (None where none is); an unknown one raises with the closest names."""
+    wanted = frozenset(p.lower() for p in providers or [])
+    unknown = wanted - set(catalog.provider_by_id)
+    if unknown:
+        close = [m for name in sorted(unknown) for m in difflib.get_close_matches(name, list(catalog.provider_by_id), 1)]
+        raise SizingError(f"unknown provider(s) {sorted(unknown)}" + (f"; did you mean {', '.join(close)}?" if close else "")
+                          + f" Known: {', '.join(sorted(catalog.provider_by_id))}")
+    return wanted or None
 
 
 def price_class(catalog: Catalog, offer: CloudOffer, pricing: str) -> str:

@@ -16,7 +16,16 @@ from gpusizer.tools.memory.plan import build_plan
 from gpusizer.tools.memory.request import VramRequest
 from gpusizer.tools.memory.workload import WORKLOAD_FIELDS, WorkloadArguments, workload_of
 from gpusizer.tools.money.alternatives import CostAlternative, cost_alternatives
-from gpusizer.tools.pricing import HOURS_PER_YEAR, SPOT_FLOOR, billed_hours, in_jurisdiction, price_age, price_class, spot_price_doubt
+from gpusizer.tools.pricing import (
+    HOURS_PER_YEAR,
+    SPOT_FLOOR,
+    billed_hours,
+    in_jurisdiction,
+    known_providers,
+    price_age,
+    price_class,
+    spot_price_doubt,
+)
 from gpusizer.tools.validation import NAME_LIMIT, Jurisdiction, Name, declared_by, parse_request
 
 Pricing = Literal["on_demand", "spot"]
@@ -198,11 +207,8 @@ def other_forms_by_provider(arguments: dict[str, Any], workload: WorkloadArgumen
 
 
 def filter_offers(offers: list[CloudOffer], request: CloudCostRequest, catalog: Catalog) -> list[CloudOffer]:
-    if request.providers:
-        wanted = {p.lower() for p in request.providers}
-        unknown = wanted - set(catalog.provider_by_id)
-        if unknown:
-            raise SizingError(f"unknown provider(s) {sorted(unknown)}; known: {', '.join(sorted(catalog.provider_by_id))}")
+    wanted = known_providers(catalog, request.providers)
+    if wanted:
         offers = [o for o in offers if o.provider in wanted]
     if request.region:
         offers = [o for o in offers if request.region.lower() in o.region.lower()]

@@ -7,20 +7,19 @@ Every owning line defaults to a sourced row of catalog/data/ownership.csv for th
 """
 from __future__ import annotations
 
-import difflib
 import functools
 import math
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from gpusizer.catalog import Catalog, GpuSpec, SizingError, load_catalog
+from gpusizer.catalog import Catalog, GpuSpec, load_catalog
 from gpusizer.tools.alternatives import Change, with_alternatives
 from gpusizer.tools.figures import usd
 from gpusizer.tools.money.ownership import CostLine, Figure, busy_watts, default_figure, gpu_class, nodes, residual_share, server_price
 from gpusizer.tools.money.rent_alternatives import rent_alternatives
 from gpusizer.tools.money.rent_side import RentRate, on_demand_rate, reserved_rates
-from gpusizer.tools.pricing import HOURS_PER_YEAR
+from gpusizer.tools.pricing import HOURS_PER_YEAR, known_providers
 from gpusizer.tools.validation import NAME_LIMIT, Name, declared_by, parse_request
 
 RentClass = Literal["auto", "datacenter", "marketplace"]
@@ -187,16 +186,6 @@ def owning_figures(catalog: Catalog, spec: GpuSpec, r: RentVsBuyRequest) -> dict
             "maintenance": default_figure(catalog, "maintenance", spec, r.maintenance_fraction_per_year, "fraction_per_year"),
             "financing": default_figure(catalog, "financing", spec, r.cost_of_capital, "rate_per_year"),
             "residual": default_figure(catalog, "residual", spec, r.residual_fraction, "fraction_at_horizon")}
-
-
-def known_providers(catalog: Catalog, providers: list[str] | None) -> frozenset[str] | None:
-    wanted = frozenset(p.lower() for p in providers or [])
-    unknown = wanted - set(catalog.provider_by_id)
-    if unknown:
-        close = [m for name in sorted(unknown) for m in difflib.get_close_matches(name, list(catalog.provider_by_id), 1)]
-        raise SizingError(f"rent_vs_buy: unknown provider(s) {sorted(unknown)}" + (f"; did you mean {', '.join(close)}?" if close
-                          else "") + f" Known: {', '.join(sorted(catalog.provider_by_id))}")
-    return wanted or None
 
 
 def rent_rates(catalog: Catalog, spec: GpuSpec, r: RentVsBuyRequest) -> tuple[list[RentRate], list[str]]:
