@@ -254,3 +254,24 @@ def test_an_a100_80gb_on_a_provider_that_rents_only_the_pcie_part_is_priced_as_t
     assert "read as a100-80gb-pcie" in result.notes[0]
     exact = cloud_cost(catalog=catalog, gpu="a100-80gb-sxm", providers=["runpod"], hours=100)
     assert exact.gpu_id == "a100-80gb-sxm" and not exact.offers  # a part named exactly is never swapped
+
+
+def test_a_provider_that_rents_no_such_gpu_says_what_to_rent_instead(catalog):
+    """'a 4090 on aws': the catalog's AWS rents no RTX 4090; the answer names the cheapest 4090 elsewhere and AWS's own
+    cards of at least 24 GB, cheapest first."""
+    assert not [o for o in catalog.offers_for("rtx-4090") if o.provider == "aws"]
+    result = cloud_cost("rtx 4090", hours=10, providers=["aws"], catalog=catalog)
+    assert result.offers == []
+    note = next(n for n in result.notes if n.startswith("aws: rents no rtx-4090"))
+    cheapest = min((o for o in catalog.offers_for("rtx-4090") if o.on_demand_usd_per_hour and o.gpus_per_instance == 1),
+                   key=lambda o: o.on_demand_usd_per_hour)
+    assert f"elsewhere is {cheapest.provider}'s" in note
+    aws_cards = [o for o in catalog.offers if o.provider == "aws" and o.on_demand_usd_per_hour
+                 and catalog.gpu_by_id[o.gpu_id].memory_gb >= 24]
+    first = min(aws_cards, key=lambda o: o.on_demand_usd_per_hour)
+    assert f"aws's GPUs with at least 24 GB: {first.gpu_id}" in note
+
+
+def test_a_provider_that_rents_the_gpu_gets_no_rent_instead_note(catalog):
+    result = cloud_cost("h100", hours=10, providers=["aws"], catalog=catalog)
+    assert result.offers and not [n for n in result.notes if "rents no" in n]

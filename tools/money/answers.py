@@ -111,8 +111,9 @@ def providers_answer(result: CloudCost, providers: list[str], catalog: Catalog) 
     job = f"{number(result.gpu_count)} x {result.gpu_id} for {number(result.hours)} hour{'s' if result.hours != 1 else ''}"
     firsts = {p: provider_offers(result, p) for p in dict.fromkeys(providers)}
     priced = sorted((offers[0].total_usd, p) for p, offers in firsts.items() if offers)
+    instead = {n.split(":", 1)[0] for n in result.notes if n.split(": ", 1)[-1].startswith("rents no ")}  # elsewhere.py
     lines = [f"{p}: {provider_line(firsts[p], result.gpu_id)}" if firsts[p] else missing_offer(catalog, p, result.gpu_id, result.gpu_count)
-             for p in [p for _, p in priced] + [p for p, offers in firsts.items() if not offers]]
+             for p in [p for _, p in priced] + [p for p, offers in firsts.items() if not offers and p not in instead]]
     head = f"No offer in the catalog for {job} at {', '.join(firsts)}"
     if priced:
         (total, pick), *rest = priced

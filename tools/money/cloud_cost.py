@@ -16,6 +16,7 @@ from gpusizer.tools.memory.plan import build_plan
 from gpusizer.tools.memory.request import VramRequest
 from gpusizer.tools.memory.workload import WORKLOAD_FIELDS, WorkloadArguments, workload_of
 from gpusizer.tools.money.alternatives import CostAlternative, cost_alternatives
+from gpusizer.tools.money.elsewhere import not_rented_notes
 from gpusizer.tools.pricing import (
     HOURS_PER_YEAR,
     SPOT_FLOOR,
@@ -163,6 +164,8 @@ def cloud_cost(gpu: str, *, hours: float, gpu_count: int | None = None, pricing:
                      "keeps only instances that hold them all)")
     if not offers and not match.exact and (other := in_another_form(arguments, workload, spec, catalog)):
         return other
+    wanted = known_providers(catalog, request.providers)
+    notes += not_rented_notes(catalog, spec, request.gpu_count or 1, wanted, {o.provider for o in offers})
     result = CloudCost(gpu_id=spec.gpu_id, gpu_count=request.gpu_count or 1, hours=request.hours, offers=offers, notes=notes)
     return with_alternatives(result, lambda: cost_alternatives(
         arguments, riders, result.gpu_id, result.gpu_count, offers[0].total_usd if offers else None,
