@@ -97,3 +97,14 @@ def test_the_expected_decode_is_what_estimate_speed_says_for_the_same_batch(cata
     speed = estimate_speed("meta-llama/Llama-3.1-8B", gpu="h100-sxm", concurrency=8, prompt_tokens=2048, output_tokens=1,
                            catalog=catalog)
     assert row.decode_tokens_per_s_expected == pytest.approx(speed.decode_tokens_per_s, rel=0.01)
+
+
+def test_a_gguf_comparison_fits_as_llama_cpp_holds_it(catalog):
+    """'4090 or 5090 for Qwen3-32B at q4 with 32k context?': a GGUF file runs in llama.cpp, so each card's fit is
+    estimate_vram's under llama.cpp (no generate() activations), not the plain estimate's."""
+    asked = {"model": "Qwen/Qwen3-32B", "weights_dtype": "q4_k_m", "seq_len": 32768}
+    compared = compare_gpus(gpus=["rtx-4090", "rtx-5090"], catalog=catalog, **asked)
+    for row in compared.gpus:
+        alone = estimate_vram(**asked, engine="llama_cpp", gpu=row.gpu_id, catalog=catalog).gpu_check
+        assert row.gpus_needed == alone.gpus_needed
+    assert [row.fits for row in compared.gpus] == [False, True]

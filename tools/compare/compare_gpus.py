@@ -1,11 +1,12 @@
 """compare_gpus: specs, prices and (with a workload) fit and speed bounds for 2-20 GPUs side by side."""
 from __future__ import annotations
 
-from typing import Unpack
+from collections.abc import Mapping
+from typing import Any, Unpack
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from gpusizer.catalog import Catalog, GpuSpec, load_catalog
+from gpusizer.catalog import Catalog, GpuSpec, SizingError, load_catalog
 from gpusizer.tools.alternatives import with_alternatives
 from gpusizer.tools.compare.alternatives import compare_alternatives
 from gpusizer.tools.memory import Alternative
@@ -87,6 +88,7 @@ def compare_gpus(gpus: list[str], *, mfu: float | None = None, training_tokens: 
                                              **workload}, "compare_gpus")
     riders = workload_of(request, "compare_gpus", list(CompareRequest.model_fields))
     notes: list[str] = []
+    fit_engine: str | None = None
     matches = [catalog.resolve_gpu(name) for name in request.gpus]
     notes += [m.note for m in matches if m.note]
     rows = [spec_row(m.gpu, catalog) for m in matches]
@@ -94,8 +96,10 @@ def compare_gpus(gpus: list[str], *, mfu: float | None = None, training_tokens: 
         estimate_vram(catalog=catalog, **riders)  # validates the workload and raises its fix-it message
         plan = build_plan(VramRequest(**riders), catalog)
         speed_engine = request.engine or ("llama_cpp" if plan.weight_format.gguf else "vllm")
+        fit_engine = request.engine or ("llama_cpp" if plan.weight_format.gguf else None)
         for row, match in zip(rows, matches, strict=True):
-            add_workload(row, match.gpu, plan, request, speed_engine, notes, catalog)
+            needed = needed_on(match.gpu, plan, riders, fit_engine, catalog)
+            add_workload(row, match.gpu, plan, request, speed_engine, notes, catalog, needed)
             add_training_run(row, match.gpu, plan, request)
         notes.append("decode bound: aggregate memory bandwidth / bytes read per step (active weights + each sequence's KV cache)")
         if plan.request.workload == "inference":
@@ -117,7 +121,9 @@ def compare_gpus(gpus: list[str], *, mfu: float | None = None, training_tokens: 
     if no_fp8:
         notes.append(f"no FP8 tensor cores on {', '.join(no_fp8)}")
     result = GpuComparison(gpus=rows, notes=notes)
-    return with_alternatives(result, lambda: compare_alternatives(riders, [(r.gpu_id, r.fits) for r in rows], catalog))
+    inference = riders.get("workload", "inference") == "inference"
+    engine_riders = {**riders, "engine": fit_engine} if riders and fit_engine and inference else riders
+    return with_alternatives(result, lambda: compare_alternatives(engine_riders, [(r.gpu_id, r.fits) for r in rows], catalog))
 
 
 def spec_row(gpu: GpuSpec, catalog: Catalog) -> GpuRow:
@@ -140,10 +146,23 @@ def spec_row(gpu: GpuSpec, catalog: Catalog) -> GpuRow:
                   bf16_tflops_per_usd_hour=per_dollar(gpu.bf16_tflops_dense), ratio_to_first={})
 
 
+def needed_on(gpu: GpuSpec, plan: Plan, riders: Mapping[str, Any], engine: str | None, catalog: Catalog) -> int | None:
+    """The GPUs that hold an inference workload under the engine that runs it, where one is named or the format implies
+    one (a GGUF file runs in llama.cpp, which holds no generate() activations: estimate_vram's figure for that engine);
+    else, and for training, the plan's own estimate."""
+    if engine and plan.request.workload == "inference":
+        try:
+            check = estimate_vram(**{**riders, "engine": engine, "gpu": gpu.gpu_id}, catalog=catalog).gpu_check
+        except SizingError:  # a format the engine does not load: the plan's estimate, as before
+            check = None
+        if check is not None:
+            return check.gpus_needed
+    return gpus_needed(plan, gpu.usable_memory_bytes)
+
+
 def add_workload(row: GpuRow, gpu: GpuSpec, plan: Plan, request: CompareRequest, engine: str, notes: list[str],
-                 catalog: Catalog) -> None:
+                 catalog: Catalog, needed: int | None) -> None:
     r = plan.request
-    needed = gpus_needed(plan, gpu.usable_memory_bytes)
     row.gpus_needed, row.fits = needed, needed == 1
     if needed is None:
         notes.append(f"{gpu.gpu_id}: does not fit on {MAX_GPUS} GPUs")
