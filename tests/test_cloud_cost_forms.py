@@ -29,3 +29,19 @@ def test_a_family_name_is_not_weighed_in_its_other_form_where_the_provider_rents
 def test_ask_leads_with_the_cheaper_form_and_says_it(catalog, question, count):
     first = ask(question, catalog).answer.splitlines()[0]
     assert f"for {count} x a100-80gb-pcie " in first and "on azure" in first
+
+
+def test_a_quoted_rate_is_said_against_the_named_providers_own(catalog):
+    """'runpod h100 for 10 hours? I saw $1.99/h somewhere': the quoted rate is priced, and said not to be RunPod's when
+    the catalog's RunPod rate differs, naming who lists it at that rate."""
+    from gpusizer.tools.figures import usd
+    from gpusizer.tools.money.answers import cloud_bill_answer
+    result = cloud_cost("h100", hours=10, providers=["runpod"], catalog=catalog)
+    runpod = min(o.usd_per_gpu_hour for o in result.offers if o.pricing == "on_demand")
+    quoted = next(o.on_demand_usd_per_hour / o.gpus_per_instance for o in catalog.offers_for("h100-sxm")
+                  if o.provider != "runpod" and o.on_demand_usd_per_hour and o.gpus_per_instance >= 1
+                  and abs(o.on_demand_usd_per_hour / o.gpus_per_instance - runpod) > 0.1)
+    text = cloud_bill_answer(result, catalog, ["runpod"], quoted, {})
+    assert text.startswith(f"At your rate of {usd(quoted)}/GPU-h") and "It is not runpod's catalog on-demand rate" in text
+    own = cloud_bill_answer(result, catalog, ["runpod"], runpod, {})
+    assert "That is runpod's catalog on-demand rate." in own

@@ -72,12 +72,27 @@ def cloud_bill_answer(result: CloudCost, catalog: Catalog, providers: list[str],
     if rate is None:
         return "\n".join([*lead, *hours, offers])
     gpu_hours = result.gpu_count * result.hours
-    own = (f"At your rate of {usd(rate)}/GPU-h: {result.gpu_count} GPUs × {number(result.hours)} h = {number(gpu_hours)} "
-           f"GPU-hours, {usd(gpu_hours * rate)}.")
+    gpus = f"{result.gpu_count} GPU{'s' if result.gpu_count != 1 else ''}"
+    own = f"At your rate of {usd(rate)}/GPU-h: {gpus} × {number(result.hours)} h = {number(gpu_hours)} GPU-hours, {usd(gpu_hours * rate)}."
     if cheapest_asked and result.offers:  # 'our provider charges $3.50/h, feels steep: the cheapest?': the catalog's first
         saved = gpu_hours * rate - result.offers[0].total_usd
         return "\n".join([*lead, *hours, offers, own + (f" The cheapest here saves {usd(saved)}." if saved > 0 else "")])
+    if providers:  # 'runpod h100 for 10 hours? I saw $1.99/h': the rate is said against the provider's own
+        own += " " + rate_check(result, catalog, providers, rate)
     return "\n".join([*lead, own, *hours, "For comparison, the catalog's cheapest offers:", offers])
+
+
+def rate_check(result: CloudCost, catalog: Catalog, providers: list[str], rate: float) -> str:
+    """Whether a quoted rate is a named provider's catalog rate for the GPU, and whose it is if not."""
+    close = [o for o in catalog.offers_for(result.gpu_id)
+             if (price := o.usd_per_hour("on_demand")) and o.gpus_per_instance >= 1
+             and abs(price / o.gpus_per_instance - rate) <= 0.01 * rate]
+    if any(o.provider in providers for o in close):
+        return f"That is {', '.join(sorted({o.provider for o in close if o.provider in providers}))}'s catalog on-demand rate."
+    theirs = "; ".join(f"{p} {usd(offers[0].usd_per_gpu_hour)}/GPU-hour" for p in dict.fromkeys(providers)
+                       if (offers := [o for o in result.offers if o.provider == p and o.pricing == "on_demand"]))
+    whose = f"; the catalog lists {result.gpu_id} at that rate at {', '.join(sorted({o.provider for o in close}))}" if close else ""
+    return f"It is not {' or '.join(dict.fromkeys(providers))}'s catalog on-demand rate ({theirs or 'none listed'}){whose}."
 
 
 def unpriced_line(cloud: str, catalog: Catalog) -> str:
