@@ -133,6 +133,18 @@ def test_a_broken_user_catalog_is_named_not_a_traceback(tmp_path):
     assert "gpus.csv row 1 (gpu_id 'h100-sxm'): memory_gb" in result.stderr
 
 
+def test_an_answer_piped_into_a_reader_that_left_ends_without_a_traceback():
+    """'gpusizer ask ... | head -1': the reader has closed the pipe; the answer is dropped quietly, no traceback."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before a byte is written
+    try:
+        result = subprocess.run([GPUSIZER, "ask", "will llama 3.1 8b fit on a 4090?"], stdout=write_end, stderr=subprocess.PIPE,
+                                text=True, timeout=60)
+    finally:
+        os.close(write_end)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+
+
 async def test_ask_tab_follow_up_changes_the_last_question(catalog, monkeypatch, tmp_path):
     monkeypatch.delenv("GPUSIZER_LLM_MODEL", raising=False)
     monkeypatch.setenv("GPUSIZER_CONFIG", str(tmp_path / "none.toml"))

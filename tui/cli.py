@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 TAB_NAMES = ["estimate", "compare", "cloud", "rent", "serving", "catalog", "ask", "speed", "training", "biggest"]
@@ -19,6 +20,9 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, SizingError) as error:  # a setting or a user's catalog row that does not validate: say which, no traceback
         print(f"gpusizer: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # 'gpusizer ask ... | head -3': the reader left; no traceback (Python's documented recipe)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 def run(argv: list[str]) -> int:
