@@ -78,21 +78,25 @@ def cloud_bill_answer(result: CloudCost, catalog: Catalog, providers: list[str],
         saved = gpu_hours * rate - result.offers[0].total_usd
         return "\n".join([*lead, *hours, offers, own + (f" The cheapest here saves {usd(saved)}." if saved > 0 else "")])
     if providers:  # 'runpod h100 for 10 hours? I saw $1.99/h': the rate is said against the provider's own
-        own += " " + rate_check(result, catalog, providers, rate)
+        own = f"{own} {rate_check(result, catalog, providers, rate)}".rstrip()
     return "\n".join([*lead, own, *hours, "For comparison, the catalog's cheapest offers:", offers])
 
 
 def rate_check(result: CloudCost, catalog: Catalog, providers: list[str], rate: float) -> str:
-    """Whether a quoted rate is a named provider's catalog rate for the GPU, and whose it is if not."""
-    close = [o for o in catalog.offers_for(result.gpu_id)
-             if (price := o.usd_per_hour("on_demand")) and o.gpus_per_instance >= 1
-             and abs(price / o.gpus_per_instance - rate) <= 0.01 * rate]
-    if any(o.provider in providers for o in close):
-        return f"That is {', '.join(sorted({o.provider for o in close if o.provider in providers}))}'s catalog on-demand rate."
+    """Whether a quoted rate is a named provider's catalog rate for the GPU (on-demand, or spot where only spot is
+    priced), and whose it is if not."""
+    pricing = "spot" if {o.pricing for o in result.offers} == {"spot"} else "on_demand"  # as the bill is priced
+    close = {o.provider for o in catalog.offers_for(result.gpu_id)
+             if (price := o.usd_per_hour(pricing)) and o.gpus_per_instance >= 1 and abs(price / o.gpus_per_instance - rate) <= 0.01 * rate}
+    kind = PRICING_WORDS[pricing]
+    if mine := sorted(close & set(providers)):
+        return f"That is {', '.join(mine)}'s catalog {kind} rate."
     theirs = "; ".join(f"{p} {usd(offers[0].usd_per_gpu_hour)}/GPU-hour" for p in dict.fromkeys(providers)
-                       if (offers := [o for o in result.offers if o.provider == p and o.pricing == "on_demand"]))
-    whose = f"; the catalog lists {result.gpu_id} at that rate at {', '.join(sorted({o.provider for o in close}))}" if close else ""
-    return f"It is not {' or '.join(dict.fromkeys(providers))}'s catalog on-demand rate ({theirs or 'none listed'}){whose}."
+                       if (offers := [o for o in result.offers if o.provider == p and o.pricing == pricing]))
+    if not theirs:
+        return ""  # the provider rents none here: its lines say so
+    whose = f"; the catalog lists {result.gpu_id} at that rate at {', '.join(sorted(close))}" if close else ""
+    return f"It is not {' or '.join(dict.fromkeys(providers))}'s catalog {kind} rate ({theirs}){whose}."
 
 
 def unpriced_line(cloud: str, catalog: Catalog) -> str:
