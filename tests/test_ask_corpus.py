@@ -207,9 +207,9 @@ def test_a_model_compared_on_a_gpu_outside_the_catalog_is_fitted_on_its_memory(c
 
 
 def test_versus_a_gpu_outside_the_catalog_without_its_memory_is_still_a_comparison(catalog):
-    answer = ask("7900 xtx vs 4090 for qwen2.5 32b q4_k_m in llama.cpp?", catalog)
-    assert answer.journey == "compare" and "'7900 xtx' is not in the catalog: not compared." in answer.answer
-    assert "compare rtx-4090, '7900 xtx' (not in the catalog) for" in answer.interpretation
+    answer = ask("arc a770 vs 4090 for qwen2.5 32b q4_k_m in llama.cpp?", catalog)
+    assert answer.journey == "compare" and "'arc a770' is not in the catalog: not compared." in answer.answer
+    assert "compare rtx-4090, 'arc a770' (not in the catalog) for" in answer.interpretation
 
 
 @pytest.mark.slow
