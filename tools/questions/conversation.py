@@ -231,17 +231,16 @@ def count_of_the_gpus(merged: Reading, previous: Reading, new: Reading) -> None:
     nodes = rx.search(r"\b(\d+|a pair of|a couple of) (?:nodes|boxes|servers)\b", new.text)
     if nodes and rx.search(BARE_COUNT, new.text[nodes.end():]):
         nodes = None  # 'two nodes, so 8 of them': the count said
-    if nodes:
-        merged.gpus = [(merged.gpus[0][0], count_of(nodes.group(1)) * v.GPUS_PER_NODE), *merged.gpus[1:]]
-        read_again(merged, nodes.group(0), f"{merged.gpus[0][1]} of the GPU asked about before")
-    each = rx.search(r"\b(\d+) of each\b", new.text)
+    each, count = rx.search(r"\b(\d+) of each\b", new.text), rx.search(BARE_COUNT, new.text)
+    said = nodes or (count if not each else None)
+    if said:
+        gpus = (count_of(nodes.group(1)) * v.GPUS_PER_NODE if nodes
+                else count_of(said.group(1) or said.group(2) or said.group(3)))
+        merged.gpus = [(merged.gpus[0][0], gpus), *merged.gpus[1:]]
+        read_again(merged, said.group(0), f"{gpus} of the GPU asked about before")
     if each and len(merged.gpus) >= 2:  # 'same comparison but for deepseek v3, 8 of each?'
         merged.gpus = [(gpu, int(each.group(1))) for gpu, _ in merged.gpus]
         read_again(merged, each.group(0), f"{merged.gpus[0][1]} of each GPU asked about before")
-    count = rx.search(BARE_COUNT, new.text)
-    if count and not nodes and not each:
-        merged.gpus = [(merged.gpus[0][0], count_of(count.group(1) or count.group(2) or count.group(3))), *merged.gpus[1:]]
-        read_again(merged, count.group(0), f"{merged.gpus[0][1]} of the GPU asked about before")
 
 
 MERGE_RULES: tuple[Callable[[Reading, Reading, Reading], None], ...] = (

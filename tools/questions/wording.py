@@ -175,22 +175,25 @@ def engine_capacity_defaults(reading: Reading) -> list[str]:
     return serving_defaults(reading, "limits", None) + ([speed] if reading.tokens_per_s_per_user is None else [])
 
 
+def unsaid(*rows: tuple[object, str]) -> list[str]:
+    """The default lines whose condition holds: each row is (whether the question left it unsaid, the line)."""
+    return [line for needed, line in rows if needed]
+
+
 def memory_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
-    out: list[str] = []
     workload = reading.workload or WORKLOAD
-    if reading.workload is None and journey != "speed":
-        out.append("workload: inference (say 'fine-tune', 'LoRA' or 'QLoRA' for training)")
-    if workload == "training" and not reading.method_said and journey != "cheapest_method":
-        out.append("method: full fine-tuning (say 'LoRA' or 'QLoRA' for adapters)")
-    if workload == "training" and reading.recipe is None:
-        out.append(f"recipe: {DEFAULT_RECIPE} (say 'unsloth', 'trl' or 'torchtune' for theirs)")
-    if reading.weights_dtype is None and (reading.model or reading.params_billions):
-        out.append(f"weights: {weights_reading(reading, workload, catalog)} (say '4-bit', 'fp8' or a GGUF type for another)")
-    if reading.seq_len is None and journey not in ("limits", "speed"):  # limits asks for the context; speed has prompts
-        out.append(f"context: {context_words(reading, journey, catalog)[1]} (say e.g. '8k context')")
-    if reading.batch_size is None and journey != "speed" and workload == "training":
-        out.append(f"batch: {BATCH_SIZE} per GPU")
-    return out + engine_defaults(reading, journey, workload)
+    training = workload == "training"
+    return unsaid(
+        (reading.workload is None and journey != "speed", "workload: inference (say 'fine-tune', 'LoRA' or 'QLoRA' for training)"),
+        (training and not reading.method_said and journey != "cheapest_method",
+         "method: full fine-tuning (say 'LoRA' or 'QLoRA' for adapters)"),
+        (training and reading.recipe is None, f"recipe: {DEFAULT_RECIPE} (say 'unsloth', 'trl' or 'torchtune' for theirs)"),
+        (reading.weights_dtype is None and (reading.model or reading.params_billions),
+         f"weights: {weights_reading(reading, workload, catalog)} (say '4-bit', 'fp8' or a GGUF type for another)"),
+        (reading.seq_len is None and journey not in ("limits", "speed"),  # limits asks for the context; speed has prompts
+         f"context: {context_words(reading, journey, catalog)[1]} (say e.g. '8k context')"),
+        (reading.batch_size is None and journey != "speed" and training, f"batch: {BATCH_SIZE} per GPU"),
+    ) + engine_defaults(reading, journey, workload)
 
 
 def engine_defaults(reading: Reading, journey: str, workload: str) -> list[str]:
@@ -209,49 +212,40 @@ def engine_defaults(reading: Reading, journey: str, workload: str) -> list[str]:
 
 
 def serving_defaults(reading: Reading, journey: str, catalog: Catalog | None) -> list[str]:
-    out: list[str] = []
-    if serving_engine(reading) is None:
-        out.append(f"engine: {SERVING_ENGINE} (the most common server; say sglang or llama.cpp/ollama for theirs)")
-    if reading.seq_len is None:
-        out.append(f"prompt: {number(PROMPT_TOKENS)} tokens")
-    if reading.output_tokens is None:
-        out.append(f"output: {number(OUTPUT_TOKENS)} tokens")
-    if journey == "speed" and reading.users is None and reading.batch_size is None:
-        out.append("users: 1 at a time")
-    return out
+    return unsaid((serving_engine(reading) is None,
+                   f"engine: {SERVING_ENGINE} (the most common server; say sglang or llama.cpp/ollama for theirs)"),
+                  (reading.seq_len is None, f"prompt: {number(PROMPT_TOKENS)} tokens"),
+                  (reading.output_tokens is None, f"output: {number(OUTPUT_TOKENS)} tokens"),
+                  (journey == "speed" and reading.users is None and reading.batch_size is None, "users: 1 at a time"))
 
 
 def rental_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
-    return ([f"duration: {number(ASSUMED_HOURS)} hour (say 'for a week' or '100 hours')"] if reading.hours is None else []) + (
-        ["pricing: on-demand and spot both listed"] if reading.pricing is None else [])
+    return unsaid((reading.hours is None, f"duration: {number(ASSUMED_HOURS)} hour (say 'for a week' or '100 hours')"),
+                  (reading.pricing is None, "pricing: on-demand and spot both listed"))
 
 
 def ownership_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
-    out: list[str] = []
-    named = named_gpus(reading)
-    if named and not named[0][1]:  # a memory size alone is no GPU one buys
-        n = bought_count(reading, catalog)
-        out.append(f"GPUs: {n} ({'a PCIe card is bought singly' if n == 1 else 'modules like these come as 8-GPU servers'};"
-                   " say how many)")
-    unsaid = [(reading.utilization if reading.hours is None else reading.hours,  # hours of use set the utilization
-               f"utilization: {percent(default_of(RentVsBuyRequest, 'utilization'))}"),
-              (reading.years, f"horizon: {number(default_of(RentVsBuyRequest, 'years'))} years"),
-              (reading.purchase_usd_per_gpu, "purchase price: the catalog's street price"),
-              (reading.rent_usd_per_gpu_hour, "rent: the cheapest offer of as many, none idle")]
-    return out + [line for value, line in unsaid if value is None] + ["owning lines: sourced defaults"]
+    named, n = named_gpus(reading), bought_count(reading, catalog)
+    return unsaid(
+        (named and not named[0][1],  # a memory size alone is no GPU one buys
+         f"GPUs: {n} ({'a PCIe card is bought singly' if n == 1 else 'modules like these come as 8-GPU servers'}; say how many)"),
+        ((reading.utilization if reading.hours is None else reading.hours) is None,  # hours of use set the utilization
+         f"utilization: {percent(default_of(RentVsBuyRequest, 'utilization'))}"),
+        (reading.years is None, f"horizon: {number(default_of(RentVsBuyRequest, 'years'))} years"),
+        (reading.purchase_usd_per_gpu is None, "purchase price: the catalog's street price"),
+        (reading.rent_usd_per_gpu_hour is None, "rent: the cheapest offer of as many, none idle"),
+        (True, "owning lines: sourced defaults"))
 
 
 def biggest_model_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
-    return [f"context: {number(BIGGEST_MODEL_CONTEXT)} tokens"] if reading.seq_len is None else []
+    return unsaid((reading.seq_len is None, f"context: {number(BIGGEST_MODEL_CONTEXT)} tokens"))
 
 
 def training_time_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
-    out = [] if reading.gpus else [f"GPUs: {TRAINING_GPUS} × {TRAINING_GPU}"]
-    out.append("MFU: a published run's on that GPU generation")
-    if not reading.method_said:  # 'fine-tune X on 50M tokens': every weight trained unless adapters are named
-        out.append(f"method: full training, {FLOPS_PER_PARAMETER_PER_TOKEN} FLOPs per parameter per token "
-                   "(say 'LoRA' or 'QLoRA' for adapters)")
-    return out
+    return unsaid((not reading.gpus, f"GPUs: {TRAINING_GPUS} × {TRAINING_GPU}"), (True, "MFU: a published run's on that GPU generation"),
+                  (not reading.method_said,  # 'fine-tune X on 50M tokens': every weight trained unless adapters are named
+                   f"method: full training, {FLOPS_PER_PARAMETER_PER_TOKEN} FLOPs per parameter per token "
+                   "(say 'LoRA' or 'QLoRA' for adapters)"))
 
 
 JOURNEY_DEFAULTS: dict[str, Callable[[Reading, str, Catalog], list[str]]] = {
