@@ -37,7 +37,7 @@ STRONG_POINTER = (r"\b(?:that|this|the same) (?:one )?(?:card|gpu|box|setup|node
 POINTS_AT_GPUS = r"\b(?:instead|then|that|those|these)\b"  # 'that mi300x'
 MONEY_ASK = "|".join((j.BUY, j.RENT_OR_OWN, j.COST_ASK))
 COUNT_WORDS = {"a pair": 2, "a couple": 2, "both": 2, "second": 2, "third": 3, "fourth": 4}
-UNSET: tuple[object, ...] = (None, [], False)
+UNSET = Reading(text="")  # every field at its default: a field said by a question differs from it (0 and False are said)
 SPEC_ASK = r"\b(?:specs?|bandwidth|tdp|tflops|flops)\b|\bwhat(?: is|'s|s) an? ·"  # 'what are the specs of the b200?' asks of the card
 SHORT_CHANGES = ("gpus", "weights_dtype", "seq_len", "users", "engine", "tokens_per_s_per_user", "kv_cache_dtype", "hours", "years",
                  "utilization", "pricing", "batch_size")  # 'at 8k?', 'on spot?': a short question that changes one of these
@@ -115,10 +115,8 @@ def carried_over(previous: Reading, new: Reading) -> Reading:
                                  spans=new.spans, ignored=new.ignored, notes=list(new.notes))
     for field in dataclasses.fields(Reading):
         value = getattr(new, field.name)
-        if field.name not in KEPT_FROM_BEFORE and value not in UNSET:
+        if field.name not in KEPT_FROM_BEFORE and value != getattr(UNSET, field.name):
             setattr(merged, field.name, value)
-    if new.gradient_checkpointing is False:  # 'with gradient checkpointing turned off': False is said, not unset
-        merged.gradient_checkpointing = False
     if new.models or new.params_billions is not None:
         merged.models, merged.params_billions, merged.unknown_models = new.models, new.params_billions, new.unknown_models
     if new.workload and (new.method_said or previous.workload != "training"):  # 'train on that card' keeps the LoRA
