@@ -130,10 +130,9 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
     if journey == "biggest_model":
         return f"I read this as: the largest catalog models that fit {gpu_words(reading)}"
     if journey in ("gpu_card", "cloud_cost", "rent_or_buy", "compare") and not has_subject(reading):
-        counts = [bought_count(reading, catalog) if journey == "rent_or_buy" and i == 0 else c or 1
-                  for i, (_, c) in enumerate(reading.gpus)]
-        gpus = (compared_names(reading) if journey == "compare"
-                else ", ".join(f"{n} × {g}" for (g, _), n in zip(reading.gpus, counts, strict=True)))
+        gpus = compared_names(reading) if journey == "compare" else ", ".join(  # a rent-or-buy weighs the count bought
+            f"{bought_count(reading, catalog) if journey == 'rent_or_buy' and i == 0 else c or 1} × {g}"
+            for i, (g, c) in enumerate(reading.gpus))
         extra = {"cloud_cost": f", {number(reading.hours or ASSUMED_HOURS)} h"
                  + (f" at {usd(reading.rent_usd_per_gpu_hour)}/GPU-h" if reading.rent_usd_per_gpu_hour is not None else ""),
                  "rent_or_buy": (f", utilization {percent(reading.utilization)}" if reading.utilization is not None else "")
