@@ -125,10 +125,14 @@ def answer_estimate(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -
     return peak_answer(call(calls, catalog, tools.estimate_vram, **workload_arguments(reading)))
 
 
-def checked(result: tools.VramEstimate) -> GpuCheck:
+def checked_on(reading: Reading, catalog: Catalog, calls: list[ToolCall], gpu: str, count: int | None
+               ) -> tuple[tools.VramEstimate, GpuCheck]:
+    """estimate_vram on `count` of a GPU, laid out as the fit search lays them out, and its check of the GPU."""
+    result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading, with_gpu=True), gpu=gpu,
+                  **spread_over(reading, count))
     if result.gpu_check is None:
         raise SizingError("the estimate has no GPU check: name a GPU")
-    return result.gpu_check
+    return result, result.gpu_check
 
 
 def partly_offloaded(result: tools.VramEstimate) -> bool:
@@ -171,9 +175,7 @@ def answer_fit(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str
     if mixed_box(reading):
         return answer_mixed_box(reading, catalog, calls)
     gpu_id, count = reading.gpus[0]
-    result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading, with_gpu=True), gpu=gpu_id,
-                  **spread_over(reading, count))
-    checked(result)
+    result, _ = checked_on(reading, catalog, calls, gpu_id, count)
     layers = offloadable_layers(catalog.find_model(result.model)) if partly_offloaded(result) and reading.model else 0  # 'Partly'
     return claim_answered(reading, fit_answer(result, count or 1, reading.weights_dtype, reading.sharding, layers))
 
@@ -222,9 +224,7 @@ def memory_gpu_count(reading: Reading, catalog: Catalog, calls: list[ToolCall]) 
     gpu = reading.gpus[0][0]
     counts = range(1, 9) if estimate_engine(reading, True) == "llama_cpp" else (1, 2, 4, 8)
     for count in counts:
-        result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading, with_gpu=True), gpu=gpu,
-                      **spread_over(reading, count))
-        check = checked(result)
+        result, check = checked_on(reading, catalog, calls, gpu, count)
         if check.fits and not partly_offloaded(result):
             return (f"On {gpu[:-2]} GB cards: {count} of them ({gib(check.per_gpu_bytes)} of {gib(check.usable_bytes)} "
                     "usable per GPU). ")
@@ -250,9 +250,7 @@ def answer_limits(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> 
     asked_batch = said(reading, ASKED_BATCH) and reading.batch_size is None
     if asks_engine_capacity(reading):
         return engine_capacity(reading, catalog, calls, [(gpu_id, count)])
-    result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading, with_gpu=True), gpu=gpu_id,
-                  **spread_over(reading, count))
-    checked(result)
+    result, _ = checked_on(reading, catalog, calls, gpu_id, count)
     seq_len = int(calls[-1].arguments.get("seq_len", default_of(VramRequest, "seq_len")))
     return limits_answer(result, count or 1, seq_len, reading.batch_size or 1, asked_batch, model_window(catalog, result.model))
 
@@ -504,8 +502,8 @@ FIT_ASK = (r"\b(fits?|enough|oom(?![ -]?killed)\w*|hold"
            r"|(?:would|will|can|could|does) (?:an? |the |one |my )?(?:·[·\s]*|[a-z]{0,4}\d{1,4}[a-z0-9]*)(?: \w+)? (?:do|handle|manage)"
            r" (?:it|that|this)"  # 'would a t4 do it?'
            r"|(?:sit|stay|live|load)s? (?:entirely |fully |completely |all |actually )?(?:in|on|inside|within))\b")
-# 'if we go with qlora, how long would that take?'
-TRAINING_TIME_WORDS = r"\bhow long (?:would|will|does|to)\b|\bhow many (?:gpu[- ]?)?hours\b"
+# a run's time asked: 'if we go with qlora, how long would that take?'
+TRAINING_TIME_ASK = r"\bhow long (?:will|would|does|did|to|is|for)\b|\bhow many (?:gpu[- ]?)?hours\b|\bwall[- ]?clock\b"
 TIME_ASK = r"\bhow long\b|\bhow many (?:gpu[- ]?)?(?:hours|days)\b|\bwall[- ]?clock\b|\btime\b"
 ESTIMATE_ASK = (r"\b(how (?:much|many) (?:total )?(?:vram|memory|gpu memory|gigs?|gb|gib)"
                 r"|(?:rough(?:ly)?|ballpark|approx\w*) (?:gigs?|gb|gib) of"
@@ -624,7 +622,7 @@ def compared_count(reading: Reading) -> int:
     """GPUs a comparison would set side by side: those read, and ('7900 xtx vs 4090') a GPU outside the catalog whose
     memory was not given, when a comparing word says so."""
     by_memory = sum(1 for g, _ in reading.gpus if g.endswith("GB"))
-    comparing = said(reading, r"\b(vs\.?|versus|compared?|between|faster|slower|better|worse|than|stack up)\b")
+    comparing = said(reading, COMPARING + r"|\b(between|faster|slower|better|worse|than)\b")
     unsized = max(0, len(reading.unknown_gpus) - by_memory) if comparing else 0
     return sum(1 for g, _ in reading.gpus if g != "unknown") + unsized  # not the stand-in for a GPU outside the catalog
 
@@ -650,7 +648,7 @@ def asks_rent_or_buy(reading: Reading) -> bool:
         or reading.utilization is not None  # 'an on-prem cluster for Maverick' alone weighs nothing
     bought = reading.purchase_usd_per_gpu is not None or said_outside_asides(
         reading, r"\b(buy\w*|purchas\w*|owning|capex|on[ -]?prem\w*)\b|\b(?:versus|vs\.?|or)[ -]own\b")
-    buy, versus = rx.search(BUY, reading.asked), rx.search(r"\b(vs|versus|compare|between)\b", reading.asked)
+    buy, versus = rx.search(BUY, reading.asked), rx.search(COMPARING + r"|\bbetween\b", reading.asked)
     comparing = len(reading.gpus) >= 2 and versus is not None and (buy is None or versus.start() < buy.start())
     return bought and framed and not comparing
 
@@ -667,8 +665,8 @@ def asks_job_cost(reading: Reading) -> bool:
                 r"|hourly)\b|/ ?hr\b")
         card = r"\b(specs?|tdp|bandwidth|how much (?:memory|vram))\b"  # 'what is a Gaudi 3: memory, bandwidth, TDP?'
         return (said(reading, cost) or reading.hours is not None or budget_of(reading) is not None) and not first(reading, card, cost)
-    return reading.hours is not None and said(reading, COST_ASK + r"|\bhow much\W*$") and not any(first(reading, ask, COST_ASK) for ask in (
-        ESTIMATE_ASK, FIT_ASK, LIMIT, ABSOLUTE_SPEED))  # 'how many users at once on that a10g? also what does it cost?'
+    other_ask = "|".join((ESTIMATE_ASK, FIT_ASK, LIMIT, ABSOLUTE_SPEED))  # 'how many users at once on that a10g? also what does it cost?'
+    return reading.hours is not None and said(reading, COST_ASK + r"|\bhow much\W*$") and not first(reading, other_ask, COST_ASK)
 
 
 # 'what's an L40S exactly?' asks its card, 'what's an L40S going for?' its price (· : a name, masked)
@@ -699,8 +697,7 @@ WHICH_ONE_TO_GET = r"\bwhich (?:single )?(?:gpu|card) (?:do|would|will|should) (
 # a comparison, unless speed ('how fast on a 4090 or a 3090?') or the fit is asked before the comparing words
 SPEED_COMPARED = (r"\b(vs|versus|compare|between|or|which one|best|which (?:\w+ )?(?:gives|has|offers|delivers)|which is|better|worse"
                   r"|stack up|against|worth (?:it |the (?:\w+ )?)?over)\b")
-FIT_COMPARED = (r"\b(vs|versus|compar\w*|between|stack up|against"
-                r"|which (?:one )?(?:would be|is|will be) (?:quicker|faster|better|cheaper|slower))\b")
+FIT_COMPARED = COMPARING + r"|\b(?:between|which (?:one )?(?:would be|is|will be) (?:quicker|faster|better|cheaper|slower))\b"
 
 
 def count_asked(r: Reading) -> bool:
@@ -713,8 +710,8 @@ def asks_training_run(r: Reading) -> bool:
     return (has_subject(r) and not first(r, WHICH_GPU, TIME_ASK) and not first(r, ESTIMATE_ASK, TIME_ASK)
             and not first(r, FIT_ASK, TIME_ASK)  # 'is that gonna OOM? also how long would a pass take?'
             and not (r.how_many_gpus and first(r, r"\b(?:how many|number of|minimum)\b", TIME_ASK))  # 'minimum number of H100s?'
-            and not (compared_count(r) >= 2 and first(r, r"\b(?:vs\.?|versus|compar\w*|faster|slower|better|which of the two)\b",
-                                                      TIME_ASK))  # 'which of the two is faster, and how long would a run take?'
+            and not (compared_count(r) >= 2  # 'which of the two is faster, and how long would a run take?'
+                     and first(r, COMPARING + r"|\b(?:faster|slower|better|which of the two)\b", TIME_ASK))
             and (r.training_tokens is not None or any(s.kind == "tokens_asked" for s in r.spans)
                  or r.workload == "training" and said(r, r"tokens? (?:per|a|/) ?(?:day|hour)|tokens/day")))
 
@@ -722,9 +719,9 @@ JOURNEYS = [
     Journey("model_card", lambda r: bool(r.models or r.unknown_models) and first(r, CARD_FIRST, *OTHER_ASKS), answer_model_card,
             ("card",)),  # 'what is GLM-4.5-Air architecturally, and would it fit on 2x H100?': the card, then the fit
     Journey("gpu_card", asks_gpu_card_first, answer_gpu_card, ("card",)),
-    Journey("cheapest_method", lambda r: has_subject(r) and first(r, CHEAPEST_WAY, SPEED, FIT_ASK, ESTIMATE_ASK, TRAINING_TIME_WORDS)
+    Journey("cheapest_method", lambda r: has_subject(r) and first(r, CHEAPEST_WAY, SPEED, FIT_ASK, ESTIMATE_ASK, TRAINING_TIME_ASK)
             and not asks_serving(r)  # 'the cheapest way to serve it to 100 users' is a serving plan: its price and its GPUs
-            and not (compared_count(r) >= 2 and said(r, r"\b(vs\.?|versus|compare\w*|between)\b")  # 'h100 vs h200: most cost-effective?'
+            and not (compared_count(r) >= 2 and said(r, COMPARING + r"|\bbetween\b")  # 'h100 vs h200: most cost-effective?'
                      and not said(r, r"\bcheapest (?:way|route|approach|method) to\b")),  # 'cheapest way to tune X? a 4090 vs an a100'
             answer_cheapest_method, ("cost", "fit", "serving")),
     Journey("serving", asks_serving, answer_serving, ("serving", "speed", "cost", "fit", "which_gpu")),

@@ -15,7 +15,8 @@ from .answers import AskAnswer
 from .reading import Reading
 from .slots import Span
 
-TRAINING_TIME_ASK = r"\bhow long (?:will|would|does|did|to|is|for)\b|\bhow many (?:gpu[- ]?)?hours\b|\bwall[- ]?clock\b"
+TRAINING_TIME_ASK = j.TRAINING_TIME_ASK
+SPAN_OF_TIME = r"\b(?:\d+|an?|one|two|three|per) ?(?:hours?|hrs?|h|days?|weeks?|months?)\b"  # 'for 5 days', 'per month'
 BARE_COUNT = (r"\b(\d+|a pair|a couple) (?:of (?:them|those|these)|of the(?: [\w-]+)? (?:cards|gpus)|cards|gpus)\b"
               r"|\b(both)\b(?: of them| cards| gpus)?|\ba (second|third|fourth) (?:one|card|gpu)\b")
 
@@ -34,7 +35,7 @@ class Turn:
 Journey = j.Journey | None
 
 
-ASK_WORDS = (r"\b(vs\.?|versus|compar\w*|stack up|against|how long|what is|what's an?|specs?|keep up with|cope with"
+ASK_WORDS = (j.COMPARING + r"|\b(how long|what is|what's an?|specs?|keep up with|cope with"
              r"|how many (?:of (?:those|these|them) )?[\w-]+ (?:[\w-]+ )?(?:cards|gpus|nodes) (?:would|will|do|should) (?:we|i) need)\b")
 
 
@@ -76,7 +77,7 @@ def renting_for_a_time(turn: Turn, journey: Journey) -> Journey:
     when the follow-up names other GPUs or a count: 'say we go with 4 of them')."""
     reading, fresh = turn.reading, turn.fresh
     if reading.hours is None or not j.named_gpus(reading) \
-            or not rx.search(r"\b(?:\d+|an?|one|two|three|per) ?(?:hours?|hrs?|days?|weeks?|months?)\b|\bmonthly\b", turn.lower) \
+            or not rx.search(SPAN_OF_TIME + r"|\bmonthly\b", turn.lower) \
             or not (rx.search(j.COST_ASK, turn.lower) or fresh.pricing is not None):
         return journey
     planned = next((c.result["options"][0] for c in turn.previous.calls
@@ -122,7 +123,7 @@ def the_cost_of_that_run(turn: Turn, journey: Journey) -> Journey:
     """'and what would that run cost on spot?' after a training time: the run's time and its bill."""
     run_cost = rx.sub(r"\b(?:that|the|this) run\b", "", turn.lower)  # 'would that run cost' asks no fit
     if turn.previous.journey == "training_time" and rx.search(j.COST_ASK, run_cost) and not rx.search(
-            "|".join((j.FIT_ASK, j.LIMIT, j.ESTIMATE_ASK, r"\b(?:\d+|an?|one|two) ?(?:hours?|hrs?|h|days?|weeks?)\b")), run_cost):
+            "|".join((j.FIT_ASK, j.LIMIT, j.ESTIMATE_ASK, SPAN_OF_TIME)), run_cost):
         return j.JOURNEY_BY_NAME["training_time"]
     return journey
 
