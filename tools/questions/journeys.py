@@ -368,13 +368,13 @@ def answer_compare(reading: Reading, catalog: Catalog, calls: list[ToolCall]) ->
         outside = " ".join(f"'{u}' is not in the catalog: " + (f"compared by its {sized[u]} of memory only (speed and price "
                                                                "need its bandwidth)." if u in sized else "not compared.")
                            for u in reading.unknown_gpus)
-        return "\n".join([*fits, outside] if outside else fits)
+        return "\n".join(filter(None, [*fits, outside]))
     if len(named) < 2:  # one catalog GPU left: its card, and the other said plainly
         return "\n".join(filter(None, [answer_gpu_card(reading, catalog, calls) if named else "", outside]))
     workload = {k: v for k, v in workload_arguments(reading).items() if k != "engine"} if has_subject(reading) else {}
     result = call(calls, catalog, tools.compare_gpus, gpus=named, **workload)
     lines = compare_gpus_answer(result).splitlines()  # the tool's own answer: the verdict first, one machine's price
-    return "\n".join([*lines, outside] if outside else lines)
+    return "\n".join(filter(None, [*lines, outside]))
 
 
 def budget_of(reading: Reading) -> float | None:
@@ -734,8 +734,8 @@ JOURNEYS = [
     Journey("speed", lambda r: has_subject(r) and first(r, SPEED, FIT_ASK, LIMIT, ESTIMATE_ASK, WHICH_GPU), answer_speed, ("speed",)),
     Journey("limits", lambda r: bool(r.gpus) and has_subject(r) and asks_limit(r), answer_limits, ("fit", "limits")),
     Journey("fit", lambda r: bool(r.gpus) and has_subject(r) and not first(r, ESTIMATE_ASK, FIT_ASK)
-            and not (said(r, WHICH_ONE_TO_GET) and not first(r, FIT_ASK, WHICH_ONE_TO_GET))  # 'which gpu do i need? l40s, a100 or h200?'
-            and not (said(r, FIT_ASK) and first(r, WHICH_GPU, FIT_ASK))  # 'which gpu should i get so it sits in vram?'
+            # 'which gpu should i get so it sits in vram?', 'which gpu do i need? l40s, a100 or h200?': a GPU asked first
+            and not (first(r, WHICH_GPU, FIT_ASK) and said(r, FIT_ASK + "|" + WHICH_ONE_TO_GET))
             and not count_asked(r), answer_fit, ("fit",)),
     Journey("which_gpu", lambda r: has_subject(r) and (first(r, WHICH_GPU, ESTIMATE_ASK) or count_asked(r)), answer_which_gpu,
             ("fit", "cost", "which_gpu", "buy")),
