@@ -695,8 +695,8 @@ OTHER_ASKS = (FIT_ASK, ESTIMATE_ASK, SPEED, LIMIT, WHICH_GPU, COST_ASK, r"\b(?:r
 # 'which gpu do i need to qlora X? wanna rent one card, l40s, a100 or h200?': a pick among the cards named
 WHICH_ONE_TO_GET = r"\bwhich (?:single )?(?:gpu|card) (?:do|would|will|should) (?:i|we) (?:need|get|rent|use|buy|pick)\b"
 # a comparison, unless speed ('how fast on a 4090 or a 3090?') or the fit is asked before the comparing words
-SPEED_COMPARED = (r"\b(vs|versus|compare|between|or|which one|best|which (?:\w+ )?(?:gives|has|offers|delivers)|which is|better|worse"
-                  r"|stack up|against|worth (?:it |the (?:\w+ )?)?over)\b")
+SPEED_COMPARED = COMPARING + (r"|\b(between|or|which one|best|which (?:\w+ )?(?:gives|has|offers|delivers)|which is|better|worse"
+                              r"|worth (?:it |the (?:\w+ )?)?over)\b")
 FIT_COMPARED = COMPARING + r"|\b(?:between|which (?:one )?(?:would be|is|will be) (?:quicker|faster|better|cheaper|slower))\b"
 
 
@@ -739,9 +739,8 @@ JOURNEYS = [
             and not count_asked(r), answer_fit, ("fit",)),
     Journey("which_gpu", lambda r: has_subject(r) and (first(r, WHICH_GPU, ESTIMATE_ASK) or count_asked(r)), answer_which_gpu,
             ("fit", "cost", "which_gpu", "buy")),
-    Journey("model_card", lambda r: bool(r.models) and said(r, r"\b(what is|what's|tell me about|describe|explain|structure|architecture"
-            r"|specs?|moe|context length|vocab\w*|hidden size|config"
-            r"|active param\w*|how many (layers|experts|params|parameters|heads))\b")
+    Journey("model_card", lambda r: bool(r.models) and said(r, CARD_FIRST + r"|\b(what is|what's|tell me about|describe|explain|structure"
+            r"|specs?|moe|context length|config|how many (?:params|parameters))\b")
             and not said(r, r"\b(vram|memory|fit|need|cheap\w*|cost\w*|run|serve|train\w*|fine[ -]?tun\w*)\b|" + ESTIMATE_ASK),
             answer_model_card, ("card",)),
     Journey("estimate", has_subject, answer_estimate, ("fit",)),
