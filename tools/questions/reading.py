@@ -869,26 +869,18 @@ def set_aside_told(reading: Reading, gpus: bool = False, subject: bool = False) 
 
     def asks(index: int) -> bool:
         return any(a <= starts[index] < b for a, b in reading.asking)
-
-    def aside(index: int, meaning: str) -> None:
-        for span in reading.spans:
-            if span.at == index:
-                span.meaning, span.set_aside = meaning, True
     named_where_asked = any(asks(s.at) for s in reading.spans
                             if s.at >= 0 and (s.meaning.startswith("GPU ") or s.meaning == "the GPU named (again)"))
     if gpus and (reading.gpus or reading.unknown_gpus) and not named_where_asked:
-        named = [f"GPU {gpu_id}" for gpu_id, _ in reading.gpus] + [f"GPU '{name}'" for name in reading.unknown_gpus]
-        for index, name in zip(reading.gpu_at + reading.unknown_gpu_at, named, strict=True):
-            aside(index, f"{name}, told about, not asked about")
-        reading.gpus, reading.gpu_at, reading.unknown_gpus, reading.unknown_gpu_at = [], [], [], []
+        for kind in ("gpus", "unknown_gpus"):
+            keep_named(reading.spans, reading, kind, [], "told about, not asked about")
     told_models = reading.models and not any(asks(a) for a in reading.model_at)
     told_size = reading.params_billions is not None and reading.params_at >= 0 and not asks(reading.params_at)
     if subject and (told_models or told_size) and not (reading.models and not told_models):
-        for index, model in zip(reading.model_at, reading.models, strict=True):
-            aside(index, f"model {model}, told about, not asked about")
+        keep_named(reading.spans, reading, "models", [], "told about, not asked about")
         if reading.params_at >= 0:
-            aside(reading.params_at, "a model size told about, not asked about")
-        reading.models, reading.model_at, reading.params_billions, reading.unknown_models = [], [], None, []
+            set_aside(reading.spans, reading.params_at, "a model size told about, not asked about")
+        reading.params_billions, reading.unknown_models = None, []
 
 
 def place_of(words: Words, index: int) -> str | None:
@@ -908,22 +900,28 @@ def age_or_place(words: str) -> str:
     return "new" if first == "new" else "old" if first in ("old", "current", "existing", "today's") else words
 
 
-def keep_gpus(words: Words, reading: Reading, keep: list[bool], why: str) -> None:
-    """Keep the catalog GPUs marked so; each other one is set aside, its span saying why."""
-    for at, (gpu_id, _), kept in zip(reading.gpu_at, reading.gpus, keep, strict=True):
-        if not kept:
-            words.told_aside(at, f"GPU {gpu_id}, {why}")
-    reading.gpus = [g for g, k in zip(reading.gpus, keep, strict=True) if k]
-    reading.gpu_at = [a for a, k in zip(reading.gpu_at, keep, strict=True) if k]
+# What a question names, where each name was said, and how a name set aside is shown ('GPU H100', 'model qwen-7b')
+NAMED = {"gpus": ("gpu_at", "GPU {0[0]}"), "unknown_gpus": ("unknown_gpu_at", "GPU '{0}'"), "models": ("model_at", "model {0}")}
 
 
-def keep_unknown_gpus(words: Words, reading: Reading, keep: list[bool], why: str) -> None:
-    """As keep_gpus, for the GPUs outside the catalog."""
-    for at, name, kept in zip(reading.unknown_gpu_at, reading.unknown_gpus, keep, strict=True):
+def keep_named(spans: list[Span], reading: Reading, kind: str, keep: list[bool], why: str) -> None:
+    """Keep the names of a kind (a key of NAMED) marked so, none when `keep` is empty; each other one is set aside,
+    its span saying why."""
+    at_field, shown = NAMED[kind]
+    named, named_at = getattr(reading, kind), getattr(reading, at_field)
+    keep = keep or [False] * len(named)
+    for at, name, kept in zip(named_at, named, keep, strict=True):
         if not kept:
-            words.told_aside(at, f"GPU '{name}', {why}")
-    reading.unknown_gpus = [n for n, k in zip(reading.unknown_gpus, keep, strict=True) if k]
-    reading.unknown_gpu_at = [a for a, k in zip(reading.unknown_gpu_at, keep, strict=True) if k]
+            set_aside(spans, at, f"{shown.format(name)}, {why}")
+    setattr(reading, kind, [n for n, k in zip(named, keep, strict=True) if k])
+    setattr(reading, at_field, [a for a, k in zip(named_at, keep, strict=True) if k])
+
+
+def set_aside(spans: list[Span], at: int, meaning: str) -> None:
+    """The spans read at word `at` are named but not what is asked about; `meaning` says why."""
+    for span in spans:
+        if span.at == at:
+            span.meaning, span.set_aside = meaning, True
 
 
 def set_aside_dismissed_names(words: Words, reading: Reading) -> None:
@@ -932,10 +930,10 @@ def set_aside_dismissed_names(words: Words, reading: Reading) -> None:
         word = dismissed.group(1)
         if len(word) < 2 or word in v.STOP_WORDS:  # 'ignore it', 'ignore a few things': no GPU's name
             continue
-        keep_gpus(words, reading, [not any(w.startswith(word) for w in words.words[a:a + 3]) for a in reading.gpu_at],
-                  "left out as the question says")
-        keep_unknown_gpus(words, reading, [not any(w.startswith(word) for w in name.split()) for name in reading.unknown_gpus],
-                          "left out as the question says")
+        keep_named(words.spans, reading, "gpus", [not any(w.startswith(word) for w in words.words[a:a + 3])
+                                                  for a in reading.gpu_at], "left out as the question says")
+        keep_named(words.spans, reading, "unknown_gpus", [not any(w.startswith(word) for w in name.split())
+                                                          for name in reading.unknown_gpus], "left out as the question says")
 
 
 def set_aside_other_places(words: Words, reading: Reading) -> None:
@@ -955,8 +953,8 @@ def set_aside_other_places(words: Words, reading: Reading) -> None:
         if asked is not None:
             for place in words.finditer(v.PLACES):  # 'at home' is read: where each GPU is, and which is asked about
                 words.take(place, f"a place ({age_or_place(place.group(1))})")
-        keep_gpus(words, reading, keep, "at another place than the one asked about")
-        keep_unknown_gpus(words, reading, [False] * len(reading.unknown_gpus), "not the one asked about")
+        keep_named(words.spans, reading, "gpus", keep, "at another place than the one asked about")
+        keep_named(words.spans, reading, "unknown_gpus", [], "not the one asked about")
 
 
 def changed_from_to(words: Words, reading: Reading, at: int) -> bool:
@@ -994,15 +992,11 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
             or rx.match(r"(?:\S+ ){0,2}instead\b", " ".join(words.words[a + 1:a + 4]))
             or bought_after(words, reading, a) or changed_from_to(words, reading, a))]
     if moved_to and len(moved_to) < len(reading.gpu_at):  # 'two replicas on 4x A100 ... if we move to H200s': the H200s
-        keep_gpus(words, reading, [a in moved_to for a in reading.gpu_at], "the setup being left")
+        keep_named(words.spans, reading, "gpus", [a in moved_to for a in reading.gpu_at], "the setup being left")
     moved_model = [a for a in reading.model_at if rx.search(v.MOVING_TO.pattern + r"(?: \w+){0,2}$",
                                                              " ".join(words.words[max(0, a - 4):a]))]
     if moved_model and len(moved_model) < len(reading.model_at):  # 'runs mixtral today; the plan is to move it to llama 3.3 70b'
-        for at, model in zip(reading.model_at, reading.models, strict=True):
-            if at not in moved_model:
-                words.told_aside(at, f"model {model}, the one being left")
-        reading.models = [m for a, m in zip(reading.model_at, reading.models, strict=True) if a in moved_model]
-        reading.model_at = moved_model
+        keep_named(words.spans, reading, "models", [a in moved_model for a in reading.model_at], "the one being left")
     if not words.asking and not words.aside:
         return
     set_aside_other_places(words, reading)
@@ -1033,8 +1027,8 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     unknown_asked = [(t > 0 or not (theirs or top > 0)) and (t > 1 or not open_hardware)
                      and not (t < catalog_top and name not in asking and not comparing)
                      for t, name in zip(unknown_tiers, reading.unknown_gpus, strict=True)]
-    keep_unknown_gpus(words, reading, unknown_asked, "told about, not asked about")
-    keep_gpus(words, reading, asked, "told about, not asked about")
+    keep_named(words.spans, reading, "unknown_gpus", unknown_asked, "told about, not asked about")
+    keep_named(words.spans, reading, "gpus", asked, "told about, not asked about")
     if len(reading.models) > 1:
         order = sorted(range(len(reading.models)), key=lambda n: (-words.tier_at(reading.model_at[n]), reading.model_at[n]))
         reading.models = [reading.models[n] for n in order]
