@@ -886,13 +886,17 @@ def set_aside_told(reading: Reading, gpus: bool = False, subject: bool = False) 
 def place_of(words: Words, index: int) -> str | None:
     """The place a GPU is said to be ('at home I have a 3090', 'a 4x A100 box at work', 'the new 256x H200 cluster'),
     from the words near it; 'new' and 'old' stand for the setups coming and going."""
-    before = " ".join(words.words[max(0, index - 8):index]).split(" , ")[-1]
-    after = " ".join(words.words[index:index + 5]).split(" , ")[0]
+    before, after = words_near(words, index, -8, 0).split(" , ")[-1], words_near(words, index, 0, 5).split(" , ")[0]
     found = list(rx.finditer(v.PLACES, before)) or list(rx.finditer(v.PLACES, after))
     if found:
         return age_or_place(found[-1].group(1))
-    age = list(rx.finditer(v.AGE, " ".join(words.words[max(0, index - 4):index])))
+    age = list(rx.finditer(v.AGE, words_near(words, index, -4, 0)))
     return age_or_place(age[-1].group(1)) if age else None
+
+
+def words_near(words: Words, at: int, first: int, last: int) -> str:
+    """The words from `at + first` up to `at + last`: words_near(words, at, -4, 0) are the four before word `at`."""
+    return " ".join(words.words[max(0, at + first):max(0, at + last)])
 
 
 def age_or_place(words: str) -> str:
@@ -936,9 +940,8 @@ def set_aside_dismissed_names(words: Words, reading: Reading) -> None:
                                                           for name in reading.unknown_gpus], "left out as the question says")
 
 
-def set_aside_other_places(words: Words, reading: Reading) -> None:
+def set_aside_other_places(words: Words, reading: Reading, asking: str) -> None:
     """'At work we have 4x A100, at home a 3090. At home, how fast...?': the GPUs at the place asked about."""
-    asking = " ".join(words.text[a:b] for a, b in words.asking)
     asked, counted = rx.search(v.PLACES, asking), rx.search(v.COUNTED_BACK, asking)
     if len(reading.gpus) < 2:
         return
@@ -960,49 +963,60 @@ def set_aside_other_places(words: Words, reading: Reading) -> None:
 def changed_from_to(words: Words, reading: Reading, at: int) -> bool:
     """'Upgraded my workstation from a single RTX A6000 (...) to 2x RTX 6000 Ada': the GPU after 'to', when another GPU
     came after a change word's 'from'."""
-    if not rx.search(r"\bto\b", " ".join(words.words[max(0, at - 3):at])):
+    if not rx.search(r"\bto\b", words_near(words, at, -3, 0)):
         return False
     return any(rx.search(r"\b(?:upgrad\w*|switch\w*|mov\w*|went|go|going|migrat\w*|swap\w*|chang\w*)\b(?: \S+){0,4} from\b"
-                         r"(?: \S+){0,3}$", " ".join(words.words[max(0, other - 10):other]))
+                         r"(?: \S+){0,3}$", words_near(words, other, -10, 0))
                for other in reading.gpu_at if other < at)
 
 
 def bought_after(words: Words, reading: Reading, at: int) -> bool:
     """'a 5070 Ti on sale for $749 and am thinking of pulling the trigger': the GPU the asker plans to buy, said after it
     (within a dozen words, no other GPU between)."""
-    plan = rx.search(v.BUYING_PLAN, " ".join(words.words[at + 1:at + 15]))
+    after = words_near(words, at, 1, 15)
+    plan = rx.search(v.BUYING_PLAN, after)
     if plan is None:
         return False
-    plan_at = at + 1 + " ".join(words.words[at + 1:at + 15])[:plan.start()].count(" ")
+    plan_at = at + 1 + after[:plan.start()].count(" ")
     plan_end = plan_at + plan.group(0).count(" ") + 1
     return not any(at < other < plan_at or plan_end <= other <= plan_end + 4 for other in reading.gpu_at)  # 'buying H200s'
+
+
+def moved_to(words: Words, reading: Reading, at: int) -> bool:
+    """The GPU at word `at` is the one the asker moves to ('if we move to H200s', not someone else's move), gets ('on a
+    4070, picking up a 5090 next week'), picks 'instead', plans to buy or changes to."""
+    return words.tier_at(at) > 0 and bool(
+        rx.search(v.MOVING_TO.pattern + r"(?: \w+)?$", words_near(words, at, -4, 0))
+        and not rx.search(r"\b(?:who's|who is|who was|that was|which was|that's|he's|she's|they're|he|she|they|their|his|her)\b",
+                          words_near(words, at, -5, 0))
+        or rx.search(r"\b(?:picking up|pick up|buying|getting|grabbing|ordering|ordered|receiving)(?: (?:a|an|the|two|\d+|another))?$",
+                     words_near(words, at, -3, 0))
+        or rx.match(r"(?:\S+ ){0,2}instead\b", words_near(words, at, 1, 4))
+        or bought_after(words, reading, at) or changed_from_to(words, reading, at))
+
+
+def set_aside_the_setup_left(words: Words, reading: Reading) -> None:
+    """'two replicas on 4x A100 ... if we move to H200s': the H200s; 'runs mixtral today; the plan is to move it to llama
+    3.3 70b': the llama; no GPU when they are weighed ('torn between moving to H100 or B200')."""
+    torn = rx.search(r"\b(?:between|torn|either|vs\.?|versus)\b", words.text)
+    moved = {"gpus": [not torn and moved_to(words, reading, a) for a in reading.gpu_at],
+             "models": [rx.search(v.MOVING_TO.pattern + r"(?: \w+){0,2}$", words_near(words, a, -4, 0)) is not None
+                        for a in reading.model_at]}
+    for kind, why in (("gpus", "the setup being left"), ("models", "the one being left")):
+        if any(moved[kind]) and not all(moved[kind]):
+            keep_named(words.spans, reading, kind, moved[kind], why)
 
 
 def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     """'My old box had a 5080 ... does gpt-oss fit across the two 3090s?': when the sentence that asks names GPUs, those
     named only in sentences that tell are background; a model named where the question asks comes first."""
-    torn = rx.search(r"\b(?:between|torn|either|vs\.?|versus)\b", words.text)  # 'torn between moving to H100 or B200'
-    moved_to = [] if torn else [
-        a for a in reading.gpu_at if words.tier_at(a) > 0 and (  # not a move someone else says we should have made
-            rx.search(v.MOVING_TO.pattern + r"(?: \w+)?$", " ".join(words.words[max(0, a - 4):a]))
-            and not rx.search(r"\b(?:who's|who is|who was|that was|which was|that's|he's|she's|they're|he|she|they|their|his|her)\b",
-                              " ".join(words.words[max(0, a - 5):a]))
-            or rx.search(r"\b(?:picking up|pick up|buying|getting|grabbing|ordering|ordered|receiving)(?: (?:a|an|the|two|\d+|another))?$",
-                         " ".join(words.words[max(0, a - 3):a]))  # 'currently on a 4070, picking up a 5090 next week'
-            or rx.match(r"(?:\S+ ){0,2}instead\b", " ".join(words.words[a + 1:a + 4]))
-            or bought_after(words, reading, a) or changed_from_to(words, reading, a))]
-    if moved_to and len(moved_to) < len(reading.gpu_at):  # 'two replicas on 4x A100 ... if we move to H200s': the H200s
-        keep_named(words.spans, reading, "gpus", [a in moved_to for a in reading.gpu_at], "the setup being left")
-    moved_model = [a for a in reading.model_at if rx.search(v.MOVING_TO.pattern + r"(?: \w+){0,2}$",
-                                                             " ".join(words.words[max(0, a - 4):a]))]
-    if moved_model and len(moved_model) < len(reading.model_at):  # 'runs mixtral today; the plan is to move it to llama 3.3 70b'
-        keep_named(words.spans, reading, "models", [a in moved_model for a in reading.model_at], "the one being left")
+    set_aside_the_setup_left(words, reading)
     if not words.asking and not words.aside:
         return
-    set_aside_other_places(words, reading)
+    asking = " ".join(words.text[a:b] for a, b in words.asking)
+    set_aside_other_places(words, reading, asking)
     set_aside_dismissed_names(words, reading)
     tiers = [words.tier_at(a) for a in reading.gpu_at]
-    asking = " ".join(words.text[a:b] for a, b in words.asking)
     # 'a friend runs it on a 5090 ... is that possible on his card?', 'the rep claims X: is that true?': theirs is asked of
     if (rx.search(r"\b(?:his|her|their) (?:card|gpu|rig|setup|box|machine|build)s?\b", asking) or v.CHECKS_A_CLAIM.search(asking)) \
             and 0 in tiers:
@@ -1029,10 +1043,8 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
                      for t, name in zip(unknown_tiers, reading.unknown_gpus, strict=True)]
     keep_named(words.spans, reading, "unknown_gpus", unknown_asked, "told about, not asked about")
     keep_named(words.spans, reading, "gpus", asked, "told about, not asked about")
-    if len(reading.models) > 1:
-        order = sorted(range(len(reading.models)), key=lambda n: (-words.tier_at(reading.model_at[n]), reading.model_at[n]))
-        reading.models = [reading.models[n] for n in order]
-        reading.model_at = [reading.model_at[n] for n in order]
+    in_order = sorted(zip(reading.model_at, reading.models, strict=True), key=lambda pair: (-words.tier_at(pair[0]), pair[0]))
+    reading.model_at, reading.models = [a for a, _ in in_order], [m for _, m in in_order]
 
 
 def read_unknown_gpus(words: Words, reading: Reading) -> None:
@@ -1047,12 +1059,11 @@ def read_unknown_gpus(words: Words, reading: Reading) -> None:
             merged.append([start, end])
     for start, end in merged:
         name = rx.sub(r"(\d)s$", r"\1", masked_before[start:end].strip())  # 'two Tesla P40s': a P40
-        before = " ".join(words.words[max(0, words.index_at(start) - 4):words.index_at(start)])
-        if rx.search(NEGATION.rstrip() + "$", before):  # 'swapped my 3070 for a 7900 xtx': the 3070 is gone
+        first = words.index_at(start)
+        if rx.search(NEGATION.rstrip() + "$", words_near(words, first, -4, 0)):  # 'swapped my 3070 for a 7900 xtx': the 3070 is gone
             words.take_range(start, end, f"ruled out: '{name}'")
             continue
         words.take_range(start, end, f"GPU '{name}' (not in the catalog)")
-        first = words.index_at(start)
         words.unknown_gpu_words.update(range(first, words.index_at(end - 1) + 1))
         words.unknown_count = words.unknown_count or count_before(words, first)
         if any(name == n or n.endswith(" " + name) for n in reading.unknown_gpus):  # the same GPU named again ('both P40s')

@@ -8,12 +8,15 @@ from . import regex as rx
 from . import vocabulary as v
 from .shorthands import normalize
 
+ASKING_WORD = r"(?:what|how|which|will|would|can|could|is|are|does|do|should)\b"
+PEOPLE = (r"(?:professor|prof|advisor|boss|manager|lead|friend|buddy|colleague|coworker|roommate|teammate|guy|cto|ceo|vendor"
+          r"|(?:vendor |sales ?)?rep|salesperson|seller)")  # whose words a clause reports
 # Where a question's clauses part: each break (a regex alternative) with an example of what it parts.
 CLAUSE_BREAKS = (
     r"(?<=[.!?;])\s+(?:[-*•]\s+)?", r"\s*`+\s*", r"\s*\n\s*(?:[-*•]\s+)?", r"\s+•\s+",  # code ('`vllm serve`'): a piece
     r",\s+(?=(?:but|so|whereas|while|though|although|yet)\b)",  # 'a P40 on ebay, but I've read ...'
-    r",\s+(?=(?:would|will|can|could|does|do|is|are|should|what|how|which)\b(?:[^,.!?]|\.(?=\w))*\?)",  # '..., would the 70b fit?'
-    r"(?<=:)\s+(?=(?:what|how|which|will|would|can|could|is|are|does|do|should)\b)",  # 'before I blame X: what ...'
+    rf",\s+(?={ASKING_WORD}(?:[^,.!?]|\.(?=\w))*\?)",  # '..., would the 70b fit?'
+    rf"(?<=:)\s+(?={ASKING_WORD})",  # 'before I blame X: what ...'
     r"(?<=:)\s+(?=(?:on|with|for|using|at|in)\b[^.?!:]*\?)",  # 'forget the mac: on the 3090 box, what ...?'
     r"\s+[-—]+\s+(?=(?:we|i|it|they|the|but|so|my|our|his|her|their|someone|a friend|please)\b)",  # '(96GB) - we sold the 3090s'
     r"\s+(?=(?:but|so|since|because|as) (?:i|i'm|im|i've|i'd|i'll|we|we're|we've|we'd|we'll|the|my|our|it|it's|that|thats|that's"
@@ -21,10 +24,8 @@ CLAUSE_BREAKS = (
     r"\s+(?=and (?:got|bought|picked up|grabbed|(?:now|then) (?:i|we|they|wants?|needs?)|(?:the|our|my) new)\b)",  # '... and got a 5090'
     r"\s+(?=but (?:just |then |recently |finally |now )?(?:moved|switched|upgraded|got|bought|picked up|grabbed|went)\b)",
     # reports of their own: '..., and someone on our Slack insists', '..., my professor says ...', '... vendor rep says AMD wins'
-    r",\s+(?=and (?:someone|somebody|a (?:friend|colleague|coworker|guy|teammate)"
-    r"|(?:my|our) (?:friend|buddy|colleague|boss|teammate|cto|ceo|manager|lead)|people)\b)",
-    r",\s+(?=(?:(?:my|our|a|the) )?(?:professor|prof|advisor|boss|manager|lead|friend|buddy|colleague|coworker|roommate"
-    r"|cto|ceo|vendor|(?:vendor |sales ?)?rep|salesperson|seller) (?:\w+ )?(?:says|said|thinks|claims|swears|insists|told)\b)",
+    rf",\s+(?=and (?:someone|somebody|people|(?:my|our|a) {PEOPLE})\b)",
+    rf",\s+(?=(?:(?:my|our|a|the) )?{PEOPLE} (?:\w+ )?(?:says|said|thinks|claims|swears|insists|told)\b)",
 )
 CLAUSES = rf"(?<=;)\s+|(?:{'|'.join(CLAUSE_BREAKS)})(?![^()]*\))"  # not inside brackets, but at ';': '(4x V100 here; ...)'
 
@@ -45,21 +46,19 @@ def which_ask(whole: list[str], marked: bool) -> list[bool]:
     whole_asks = [("?" in s or bool(v.ASKS_WITHOUT_MARK.match(s.lower().lstrip("\"'(* ")))) if marked  # 'What would I get: X, Y.'
                   else bool(v.QUESTION_START.match(s.lower().lstrip("\"'(* ")) or v.ASKS_UNMARKED.search(s.lower()))
                   for s in whole]
-    for n in range(len(whole) - 1):  # 'My colleague say it not fit on ours. Is true?': the claim is what is asked
-        first = n  # the claim's sentence, all its clauses
+    for n in range(len(whole) - 1):  # a short ask of the sentence before: all its clauses are what is asked
+        first = n
         while first > 0 and not rx.search(r"[.!?;]\s*$", whole[first - 1]):
             first -= 1
         claim = any(v.REPORTED.search(c.lower()) or v.NAMED_SAYS.search(c) for c in whole[first:n + 1])
-        if claim and whole_asks[n + 1] and not whole_asks[n] and rx.match(
-                r"\s*(?:(?:is|was) (?:that |this |it |he |she )?(?:really |actually )?(?:true|right|correct|so)\b"
-                r"|(?:true|right|correct|real|legit|accurate)\W*$)",
-                whole[n + 1].lower()):
+        of_the_claim = claim and rx.match(  # 'My colleague say it not fit on ours. Is true?'
+            r"\s*(?:(?:is|was) (?:that |this |it |he |she )?(?:really |actually )?(?:true|right|correct|so)\b"
+            r"|(?:true|right|correct|real|legit|accurate)\W*$)", whole[n + 1].lower())
+        of_the_options = rx.match(  # '... buying 2x X at $8,500 each vs renting at $1.80/hr ... . which is cheaper?'
+            r"\s*(?:so |ok |okay )?which (?:one |option )?(?:is|would be|comes out|works out) (?:the )?(?:cheaper|better|faster|best"
+            r"|cheapest|more cost[ -]effective)\s*\??\s*$", whole[n + 1].lower())
+        if whole_asks[n + 1] and not whole_asks[n] and (of_the_claim or of_the_options):
             whole_asks[first:n + 1] = [True] * (n + 1 - first)
-    for n in range(len(whole) - 1):  # '... buying 2x X at $8,500 each vs renting at $1.80/hr ... . which is cheaper?'
-        if whole_asks[n + 1] and not whole_asks[n] and rx.match(
-                r"\s*(?:so |ok |okay )?which (?:one |option )?(?:is|would be|comes out|works out) (?:the )?(?:cheaper|better|faster|best"
-                r"|cheapest|more cost[ -]effective)\s*\??\s*$", whole[n + 1].lower()):
-            whole_asks[n] = True
     for n in range(len(whole) - 2, -1, -1):  # 'On the A6000, using vLLM, what's the biggest model?': one ask
         joined = whole_asks[n + 1] and not whole_asks[n] and not rx.search(r"[.!?;]\s*$", whole[n])
         short_ask = len(whole[n].split()) <= 6 and rx.match(r"\s*(?:so |ok |okay )?(?:who|who's|whos|which|what|how)\b", whole[n].lower())
@@ -71,18 +70,15 @@ def which_ask(whole: list[str], marked: bool) -> list[bool]:
 
 def tell_pieces(whole: list[str], whole_asks: list[bool], marked: bool) -> list[tuple[str, bool, bool, bool]]:
     """Each piece (a clause, a bracket) with whether it asks, reports, and is left."""
-    sentences: list[str] = []
-    asks: list[bool] = []
-    reports: list[bool] = []
-    lefts: list[bool] = []
+    pieces: list[tuple[str, bool, bool, bool]] = []
     for n, (sentence, ask_here) in enumerate(zip(whole, whole_asks, strict=True)):
         own = without_acquisition_times(rx.sub(r"\([^()]*\)", " ", sentence).lower())
-        brackets = rx.findall(r"\(((?:that|this|which|those|these|it)\b[^()]*)\)", sentence.lower())  # '(that's the old setup)'
-        contrast = r",? (?:but|although|though|while|whereas) "  # '(it's one GPU of eight, but the other seven are another team's)'
-        own += "".join(f" {b}" for b in brackets if v.HEARSAY.search(rx.split(contrast, b)[0]))
-        own += "".join(f" {b}" for b in rx.findall(r"\(([^()]*)\)", sentence.lower())  # '(not asking about that price)'
-                       if v.DISMISSED.search(rx.split(contrast, b)[0]) and rx.search(v.REFERRING, b)
-                       and not rx.match(r"\s*(?:the|a|an|our|my|their|his|her)\b", b))  # '(the b200s are theirs...)' is its own
+        for bracket in rx.findall(r"\(([^()]*)\)", sentence.lower()):  # a bracket telling of its clause, up to a contrast:
+            said = rx.split(r",? (?:but|although|though|while|whereas) ", bracket)[0]  # '(it's one GPU of eight, but ...)'
+            if rx.match(r"(?:that|this|which|those|these|it)\b", bracket) and v.HEARSAY.search(said) or (  # '(that's the old setup)'
+                    v.DISMISSED.search(said) and rx.search(v.REFERRING, bracket)  # '(not asking about that price)'
+                    and not rx.match(r"\s*(?:the|a|an|our|my|their|his|her)\b", bracket)):  # '(the b200s are theirs...)' is its own
+                own += f" {bracket}"
         dismissed_next = any(  # '... at $2.10/hr but ignore it', '... $0.20/hr but I'm sure that's off, so don't use it'
             n + k < len(whole) and not any(rx.search(r"[.!?;]\s*$", p) for p in whole[n:n + k])
             and v.DISMISSED.search(rx.sub(r"\([^()]*\)", " ", whole[n + k]).lower()) is not None
@@ -101,15 +97,15 @@ def tell_pieces(whole: list[str], whole_asks: list[bool], marked: bool) -> list[
         left = told and (dismissed_next or v.LEFT.search(own) is not None and not reported)
         for piece in rx.split(r"(\([^()]*\))", sentence):  # '(my old 3090 went to my kid)': an aside of its own
             if rx.search(r"\w", piece):
-                after_old = bool(sentences) and rx.search(r"\bold(?: [\w-]+){0,2}\s*$", sentences[-1].lower()) is not None
+                after_old = bool(pieces) and rx.search(r"\bold(?: [\w-]+){0,2}\s*$", pieces[-1][0].lower()) is not None
                 aside_of_its_own = piece.startswith("(") and "?" not in piece and (
                     v.HEARSAY.search(piece.lower()) is not None or after_old  # 'the old TGI setup (4x A100...)'
                     or rx.match(r"\((?:which|that|it) (?:ran|did|got|gave|managed|was|had|used to)\b", piece.lower()) is not None)
-                sentences.append(piece)
-                asks.append(not aside_of_its_own and (ask_here or piece.startswith("(") and "?" in piece))
-                reports.append(told or aside_of_its_own if not asks[-1] else False)
-                lefts.append(reports[-1] and (left if not aside_of_its_own else v.REPORTED.search(piece.lower()) is None))
-    return list(zip(sentences, asks, reports, lefts, strict=True))
+                asks = not aside_of_its_own and (ask_here or piece.startswith("(") and "?" in piece)
+                reports = not asks and (told or aside_of_its_own)
+                pieces.append((piece, asks, reports,
+                               reports and (left if not aside_of_its_own else v.REPORTED.search(piece.lower()) is None)))
+    return pieces
 
 
 def place_pieces(pieces: list[tuple[str, bool, bool, bool]], text: str
