@@ -960,16 +960,6 @@ def set_aside_other_places(words: Words, reading: Reading, asking: str) -> None:
         keep_named(words.spans, reading, "unknown_gpus", [], "not the one asked about")
 
 
-def changed_from_to(words: Words, reading: Reading, at: int) -> bool:
-    """'Upgraded my workstation from a single RTX A6000 (...) to 2x RTX 6000 Ada': the GPU after 'to', when another GPU
-    came after a change word's 'from'."""
-    if not rx.search(r"\bto\b", words_near(words, at, -3, 0)):
-        return False
-    return any(rx.search(r"\b(?:upgrad\w*|switch\w*|mov\w*|went|go|going|migrat\w*|swap\w*|chang\w*)\b(?: \S+){0,4} from\b"
-                         r"(?: \S+){0,3}$", words_near(words, other, -10, 0))
-               for other in reading.gpu_at if other < at)
-
-
 def bought_after(words: Words, reading: Reading, at: int) -> bool:
     """'a 5070 Ti on sale for $749 and am thinking of pulling the trigger': the GPU the asker plans to buy, said after it
     (within a dozen words, no other GPU between)."""
@@ -984,7 +974,8 @@ def bought_after(words: Words, reading: Reading, at: int) -> bool:
 
 def moved_to(words: Words, reading: Reading, at: int) -> bool:
     """The GPU at word `at` is the one the asker moves to ('if we move to H200s', not someone else's move), gets ('on a
-    4070, picking up a 5090 next week'), picks 'instead', plans to buy or changes to."""
+    4070, picking up a 5090 next week'), picks 'instead', plans to buy, or changes to from another ('from a single RTX
+    A6000 (...) to 2x RTX 6000 Ada')."""
     return words.tier_at(at) > 0 and bool(
         rx.search(v.MOVING_TO.pattern + r"(?: \w+)?$", words_near(words, at, -4, 0))
         and not rx.search(r"\b(?:who's|who is|who was|that was|which was|that's|he's|she's|they're|he|she|they|their|his|her)\b",
@@ -992,7 +983,9 @@ def moved_to(words: Words, reading: Reading, at: int) -> bool:
         or rx.search(r"\b(?:picking up|pick up|buying|getting|grabbing|ordering|ordered|receiving)(?: (?:a|an|the|two|\d+|another))?$",
                      words_near(words, at, -3, 0))
         or rx.match(r"(?:\S+ ){0,2}instead\b", words_near(words, at, 1, 4))
-        or bought_after(words, reading, at) or changed_from_to(words, reading, at))
+        or bought_after(words, reading, at)
+        or rx.search(r"\bto\b", words_near(words, at, -3, 0)) is not None and any(
+            rx.search(r"\bfrom(?: \S+){0,3}$", words_near(words, other, -4, 0)) for other in reading.gpu_at if other < at))
 
 
 def set_aside_the_setup_left(words: Words, reading: Reading) -> None:

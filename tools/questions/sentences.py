@@ -19,7 +19,7 @@ CLAUSE_BREAKS = (
     rf"(?<=:)\s+(?={ASKING_WORD})",  # 'before I blame X: what ...'
     r"(?<=:)\s+(?=(?:on|with|for|using|at|in)\b[^.?!:]*\?)",  # 'forget the mac: on the 3090 box, what ...?'
     r"\s+[-—]+\s+(?=(?:we|i|it|they|the|but|so|my|our|his|her|their|someone|a friend|please)\b)",  # '(96GB) - we sold the 3090s'
-    r"\s+(?=(?:but|so|since|because|as) (?:i|i'm|im|i've|i'd|i'll|we|we're|we've|we'd|we'll|the|my|our|it|it's|that|thats|that's"
+    r"\s+(?=(?:but|so|since|because|as) (?:(?:i|we)(?:'m|'ve|'d|'ll|'re)?|im|the|my|our|it|it's|that|thats|that's"
     r"|they|he|she|now|then|this)\b)",  # '... on my 4090 since the team A6000 is taken'
     r"\s+(?=and (?:got|bought|picked up|grabbed|(?:now|then) (?:i|we|they|wants?|needs?)|(?:the|our|my) new)\b)",  # '... and got a 5090'
     r"\s+(?=but (?:just |then |recently |finally |now )?(?:moved|switched|upgraded|got|bought|picked up|grabbed|went)\b)",
@@ -83,16 +83,17 @@ def tell_pieces(whole: list[str], whole_asks: list[bool], marked: bool) -> list[
             n + k < len(whole) and not any(rx.search(r"[.!?;]\s*$", p) for p in whole[n:n + k])
             and v.DISMISSED.search(rx.sub(r"\([^()]*\)", " ", whole[n + k]).lower()) is not None
             and rx.search(v.REFERRING, whole[n + k].lower()) is not None for k in (1, 2))
-        if not ask_here and rx.search(r"\basked (?:me|us) (?:what|how|whether|if|which)\b", own):
-            ask_here = marked  # 'She asked me what the biggest batch is ... What should I tell her?': her question is the one
-        if not ask_here and v.INTENT.match(own) and v.REPORTED.search(own) is None:
-            ask_here = marked  # 'We want to run llama 3.1 405b in fp8.': the asker's plan is what the question is about
+        # a question passed on ('She asked me what the biggest batch is ... What should I tell her?') or the asker's plan
+        if not ask_here and (rx.search(r"\basked (?:me|us) (?:what|how|whether|if|which)\b", own)  # ('We want to run X.')
+                             or v.INTENT.match(own) and v.REPORTED.search(own) is None):
+            ask_here = marked
         moving = v.MOVING_TO.search(own) is not None  # 'moving off the old setup onto 2x H100': the move itself is told
         reported = (v.REPORTED.search(own) is not None or v.NAMED_SAYS.search(rx.sub(r"\([^()]*\)", " ", sentence)) is not None) \
-            and rx.search(v.BUYING_PLAN, own) is None  # 'saw a 5070 Ti on sale and am thinking of pulling the trigger'
-        if rx.search(r"\b(?:if (?:that|it|this) (?:matters|helps|changes anything|makes a difference)|if relevant"
-                     r"|in case (?:it|that) matters)\W*$", own):
-            reported = False  # 'he mentioned running it in 4-bit if that matters': passed on as part of the question
+            and rx.search(v.BUYING_PLAN, own) is None \
+            and not rx.search(r"\b(?:if (?:that|it|this) (?:matters|helps|changes anything|makes a difference)|if relevant"
+                              r"|in case (?:it|that) matters)\W*$", own)
+        # not 'saw a 5070 Ti on sale and am thinking of pulling the trigger', nor passed on as part of the question ('he
+        # mentioned running it in 4-bit if that matters')
         told = not ask_here and (reported or v.LEFT.search(own) is not None and not moving or dismissed_next)
         left = told and (dismissed_next or v.LEFT.search(own) is not None and not reported)
         for piece in rx.split(r"(\([^()]*\))", sentence):  # '(my old 3090 went to my kid)': an aside of its own
