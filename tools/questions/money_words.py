@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from gpusizer.tools.speed.training_time import CHINCHILLA_TOKENS_PER_PARAMETER
 
+PRICE = r"\$ ?\d[\d,.]* ?k?\b"  # '$8,500', '$25k'
+EACH = r"(?:each|apiece|per card|per gpu(?![ -]?h| per h)|a card|a pop)"  # a price per card, not per GPU-hour
+PER_GPU_HOUR = r" ?(?:/ ?|per |an? |each )(?:gpu[ -]?(?:/ ?)?)?h(?:ou)?r?\b"  # '/hr', ' per gpu hour', ' an hour'
 # The price to buy one GPU ('$8,500 each'); number, k: groups 1, 2.
 PURCHASE_PRICE = (
-    r"\$ ?(\d+(?:\.\d+)?) ?(k)?\b ?(?:each|per gpu(?![ -]?h| per h)|a gpu|a card|per card|apiece|to buy|purchase|a pop"
+    rf"\$ ?(\d+(?:\.\d+)?) ?(k)?\b ?(?:{EACH}|a gpu|to buy|purchase"
     r"|for (?:the|a|one) (?:card|gpu)\b|per (?!h(?:ou)?r|month|year|day|week|token|million|gpu)[a-z0-9]+\b(?![ -]?h(?:ou)?r))")
 PRICE_TALK = r"\b(?:buy\w*|purchas\w*|own\w*|pric\w*|cost\w*|pay|paid|msrp|retail|capex)\b"  # where a bare '8.5k each' is money
-THOUSANDS_EACH = r"(?<![\w.$/])(\d+(?:\.\d+)?) ?(k) (?:each|apiece|per card|per gpu(?![ -]?h)|a card|a pop)\b"
+THOUSANDS_EACH = rf"(?<![\w.$/])(\d+(?:\.\d+)?) ?(k) {EACH}\b"
 NOT_CARDS = r"\b(?:sequences|requests|chats|prompts|sessions|users|conversations)\b"  # '... at 4k each' before: contexts
 BUY_FOR = (
     r"\b(?:buy\w*|purchas\w*)(?: (?:an?|one|the|a used|a new))? \S+(?: \S+)? for (?:about |around |~ ?)?\$? ?(\d+(?:\.\d+)?) ?(k)\b")
@@ -25,13 +28,14 @@ BUSY_PERCENT = (
     r"|upfront|up front|down|off|discount|more|less|better|faster|cheaper|slower|higher|lower|improvement|gain|mfu)\b)(?: utili[sz]\w*"
     r"| of the time| busy| usage| load| duty cycle)?")
 BUSY_SHARE = r"utili[sz]ation(?: of| at| is)? (0?\.\d+|1(?:\.0)?)\b"
-HOURS_A_PERIOD = r"(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) ?(?:a |per |each |every |/) ?(day|week|month|year)"
+HOURS_EACH = r"(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) ?(?:an? |per |each |every |/) ?"  # hours a period ('8 hours a day'): how busy
+HOURS_A_PERIOD = HOURS_EACH + "(day|week|month|year)"
 STEADY = (
     r"\b24/7\b|\b(?:a)?round the clock\b|\ball the time\b|\bcontinuously\b|\b(?:half|a quarter|a third|three quarters) of the time\b"
     r"|\bhalf the time\b|\b(?:full|max\w*) (?:utili[sz]\w*|load|usage|capacity|tilt)|\bfully (?:utili[sz]ed|used|loaded|busy)|\bflat[ -]out"
     r"|\bnon-?stop|\bmaxed out")
 SHARES = {"half": 0.5, "a quarter": 0.25, "a third": 1 / 3, "three quarters": 0.75}
-RATE_WORDS = r"\$ ?(\d+(?:\.\d+)?) ?(?:/ ?(?:gpu ?)?h(?:ou)?r?|per (?:gpu[ -]?)?hour|an hour)\b"
+RATE_WORDS = r"\$ ?(\d+(?:\.\d+)?)" + PER_GPU_HOUR
 # A rate the question doubts or dates ('H200s were $10/hr last year'): not the asker's rent; Ask rents at the catalog's.
 HEARSAY_RATE = RATE_WORDS + (r"(?=[^$]{0,40}?\b(?:last year|a year ago|(?:\w+ )?(?:years?|months?) ago|back in|used to|no idea if"
                              r"|not sure (?:if|whether)|(?:don't|do not) (?:know|trust)|(?:might|may) have changed|outdated))")

@@ -1087,12 +1087,12 @@ def read_percentile_outputs(words: Words) -> None:
 
 
 TOKEN_WORD = r"(?:tokens?|toks?)"
+ABOUT = r"(?:about |around |roughly |maybe )"  # a figure given roughly: 'of about 1k tokens', 'averaging maybe 800 tokens'
 ROW_COUNT = r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k|m|million|thousand)? (?:[a-z-]+ )?"  # '20k samples', '1.5 million support rows'
-ROWS = ROW_COUNT + r"(?:samples|examples|rows|conversations|documents|docs|pairs|chats|tickets|instructions|dialogues|records)\b"
-ROWS_OF_LENGTH = (ROW_COUNT + r"(?:samples|examples|rows|conversations|documents|docs|sequences|pairs|chat samples|chats"
-                  r"|chat examples|tickets|resolved tickets) ,? ?(?:of|at|with|averaging|averaging about|averaging maybe|avg"
-                  r"|roughly|about|around|each of|packed (?:to|into)|truncated to|padded to|each|each about|each around"
-                  r"|each roughly|x|times) (?:about |around |roughly )?(\d+(?:\.\d+)?) ?(k)? " + TOKEN_WORD
+ROW_NOUNS = r"samples|examples|rows|conversations|documents|docs|pairs|chats|tickets|instructions|dialogues|records"
+ROWS = ROW_COUNT + rf"(?:{ROW_NOUNS})\b"
+ROWS_OF_LENGTH = (ROW_COUNT + rf"(?:{ROW_NOUNS}|sequences) ,? ?(?:(?:of|at|with|averaging|avg|each of|packed (?:to|into)|truncated to"
+                  rf"|padded to|each|x|times) {ABOUT}?|{ABOUT})(\d+(?:\.\d+)?) ?(k)? " + TOKEN_WORD
                   + r"(?: each)?\b(?! ?/ ?s|/sec| per s| a s)")  # not '20 tok/s each'
 AVERAGE_LENGTH = (r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? " + TOKEN_WORD + r" (?:avg|average|each|on average|apiece|mean"
                   r"|per (?:example|sample|row|conversation|doc|document|record))\b"
@@ -1109,9 +1109,9 @@ def read_token_counts(words: Words, reading: Reading) -> None:
         found = words.search_all_tiers(pattern)
         if found:
             words.take_range(*found.span(), kind, kind=kind, value=float(found[1]) * v.TOKEN_SCALE[found[2]] if found.lastindex else value)
-    unit = words.search(rf"\bper (?:\d+(?:\.\d+)? ?)?(?:{scale}) {tokens}|\b1 ?(?:{scale}) {tokens} (?:would |will |does |do )?cost")
-    if unit:  # 'cost per million output tokens', 'what does a million tokens cost'
-        words.take(unit, "tokens a price is quoted per (not training data)")
+    set_aside(words, ((rf"\bper (?:\d+(?:\.\d+)? ?)?(?:{scale}) {tokens}|\b1 ?(?:{scale}) {tokens} (?:would |will |does |do )?cost",
+                       "tokens a price is quoted per (not training data)"),))  # 'cost per million output tokens'
+
     corpus = words.search(rf"(\d+(?:\.\d+)?) ?({scale}) {TOKEN_WORD}\b(?! ?(?:/|per) ?s)(?! context)")
     volume = corpus and rx.match(r" ?(?:/ ?|per |a |each |every )(?:day|month|week)\b|/d\b| daily\b", words.text[corpus.end():])
     trains = rx.search(r"\b(?:train\w*|fine[ -]?tun\w*|sft|epochs?|dataset|corpus|lora|qlora)\b", words.text)
@@ -1161,9 +1161,22 @@ def read_rows_and_average(words: Words, reading: Reading) -> None:
 EPOCHS = r"(?<![\w.])(?:x ?)?(\d+(?:\.\d+)?|one|two|three|four|five)[ -](?:full )?(?:epochs?|passes(?= over| through))\b"
 
 
+def count_value(said: str) -> float:
+    """A count as written: '3', '2.5' or a number word ('two', 'a')."""
+    return float(said) if said[0].isdigit() else float(v.NUMBER_WORDS[said])
+
+
 def epoch_count(found: re.Match[str]) -> float:
     """How many passes an EPOCHS match names ('3 epochs', 'two epochs')."""
-    return float(found.group(1)) if found.group(1)[0].isdigit() else float(v.NUMBER_WORDS[found.group(1)])
+    return count_value(found.group(1))
+
+
+def set_aside(words: Words, told: tuple[tuple[str, str], ...]) -> None:
+    """Words that say a number but no value to read ('a 3-year commitment', 'paid $800 for it'), as (pattern, what
+    they are) rows: every match is taken, so no later reader reads it as a value."""
+    for pattern, meaning in told:
+        for found in words.finditer(pattern):
+            words.take(found, meaning)
 
 
 def read_epochs(words: Words, reading: Reading) -> None:
@@ -1177,28 +1190,28 @@ def read_epochs(words: Words, reading: Reading) -> None:
 
 def read_sequence_lengths(words: Words, reading: Reading) -> None:
     """'16k sequences', 'full-length 40k requests': a length, not a count of users."""
-    for length in words.finditer(r"(?<![\w.$])(?:1|2|4|8|16|32|64|128|256) ?k[ -]?(?:token )?" + PER_SEQUENCE + r"\b"
-                                 r"|(?<=full-length )(?<![\w.$])\d+ ?k[ -]?(?:token )?" + PER_SEQUENCE + r"\b"):
-        words.take(length, "a sequence length")
+    set_aside(words, ((r"(?<![\w.$])(?:1|2|4|8|16|32|64|128|256|(?<=full-length )\d+) ?k[ -]?(?:token )?" + PER_SEQUENCE + r"\b",
+                       "a sequence length"),))
 
 
-def read_people_in_all(words: Words, reading: Reading) -> None:
-    """Of '200 devs, 60 of them hitting it at once', the 200 once the 60 are read: the people in all."""
-    if any(span.kind == "users" for span in words.spans):
-        headcount = words.search(r"(?<![\w.$])\d+ (?:users?|people|devs?|developers?|engineers?|employees|staff|members|students)\b")
-        if headcount:
-            words.take(headcount, "the people in all (the concurrent ones are counted)")
+# Who a count of people names, and the words that make it a count at once; users and people are said in one vocabulary
+STAFF = r"people|staff|employees|devs?|developers?|engineers?|researchers?|members|students|analysts?|teammates|colleagues"
+USERS = rf"users?|requests|sessions|streams|ppl|persons?|customers|clients|seqs|sequences|agents|seats?|{STAFF}"
+IN_PARALLEL = r"(?:concurrent|parallel|simultaneous|active)"
+AT_THE_SAME_TIME = r"(?:at once|at the same (?:time|moment)|concurrently|simultaneously)"
 
 
 def read_traffic(words: Words, reading: Reading) -> None:
     """Who asks (its size), the request rate and the users the slot rows left ('1000 concurrent users')."""
     peak = any(span.kind == "users" for span in words.spans)  # read at once by the slot rows
+    headcount = peak and words.search(rf"(?<![\w.$])\d+ (?:users?|{STAFF})\b")
+    if headcount:  # of '200 devs, 60 of them hitting it at once', the 200 once the 60 are read
+        words.take(headcount, "the people in all (the concurrent ones are counted)")
     served = rx.search(r"\b(?:serv\w*|host\w*|deploy\w*|chat ?bots?|chat tool|assistant|for (?:a|our|the|my) [\w-]+ (?:[\w-]+ )?"
                        rf"(?:{v.ORGANISATIONS}))\b", words.text) is not None
     apart = "(?:, )?" if served else "(?:, )?(?:of )?"  # 'legal-tech startup, 6 people': who asks; 'serve it to a team of 15': users
     team = words.search(rf"\b(?:{v.ORGANISATIONS}) {apart}(?:has |have |had |is |are )?(?:about |around |~ ?)?(\d+) "
-                        r"(?:people|persons|staff|employees|devs|engineers|researchers)\b"
-                        r"(?! (?:at peak|at once|at the same time|concurrently|simultaneously))")
+                        rf"(?:people|persons|staff|employees|devs|engineers|researchers)\b(?! (?:at peak|{AT_THE_SAME_TIME}))")
     team = team or words.search(r"\b(?:we're|we are|i'm at|i work at|i'm with) an? (\d[\d,]*)[ -]?(?:person|people|employee|staff)\b")
     if team:  # 'We're a 300-person law firm'
         words.take(team, f"an organisation of {team.group(1)} (its size, not concurrent users)")
@@ -1222,14 +1235,13 @@ def read_rate(words: Words, reading: Reading) -> re.Match[str] | None:
 
 
 # '60 concurrent sessions', '50 concurrent at peak', '~25 underwriters at once', '150 clinicians at the morning peak'
-CONCURRENT_COUNT = (r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent|parallel|simultaneous|active) (?:(?:[a-z]+ )?(?:users?|requests"
+CONCURRENT_COUNT = (rf"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? {IN_PARALLEL} (?:(?:[a-z]+ )?(?:users?|requests"
            r"|sessions|streams|people|chats|connections|clients)\b|(?=(?:at (?:the )?peak |at once )?(?:[,?!]|$|what|how)))"
            r"|(?<!how many )(?<![\w.$])(\d+) ?(k)? (?!tokens|gpus|cards|models|layers|experts|requests)[a-z]+s(?: \w+){0,5}?"
-           r" (?:at once|at the same (?:time|moment)|simultaneously|concurrently|at (?:the )?(?:\w+ )?peak)\b")
+           rf" (?:{AT_THE_SAME_TIME}|at (?:the )?(?:\w+ )?peak)\b")
 # 'IT expects 100 at once', 'if all 40 of us used it at the same time'
 EXPECTED_CONCURRENT = (r"\b(?:expects?|expecting|expected|peaks? (?:at|of)|maybe|about|around|up to|roughly|~) ?"
-                    r"(\d+)() (?:at once|at the same time|concurrently|simultaneously)\b"
-                    r"|\ball (\d+)() of us\b[^.?!]{0,80}?\b(?:at once|at the same time|concurrently|simultaneously)\b")
+                    rf"(\d+)() {AT_THE_SAME_TIME}\b|\ball (\d+)() of us\b[^.?!]{{0,80}}?\b{AT_THE_SAME_TIME}\b")
 
 
 def read_users(words: Words, reading: Reading, served: bool, peak: bool, rate: re.Match[str] | None) -> None:
@@ -1238,11 +1250,8 @@ def read_users(words: Words, reading: Reading, served: bool, peak: bool, rate: r
     staff = (r"(?:" + v.ORGANISATIONS + r")\b" if served  # 'serve it to our 10-person QA team': the team are the users
              else r"(?:[\w-]+ ){0,2}(?:" + v.ORGANISATIONS + r")\b")  # 'our 3-person ML team runs ...': who asks
     users = at_once or words.search(
-        r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:concurrent |parallel |simultaneous |active |internal "
-        r"|daily |paying |beta |external |total )?(?!person " + staff + r")"
-        r"(?:users?|requests|sessions|streams|people|ppl|persons?|customers|employees|clients|seqs|sequences|devs?"
-        r"|developers?|engineers?|agents|seats?|members|students|analysts?|researchers?|staff|teammates"
-        r"|colleagues)\b(?: at the same time| at once| concurrently| simultaneously)?"
+        rf"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:{IN_PARALLEL} |internal |daily |paying |beta |external |total )?"
+        rf"(?!person {staff})(?:{USERS})\b(?: {AT_THE_SAME_TIME})?"
         r"|(\d+) (?:concurrent|parallel|simultaneous)\b|\b(a single|single|one|1) (?:user|person|stream|request)\b"
         r"|\b(?:just|only) (?:for )?(me|myself)\b"
         r"|(?<!we're a )(?<!we are a )(?<!i'm on a )(?<!i am on a )\bteam of (\d+)\b(?! here\b)")  # 'team of 5 here': who asks
@@ -1250,15 +1259,13 @@ def read_users(words: Words, reading: Reading, served: bool, peak: bool, rate: r
                                 words.text[max(0, users.start() - 40):users.end() + 20])
     goal = today and words.search(r"\b(?:roll(?:ing)? (?:it |this )?out to|scal(?:e|ing) (?:it |this )?(?:up )?to|grow(?:ing)? to|"
                                   r"expand(?:ing)? to|going to|need(?:s)? to (?:handle|serve|support)|target(?:ing)?)(?: about| around)?"
-                                  r" (\d+) (?:concurrent |simultaneous |parallel |active )?(?:users|sessions|people|seats|customers"
-                                  r"|clients|chats)\b")
+                                  rf" (\d+) (?:{IN_PARALLEL} )?(?:users|sessions|people|seats|customers|clients|chats)\b")
     if goal and users:  # 'about 40 concurrent users today ... roll it out to 300 concurrent users': the load planned for
         words.take(users, "today's load (not the one planned for)")
         words.take_range(goal.start(1), goal.end(), f"{goal.group(1)} concurrent users")
         reading.users = int(goal.group(1))
         users = None
-    headcount_only = users and rate and not at_once and not rx.search(r"concurrent|parallel|simultaneous|active|at once|same time",
-                                                                      users.group(0))
+    headcount_only = users and rate and not at_once and not rx.search(f"{IN_PARALLEL}|{AT_THE_SAME_TIME}", users.group(0))
     if users and headcount_only:  # '~600 staff ... 5 requests per second': the rate is the load, the staff its source
         words.take(users, "people in all (the load is the request rate)")
     elif users and not peak:
@@ -1269,6 +1276,8 @@ def read_users(words: Words, reading: Reading, served: bool, peak: bool, rate: r
 
 BUYING = r"\b(?:buy\w*|bought|purchas\w*|own\w*)\b"
 MONEY = r"\$ ?\d[\d.]*+ ?k?\b"
+PAID_FOR = (r"\b(?:paid|(?:got|bought|grabbed|picked up|snagged)(?: \S+){0,5}? for) (?:about |around |roughly |only |like )?"
+            rf"{phrases.PRICE}(?: {phrases.EACH})?")  # 'got them for $180 a pop'
 
 
 def read_budgets(words: Words, reading: Reading) -> None:
@@ -1276,13 +1285,13 @@ def read_budgets(words: Words, reading: Reading) -> None:
     budget = words.search(rf"{MONEY} (?:(?:of |in )?(?:an? |our |my |the )?(?:grant money|grant|budget|funding)|to (?:spend|work with))\b"
                           rf"|\b(?:can|could) (?:spend|afford)(?: up to| at most)? {MONEY}|\b(?:budget|grant|funding)\w*:? "
                           r"(?:(?:of|is|around|about|roughly|under|below|up to|max|at most|~) ?){0,2}" + MONEY)
-    per_hour = r" ?(?:/ ?|per |an? |each )(?:gpu[ -]?(?:/ ?)?)?(?:h|hr|hour)\b"
-    spend = rx.search(r"\bhow (?:many (?:[\w-]+ ){0,3}?(?:hours|tokens)|long)\b", words.text) and words.search(f"{MONEY}(?!{per_hour})")
+    spend = rx.search(r"\bhow (?:many (?:[\w-]+ ){0,3}?(?:hours|tokens)|long)\b", words.text) and words.search(
+        f"{MONEY}(?!{phrases.PER_GPU_HOUR})")
     if not budget and spend and not rx.search(BUYING, words.text[:spend.start()]):
         budget = spend  # 'i have $1000: how many hours of an a100?'
     if not budget and rx.search(r"\bafford|\benough\b|\bcover\b|\bstretch\b", words.text):  # 'we have $20k, can we afford it?'
         budget = words.search(rf"\b(?:we|i)(?: only| just)? (?:have|'ve got|got|raised) (?:about |around |roughly |up to )?{MONEY}")
-    if budget and not rx.match(per_hour, words.text[budget.end():]):  # '$15k of grant money' (not 'budget $2/hr', a rate)
+    if budget and not rx.match(phrases.PER_GPU_HOUR, words.text[budget.end():]):  # '$15k of grant money' (not 'budget $2/hr', a rate)
         amount = rx.search(r"(\d[\d.]*) ?(k?)", budget[0])
         value = float(amount[1]) * 1000 ** bool(amount[2]) if amount else 0.0
         words.take_range(*budget.span(), f"a budget of ${value:,.0f} (not a price per GPU)", kind="budget_usd", value=value)
@@ -1294,9 +1303,7 @@ def read_budgets(words: Words, reading: Reading) -> None:
     for found, zero in [(words.search(p), zero) for p, zero in phrases.NOT_PAID]:  # 'no extra staff or colo': both
         if found:
             words.take_range(*found.span(), f"not paid: {', '.join(zero)}", kind="rent_vs_buy", value=zero)
-    for paid in words.finditer(r"\b(?:paid|(?:got|bought|grabbed|picked up|snagged)(?: \S+){0,5}? for) (?:about |around "
-                               r"|roughly |only |like )?\$ ?\d[\d,.]* ?k?(?: each| apiece| a pop)?"):
-        words.take(paid, "what was paid for hardware already owned (not a price to weigh)")
+    set_aside(words, ((PAID_FOR, "what was paid for hardware already owned (not a price to weigh)"),))
 
 
 def read_utilization(words: Words, reading: Reading) -> None:
@@ -1325,18 +1332,17 @@ def read_utilization(words: Words, reading: Reading) -> None:
 def read_prices(words: Words, reading: Reading) -> None:
     """The price to buy one GPU; the asker's rent in cents; prices doubted, left out, set aside or paid already."""
     for dismissed in words.finditer(r"\b(?:ignore|disregard|forget|(?:don't|do not) use) (?:the |that |those |our )?"
-                                    r"(\$ ?\d[\d,.]* ?k?(?: ?/ ?h(?:ou)?r\b| per (?:gpu[ -]?)?hour| an hour| each| per card)?)"):
+                                    rf"({phrases.PRICE}(?:{phrases.PER_GPU_HOUR}| {phrases.EACH})?)"):
         words.take(dismissed, "a price the question says to leave out", group=1)  # 'ignore the $3.80/hr in the old contract'
     heard = words.search_all_tiers(phrases.HEARSAY_RATE)
     if heard:  # '$10/hr last year, no idea if still true': not the asker's rent
         words.take_range(*heard.span(), "a rate doubted", kind="quoted_rent", value=float(heard[1]))
-    cents = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?[c¢] ?(?:/ ?|per |an? )(?:gpu[ -]?)?h(?:ou)?r?\b")
+    cents = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?[c¢]" + phrases.PER_GPU_HOUR)
     if cents and (words.tier(cents.start()) == 2 or not words.asking):  # 'or rent one at 40c/hr?': the asker's rate
         reading.rent_usd_per_gpu_hour = float(cents.group(1)) / 100
         words.take(cents, f"rent ${reading.rent_usd_per_gpu_hour:g} per GPU-hour")
     if rx.search(v.PRICE_SET_ASIDE, words.text):  # 'leaving price aside (the quotes expire)': no price is an input
-        for set_aside in words.finditer(r"\$ ?\d[\d,.]* ?k?\b(?: (?:each|per card|per gpu|a card|apiece))?"):
-            words.take(set_aside, "a price the question sets aside")
+        set_aside(words, ((rf"{phrases.PRICE}(?: {phrases.EACH})?", "a price the question sets aside"),))
     purchase = words.search(phrases.PURCHASE_PRICE)
     buying = rx.search(phrases.PRICE_TALK, words.text)
     each = buying and words.search(phrases.THOUSANDS_EACH)
@@ -1366,23 +1372,23 @@ def read_bare_price(words: Words, reading: Reading) -> None:
             take_purchase(words, reading, price)
 
 
+YEARS_TOLD = (  # years and months that are no horizon
+    (r"(\d+) ?(?:month|year)s? (?:reservation|commitment|contract|commit|reserved)\b", "a commitment term (not the length of a job)"),
+    (v.SPEND_RATE, "a spend per period (not a length of time)"),  # 'we pay about $4k a month for the API'
+    (r"\b(?:for |over |in |during )?the (?:last|past|previous) (?:\d+|two|three|four|five|few|couple of) (?:years?|yrs?)\b",
+     "a time told of (not a horizon)"),  # 'for the last two years we got by with two 3090s'
+)
+
+
 def read_years(words: Words, reading: Reading) -> None:
     """'over 3 years', 'for a 6-month project': the horizon; not a commitment term, a spend per period or the past."""
-    commitment = words.search(r"(\d+) ?(?:month|year)s? (?:reservation|commitment|contract|commit|reserved)\b")
-    if commitment:
-        words.take(commitment, "a commitment term (not the length of a job)")
-    for spend in words.finditer(v.SPEND_RATE):  # 'we pay about $4k a month for the API'
-        words.take(spend, "a spend per period (not a length of time)")
-    past = words.search(r"\b(?:for |over |in |during )?the (?:last|past|previous) (?:\d+|two|three|four|five|few|couple of)"
-                        r" (?:years?|yrs?)\b")  # 'for the last two years we got by with two 3090s'
-    if past:
-        words.take(past, "a time told of (not a horizon)")
+    set_aside(words, YEARS_TOLD)
     project = rx.search(BUYING, words.text) and words.search(*phrases.PROJECT)
     if project:  # 'buy one for a 6-month project?' (its hours are still read as the job's)
         reading.years = float(project[1]) * v.DURATION_HOURS[project[2]] / v.DURATION_HOURS["year"]
         return words.spans.append(Span(project[0], "the horizon", kind="years", value=reading.years))
-    years = words.search(r"(?<!n't )(?<!not )(\d+(?:\.\d+)?|one|two|three|four|five|(?<=for )an?|(?<=over )an?|(?<=within )an?"
-                         r"|(?<=across )an?|(?<=next )an?|(?<=the next )(?=year)) ?(?:years?|yrs?)\b"
+    years = words.search(r"(?<!n't )(?<!not )(\d+(?:\.\d+)?|one|two|three|four|five|(?:(?<=for )|(?<=over )|(?<=within )|(?<=across )"
+                         r"|(?<=next ))an?|(?<=the next )(?=year)) ?(?:years?|yrs?)\b"
                          r"(?! (?:\w+ )?(?:support|prosupport|warranty|service|maintenance|care)\b)")  # '3yr ProSupport'
     if years and rx.search(r"(?:n't|\bnot)(?: \S+){0,2} ?$", words.text[:years.start()]):  # 'won't have them for a year'
         words.take(years, "a time it will not be (not a horizon)")
@@ -1390,8 +1396,7 @@ def read_years(words: Words, reading: Reading) -> None:
                              words.text[:years.start()]):  # 'we've been on Llama 2 70B for a year': the past
         words.take(years, "a time told of (not a horizon)")
     elif years:
-        value = years.group(1) or "1"  # 'the next year'
-        reading.years = float(value) if value[0].isdigit() else float(v.NUMBER_WORDS[value])
+        reading.years = count_value(years.group(1) or "1")  # 'the next year'
         half = rx.match(r" and a half\b", words.masked()[years.end():])  # 'over the next year and a half'
         if half:
             reading.years += 0.5
@@ -1425,11 +1430,8 @@ def read_counted_span(words: Words, reading: Reading) -> bool:
         return False
     if not found:
         return False
-    value = found.group(1)
-    amount = float(value) if value[0].isdigit() else float(v.NUMBER_WORDS[value])
-    reading.hours = amount * v.DURATION_HOURS[found.group(2)]
-    schedule = rx.search(r"(\d+(?:\.\d+)?) ?(?:hours?|hrs?|h) ?(?:an? |per |each |every |/) ?(day|night|evening|session|class|week)\b",
-                         words.text)
+    reading.hours = count_value(found.group(1)) * v.DURATION_HOURS[found.group(2)]
+    schedule = rx.search(phrases.HOURS_EACH + r"(day|night|evening|session|class|week)\b", words.text)
     ends = sorted((*found.span(), *schedule.span())) if schedule else [0] * 4
     period = v.DURATION_HOURS.get(schedule[2], 24.0) if schedule else 0.0
     if schedule and 0 < float(schedule[1]) <= period < reading.hours and not rx.search(
@@ -1477,6 +1479,7 @@ def read_named_span(words: Words, reading: Reading) -> None:
 FAMILIES = "|".join(re.escape(f) for f in v.MODEL_FAMILIES)
 UNSIZED = (rf"\b(?:{FAMILIES})(?:(?:[-. ](?:{v.MODEL_LINES}))*[-. ]?(?:\d[\w.]*|plus|\+)(?:-[a-z0-9.]+)*"
            rf"|(?:[- ](?:{v.MODEL_LINES}))+(?: \d+(?:\.\d+)?b)?)(?![\w+-])")  # 'command-r', 'devstral small'
+UNSIZED_MEANING = "a model not in the catalog (no size given)"
 
 
 def read_model_size(words: Words, reading: Reading) -> None:
@@ -1490,11 +1493,11 @@ def read_model_size(words: Words, reading: Reading) -> None:
         reading.size_range = True
         reading.notes.append("a range of model sizes was given: name one size or model to size it")
     read_size(words, reading)
-    named = words.search(UNSIZED) if not reading.params_billions else None
-    named = named or (words.search(r"\b(?:devstral|codestral|magistral|ministral)\b") if not reading.params_billions
-                      and not reading.models else None)  # 'self-host codestral': a product name alone
-    if named and not reading.unknown_models:  # 'phi-3.5-moe': a model the catalog does not hold, with no size to go on
-        reading.unknown_models.append(words.take(named, "a model not in the catalog (no size given)"))
+    if not reading.params_billions and not reading.unknown_models:  # 'phi-3.5-moe': not in the catalog, no size to go on
+        named = words.search(UNSIZED) or (None if reading.models else words.search(  # 'self-host codestral': a product alone
+            r"\b(?:devstral|codestral|magistral|ministral)\b"))
+        if named:
+            reading.unknown_models.append(words.take(named, UNSIZED_MEANING))
 
 
 def size_asked(words: Words, reading: Reading) -> bool:
@@ -1503,7 +1506,7 @@ def size_asked(words: Words, reading: Reading) -> bool:
     if named and reading.models and words.tier(named.start()) > max(words.tier_at(a) for a in reading.model_at):
         models_told_aside(words, reading)
         if not rx.search(r"(?<![\w.$])\d+(?:\.\d+)? ?b\b", named.group(0)):  # 'command-r 35b' is sized below
-            reading.unknown_models.append(words.take(named, "a model not in the catalog (no size given)"))
+            reading.unknown_models.append(words.take(named, UNSIZED_MEANING))
             return False
     if reading.models:
         asked = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?b (?:models?|llms?)\b")
@@ -1591,8 +1594,7 @@ def read_all(words: Words, reading: Reading, rows: tuple[Slot | Reader, ...]) ->
 READERS = (Reader(200, read_negations), Reader(190, read_optimizer), Reader(180, read_formats), Reader(170, read_workload),
            Reader(160, read_stack), Reader(150, read_unknown_gpus), Reader(140, read_gpu_memory), Reader(130, read_counts_after),
            Reader(120, read_token_counts), Reader(104, read_budgets), Reader(102, read_utilization), Reader(101, read_prices),
-           Reader(98, read_bare_price), Reader(47, read_sequence_lengths), Reader(41, read_people_in_all),
-           Reader(40, read_traffic),
+           Reader(98, read_bare_price), Reader(47, read_sequence_lengths), Reader(40, read_traffic),
            Reader(31, read_years), Reader(30, read_hours), Reader(20, read_model_size), Reader(10, read_inference))
 
 
@@ -1609,14 +1611,11 @@ def facts(reading: Reading) -> dict[str, object]:
         out["gpus"] = [[g, c or 1] for g, c in reading.gpus]
     if reading.method_said:
         out["method"] = reading.method
-    for name in ("other_weights", "providers"):
-        if getattr(reading, name):
-            out[name] = getattr(reading, name)
-    for name in ("params_billions", "workload", "weights_dtype", "gpu_memory_utilization", "kv_cache_dtype", "seq_len",
+    for name in ("other_weights", "providers", "params_billions", "workload", "weights_dtype", "gpu_memory_utilization", "kv_cache_dtype", "seq_len",
                  "output_tokens", "batch_size", "users", "requests_per_s", "tokens_per_s_per_user", "engine", "sharding",
                  "gradient_checkpointing", "hours", "pricing", "utilization", "years", "purchase_usd_per_gpu",
                  "rent_usd_per_gpu_hour", "training_tokens", "recipe", "optimizer", "training_precision"):
         value = getattr(reading, name)
-        if value is not None:
+        if value is not None and value != []:  # a list read is one named
             out[name] = value
     return out
