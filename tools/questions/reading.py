@@ -1111,7 +1111,6 @@ def read_token_counts(words: Words, reading: Reading) -> None:
             words.take_range(*found.span(), kind, kind=kind, value=float(found[1]) * v.TOKEN_SCALE[found[2]] if found.lastindex else value)
     set_aside(words, ((rf"\bper (?:\d+(?:\.\d+)? ?)?(?:{scale}) {tokens}|\b1 ?(?:{scale}) {tokens} (?:would |will |does |do )?cost",
                        "tokens a price is quoted per (not training data)"),))  # 'cost per million output tokens'
-
     corpus = words.search(rf"(\d+(?:\.\d+)?) ?({scale}) {TOKEN_WORD}\b(?! ?(?:/|per) ?s)(?! context)")
     volume = corpus and rx.match(r" ?(?:/ ?|per |a |each |every )(?:day|month|week)\b|/d\b| daily\b", words.text[corpus.end():])
     trains = rx.search(r"\b(?:train\w*|fine[ -]?tun\w*|sft|epochs?|dataset|corpus|lora|qlora)\b", words.text)
@@ -1130,7 +1129,7 @@ def read_token_counts(words: Words, reading: Reading) -> None:
         count = row_count(rows)
         length = kilo(rows.group(3), rows.group(4))
         reading.training_tokens = count * length
-        if not rx.search(r"\bav(?:era)?g|\broughly\b|\babout\b|\baround\b", rows.group(0)):
+        if not rx.search(rf"\bav(?:era)?g|\b{ABOUT}", rows.group(0)):
             reading.seq_len = length
         words.take(rows, f"{reading.training_tokens:.3g} training tokens ({count:g} sequences of {length:,} tokens)")
         read_epochs(words, reading)
@@ -1202,7 +1201,7 @@ AT_THE_SAME_TIME = r"(?:at once|at the same (?:time|moment)|concurrently|simulta
 
 
 def read_traffic(words: Words, reading: Reading) -> None:
-    """Who asks (its size), the request rate and the users the slot rows left ('1000 concurrent users')."""
+    """Who asks (its size) and the users the slot rows left ('1000 concurrent users'), weighed against a request rate."""
     peak = any(span.kind == "users" for span in words.spans)  # read at once by the slot rows
     headcount = peak and words.search(rf"(?<![\w.$])\d+ (?:users?|{STAFF})\b")
     if headcount:  # of '200 devs, 60 of them hitting it at once', the 200 once the 60 are read
@@ -1215,23 +1214,7 @@ def read_traffic(words: Words, reading: Reading) -> None:
     team = team or words.search(r"\b(?:we're|we are|i'm at|i work at|i'm with) an? (\d[\d,]*)[ -]?(?:person|people|employee|staff)\b")
     if team:  # 'We're a 300-person law firm'
         words.take(team, f"an organisation of {team.group(1)} (its size, not concurrent users)")
-    read_users(words, reading, served, peak, read_rate(words, reading))
-
-
-def read_rate(words: Words, reading: Reading) -> re.Match[str] | None:
-    """'20 requests per second', '50 rps', 'QPS target 25'; of several, the peak ('averages 2/s, spikes to 8')."""
-    rates = words.finditer(r"(\d+(?:\.\d+)?) ?(?:rps|qps|req/s|(?:requests?|reqs?) ?(?:per|/|an?|each|every) ?"
-                           r"(?:(s\b|sec\w*|second)|(min\w*)|(h\b|hr|hour)|(day))|queries (?:per|a) second)"
-                           r"|\b(?:qps|rps)(?: target| peak| of| is| at| around| about| =)* (\d+(?:\.\d+)?)\b(?! ?(?:%|tok|users))")
-    top = max((words.tier(r.start()) for r in rates), default=0)
-    rates = [r for r in rates if words.tier(r.start()) == top]  # not a rate from a blog the question sets aside
-    rate = next((r for r in rates if rx.search(r"\b(?:spikes?|peaks?|peaking|max\w*|up to|bursts?)(?: \w+)?(?: to| at| of| is)? ?$",
-                                               words.text[:r.start()])), rates[0] if rates else None)
-    if rate:
-        per = 60.0 if rate.group(3) else 3600.0 if rate.group(4) else 86400.0 if rate.group(5) else 1.0
-        reading.requests_per_s = round(float(rate.group(1) or rate.group(6)) / per, 4)
-        words.take(rate, f"{reading.requests_per_s:g} requests per second")
-    return rate
+    read_users(words, reading, served, peak, any(span.kind == "requests_per_s" for span in words.spans))
 
 
 # '60 concurrent sessions', '50 concurrent at peak', '~25 underwriters at once', '150 clinicians at the morning peak'
@@ -1244,7 +1227,7 @@ EXPECTED_CONCURRENT = (r"\b(?:expects?|expecting|expected|peaks? (?:at|of)|maybe
                     rf"(\d+)() {AT_THE_SAME_TIME}\b|\ball (\d+)() of us\b[^.?!]{{0,80}}?\b{AT_THE_SAME_TIME}\b")
 
 
-def read_users(words: Words, reading: Reading, served: bool, peak: bool, rate: re.Match[str] | None) -> None:
+def read_users(words: Words, reading: Reading, served: bool, peak: bool, rate: bool) -> None:
     """'1000 concurrent users', 'team of 5'; the load planned for over today's."""
     at_once = words.search(CONCURRENT_COUNT) or words.search(EXPECTED_CONCURRENT)
     staff = (r"(?:" + v.ORGANISATIONS + r")\b" if served  # 'serve it to our 10-person QA team': the team are the users
@@ -1411,24 +1394,24 @@ def read_hours(words: Words, reading: Reading) -> None:
 
 
 TIMES_A_WEEK = {"once": 1, "twice": 2, "thrice": 3}
-NOT_A_RENTAL = (r"(?<!once )(?<!twice )(?<!times )(?<!days )(?<!nights )(?<!evenings )(?<!sessions )"  # 'once a month': how often
-                r"(?<!running )(?<!estimated )(?<!estimated like )(?<!took )(?<!took about )(?<!takes )(?<!eta )"
-                r"(?<!already )(?<!took almost )(?<!took nearly )(?<!took over )(?<!took around )"
-                r"(?<!took roughly )")  # 'took about 3 days': a time told
+# no rental after a limit ('under 3 days'), how often ('once a month'), a time told ('took about 3 days')
+NOT_A_RENTAL = "".join(f"(?<!{said} )" for said in (  # one look-behind each: Python's are of one width
+    "under", "within", "than", "inside", "after", "past", "last", "once", "twice", "times", "days", "nights", "evenings", "sessions",
+    "running", "estimated", "estimated like", "takes", "eta", "already",
+    *(f"took{about}" for about in ("", " about", " almost", " nearly", " over", " around", " roughly"))))
 
 
 def read_counted_span(words: Words, reading: Reading) -> bool:
     """'3 days', '10 hours a day for 30 days' (300 hours), '3 hours a night, twice a week, for a ten week semester' (60)."""
     units = "|".join(sorted((u for u in v.DURATION_HOURS if u != "year"), key=len, reverse=True))
     count_words = "|".join(w for w in v.NUMBER_WORDS if w not in ("dual", "pair", "couple", "single", "quad"))
-    found = words.search(r"(?<!under )(?<!within )(?<!than )(?<!inside )(?<!after )(?<!past )(?<!last )" + NOT_A_RENTAL +
-                         rf"\b(\d+(?:\.\d+)?|{count_words}) ?(?:whole |full |entire |gpu[ -]?|node[ -]?|business |working "
+    found = words.search(NOT_A_RENTAL + rf"\b(\d+(?:\.\d+)?|{count_words}) ?(?:whole |full |entire |gpu[ -]?|node[ -]?|business |working "
                          rf"|(?:work|week)(?=day))?({units})s?\b(?![/-]| ago\b| (?:an?|per|each|every) )")  # '2 hours a day': a rate
-    if found and rx.search(r"\b(?:launch\w*|ship\w*|go(?:ing)? live|releas\w*|due|deadline|demo)\b(?: \S+){0,5} in (?:about |around "
-                           r"|roughly )?$", words.text[:found.start()]):
-        words.take(found, "when (not how long)")  # 'launching a copilot in about five weeks'
-        return False
     if not found:
+        return False
+    if rx.search(r"\b(?:launch\w*|ship\w*|go(?:ing)? live|releas\w*|due|deadline|demo)\b(?: \S+){0,5} in (?:about |around |roughly )?$",
+                 words.text[:found.start()]):
+        words.take(found, "when (not how long)")  # 'launching a copilot in about five weeks'
         return False
     reading.hours = count_value(found.group(1)) * v.DURATION_HOURS[found.group(2)]
     schedule = rx.search(phrases.HOURS_EACH + r"(day|night|evening|session|class|week)\b", words.text)
@@ -1611,9 +1594,9 @@ def facts(reading: Reading) -> dict[str, object]:
         out["gpus"] = [[g, c or 1] for g, c in reading.gpus]
     if reading.method_said:
         out["method"] = reading.method
-    for name in ("other_weights", "providers", "params_billions", "workload", "weights_dtype", "gpu_memory_utilization", "kv_cache_dtype", "seq_len",
-                 "output_tokens", "batch_size", "users", "requests_per_s", "tokens_per_s_per_user", "engine", "sharding",
-                 "gradient_checkpointing", "hours", "pricing", "utilization", "years", "purchase_usd_per_gpu",
+    for name in ("other_weights", "providers", "params_billions", "workload", "weights_dtype", "gpu_memory_utilization",
+                 "kv_cache_dtype", "seq_len", "output_tokens", "batch_size", "users", "requests_per_s", "tokens_per_s_per_user",
+                 "engine", "sharding", "gradient_checkpointing", "hours", "pricing", "utilization", "years", "purchase_usd_per_gpu",
                  "rent_usd_per_gpu_hour", "training_tokens", "recipe", "optimizer", "training_precision"):
         value = getattr(reading, name)
         if value is not None and value != []:  # a list read is one named

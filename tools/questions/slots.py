@@ -238,6 +238,15 @@ SLOTS: tuple[Slot, ...] = (
         r"(?<![\w.$])(\d+(?:\.\d+)?) ?(?:bucks? |dollars? |usd )?(?:/ ?(?:gpu[ -]?)?hr?\b|(?:an|per|a) hour\b)",
     ), lambda found: float(found.group(1)), lambda usd: f"rent ${usd:g} per GPU-hour", priority=100,
         example="rent 8 h100s at $2.10/hr or buy at $25k each?"),
+    Slot("requests_per_s", tuple(Pattern(prefix + (  # '20 requests per second', '50 rps', 'QPS target 25'
+        r"(?P<rate>(?<![\d.])(?P<count>\d+(?:\.\d+)?) ?(?:rps|qps|req/s|(?:requests?|reqs?) ?(?:per|/|an?|each|every) ?"
+        r"(?:(?:s\b|sec\w*|second)|(?P<minute>min\w*)|(?P<hour>h\b|hr|hour)|(?P<day>day))|queries (?:per|a) second)"
+        r"|\b(?:qps|rps)(?: target| peak| of| is| at| around| about| =)* (?P<target>\d+(?:\.\d+)?)\b(?! ?(?:%|tok|users)))"))
+        for prefix in (r"\b(?:spikes?|peaks?|peaking|max\w*|up to|bursts?)(?: \w+)?(?: to| at| of| is)? ?", "")),  # the peak first
+        lambda found: round(float(found["count"] or found["target"]) / (
+            60.0 if found["minute"] else 3600.0 if found["hour"] else 86400.0 if found["day"] else 1.0), 4),
+        lambda rate: f"{rate:g} requests per second", priority=41, claims=lambda found, text: found.span("rate"),
+        example="how many l40s to serve llama 3.1 8b at 20 requests per second?"),
 )
 
 
