@@ -1075,7 +1075,7 @@ def read_percentile_outputs(words: Words) -> None:
                           r"\d+(?:\.\d+)? ?k?(?: tokens?)?\b")
     if len(said) < 2:
         return
-    chosen = rx.search(r"\b(?:size|sized|sizing|plan|planning|provision)\w* (?:for|to|on|at|against) (?:the )?p(\d{2,3})\b", words.text)
+    chosen = rx.search(r"\b(?:siz|plan|provision)\w* (?:for|to|on|at|against) (?:the )?p(\d{2,3})\b", words.text)
     keep = chosen.group(1) if chosen else "50"
     if not any(m.group(1) == keep for m in said):
         keep = said[0].group(1)
@@ -1187,12 +1187,6 @@ def read_epochs(words: Words, reading: Reading) -> None:
         words.take(epochs, f"{epochs.group(1)} epoch{'s' if passes != 1 else ''} ({reading.training_tokens:.3g} tokens in all)")
 
 
-def read_sequence_lengths(words: Words, reading: Reading) -> None:
-    """'16k sequences', 'full-length 40k requests': a length, not a count of users."""
-    set_aside(words, ((r"(?<![\w.$])(?:1|2|4|8|16|32|64|128|256|(?<=full-length )\d+) ?k[ -]?(?:token )?" + PER_SEQUENCE + r"\b",
-                       "a sequence length"),))
-
-
 # Who a count of people names, and the words that make it a count at once; users and people are said in one vocabulary
 STAFF = r"people|staff|employees|devs?|developers?|engineers?|researchers?|members|students|analysts?|teammates|colleagues"
 USERS = rf"users?|requests|sessions|streams|ppl|persons?|customers|clients|seqs|sequences|agents|seats?|{STAFF}"
@@ -1201,7 +1195,10 @@ AT_THE_SAME_TIME = r"(?:at once|at the same (?:time|moment)|concurrently|simulta
 
 
 def read_traffic(words: Words, reading: Reading) -> None:
-    """Who asks (its size) and the users the slot rows left ('1000 concurrent users'), weighed against a request rate."""
+    """Who asks (its size) and the users the slot rows left ('1000 concurrent users'), weighed against a request rate;
+    '16k sequences', 'full-length 40k requests' are a length, not a count of users."""
+    set_aside(words, ((r"(?<![\w.$])(?:1|2|4|8|16|32|64|128|256|(?<=full-length )\d+) ?k[ -]?(?:token )?" + PER_SEQUENCE + r"\b",
+                       "a sequence length"),))
     peak = any(span.kind == "users" for span in words.spans)  # read at once by the slot rows
     headcount = peak and words.search(rf"(?<![\w.$])\d+ (?:users?|{STAFF})\b")
     if headcount:  # of '200 devs, 60 of them hitting it at once', the 200 once the 60 are read
@@ -1259,7 +1256,7 @@ def read_users(words: Words, reading: Reading, served: bool, peak: bool, rate: b
 
 BUYING = r"\b(?:buy\w*|bought|purchas\w*|own\w*)\b"
 MONEY = r"\$ ?\d[\d.]*+ ?k?\b"
-PAID_FOR = (r"\b(?:paid|(?:got|bought|grabbed|picked up|snagged)(?: \S+){0,5}? for) (?:about |around |roughly |only |like )?"
+PAID_FOR = (rf"\b(?:paid|(?:got|bought|grabbed|picked up|snagged)(?: \S+){{0,5}}? for) (?:{ABOUT}|only |like )?"
             rf"{phrases.PRICE}(?: {phrases.EACH})?")  # 'got them for $180 a pop'
 
 
@@ -1273,7 +1270,7 @@ def read_budgets(words: Words, reading: Reading) -> None:
     if not budget and spend and not rx.search(BUYING, words.text[:spend.start()]):
         budget = spend  # 'i have $1000: how many hours of an a100?'
     if not budget and rx.search(r"\bafford|\benough\b|\bcover\b|\bstretch\b", words.text):  # 'we have $20k, can we afford it?'
-        budget = words.search(rf"\b(?:we|i)(?: only| just)? (?:have|'ve got|got|raised) (?:about |around |roughly |up to )?{MONEY}")
+        budget = words.search(rf"\b(?:we|i)(?: only| just)? (?:have|'ve got|got|raised) (?:{ABOUT}|up to )?{MONEY}")
     if budget and not rx.match(phrases.PER_GPU_HOUR, words.text[budget.end():]):  # '$15k of grant money' (not 'budget $2/hr', a rate)
         amount = rx.search(r"(\d[\d.]*) ?(k?)", budget[0])
         value = float(amount[1]) * 1000 ** bool(amount[2]) if amount else 0.0
@@ -1387,12 +1384,6 @@ def read_years(words: Words, reading: Reading) -> None:
         words.take(years, f"{reading.years:g} year{'s' if reading.years != 1 else ''}")
 
 
-def read_hours(words: Words, reading: Reading) -> None:
-    """'100 hours', 'two weeks', a schedule over a span, 'the whole month': how long the GPUs are used."""
-    if not read_counted_span(words, reading):
-        read_named_span(words, reading)
-
-
 TIMES_A_WEEK = {"once": 1, "twice": 2, "thrice": 3}
 # no rental after a limit ('under 3 days'), how often ('once a month'), a time told ('took about 3 days')
 NOT_A_RENTAL = "".join(f"(?<!{said} )" for said in (  # one look-behind each: Python's are of one width
@@ -1401,18 +1392,18 @@ NOT_A_RENTAL = "".join(f"(?<!{said} )" for said in (  # one look-behind each: Py
     *(f"took{about}" for about in ("", " about", " almost", " nearly", " over", " around", " roughly"))))
 
 
-def read_counted_span(words: Words, reading: Reading) -> bool:
-    """'3 days', '10 hours a day for 30 days' (300 hours), '3 hours a night, twice a week, for a ten week semester' (60)."""
+def read_counted_span(words: Words, reading: Reading) -> None:
+    """How long the GPUs are used: '3 days', '10 hours a day for 30 days' (300 hours), '3 hours a night, twice a week,
+    for a ten week semester' (60)."""
     units = "|".join(sorted((u for u in v.DURATION_HOURS if u != "year"), key=len, reverse=True))
     count_words = "|".join(w for w in v.NUMBER_WORDS if w not in ("dual", "pair", "couple", "single", "quad"))
     found = words.search(NOT_A_RENTAL + rf"\b(\d+(?:\.\d+)?|{count_words}) ?(?:whole |full |entire |gpu[ -]?|node[ -]?|business |working "
                          rf"|(?:work|week)(?=day))?({units})s?\b(?![/-]| ago\b| (?:an?|per|each|every) )")  # '2 hours a day': a rate
     if not found:
-        return False
-    if rx.search(r"\b(?:launch\w*|ship\w*|go(?:ing)? live|releas\w*|due|deadline|demo)\b(?: \S+){0,5} in (?:about |around |roughly )?$",
+        return
+    if rx.search(rf"\b(?:launch\w*|ship\w*|go(?:ing)? live|releas\w*|due|deadline|demo)\b(?: \S+){{0,5}} in {ABOUT}?$",
                  words.text[:found.start()]):
-        words.take(found, "when (not how long)")  # 'launching a copilot in about five weeks'
-        return False
+        return words.take_range(*found.span(), "when (not how long)")  # 'launching a copilot in about five weeks'
     reading.hours = count_value(found.group(1)) * v.DURATION_HOURS[found.group(2)]
     schedule = rx.search(phrases.HOURS_EACH + r"(day|night|evening|session|class|week)\b", words.text)
     ends = sorted((*found.span(), *schedule.span())) if schedule else [0] * 4
@@ -1431,9 +1422,8 @@ def read_counted_span(words: Words, reading: Reading) -> bool:
             words.take(days, f"{per_week} days a week")
         if USED not in words.masked()[schedule.start():schedule.end()]:  # '2 hours a session' (a day's were read already)
             words.take(schedule, "the hours each time")
-        return True
+        return
     words.take(found, f"{reading.hours:g} hours")
-    return True
 
 
 NAMED_SPANS = (  # a span named, all of it, and how its hours are said
@@ -1444,7 +1434,9 @@ NAMED_SPANS = (  # a span named, all of it, and how its hours are said
 
 
 def read_named_span(words: Words, reading: Reading) -> None:
-    """'a whole quarter', 'the whole month', 'every month'."""
+    """'a whole quarter', 'the whole month', 'every month', when no span was counted."""
+    if reading.hours is not None:
+        return
     for pattern, said in NAMED_SPANS:
         found = words.search(pattern)
         if found:
@@ -1486,7 +1478,8 @@ def read_model_size(words: Words, reading: Reading) -> None:
 def size_asked(words: Words, reading: Reading) -> bool:
     """Whether a size is to read; one where the question asks sets aside models only told of."""
     named = words.search(UNSIZED)  # 'Mistral Large 2', 'command-r-plus': a model the catalog does not hold
-    if named and reading.models and words.tier(named.start()) > max(words.tier_at(a) for a in reading.model_at):
+    told = max((words.tier_at(a) for a in reading.model_at), default=0)  # where the models named are said
+    if named and reading.models and words.tier(named.start()) > told:
         models_told_aside(words, reading)
         if not rx.search(r"(?<![\w.$])\d+(?:\.\d+)? ?b\b", named.group(0)):  # 'command-r 35b' is sized below
             reading.unknown_models.append(words.take(named, UNSIZED_MEANING))
@@ -1495,7 +1488,7 @@ def size_asked(words: Words, reading: Reading) -> bool:
         asked = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?b (?:models?|llms?)\b")
         wanted = asked is not None and rx.search(r"\b(?:want|wanting|need|needing|plan|planning|looking|hoping|like) to "
                                                  r"(?:\w+ ){1,3}$", words.text[:asked.start()])  # 'want to run 32b models now'
-        if asked is None or not wanted and words.tier(asked.start()) <= max(words.tier_at(a) for a in reading.model_at):
+        if asked is None or not wanted and words.tier(asked.start()) <= told:
             return False
         models_told_aside(words, reading)
     return True
@@ -1577,8 +1570,8 @@ def read_all(words: Words, reading: Reading, rows: tuple[Slot | Reader, ...]) ->
 READERS = (Reader(200, read_negations), Reader(190, read_optimizer), Reader(180, read_formats), Reader(170, read_workload),
            Reader(160, read_stack), Reader(150, read_unknown_gpus), Reader(140, read_gpu_memory), Reader(130, read_counts_after),
            Reader(120, read_token_counts), Reader(104, read_budgets), Reader(102, read_utilization), Reader(101, read_prices),
-           Reader(98, read_bare_price), Reader(47, read_sequence_lengths), Reader(40, read_traffic),
-           Reader(31, read_years), Reader(30, read_hours), Reader(20, read_model_size), Reader(10, read_inference))
+           Reader(98, read_bare_price), Reader(40, read_traffic), Reader(31, read_years),
+           Reader(30, read_counted_span), Reader(29, read_named_span), Reader(20, read_model_size), Reader(10, read_inference))
 
 
 def facts(reading: Reading) -> dict[str, object]:
