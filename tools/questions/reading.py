@@ -336,9 +336,9 @@ def read_gpu_count(words: Words, catalog: Catalog, reading: Reading, start: int,
         reading.how_many_gpus = True
         how_many_at.add(start)  # 'today 2x 4 A100s ... how many A100s in total?': the count is asked, not told
         words.take_words(start - len(asked_count.group(0).split()), start - 1, "how many GPUs")
-    count = count_before(words, start) or times_after(words, start + size)
+    count = count_before(words, start) or count_after(words, start + size, TIMES_AFTER)
     form = catalog.gpu_by_id[gpu_id].form_factor  # 'a GH200 node' is one superchip; a PCIe card's box is a PC
-    node = node_after(words, start + size, not form.startswith(("PCIe", "Superchip module")))
+    node = None if form.startswith(("PCIe", "Superchip module")) else count_after(words, start + size, NODE_AFTER)
     pool = node and start + size < len(tokens) and tokens[start + size] in ("nodes", "servers")  # how many not said
     several = rx.search(r"\b(\d+) of (?:the|our|my|their)(?: [\w'-]+)?$",
                         " ".join(tokens[max(0, start - 5):start])) if node and not count else None
@@ -389,8 +389,38 @@ def read_sibling_sizes(words: Words, reading: Reading, catalog: Catalog) -> None
     reading.model_at = [at, *reading.model_at] if first else [*reading.model_at, at]
 
 
+# Counts said apart from the GPU's name, in order: (pattern, which GPUs it counts, whether it replaces a count read before)
+COUNTS_APART = (
+    # 'could eight of them' (not '60 of them hitting it at once': those are users)
+    (r"\b(\d+) of (?:them|those|these)\b(?! (?:\w+ ){0,2}?" + v.AT_ONCE + ")", "asked", True),
+    (r"\bon (\d)$", "first", False),  # 'would the 70b fit on two?'
+    (r"\bonly (\d+|one) (?:gpus?|cards?)\b(?! each)|\bon (?:that|this|the) (one|single) (?:gpu|card)\b"  # 'on that one GPU'
+     r"|\b(?:split |spread |sharded )?(?:across|over|between|on) (?:(both)|the (2))(?: of them| cards| gpus)?\b", "own", True),
+    (r"\b(?:we|i|we'd|i'd|we'll|i'll) (?:need|would need|'d need|will need|plan to buy|'d buy|would buy|would take"
+     r"|take|buy|would get|will get|(?<=we'd )get|(?<=i'd )get|(?<=we'll )get|(?<=i'll )get) (\d+)(?: of "
+     r"(?:them|those|these))?\b(?! ?(?:k\b|gb|gigs?|b\b|x\b|tokens?|users|people|hours|days|weeks|months|years"
+     r"|gpus? (?:of|for)|%|\.\d|tok\w*|t/s|tps|req\w*|rps|concurrent|per\b|each|more|ms\b|s\b|sec\w*))", "own", False),
+    # 'H200 vs MI300X ... which gets more per node (8 gpus each)?'
+    (r"\b(\d+) (?:(?:gpus|cards) (?:each|apiece|either way|on each side|per side)|of (?:each|either|both))\b", "each", False),
+    (r"\b(\d+) (?:vms?|nodes?|instances?|machines?|servers?|boxes) ,? ?(\d+) gpus? each\b", "one", True),  # 'two VMs, 8 GPUs each'
+    (r"(?<![\w.$])(\d+) (?:gpus|cards|chips)\b", "one", False),  # 'H100s ... 32 GPUs for 30 days'
+)
+
+
+def counted_gpus(words: Words, reading: Reading, which: str) -> list[int]:
+    """The GPUs named that a count said apart from them counts: the first of the asker's ('prototyped on a 4090 ... we'd
+    need 8 of them' counts no 4090), the first named, the asker's one (not a friend's A100), each, or the only one."""
+    asked = [n for n in range(len(reading.gpus)) if words.tier_at(reading.gpu_at[n]) > 0]
+    if which == "own":
+        asked = [n for n in asked if not reading.gpus[n][0].endswith("GB")]
+        return asked if len(asked) == 1 else []
+    if which == "each":
+        return list(range(len(reading.gpus))) if len(reading.gpus) >= 2 else []
+    return [] if not reading.gpus or which == "one" and len(reading.gpus) > 1 else [asked[0] if asked and which == "asked" else 0]
+
+
 def read_counts_after(words: Words, reading: Reading) -> None:
-    """Counts written after the GPU: 'could eight of them', '32 GPUs for 30 days', 'two VMs, 8 GPUs each'."""
+    """Counts written apart from the GPU: 'could eight of them', '32 GPUs for 30 days', 'two VMs, 8 GPUs each'."""
     count_asked = words.search(r"\bhow many (?:of (?:them|those|these) )?(?:would|do|will|should|must|'d) (?:i|we) (?:need|have to"
                                r" (?:buy|get|rent))\b")  # 'with RTX PRO 6000s, and how many would I need?'
     if count_asked and len(reading.gpus) == 1 and reading.gpus[0][1] is None and not reading.gpus[0][0].endswith("GB"):
@@ -401,46 +431,17 @@ def read_counts_after(words: Words, reading: Reading) -> None:
     if another and len(reading.gpus) == 1 and (reading.gpus[0][1] or 1) == 1 and (another.group(1) or "second") == "second":
         reading.gpus = [(reading.gpus[0][0], 2)]  # 'i have one 3090. worth grabbing a second one for X?': the pair is asked of
         words.take(another, "a second GPU (two in all)")
-    # 'could eight of them' (not '60 of them hitting it at once': those are users)
-    after = words.search(r"\b(\d+) of (?:them|those|these)\b(?! (?:\w+ ){0,2}?" + v.AT_ONCE + ")")
-    if after and reading.gpus:  # of the asker's GPU, not one only told of ('prototyped on a 4090 ... we'd need 8 of them')
-        first = next((n for n in range(len(reading.gpus)) if words.tier_at(reading.gpu_at[n]) > 0), 0)
-        reading.gpus[first] = (reading.gpus[first][0], int(after.group(1)))
-        words.take(after, f"{reading.gpus[first][1]} of the GPU named")
-    on_n = words.search(r"\bon (\d)$")  # 'would the 70b fit on two?'
-    if on_n and reading.gpus and reading.gpus[0][1] is None:
-        reading.gpus[0] = (reading.gpus[0][0], int(on_n.group(1)))
-        words.take(on_n, f"{reading.gpus[0][1]} of the GPU named")
-    named = [n for n, (g, _) in enumerate(reading.gpus)  # the one GPU of the asker's (not a friend's A100)
-             if not g.endswith("GB") and words.tier_at(reading.gpu_at[n]) > 0]
-    if len(named) == 1:
-        share = words.search(r"\bonly (\d+|one) (?:gpus?|cards?)\b(?! each)"
-                             r"|\bon (?:that|this|the) (one|single) (?:gpu|card)\b"  # 'on that one GPU'
-                             r"|\b(?:split |spread |sharded )?(?:across|over|between|on) (both|the 2)(?: of them| cards| gpus)?\b")
-        need = words.search(r"\b(?:we|i|we'd|i'd|we'll|i'll) (?:need|would need|'d need|will need|plan to buy|'d buy|would buy|would take"
-                            r"|take|buy|would get|will get|(?<=we'd )get|(?<=i'd )get|(?<=we'll )get|(?<=i'll )get) (\d+)(?: of "
-                            r"(?:them|those|these))?\b(?! ?(?:k\b|gb|gigs?|b\b|x\b|tokens?|users|people|hours|days|weeks|months|years"
-                            r"|gpus? (?:of|for)|%|\.\d|tok\w*|t/s|tps|req\w*|rps|concurrent|per\b|each|more|ms\b|s\b|sec\w*))")
-        told = share or (need if reading.gpus[named[0]][1] is None else None)
-        if told:
-            value = next(g for g in told.groups() if g)
-            count = int(value) if value.isdigit() else 2 if value in ("both", "the 2") else v.NUMBER_WORDS[value.split()[-1]]
-            reading.gpus[named[0]] = (reading.gpus[named[0]][0], count)
-            words.take(told, f"{count} of the GPU named")
-    # 'H200 vs MI300X ... which gets more per node (8 gpus each)?'
-    each = words.search(r"\b(\d+) (?:(?:gpus|cards) (?:each|apiece|either way|on each side|per side)|of (?:each|either|both))\b")
-    if each and len(reading.gpus) >= 2 and all(count is None for _, count in reading.gpus):
-        reading.gpus = [(gpu, int(each.group(1))) for gpu, _ in reading.gpus]
-        words.take(each, f"{each.group(1)} of each GPU named")
     for quoted in words.finditer(r"\b(?:quoted|pitched|proposed|recommended|suggested|sold) (?:us |me )?(?:an? )?(\d+)[ -]?(?:x )?"
                                  r"(?:gpus?|cards?)\b"):  # 'vendor quoted us 4 GPUs. how many do we need?': theirs
         words.take(quoted, "a count someone else quoted (not what is asked)")
-    machines = words.search(r"\b(\d+) (?:vms?|nodes?|instances?|machines?|servers?|boxes) ,? ?(\d+) gpus? each\b")
-    bare = machines or words.search(r"(?<![\w.$])(\d+) (?:gpus|cards|chips)\b")
-    if bare and len(reading.gpus) == 1 and (reading.gpus[0][1] is None or machines):  # 'H100s ... 32 GPUs for 30 days'
-        total = int(bare.group(1)) * (int(bare.group(2)) if machines else 1)
-        reading.gpus[0] = (reading.gpus[0][0], total)
-        words.take(bare, f"{total} of the GPU named")
+    for pattern, which, replaces in COUNTS_APART:
+        found = words.search(pattern)
+        counted = counted_gpus(words, reading, which) if found else []
+        if found and counted and (replaces or all(reading.gpus[n][1] is None for n in counted)):
+            count = count_of(*found.groups())
+            for n in counted:
+                reading.gpus[n] = (reading.gpus[n][0], count)
+            words.take(found, f"{count} of {'each' if which == 'each' else 'the'} GPU named")
 
 
 def same_family_again(catalog: Catalog, gpu_id: str, named: list[str], span: str) -> bool:
@@ -450,87 +451,72 @@ def same_family_again(catalog: Catalog, gpu_id: str, named: list[str], span: str
     return bare and any(catalog.gpu_by_id[g].family == family for g in named if g in catalog.gpu_by_id)
 
 
+def count_of(*written: str | None) -> int:
+    """The count the words say, multiplied: '8', 'two', 'a pair', 'both'; '2' VMs of '8' GPUs each are 16."""
+    count = 1
+    for word in filter(None, written):
+        count *= int(word) if word.isdigit() else 2 if word == "both" else v.NUMBER_WORDS[word]
+    return count
+
+
+COUNT = "|".join(map(re.escape, v.NUMBER_WORDS))
+# the words between a count and its GPU: '8 pieces of h100', '2x the 5090', 'two used 3090s', '4x AMD MI50', and the card's
+# memory ('two 16GB 4060 Ti's')
+FILLERS = (r"(?: of)?(?: (?:cards?|pieces?|pcs|units?|gpus?))?(?:(?: x)? (?:used|new|old|second[ -]?hand|refurb\w*|spare"
+           r"|identical|matching|more|extra|nvidia|geforce|rtx|amd|intel|rented|owned|local))?(?: x(?: the)?| of)?"
+           r"(?: \d+[ -]?(?:gb|gigs?|gib|g))?")
+ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8}
+Counted = Callable[[re.Match[str]], tuple[int, str] | None]  # the count read and what the answer says it meant
+
+
+def gpus_in_servers(found: re.Match[str]) -> tuple[int, str] | None:
+    if not 0 < int(found[2]) <= 4096:
+        return None
+    return (int(found[1]) * int(found[2]), f"{found[1]} nodes of {found[2]} GPUs") if found[1] else (int(found[2]), f"{found[2]} GPUs")
+
+
+def as_gpus(count: int, meaning: str = "{} GPU(s)") -> tuple[int, str]:
+    return count, meaning.format(count)
+
+
+# The count written before a GPU's name, first row that reads one wins; each pattern ends where the name begins
+COUNTS_BEFORE: tuple[tuple[str, Counted], ...] = tuple((rf"(?<!\S){pattern}(?= \S+$)", counted) for pattern, counted in (
+    (r"(\d+) (\d+) gpus?",  # 'two 8-GPU H100 servers' (normalised '2 8 gpus h100')
+     lambda found: as_gpus(int(found[1]) * int(found[2]), f"{int(found[1])} servers of {int(found[2])} GPUs")),
+    (rf"(?:({COUNT}|\d+) )?(?:nodes?|servers?|boxes|box|machines?) of",  # 'a node of h100s', '2 nodes of h100'
+     lambda found: as_gpus(count_of(found[1] or "one") * v.GPUS_PER_NODE,
+                        f"{count_of(found[1] or 'one')} node(s) of {v.GPUS_PER_NODE} GPUs")),
+    (rf"(?!an? )({COUNT}|\d+) of (?:the|those|these)", lambda found: as_gpus(count_of(found[1]))),  # 'two of the 24GB cards'
+    (rf"(?:(\d+) (?:nodes?|servers?|machines?|boxes) (?:x|of|with) )?(\d+){FILLERS}", gpus_in_servers),  # '2 nodes of 8 x h100'
+    (rf"(?:a|the) ({'|'.join(ORDINALS)}){FILLERS}",  # 'squeeze a third 3060 in': three of them
+     lambda found: as_gpus(ORDINALS[found[1]], f"{{}} GPU(s) (the {found[1]})")),
+    (rf"both{FILLERS}(?= \S*\ds$)", lambda found: as_gpus(2, "{} GPU(s) (both)")),  # 'across both 3090s' (not 'both H100 and A100')
+    (rf"(?:an? )?(?!an? )({COUNT}){FILLERS}", lambda found: as_gpus(count_of(found[1]))),  # 'a pair of 4090s'
+))
+TIMES_AFTER: tuple[tuple[str, Counted], ...] = (  # 'H100 SXM5 80GB x8 node': a multiplier after the name
+    (r"^x ?(\d{1,4})\b", lambda found: as_gpus(int(found[1]), "{} GPUs") if 0 < int(found[1]) <= 4096 else None),)
+NODE_AFTER: tuple[tuple[str, Counted], ...] = (  # 'an h100 node' holds eight of them
+    (r"^(?:nodes?|servers?|box)(?!\S)", lambda found: as_gpus(v.GPUS_PER_NODE, "a node of {} GPUs")),)
+
+
+def take_count(words: Words, rows: tuple[tuple[str, Counted], ...], text: str, first_word: int) -> int | None:
+    """The count of the first row that reads one in `text` (the masked question from word `first_word` on), its words taken."""
+    for pattern, counted in rows:
+        found = rx.search(pattern, text)
+        said = counted(found) if found else None
+        if found and said:
+            first = first_word + text[:found.start()].count(" ")
+            words.take_words(first, first + found.group(0).count(" "), said[1])
+            return said[0]
+    return None
+
+
 def count_before(words: Words, start: int) -> int | None:
-    """'8 x h100', '2 h100s', 'two a100s', 'a pair of 4090s', 'a node of h100s', '2 nodes of 8 x h100'."""
-    tokens, index = words.words, start - 1
-    if index >= 2 and rx.fullmatch(r"gpus?", tokens[index]) and tokens[index - 1].isdigit() and tokens[index - 2].isdigit() \
-            and not any(words.used[index - 2:index + 1]):  # 'two 8-GPU H100 servers' (normalised '2 8 gpus h100')
-        many, per = int(tokens[index - 2]), int(tokens[index - 1])
-        words.take_words(index - 2, start - 1, f"{many} servers of {per} GPUs")
-        return many * per
-    if index >= 1 and tokens[index] == "of" and rx.fullmatch(r"nodes?|servers?|boxes|box|machines?", tokens[index - 1]):
-        nodes_at, index = index - 1, index - 2
-        nodes = 1
-        if index >= 0 and not words.used[index] and (tokens[index].isdigit() or tokens[index] in v.NUMBER_WORDS):
-            nodes = int(tokens[index]) if tokens[index].isdigit() else v.NUMBER_WORDS[tokens[index]]
-            nodes_at = index
-        words.take_words(nodes_at, start - 1, f"{nodes} node(s) of {v.GPUS_PER_NODE} GPUs")
-        return nodes * v.GPUS_PER_NODE
-    if index >= 2 and tokens[index] in ("the", "those", "these") and tokens[index - 1] == "of" and not words.used[index - 2] \
-            and (tokens[index - 2].isdigit() or tokens[index - 2] in v.NUMBER_WORDS and tokens[index - 2] not in ("a", "an")):
-        many = int(tokens[index - 2]) if tokens[index - 2].isdigit() else v.NUMBER_WORDS[tokens[index - 2]]
-        words.take_words(index - 2, start - 1, f"{many} GPU(s)")  # 'two of the 24GB cards'
-        return many
-    sized = rx.search(r"(?:^| )(\d+[ -]?(?:gb|gigs?|gib|g))$", " ".join(tokens[max(0, index - 1):index + 1]))
-    if sized and not any(words.used[index - sized.group(1).count(" "):index + 1]):
-        index -= 1 + sized.group(1).count(" ")  # 'two 16GB 4060 Ti's': the card's memory between
-    index = past_fillers(words, index)
-    if index < 0 or words.used[index]:
-        return None
-    word = tokens[index]
-    if word.isdigit() and 0 < int(word) <= 4096:
-        servers = rx.search(r"\b(\d+) (?:nodes?|servers?|machines?|boxes) (?:x|of|with)$", " ".join(tokens[max(0, index - 3):index]))
-        if servers and not words.used[index - 3]:
-            words.take_words(index - 3, start - 1, f"{servers.group(1)} nodes of {word} GPUs")
-            return int(servers.group(1)) * int(word)
-        words.take_words(index, start - 1, f"{word} GPUs")
-        return int(word)
-    ordinal = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8}
-    if word in ordinal and index >= 1 and tokens[index - 1] in ("a", "the"):  # 'squeeze a third 3060 in': three of them
-        words.take_words(index - 1, start - 1, f"{ordinal[word]} GPU(s) (the {word})")
-        return ordinal[word]
-    if word == "both" and rx.search(r"\ds$", tokens[start]):  # 'across both 3090s' (not 'both H100 and A100')
-        words.take_words(index, start - 1, "2 GPU(s) (both)")
-        return 2
-    if word in v.NUMBER_WORDS and word not in ("a", "an"):
-        first = index - 1 if index >= 1 and tokens[index - 1] in ("a", "an") else index
-        words.take_words(first, start - 1, f"{v.NUMBER_WORDS[word]} GPU(s)")
-        return v.NUMBER_WORDS[word]
-    return None
+    return take_count(words, COUNTS_BEFORE, words.masked()[:words.starts[start]] + words.words[start], 0)
 
 
-def past_fillers(words: Words, index: int) -> int:
-    """Back past the words between a count and its GPU: '2x the 5090', 'two used 3090s', '4x AMD MI50', '8 pieces of h100'."""
-    def past(at: int, pattern: str, least: int = 1) -> int:
-        return at - 1 if at >= least and not words.used[at] and rx.fullmatch(pattern, words.words[at]) else at
-
-    if index >= 1 and words.words[index - 1] == "x":
-        index = past(index, "the")
-    index = past(index, "x|of", 0)
-    described = past(index, r"used|new|old|second[ -]?hand|refurb\w*|spare|identical|matching|more|extra|nvidia|geforce"
-                            r"|rtx|amd|intel|rented|owned|local")
-    index = past(described, "x") if described < index else index
-    return past(past(index, r"cards?|pieces?|pcs|units?|gpus?"), "of", 0)
-
-
-def times_after(words: Words, after: int) -> int | None:
-    """'H100 SXM5 80GB x8 node': a count written after the GPU as a multiplier."""
-    tokens = words.words
-    pair = " ".join(tokens[after:after + 2])
-    found = rx.match(r"x ?(\d{1,4})\b", pair) if after < len(tokens) and not words.used[after] else None
-    if not found or not 0 < int(found.group(1)) <= 4096:
-        return None
-    words.take_words(after, after + (0 if rx.fullmatch(r"x\d+", tokens[after]) else 1), f"{found.group(1)} GPUs")
-    return int(found.group(1))
-
-
-def node_after(words: Words, after: int, modules: bool) -> int | None:
-    """'an h100 node', 'one 8xh100 node': a node written after the GPU holds eight of them ('the 3090 box' is a PC)."""
-    tokens = words.words
-    if modules and after < len(tokens) and not words.used[after] and rx.fullmatch(r"nodes?|servers?|box", tokens[after]):
-        words.take_words(after, after, f"a node of {v.GPUS_PER_NODE} GPUs")
-        return v.GPUS_PER_NODE
-    return None
+def count_after(words: Words, after: int, rows: tuple[tuple[str, Counted], ...]) -> int | None:
+    return take_count(words, rows, words.masked()[words.starts[after]:], after) if after < len(words.words) else None
 
 
 # ---- formats, workload, engine and recipe
