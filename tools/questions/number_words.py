@@ -13,8 +13,8 @@ UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven"
          "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
          "seventeen": 17, "eighteen": 18, "nineteen": 19}
 TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
-SCALES = {"hundred": 100, "thousand": 1000}  # million and billion stay words: the readers scale them ('70 billion')
-WORD = "|".join([*UNITS, *TENS, *SCALES, "a", "and", "dozen"])
+SCALES = {"dozen": 12, "hundred": 100, "thousand": 1000}  # million and billion stay words: the readers scale them ('70 billion')
+WORD = "|".join([*UNITS, *TENS, *SCALES, "a", "and"])
 RUN = re.compile(rf"\b(?:{WORD})(?:[ -](?:{WORD}))*\b")
 
 
@@ -24,23 +24,15 @@ def value_of(words: list[str]) -> int | None:
     if not words or words in (["a"], ["one"], ["a", "one"]) or words[-1] == "a":
         return None
     total, current = 0, 0
-    for index, word in enumerate(words):
-        if word == "a":
-            if index + 1 < len(words) and words[index + 1] in (*SCALES, "dozen"):
-                current = max(current, 1)
-                continue
+    for word, after in zip(words, [*words[1:], ""], strict=True):
+        if word == "a" and after not in SCALES:  # 'a' is a number only as 'a hundred', 'a dozen'
             return None
-        if word in UNITS:
-            current += UNITS[word]
-        elif word in TENS:
-            current += TENS[word]
-        elif word == "dozen":
-            current = max(current, 1) * 12
-        elif word == "hundred":
-            current = max(current, 1) * 100
-        elif word == "thousand":
-            total += max(current, 1) * 1000
-            current = 0
+        if word == "thousand":
+            total, current = total + max(current, 1) * 1000, 0
+        elif word in SCALES:
+            current = max(current, 1) * SCALES[word]
+        else:
+            current += UNITS.get(word, 0) + TENS.get(word, 0)
     return total + current
 
 
@@ -52,7 +44,7 @@ POINT = re.compile(rf"\b(\d+|{DIGIT}) point (\d+|{DIGIT})\b")  # 'one point five
 def digits_for_number_words(text: str) -> str:
     def replace(match: re.Match[str]) -> str:
         words = rx.split(r"[ -]", match.group(0))
-        while words and words[0] in ("a", "and") and not (len(words) > 1 and words[1] in (*SCALES, "dozen")):
+        while words and words[0] in ("a", "and") and not (len(words) > 1 and words[1] in SCALES):
             lead = words.pop(0)
             rest = replace_words(words)
             return f"{lead} {rest}" if rest else lead

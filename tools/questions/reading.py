@@ -258,9 +258,7 @@ def gpu_named_again(words: Words, catalog: Catalog, reading: Reading, gpus: list
     same = next((n for n, (_, (g, c)) in enumerate(gpus) if catalog.gpu_by_id[g].family == family and c is None), None)
     if again and same is not None and words.tier_at(start) > 0:  # not someone else's count
         gpus[same] = (gpus[same][0], (gpus[same][1][0], again))
-    if start >= 2 and words.words[start - 2:start] == ["how", "many"] and not words.used[start - 2]:
-        reading.how_many_gpus = True  # 'someone said 2 H100s are enough ... how many H100s?': the count is asked
-        words.take_words(start - 2, start - 1, "how many GPUs")
+    if asks_how_many(words, reading, start):  # 'someone said 2 H100s are enough ... how many H100s?'
         gpus = [(a, (g, None)) if catalog.gpu_by_id[g].family == family else (a, (g, c)) for a, (g, c) in gpus]
     return gpus
 
@@ -326,26 +324,17 @@ def read_gpu_count(words: Words, catalog: Catalog, reading: Reading, start: int,
                    how_many_at: set[int]) -> int | None:
     """A GPU named for the first time: take its words, and read the count said with it ('2x H100', 'an H100 node',
     'two of the university's H100 nodes'), or that a count is what is asked ('how many H100s')."""
-    tokens = words.words
     words.take_words(start, start + size - 1, f"GPU {gpu_id}")
     words.spans[-1].kind, words.spans[-1].value = "gpu", gpu_id  # for cloud_cost's aliases
     words.gpu_words.update(range(start, start + size))
-    asked_count = rx.search(r"\b(?:how many|number of)(?: (?:of )?(?:those|these|the|them))?$",
-                            " ".join(tokens[max(0, start - 4):start]))
-    if asked_count and not words.used[start - 1]:
-        reading.how_many_gpus = True
+    if asks_how_many(words, reading, start):
         how_many_at.add(start)  # 'today 2x 4 A100s ... how many A100s in total?': the count is asked, not told
-        words.take_words(start - len(asked_count.group(0).split()), start - 1, "how many GPUs")
     count = count_before(words, start) or count_after(words, start + size, TIMES_AFTER)
     form = catalog.gpu_by_id[gpu_id].form_factor  # 'a GH200 node' is one superchip; a PCIe card's box is a PC
     node = None if form.startswith(("PCIe", "Superchip module")) else count_after(words, start + size, NODE_AFTER)
-    pool = node and start + size < len(tokens) and tokens[start + size] in ("nodes", "servers")  # how many not said
-    several = rx.search(r"\b(\d+) of (?:the|our|my|their)(?: [\w'-]+)?$",
-                        " ".join(tokens[max(0, start - 5):start])) if node and not count else None
-    if several and node:  # 'two of the university's H100 nodes' (number words are digits by now)
-        count = node * int(several.group(1))
-        words.take_words(start - len(several.group(0).split()), start - 1, f"{int(several.group(1))} nodes")
-    return count or (None if pool and not several else node)  # 'quotes for MI300X and H200 nodes'
+    pool = node and words.words[start + size] in ("nodes", "servers")  # how many not said
+    several = count_before(words, start, SEVERAL_NODES) if node and not count else None
+    return node * several if node and several else count or (None if pool else node)  # 'quotes for MI300X and H200 nodes'
 
 
 FAMILY = re.compile(rf"(?:{'|'.join(re.escape(f) for f in v.MODEL_FAMILIES)})[\d.]*")
@@ -495,6 +484,8 @@ COUNTS_BEFORE: tuple[tuple[str, Counted], ...] = tuple((rf"(?<!\S){pattern}(?= \
 ))
 TIMES_AFTER: tuple[tuple[str, Counted], ...] = (  # 'H100 SXM5 80GB x8 node': a multiplier after the name
     (r"^x ?(\d{1,4})\b", lambda found: as_gpus(int(found[1]), "{} GPUs") if 0 < int(found[1]) <= 4096 else None),)
+SEVERAL_NODES: tuple[tuple[str, Counted], ...] = (  # 'two of the university's H100 nodes' (number words are digits by now)
+    (r"(?<!\S)(\d+) of (?:the|our|my|their)(?: [\w'-]+)?(?= \S+$)", lambda found: as_gpus(int(found[1]), "{} nodes")),)
 NODE_AFTER: tuple[tuple[str, Counted], ...] = (  # 'an h100 node' holds eight of them
     (r"^(?:nodes?|servers?|box)(?!\S)", lambda found: as_gpus(v.GPUS_PER_NODE, "a node of {} GPUs")),)
 
@@ -511,8 +502,18 @@ def take_count(words: Words, rows: tuple[tuple[str, Counted], ...], text: str, f
     return None
 
 
-def count_before(words: Words, start: int) -> int | None:
-    return take_count(words, COUNTS_BEFORE, words.masked()[:words.starts[start]] + words.words[start], 0)
+def count_before(words: Words, start: int, rows: tuple[tuple[str, Counted], ...] = COUNTS_BEFORE) -> int | None:
+    return take_count(words, rows, words.masked()[:words.starts[start]] + words.words[start], 0)
+
+
+def asks_how_many(words: Words, reading: Reading, start: int) -> bool:
+    """'how many H100s', 'the number of those A100s': the count of the GPU named at `start` is asked, not told."""
+    asked = rx.search(r"(?<!\S)(?:how many|number of)(?: (?:of )?(?:those|these|the|them))?(?= \S+$)",
+                      words.masked()[:words.starts[start]] + words.words[start])
+    if asked:
+        reading.how_many_gpus = True
+        words.take_words(start - 1 - asked.group(0).count(" "), start - 1, "how many GPUs")
+    return asked is not None
 
 
 def count_after(words: Words, after: int, rows: tuple[tuple[str, Counted], ...]) -> int | None:
