@@ -204,7 +204,7 @@ def read_question(question: str, catalog: Catalog) -> Reading:
     return reading
 
 
-# ---- names: models and GPUs in the catalog, with the count written before a GPU
+# ---- names: models and GPUs in the catalog
 def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
     """Longest spans first: 'llama 3.1 70b' before '70b', 'rtx 4090' before '4090'; then back in question order."""
     models: list[tuple[int, str]] = []
@@ -230,10 +230,7 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
             if found.kind == "model":
                 words.take_words(start, start + size - 1, f"model {found.item_id}")
                 models.append((start, found.item_id))
-            elif same_family_again(catalog, found.item_id, [g for _, (g, _) in gpus], " ".join(tokens[start:start + size])) \
-                    and (words.tier_at(start) <= max(words.tier_at(a) for a, (g, _) in gpus  # unless asked of here, told before
-                                                     if catalog.gpu_by_id[g].family == catalog.gpu_by_id[found.item_id].family)
-                         or start > 0 and tokens[start - 1] in ("the", "that", "this", "those", "these", "own")):  # 'on the H100'
+            elif same_family_again(words, catalog, gpus, (start, size, found.item_id)):
                 gpus = gpu_named_again(words, catalog, reading, gpus, (start, size, found.item_id))
             else:
                 gpus.append((start, (found.item_id, read_gpu_count(words, catalog, reading, start, size, found.item_id, how_many_at))))
@@ -250,16 +247,15 @@ def gpu_named_again(words: Words, catalog: Catalog, reading: Reading, gpus: list
     """'we're on p5 ... if I need 8 H100s': one GPU, with the count said here."""
     start, size, gpu_id = found
     words.take_words(start, start + size - 1, "the GPU named (again)")
-    family = catalog.gpu_by_id[gpu_id].family
-    for a, (g, _) in gpus:  # asked of here: the part named before is what is asked about
-        if catalog.gpu_by_id[g].family == family and words.tier_at(start) > words.tier_at(a):
-            words.named_again[a] = words.tier_at(start)
+    kin = [n for n, (_, (g, _)) in enumerate(gpus) if catalog.gpu_by_id[g].family == catalog.gpu_by_id[gpu_id].family]
+    for a in (gpus[n][0] for n in kin if words.tier_at(start) > words.tier_at(gpus[n][0])):
+        words.named_again[a] = words.tier_at(start)  # asked of here: the part named before is what is asked about
     again = count_before(words, start)
-    same = next((n for n, (_, (g, c)) in enumerate(gpus) if catalog.gpu_by_id[g].family == family and c is None), None)
+    same = next((n for n in kin if gpus[n][1][1] is None), None)
     if again and same is not None and words.tier_at(start) > 0:  # not someone else's count
         gpus[same] = (gpus[same][0], (gpus[same][1][0], again))
     if asks_how_many(words, reading, start):  # 'someone said 2 H100s are enough ... how many H100s?'
-        gpus = [(a, (g, None)) if catalog.gpu_by_id[g].family == family else (a, (g, c)) for a, (g, c) in gpus]
+        gpus = [(a, (g, None if n in kin else c)) for n, (a, (g, c)) in enumerate(gpus)]
     return gpus
 
 
@@ -267,7 +263,7 @@ def keep_names(words: Words, reading: Reading, models: list[tuple[int, str]], gp
     """Models and GPUs in question order, each once; one named again where the question asks is asked of."""
     first_at = {item: at for at, item in sorted(models, reverse=True)}
     for mention, model in models:  # 'Dmitri ran llama 70b ... will llama 70b fit?'
-        if mention != first_at[model] and words.tier_at(mention) > words.tier_at(first_at[model]):
+        if words.tier_at(mention) > words.tier_at(first_at[model]):
             words.named_again[first_at[model]] = words.tier_at(mention)
     reading.models = list(dict.fromkeys(item for _, item in sorted(models)))
     reading.model_at = [first_at[m] for m in reading.models]
@@ -373,73 +369,12 @@ def read_sibling_sizes(words: Words, reading: Reading, catalog: Catalog) -> None
     if found is None or found in reading.models:
         return
     words.take(size, f"model {found} (the {size.group(1)}B sibling of {reading.models[0]})")
-    first = words.tier_at(at) > words.tier_at(reading.model_at[0])
-    reading.models = [found, *reading.models] if first else [*reading.models, found]
-    reading.model_at = [at, *reading.model_at] if first else [*reading.model_at, at]
+    first = 0 if words.tier_at(at) > words.tier_at(reading.model_at[0]) else len(reading.models)
+    reading.models.insert(first, found)
+    reading.model_at.insert(first, at)
 
 
-# Counts said apart from the GPU's name, in order: (pattern, which GPUs it counts, whether it replaces a count read before)
-COUNTS_APART = (
-    # 'could eight of them' (not '60 of them hitting it at once': those are users)
-    (r"\b(\d+) of (?:them|those|these)\b(?! (?:\w+ ){0,2}?" + v.AT_ONCE + ")", "asked", True),
-    (r"\bon (\d)$", "first", False),  # 'would the 70b fit on two?'
-    (r"\bonly (\d+|one) (?:gpus?|cards?)\b(?! each)|\bon (?:that|this|the) (one|single) (?:gpu|card)\b"  # 'on that one GPU'
-     r"|\b(?:split |spread |sharded )?(?:across|over|between|on) (?:(both)|the (2))(?: of them| cards| gpus)?\b", "own", True),
-    (r"\b(?:we|i|we'd|i'd|we'll|i'll) (?:need|would need|'d need|will need|plan to buy|'d buy|would buy|would take"
-     r"|take|buy|would get|will get|(?<=we'd )get|(?<=i'd )get|(?<=we'll )get|(?<=i'll )get) (\d+)(?: of "
-     r"(?:them|those|these))?\b(?! ?(?:k\b|gb|gigs?|b\b|x\b|tokens?|users|people|hours|days|weeks|months|years"
-     r"|gpus? (?:of|for)|%|\.\d|tok\w*|t/s|tps|req\w*|rps|concurrent|per\b|each|more|ms\b|s\b|sec\w*))", "own", False),
-    # 'H200 vs MI300X ... which gets more per node (8 gpus each)?'
-    (r"\b(\d+) (?:(?:gpus|cards) (?:each|apiece|either way|on each side|per side)|of (?:each|either|both))\b", "each", False),
-    (r"\b(\d+) (?:vms?|nodes?|instances?|machines?|servers?|boxes) ,? ?(\d+) gpus? each\b", "one", True),  # 'two VMs, 8 GPUs each'
-    (r"(?<![\w.$])(\d+) (?:gpus|cards|chips)\b", "one", False),  # 'H100s ... 32 GPUs for 30 days'
-)
-
-
-def counted_gpus(words: Words, reading: Reading, which: str) -> list[int]:
-    """The GPUs named that a count said apart from them counts: the first of the asker's ('prototyped on a 4090 ... we'd
-    need 8 of them' counts no 4090), the first named, the asker's one (not a friend's A100), each, or the only one."""
-    asked = [n for n in range(len(reading.gpus)) if words.tier_at(reading.gpu_at[n]) > 0]
-    if which == "own":
-        asked = [n for n in asked if not reading.gpus[n][0].endswith("GB")]
-        return asked if len(asked) == 1 else []
-    if which == "each":
-        return list(range(len(reading.gpus))) if len(reading.gpus) >= 2 else []
-    return [] if not reading.gpus or which == "one" and len(reading.gpus) > 1 else [asked[0] if asked and which == "asked" else 0]
-
-
-def read_counts_after(words: Words, reading: Reading) -> None:
-    """Counts written apart from the GPU: 'could eight of them', '32 GPUs for 30 days', 'two VMs, 8 GPUs each'."""
-    count_asked = words.search(r"\bhow many (?:of (?:them|those|these) )?(?:would|do|will|should|must|'d) (?:i|we) (?:need|have to"
-                               r" (?:buy|get|rent))\b")  # 'with RTX PRO 6000s, and how many would I need?'
-    if count_asked and len(reading.gpus) == 1 and reading.gpus[0][1] is None and not reading.gpus[0][0].endswith("GB"):
-        reading.how_many_gpus = True
-        words.take(count_asked, "how many GPUs")
-    another = words.search(r"(?<!before i go )(?<!before i )(?<!before we )\b(?:add\w*|grab\w*|get|getting|buy\w*|pick\w* up"
-                           r"|throw\w* in) (?:a|one more|another) ?(second|third|fourth)?(?: one|card|gpu)\b")
-    if another and len(reading.gpus) == 1 and (reading.gpus[0][1] or 1) == 1 and (another.group(1) or "second") == "second":
-        reading.gpus = [(reading.gpus[0][0], 2)]  # 'i have one 3090. worth grabbing a second one for X?': the pair is asked of
-        words.take(another, "a second GPU (two in all)")
-    for quoted in words.finditer(r"\b(?:quoted|pitched|proposed|recommended|suggested|sold) (?:us |me )?(?:an? )?(\d+)[ -]?(?:x )?"
-                                 r"(?:gpus?|cards?)\b"):  # 'vendor quoted us 4 GPUs. how many do we need?': theirs
-        words.take(quoted, "a count someone else quoted (not what is asked)")
-    for pattern, which, replaces in COUNTS_APART:
-        found = words.search(pattern)
-        counted = counted_gpus(words, reading, which) if found else []
-        if found and counted and (replaces or all(reading.gpus[n][1] is None for n in counted)):
-            count = count_of(*found.groups())
-            for n in counted:
-                reading.gpus[n] = (reading.gpus[n][0], count)
-            words.take(found, f"{count} of {'each' if which == 'each' else 'the'} GPU named")
-
-
-def same_family_again(catalog: Catalog, gpu_id: str, named: list[str], span: str) -> bool:
-    """'2 x H100 NVL ... Meta says it fits one H100': a bare family name after a part of that family is that part."""
-    family = catalog.gpu_by_id[gpu_id].family
-    bare = rx.sub(r"[^a-z0-9]", "", span.lower().removesuffix("s")) == rx.sub(r"[^a-z0-9]", "", family.lower())
-    return bare and any(catalog.gpu_by_id[g].family == family for g in named if g in catalog.gpu_by_id)
-
-
+# ---- GPU counts: said before a GPU's name, after it, or apart from it
 def count_of(*written: str | None) -> int:
     """The count the words say, multiplied: '8', 'two', 'a pair', 'both'; '2' VMs of '8' GPUs each are 16."""
     count = 1
@@ -449,6 +384,7 @@ def count_of(*written: str | None) -> int:
 
 
 COUNT = "|".join(map(re.escape, v.NUMBER_WORDS))
+MACHINES = r"(?:nodes?|servers?|machines?|boxes|box)"
 # the words between a count and its GPU: '8 pieces of h100', '2x the 5090', 'two used 3090s', '4x AMD MI50', and the card's
 # memory ('two 16GB 4060 Ti's')
 FILLERS = (r"(?: of)?(?: (?:cards?|pieces?|pcs|units?|gpus?))?(?:(?: x)? (?:used|new|old|second[ -]?hand|refurb\w*|spare"
@@ -472,11 +408,11 @@ def as_gpus(count: int, meaning: str = "{} GPU(s)") -> tuple[int, str]:
 COUNTS_BEFORE: tuple[tuple[str, Counted], ...] = tuple((rf"(?<!\S){pattern}(?= \S+$)", counted) for pattern, counted in (
     (r"(\d+) (\d+) gpus?",  # 'two 8-GPU H100 servers' (normalised '2 8 gpus h100')
      lambda found: as_gpus(int(found[1]) * int(found[2]), f"{int(found[1])} servers of {int(found[2])} GPUs")),
-    (rf"(?:({COUNT}|\d+) )?(?:nodes?|servers?|boxes|box|machines?) of",  # 'a node of h100s', '2 nodes of h100'
+    (rf"(?:({COUNT}|\d+) )?{MACHINES} of",  # 'a node of h100s', '2 nodes of h100'
      lambda found: as_gpus(count_of(found[1] or "one") * v.GPUS_PER_NODE,
                         f"{count_of(found[1] or 'one')} node(s) of {v.GPUS_PER_NODE} GPUs")),
     (rf"(?!an? )({COUNT}|\d+) of (?:the|those|these)", lambda found: as_gpus(count_of(found[1]))),  # 'two of the 24GB cards'
-    (rf"(?:(\d+) (?:nodes?|servers?|machines?|boxes) (?:x|of|with) )?(\d+){FILLERS}", gpus_in_servers),  # '2 nodes of 8 x h100'
+    (rf"(?:(\d+) {MACHINES} (?:x|of|with) )?(\d+){FILLERS}", gpus_in_servers),  # '2 nodes of 8 x h100'
     (rf"(?:a|the) ({'|'.join(ORDINALS)}){FILLERS}",  # 'squeeze a third 3060 in': three of them
      lambda found: as_gpus(ORDINALS[found[1]], f"{{}} GPU(s) (the {found[1]})")),
     (rf"both{FILLERS}(?= \S*\ds$)", lambda found: as_gpus(2, "{} GPU(s) (both)")),  # 'across both 3090s' (not 'both H100 and A100')
@@ -518,6 +454,72 @@ def asks_how_many(words: Words, reading: Reading, start: int) -> bool:
 
 def count_after(words: Words, after: int, rows: tuple[tuple[str, Counted], ...]) -> int | None:
     return take_count(words, rows, words.masked()[words.starts[after]:], after) if after < len(words.words) else None
+
+
+# Counts said apart from the GPU's name, in order: (pattern, which GPUs it counts, whether it replaces a count read before)
+COUNTS_APART = (
+    # 'could eight of them' (not '60 of them hitting it at once': those are users)
+    (r"\b(\d+) of (?:them|those|these)\b(?! (?:\w+ ){0,2}?" + v.AT_ONCE + ")", "asked", True),
+    (r"\bon (\d)$", "first", False),  # 'would the 70b fit on two?'
+    (r"\bonly (\d+|one) (?:gpus?|cards?)\b(?! each)|\bon (?:that|this|the) (one|single) (?:gpu|card)\b"  # 'on that one GPU'
+     r"|\b(?:split |spread |sharded )?(?:across|over|between|on) (?:(both)|the (2))(?: of them| cards| gpus)?\b", "own", True),
+    (r"\b(?:we|i|we'd|i'd|we'll|i'll) (?:need|would need|'d need|will need|plan to buy|'d buy|would buy|would take"
+     r"|take|buy|would get|will get|(?<=we'd )get|(?<=i'd )get|(?<=we'll )get|(?<=i'll )get) (\d+)(?: of "
+     r"(?:them|those|these))?\b(?! ?(?:k\b|gb|gigs?|b\b|x\b|tokens?|users|people|hours|days|weeks|months|years"
+     r"|gpus? (?:of|for)|%|\.\d|tok\w*|t/s|tps|req\w*|rps|concurrent|per\b|each|more|ms\b|s\b|sec\w*))", "own", False),
+    # 'H200 vs MI300X ... which gets more per node (8 gpus each)?'
+    (r"\b(\d+) (?:(?:gpus|cards) (?:each|apiece|either way|on each side|per side)|of (?:each|either|both))\b", "each", False),
+    (rf"\b(\d+) (?:vms?|instances?|{MACHINES}) ,? ?(\d+) gpus? each\b", "one", True),  # 'two VMs, 8 GPUs each'
+    (r"(?<![\w.$])(\d+) (?:gpus|cards|chips)\b", "one", False),  # 'H100s ... 32 GPUs for 30 days'
+)
+
+
+def counted_gpus(words: Words, reading: Reading, which: str) -> list[int]:
+    """The GPUs named that a count said apart from them counts: the first of the asker's ('prototyped on a 4090 ... we'd
+    need 8 of them' counts no 4090), the first named, the asker's one (not a friend's A100), each, or the only one."""
+    asked = [n for n in range(len(reading.gpus)) if words.tier_at(reading.gpu_at[n]) > 0]
+    if which == "own":
+        asked = [n for n in asked if not reading.gpus[n][0].endswith("GB")]
+        return asked if len(asked) == 1 else []
+    if which == "each":
+        return list(range(len(reading.gpus))) if len(reading.gpus) >= 2 else []
+    return [] if not reading.gpus or which == "one" and len(reading.gpus) > 1 else [asked[0] if asked and which == "asked" else 0]
+
+
+def read_counts_after(words: Words, reading: Reading) -> None:
+    """Counts written apart from the GPU: 'could eight of them', '32 GPUs for 30 days', 'two VMs, 8 GPUs each'."""
+    count_asked = words.search(r"\bhow many (?:of (?:them|those|these) )?(?:would|do|will|should|must|'d) (?:i|we) (?:need|have to"
+                               r" (?:buy|get|rent))\b")  # 'with RTX PRO 6000s, and how many would I need?'
+    if count_asked and len(reading.gpus) == 1 and reading.gpus[0][1] is None and not reading.gpus[0][0].endswith("GB"):
+        reading.how_many_gpus = True
+        words.take(count_asked, "how many GPUs")
+    another = words.search(r"(?<!before i go )(?<!before i )(?<!before we )\b(?:add\w*|grab\w*|get|getting|buy\w*|pick\w* up"
+                           r"|throw\w* in) (?:a|one more|another) ?(second|third|fourth)?(?: one|card|gpu)\b")
+    if another and len(reading.gpus) == 1 and (reading.gpus[0][1] or 1) == 1 and (another.group(1) or "second") == "second":
+        reading.gpus = [(reading.gpus[0][0], 2)]  # 'i have one 3090. worth grabbing a second one for X?': the pair is asked of
+        words.take(another, "a second GPU (two in all)")
+    for quoted in words.finditer(r"\b(?:quoted|pitched|proposed|recommended|suggested|sold) (?:us |me )?(?:an? )?(\d+)[ -]?(?:x )?"
+                                 r"(?:gpus?|cards?)\b"):  # 'vendor quoted us 4 GPUs. how many do we need?': theirs
+        words.take(quoted, "a count someone else quoted (not what is asked)")
+    for pattern, which, replaces in COUNTS_APART:
+        found = words.search(pattern)
+        counted = counted_gpus(words, reading, which) if found else []
+        if found and counted and (replaces or all(reading.gpus[n][1] is None for n in counted)):
+            count = count_of(*found.groups())
+            for n in counted:
+                reading.gpus[n] = (reading.gpus[n][0], count)
+            words.take(found, f"{count} of {'each' if which == 'each' else 'the'} GPU named")
+
+
+def same_family_again(words: Words, catalog: Catalog, gpus: list[Mention], found: tuple[int, int, str]) -> bool:
+    """'2 x H100 NVL ... Meta says it fits one H100': a bare family name after a part of that family is that part, unless
+    asked of here and told before ('on the H100' points back either way)."""
+    start, size, gpu_id = found
+    family = catalog.gpu_by_id[gpu_id].family
+    before = [words.tier_at(a) for a, (g, _) in gpus if catalog.gpu_by_id[g].family == family]
+    bare = rx.sub(r"[^a-z0-9]", "", " ".join(words.words[start:start + size]).removesuffix("s")) == rx.sub(r"[^a-z0-9]", "", family.lower())
+    return bare and bool(before) and (words.tier_at(start) <= max(before)
+                                      or start > 0 and words.words[start - 1] in ("the", "that", "this", "those", "these", "own"))
 
 
 # ---- formats, workload, engine and recipe
