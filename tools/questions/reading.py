@@ -288,7 +288,7 @@ def read_tensor_parallel(words: Words, reading: Reading) -> None:
     """'TP=4': the GPU count, unless one is asked."""
     parallel = words.search(r"\btensor[ -]parallel(?:ism)?(?: of| =| size)? (\d)\b|\btp ?=? ?(\d)\b")
     if parallel:
-        degree = int(parallel.group(1) or parallel.group(2))
+        degree = count_of(*parallel.groups())
         words.take_range(*parallel.span(), f"tensor parallel {degree}", kind="tensor_parallel", value=degree)
         if reading.gpus and reading.gpus[0][1] is None and degree > 1 and not reading.how_many_gpus:  # 'at TP4 ... how many?'
             reading.gpus[0] = (reading.gpus[0][0], degree)
@@ -301,11 +301,13 @@ def read_providers(words: Words, catalog: Catalog, reading: Reading) -> None:
     back = rx.search(r"\b(?:there|them|that provider|that one)\b", " ".join(words.text[a:b] for a, b in words.asking))
     for name, cloud in cloud_names(catalog, words.words).items():
         named = words.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])")
-        if named and not cloud.priced:  # 'what does CoreWeave charge?'
+        if named is None:
+            continue
+        if not cloud.priced:  # 'what does CoreWeave charge?'
             words.take_range(*named.span(), f"{cloud.provider}, not in the catalog", kind="unpriced_cloud", value=cloud.provider)
-        elif named and words.asking and words.tier(named.start()) == 0 and not back:
+        elif words.asking and words.tier(named.start()) == 0 and not back:
             words.take(named, f"provider {cloud.provider}, only told of (not a limit on where to look)")
-        elif named:
+        else:
             words.take(named, f"provider {cloud.provider} {cloud.machine}".rstrip())
             named_at.append((named.start(), cloud.provider))
             reading.instances += [cloud.machine] if cloud.machine else []
@@ -392,6 +394,7 @@ FILLERS = (r"(?: of)?(?: (?:cards?|pieces?|pcs|units?|gpus?))?(?:(?: x)? (?:used
            r"(?: \d+[ -]?(?:gb|gigs?|gib|g))?")
 ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8}
 Counted = Callable[[re.Match[str]], tuple[int, str] | None]  # the count read and what the answer says it meant
+CountRows = tuple[tuple[str, Counted], ...]  # patterns, each with how it is counted
 
 
 def gpus_in_servers(found: re.Match[str]) -> tuple[int, str] | None:
@@ -405,12 +408,11 @@ def as_gpus(count: int, meaning: str = "{} GPU(s)") -> tuple[int, str]:
 
 
 # The count written before a GPU's name, first row that reads one wins; each pattern ends where the name begins
-COUNTS_BEFORE: tuple[tuple[str, Counted], ...] = tuple((rf"(?<!\S){pattern}(?= \S+$)", counted) for pattern, counted in (
+COUNTS_BEFORE: CountRows = tuple((rf"(?<!\S){pattern}(?= \S+$)", counted) for pattern, counted in (
     (r"(\d+) (\d+) gpus?",  # 'two 8-GPU H100 servers' (normalised '2 8 gpus h100')
      lambda found: as_gpus(int(found[1]) * int(found[2]), f"{int(found[1])} servers of {int(found[2])} GPUs")),
     (rf"(?:({COUNT}|\d+) )?{MACHINES} of",  # 'a node of h100s', '2 nodes of h100'
-     lambda found: as_gpus(count_of(found[1] or "one") * v.GPUS_PER_NODE,
-                        f"{count_of(found[1] or 'one')} node(s) of {v.GPUS_PER_NODE} GPUs")),
+     lambda found: as_gpus(count_of(found[1]) * v.GPUS_PER_NODE, f"{count_of(found[1])} node(s) of {v.GPUS_PER_NODE} GPUs")),
     (rf"(?!an? )({COUNT}|\d+) of (?:the|those|these)", lambda found: as_gpus(count_of(found[1]))),  # 'two of the 24GB cards'
     (rf"(?:(\d+) {MACHINES} (?:x|of|with) )?(\d+){FILLERS}", gpus_in_servers),  # '2 nodes of 8 x h100'
     (rf"(?:a|the) ({'|'.join(ORDINALS)}){FILLERS}",  # 'squeeze a third 3060 in': three of them
@@ -418,15 +420,15 @@ COUNTS_BEFORE: tuple[tuple[str, Counted], ...] = tuple((rf"(?<!\S){pattern}(?= \
     (rf"both{FILLERS}(?= \S*\ds$)", lambda found: as_gpus(2, "{} GPU(s) (both)")),  # 'across both 3090s' (not 'both H100 and A100')
     (rf"(?:an? )?(?!an? )({COUNT}){FILLERS}", lambda found: as_gpus(count_of(found[1]))),  # 'a pair of 4090s'
 ))
-TIMES_AFTER: tuple[tuple[str, Counted], ...] = (  # 'H100 SXM5 80GB x8 node': a multiplier after the name
+TIMES_AFTER: CountRows = (  # 'H100 SXM5 80GB x8 node': a multiplier after the name
     (r"^x ?(\d{1,4})\b", lambda found: as_gpus(int(found[1]), "{} GPUs") if 0 < int(found[1]) <= 4096 else None),)
-SEVERAL_NODES: tuple[tuple[str, Counted], ...] = (  # 'two of the university's H100 nodes' (number words are digits by now)
+SEVERAL_NODES: CountRows = (  # 'two of the university's H100 nodes' (number words are digits by now)
     (r"(?<!\S)(\d+) of (?:the|our|my|their)(?: [\w'-]+)?(?= \S+$)", lambda found: as_gpus(int(found[1]), "{} nodes")),)
-NODE_AFTER: tuple[tuple[str, Counted], ...] = (  # 'an h100 node' holds eight of them
+NODE_AFTER: CountRows = (  # 'an h100 node' holds eight of them
     (r"^(?:nodes?|servers?|box)(?!\S)", lambda found: as_gpus(v.GPUS_PER_NODE, "a node of {} GPUs")),)
 
 
-def take_count(words: Words, rows: tuple[tuple[str, Counted], ...], text: str, first_word: int) -> int | None:
+def take_count(words: Words, rows: CountRows, text: str, first_word: int) -> int | None:
     """The count of the first row that reads one in `text` (the masked question from word `first_word` on), its words taken."""
     for pattern, counted in rows:
         found = rx.search(pattern, text)
@@ -438,7 +440,7 @@ def take_count(words: Words, rows: tuple[tuple[str, Counted], ...], text: str, f
     return None
 
 
-def count_before(words: Words, start: int, rows: tuple[tuple[str, Counted], ...] = COUNTS_BEFORE) -> int | None:
+def count_before(words: Words, start: int, rows: CountRows = COUNTS_BEFORE) -> int | None:
     return take_count(words, rows, words.masked()[:words.starts[start]] + words.words[start], 0)
 
 
@@ -452,7 +454,7 @@ def asks_how_many(words: Words, reading: Reading, start: int) -> bool:
     return asked is not None
 
 
-def count_after(words: Words, after: int, rows: tuple[tuple[str, Counted], ...]) -> int | None:
+def count_after(words: Words, after: int, rows: CountRows) -> int | None:
     return take_count(words, rows, words.masked()[words.starts[after]:], after) if after < len(words.words) else None
 
 
@@ -463,8 +465,8 @@ COUNTS_APART = (
     (r"\bon (\d)$", "first", False),  # 'would the 70b fit on two?'
     (r"\bonly (\d+|one) (?:gpus?|cards?)\b(?! each)|\bon (?:that|this|the) (one|single) (?:gpu|card)\b"  # 'on that one GPU'
      r"|\b(?:split |spread |sharded )?(?:across|over|between|on) (?:(both)|the (2))(?: of them| cards| gpus)?\b", "own", True),
-    (r"\b(?:we|i|we'd|i'd|we'll|i'll) (?:need|would need|'d need|will need|plan to buy|'d buy|would buy|would take"
-     r"|take|buy|would get|will get|(?<=we'd )get|(?<=i'd )get|(?<=we'll )get|(?<=i'll )get) (\d+)(?: of "
+    (r"\b(?:we|i|we'd|i'd|we'll|i'll) (?:(?:would |'d |will )?need|(?:plan to |'d |would )?buy|(?:would )?take"
+     r"|(?:would |will |(?<='d )|(?<='ll ))get) (\d+)(?: of "
      r"(?:them|those|these))?\b(?! ?(?:k\b|gb|gigs?|b\b|x\b|tokens?|users|people|hours|days|weeks|months|years"
      r"|gpus? (?:of|for)|%|\.\d|tok\w*|t/s|tps|req\w*|rps|concurrent|per\b|each|more|ms\b|s\b|sec\w*))", "own", False),
     # 'H200 vs MI300X ... which gets more per node (8 gpus each)?'
