@@ -340,8 +340,7 @@ FAMILY = re.compile(rf"(?:{'|'.join(re.escape(f) for f in v.MODEL_FAMILIES)})[\d
 
 def size_then_family(tokens: list[str]) -> bool:
     """'7b mistral', '8b qwen3', '13b llama 2': a size, a model family and perhaps its version."""
-    return (bool(rx.fullmatch(r"\d+(?:\.\d+)?b", tokens[0])) and bool(FAMILY.fullmatch(tokens[1]))
-            and all(rx.fullmatch(r"\d+(?:\.\d+)?", t) for t in tokens[2:]))
+    return rx.fullmatch(rf"\d+(?:\.\d+)?b {FAMILY.pattern}(?: \d+(?:\.\d+)?)*", " ".join(tokens)) is not None
 
 
 def sibling_of(catalog: Catalog, model_id: str, size: str) -> str | None:
