@@ -524,34 +524,32 @@ def same_family_again(words: Words, catalog: Catalog, gpus: list[Mention], found
 
 
 # ---- formats, workload, engine and recipe
-NEGATION = (r"\b(?:not|no|without|instead of|rather than|except|swap(?:ped|ping)?(?: out)?|replac(?:e|ed|ing)|ditch(?:ed|ing)?"
-            r"|(?:don't|dont|do not|doesn't) have(?: any)?|(?:don't|dont|do not) count(?: the old)?"
+DONT = r"(?:don't|dont|do not)"
+NEGATION = (rf"\b(?:not|no|without|instead of|rather than|except|swap(?:ped|ping)?(?: out)?|replac(?:e|ed|ing)|ditch(?:ed|ing)?"
+            rf"|(?:{DONT}|doesn't) have(?: any)?|{DONT} (?:count(?: the old)?|want|use|need|(?:quote|give|show) (?:me|us))"
             r"|sell(?:ing)?|sold|upgrad(?:e|ed|ing) from|switch(?:ed|ing)? from|moving from|coming from"
-            r"|(?:don't|dont|do not) (?:want|use|need)"
-            r"|(?:can't|cannot|can not|won't) (?:risk|use|do|afford|tolerate)|(?:don't|dont|do not) (?:quote|give|show) (?:me|us))"
+            r"|(?:can't|cannot|can not|won't) (?:risk|use|do|afford|tolerate))"
             r"(?: a| an| the| my| our| using| use| with)? ")
 CHECKPOINTING = r"(?:gradient|activation|grad|act)[ _-]?(?:checkpoint\w*|ckpt)"
+# what can be ruled out: the formats, engines and sharding of the vocabulary, the methods, checkpointing and spot prices
+NEGATABLE = "|".join((*(pattern for pattern, _ in v.WEIGHT_FORMATS), *(re.escape(e) for e in sorted(v.ENGINES, key=len, reverse=True)),
+                      r"lora|gguf|quantization|training|fine[ -]?tuning|deepspeed|zero[ -]?\d|fsdp", CHECKPOINTING,
+                      r"checkpointing|ckpt|spot|on[ -]demand|interruptible|preemptible"))
 
 
 def read_negations(words: Words, reading: Reading) -> None:
-    """'plain LoRA (not qlora)', 'without vllm', 'no gradient checkpointing': what is ruled out is read, not used."""
-    for doubt in words.finditer(r"\b(?:don't|dont|do not|doesn't|didn't|not sure i) buy (?:it|that|this|the claim|them)\b"):
+    """'plain LoRA (not qlora)', 'without vllm', 'no gradient checkpointing', 'checkpointing turned off': what is ruled
+    out is read, not used."""
+    for doubt in words.finditer(rf"\b(?:{DONT}|doesn't|didn't|not sure i) buy (?:it|that|this|the claim|them)\b"):
         words.take(doubt, "disbelief (not a purchase)")
-    for found in words.finditer(NEGATION + r"(q[ -]?lora|lora|fp8|fp16|bf16|int4|int8|4[ -]?bit|8[ -]?bit|awq|gptq|gguf|vllm|ollama"
-                                r"|q[2-8]_(?:k_[sml]|k|0|1)|iq[1-4]_\w+|mxfp4|nvfp4|nf4"
-                                r"|llama\.cpp|sglang|deepspeed|zero[ -]?\d|fsdp"
-                                r"|(?:(?:gradient|activation|grad|act)[ _-]?)?(?:checkpointing|ckpt)"
-                                r"|quantization"
-                                r"|training|fine[ -]?tuning|spot|on[ -]demand|interruptible|preemptible)\b"):
-        words.take(found, f"ruled out: {found.group(1)}")
-        if found.group(1) in ("spot", "interruptible", "preemptible"):  # "don't quote me spot": on-demand it is
+    for found in words.finditer(rf"{NEGATION}({NEGATABLE})\b|{CHECKPOINTING}(?: (?:turned|switched|set))? (?:off|disabled)\b"
+                                rf"|\b(?:turn\w*|switch\w*) off {CHECKPOINTING}\b"):
+        ruled_out = found.group(1) or "gradient checkpointing"
+        words.take(found, f"ruled out: {ruled_out}")
+        if ruled_out in ("spot", "interruptible", "preemptible"):  # "don't quote me spot": on-demand it is
             reading.pricing = "on_demand"
-        if rx.search(r"checkpointing|ckpt", found.group(1)):
+        if rx.search(r"checkpoint|ckpt", ruled_out):
             reading.gradient_checkpointing = False
-    for off in words.finditer(rf"{CHECKPOINTING}(?: (?:turned|switched|set))? (?:off|disabled)\b"  # 'checkpointing turned off'
-                              rf"|\b(?:turn\w*|switch\w*) off {CHECKPOINTING}\b"):
-        words.take(off, "ruled out: gradient checkpointing")
-        reading.gradient_checkpointing = False
 
 
 def read_optimizer(words: Words, reading: Reading) -> None:
