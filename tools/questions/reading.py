@@ -531,10 +531,11 @@ NEGATION = (rf"\b(?:not|no|without|instead of|rather than|except|swap(?:ped|ping
             r"|(?:can't|cannot|can not|won't) (?:risk|use|do|afford|tolerate))"
             r"(?: a| an| the| my| our| using| use| with)? ")
 CHECKPOINTING = r"(?:gradient|activation|grad|act)[ _-]?(?:checkpoint\w*|ckpt)"
+ENGINE_NAMES = "|".join(re.escape(name) for name in sorted(v.ENGINES, key=len, reverse=True))  # 'llama.cpp' before 'llama cpp'
 # what can be ruled out: the formats, engines and sharding of the vocabulary, the methods, checkpointing and spot prices
-NEGATABLE = "|".join((*(pattern for pattern, _ in v.WEIGHT_FORMATS), *(re.escape(e) for e in sorted(v.ENGINES, key=len, reverse=True)),
-                      r"lora|gguf|quantization|training|fine[ -]?tuning|deepspeed|zero[ -]?\d|fsdp", CHECKPOINTING,
-                      r"checkpointing|ckpt|spot|on[ -]demand|interruptible|preemptible"))
+NEGATABLE = "|".join((*(pattern for pattern, _ in v.WEIGHT_FORMATS), ENGINE_NAMES, CHECKPOINTING,
+                      r"lora|gguf|quantization|training|fine[ -]?tuning|deepspeed|zero[ -]?\d|fsdp|checkpointing|ckpt",
+                      r"spot|on[ -]demand|interruptible|preemptible"))
 
 
 def read_negations(words: Words, reading: Reading) -> None:
@@ -552,14 +553,17 @@ def read_negations(words: Words, reading: Reading) -> None:
             reading.gradient_checkpointing = False
 
 
+def first_said(words: Words, table: list[tuple[str, str]]) -> tuple[re.Match[str], str] | None:
+    """Of a vocabulary table's rows (pattern, value; the most specific first), the first the question says."""
+    return next(((found, value) for pattern, value in table if (found := words.search(pattern))), None)
+
+
 def read_optimizer(words: Words, reading: Reading) -> None:
     """Before the formats: '8-bit adam' is an optimizer, not 8-bit weights."""
-    for pattern, name in v.OPTIMIZERS:
-        found = words.search(pattern)
-        if found:
-            reading.optimizer = name
-            words.take(found, f"optimizer {name}")
-            return
+    said = first_said(words, v.OPTIMIZERS)
+    if said:
+        reading.optimizer = said[1]
+        words.take(said[0], f"optimizer {said[1]}")
 
 
 def read_formats(words: Words, reading: Reading) -> None:
@@ -578,20 +582,18 @@ def read_formats(words: Words, reading: Reading) -> None:
     for made in words.finditer(r"\b(?:was|were|been|is|are|got) (?:natively |originally )?(?:pre-?)?trained (?:natively )?"
                                r"(?:in|with|using|at) (fp8|fp4|mxfp4|nvfp4|bf16|fp16|fp32)\b"):
         words.take(made, f"trained in {made.group(1)} (how the model was made, not the weights asked about)")
-    formats = [(pattern, dtype) for pattern, dtype in v.WEIGHT_FORMATS if dtype]
-    def named(match: re.Match[str]) -> str:
-        dtype = next(d for p, d in formats if rx.search(p, match.group(0)))
-        return match.group(match.lastindex or 0) if dtype == "gguf" else dtype
-    any_format = "|".join(f"(?:{pattern})" for pattern, _ in formats)
+    any_format = "|".join(f"(?:{pattern})" for pattern, _ in FORMATS)
     found = words.search(any_format) or format_of_a_name(words, any_format)  # the first named where the question asks
     # 'will X in bf16 fit, or do we need the fp8 checkpoint?': bf16, and fp8 answered too
-    if found and named(found) in SAME_BITS:  # '4-bit AWQ': the format that names the bits
-        specific = words.search(*(p for p, d in formats if d in SAME_BITS[named(found)] or d == "gguf"))
-        if specific and words.tier(specific.start()) == words.tier(found.start()) and named(specific) in SAME_BITS[named(found)]:
+    same_bits = SAME_BITS.get(format_named(found), ()) if found else ()
+    if found and same_bits:  # '4-bit AWQ': the format that names the bits
+        specific = words.search(*(p for p, d in FORMATS if d in same_bits or d == "gguf"))
+        if specific and words.tier(specific.start()) == words.tier(found.start()) and format_named(specific) in same_bits:
             found = specific
     if found:  # vLLM and SGLang load no GGUF: 'q4' there is a 4-bit checkpoint
         served = rx.search(r"^(?!.*(?:gguf|llama\.cpp|ollama)).*\b(?:vllm|sglang)\b", words.text)
-        reading.weights_dtype = {"q4_k_m": "int4", "q8_0": "int8"}.get(named(found), named(found)) if served else named(found)
+        named = format_named(found)
+        reading.weights_dtype = {"q4_k_m": "int4", "q8_0": "int8"}.get(named, named) if served else named
         words.take(found, f"weights in {reading.weights_dtype}")
     gguf = words.search(r"\bggufs?\b")
     if gguf:
@@ -615,21 +617,28 @@ def format_of_a_name(words: Words, pattern: str) -> Found:
     return None
 
 
+FORMATS = [(pattern, dtype) for pattern, dtype in v.WEIGHT_FORMATS if dtype]  # the storage formats (QLoRA is a method)
+
+
+def format_named(found: re.Match[str]) -> str:
+    """The format a match names: its dtype, or the GGUF quantization type written ('q4_k_m')."""
+    dtype = next(d for p, d in FORMATS if rx.search(p, found.group(0)))
+    return found.group(found.lastindex or 0) if dtype == "gguf" else dtype
+
+
 SAME_BITS = {"int4": ("awq", "gptq", "nf4", "mxfp4", "nvfp4", "q4_k_m", "q4_k_s", "q4_0", "q4_1", "iq4_xs", "iq4_nl"),
              "int8": ("q8_0", "fp8")}  # 'gptq int4' names one format, not two
 
 
 def read_other_formats(words: Words, reading: Reading) -> None:
     """'q8_0 or q4_k_m', 'fp8 vs int4': each further format named is answered too."""
-    for pattern, dtype in v.WEIGHT_FORMATS:
-        found = words.search(pattern) if dtype else None
-        while found:
-            other = str(found.group(found.lastindex or 0)) if dtype == "gguf" else str(dtype)
+    for pattern, _ in FORMATS:
+        while found := words.search(pattern):
+            other = format_named(found)
             words.take(found, f"also weights in {other}")
             named_already = other == reading.weights_dtype or reading.weights_dtype in SAME_BITS.get(other, ())
             if not named_already and other not in reading.other_weights:
                 reading.other_weights.append(other)
-            found = words.search(pattern)
 
 
 SERVES = (r"\b(?:serv\w*|host\w*|deploy\w*|inference|req(?:uest)?s?/s|concurrent|(?:requests?|req|queries) (?:per|a|/) ?"
@@ -733,8 +742,7 @@ def read_method(words: Words, reading: Reading, found: tuple[Found, Found, Found
 def read_stack(words: Words, reading: Reading) -> None:
     """Engine, recipe, sharding and pricing, each by its own name."""
     found_at: list[tuple[str, int]] = []
-    chosen = words.search_all_tiers(r"\b(?:moving|switching|migrating|going|move|switch|migrate|moved|switched) to ("
-                                    + "|".join(re.escape(n) for n in sorted(v.ENGINES, key=len, reverse=True)) + r")(?![\w])")
+    chosen = words.search_all_tiers(rf"\b(?:mov|switch|migrat|go)(?:e|es|ed|ing)? to ({ENGINE_NAMES})(?![\w])")
     for name in sorted(v.ENGINES, key=len, reverse=True):
         # in a report, an engine counts where the report is its own ('the ollama PR says ...')
         found = (words.search(rf"(?<![\w.]){re.escape(name)}(?![\w])")
@@ -747,29 +755,25 @@ def read_stack(words: Words, reading: Reading) -> None:
         found_at = [(v.ENGINES[chosen.group(1)], 3)]
     top = max((t for _, t in found_at), default=1)
     named = [e for e, t in found_at if t == top]  # 'we prototyped with ollama ... which GPU to serve it with vllm?'
-    either = rx.search(r"\b(vllm|sglang|llama\.cpp|ollama|lm studio|transformers) (?:or|vs\.?|versus) ", words.text)
+    either = rx.search(rf"\b({ENGINE_NAMES}) (?:or|vs\.?|versus) ", words.text)
     if len(set(named)) == 1:
         reading.engine = named[0]
     elif named and either:  # 'vllm or llama.cpp for ...': the first is read (and the answer says so)
         reading.engine = v.ENGINES[either.group(1)]
     elif named:
         reading.notes.append(f"several engines named ({', '.join(dict.fromkeys(named))}): say which one to size")
-    for name in sorted(v.RECIPES, key=len, reverse=True):
-        found = words.search(rf"\b{re.escape(name)}\b")
-        if found:
-            reading.recipe = v.RECIPES[name]
-            words.take(found, f"recipe {reading.recipe}")
-            break
-    for pattern, kind in v.SHARDING:
-        found = words.search(pattern)
-        if found:
-            stage = next((g for g in found.groups() if g), "")
-            reading.sharding = f"zero{stage}" if kind == "zero" else kind
-            words.take(found, f"sharding {reading.sharding}")
-            deepspeed = words.search(r"\bdeepspeed\b")
-            if deepspeed:
-                words.take(deepspeed, "DeepSpeed")
-            break
+    recipe = first_said(words, [(rf"\b{re.escape(name)}\b", v.RECIPES[name]) for name in sorted(v.RECIPES, key=len, reverse=True)])
+    if recipe:
+        reading.recipe = recipe[1]
+        words.take(recipe[0], f"recipe {reading.recipe}")
+    sharding = first_said(words, v.SHARDING)
+    if sharding:
+        stage = next((g for g in sharding[0].groups() if g), "")
+        reading.sharding = f"zero{stage}" if sharding[1] == "zero" else sharding[1]
+        words.take(sharding[0], f"sharding {reading.sharding}")
+        deepspeed = words.search(r"\bdeepspeed\b")
+        if deepspeed:
+            words.take(deepspeed, "DeepSpeed")
     for ignored in words.finditer(r"\b(?:ignore|disregard|forget|not|never|no) (?:about )?(?:the |that |any )?(?:\$ ?[\d.]+ ?(?:/ ?hr? )?)?"
                                   r"(?:spot|preemptible|interruptible)\b"):  # 'ignore the $1.85 spot price'
         words.take(ignored, "spot ruled out")
