@@ -553,27 +553,28 @@ def read_negations(words: Words, reading: Reading) -> None:
             reading.gradient_checkpointing = False
 
 
-def first_said(words: Words, table: list[tuple[str, str]]) -> tuple[re.Match[str], str] | None:
-    """Of a vocabulary table's rows (pattern, value; the most specific first), the first the question says."""
-    return next(((found, value) for pattern, value in table if (found := words.search(pattern))), None)
+def take_first(words: Words, table: list[tuple[str, str]], what: str) -> str | None:
+    """The value of a vocabulary table's first row (pattern, value; the most specific first) the question says; what
+    the pattern captures completes it ('zero stage 3': zero3)."""
+    for pattern, value in table:
+        if found := words.search(pattern):
+            value += next((g for g in found.groups() if g), "")
+            words.take(found, f"{what} {value}")
+            return value
+    return None
 
 
 def read_optimizer(words: Words, reading: Reading) -> None:
     """Before the formats: '8-bit adam' is an optimizer, not 8-bit weights."""
-    said = first_said(words, v.OPTIMIZERS)
-    if said:
-        reading.optimizer = said[1]
-        words.take(said[0], f"optimizer {said[1]}")
+    reading.optimizer = take_first(words, v.OPTIMIZERS, "optimizer")
 
 
 def read_formats(words: Words, reading: Reading) -> None:
     kv_words = "|".join(re.escape(k) for k in sorted(v.KV_FORMATS, key=len, reverse=True))
-    kv = (words.search(rf"\b({kv_words}) (?:quantized |quantised )?kv(?:[ -]?cache)?\b")
-          or words.search(rf"\bkv(?:[ -]?cache)?(?: quantized| quantised| type| dtype| quant\w*)?(?: (?:is |was )?set| is| was| being)?"
-                          rf"(?: also| too)?"
-                          rf"(?: in| at| of| as| to| =)? ({kv_words})\b")
-          or words.search(rf"\bcache(?: quantized| quantised)? (?:at|to|in|as) ({kv_words})\b")
-          or words.search(rf"\b({kv_words}) (?:on|for) (?:the )?(?:kv(?:[ -]?cache)?|cache)\b"))  # 'go q4_0 on the kv'
+    cache = r"(?:kv(?:[ -]?cache)?|cache)"  # 'q8 kv cache', 'go q4_0 on the kv', 'kv cache set to fp8', 'cache at q8'
+    kv = (words.search(rf"\b({kv_words}) (?:quantized |quantised |(?:on|for) (?:the )?)?{cache}\b")
+          or words.search(rf"\b{cache}(?: quantized| quantised| type| dtype| quant\w*)?(?: (?:is |was )?set| is| was| being)?"
+                          rf"(?: also| too)?(?: in| at| of| as| to| =)? ({kv_words})\b"))
     if kv:
         reading.kv_cache_dtype = v.KV_FORMATS[kv.group(1)]
         words.take(kv, f"KV cache in {reading.kv_cache_dtype}")
@@ -669,13 +670,13 @@ def tuning_asked(words: Words, tune: Found) -> Found:
         return None
     said, before = tune.group(0), words.text[:tune.start()].rstrip()
     tuned = rx.fullmatch(r"fine[ -]?tuned", said)
-    made = (tuned and rx.search(r"\b(?:a|an|our|my|the|your|their|this|that)(?: \w+)?$", before)  # 'serving our fine-tuned X'
+    owned = rx.search(r"\b(?:a|an|our|my|the|your|their|this|that|own|\w+'s)(?: \w+)?$", before)
+    made = (tuned and owned  # 'serving our fine-tuned X'
             # 'We fine-tuned Yi 34B ... and serve it with vllm': the tuning is done; the question serves it
             or tuned and rx.search(r"\b(?:we|i|they|we've|i've|we have|i have|they've)(?: already)?$", before)
             and rx.search(SERVES, words.text[tune.end():])
             # 'we're serving our own fine-tune called acme-support-8b': a fine-tune is a model, here served
-            or rx.fullmatch(r"fine[ -]?tunes?", said) and rx.search(r"\b(?:a|an|our|my|the|your|their|this|that|own|\w+'s)(?: \w+)?$",
-                                                                  before) and rx.search(SERVES, words.text)
+            or rx.fullmatch(r"fine[ -]?tunes?", said) and owned and rx.search(SERVES, words.text)
             # 'kunoichi dpo v2 7b', 'tulu sft 8b': the method names how the model was made
             or rx.fullmatch(r"dpo|sft|grpo", said) and rx.match(r" (?:v\d|\d+(?:\.\d+)?b\b)", words.text[tune.end():]))
     return None if made else tune
@@ -762,23 +763,17 @@ def read_stack(words: Words, reading: Reading) -> None:
         reading.engine = v.ENGINES[either.group(1)]
     elif named:
         reading.notes.append(f"several engines named ({', '.join(dict.fromkeys(named))}): say which one to size")
-    recipe = first_said(words, [(rf"\b{re.escape(name)}\b", v.RECIPES[name]) for name in sorted(v.RECIPES, key=len, reverse=True)])
-    if recipe:
-        reading.recipe = recipe[1]
-        words.take(recipe[0], f"recipe {reading.recipe}")
-    sharding = first_said(words, v.SHARDING)
-    if sharding:
-        stage = next((g for g in sharding[0].groups() if g), "")
-        reading.sharding = f"zero{stage}" if sharding[1] == "zero" else sharding[1]
-        words.take(sharding[0], f"sharding {reading.sharding}")
-        deepspeed = words.search(r"\bdeepspeed\b")
-        if deepspeed:
-            words.take(deepspeed, "DeepSpeed")
+    reading.recipe = take_first(words, [(rf"\b{re.escape(name)}\b", v.RECIPES[name]) for name in sorted(v.RECIPES, key=len, reverse=True)],
+                                "recipe")
+    reading.sharding = take_first(words, v.SHARDING, "sharding")
+    deepspeed = words.search(r"\bdeepspeed\b") if reading.sharding else None
+    if deepspeed:
+        words.take(deepspeed, "DeepSpeed")
     for ignored in words.finditer(r"\b(?:ignore|disregard|forget|not|never|no) (?:about )?(?:the |that |any )?(?:\$ ?[\d.]+ ?(?:/ ?hr? )?)?"
                                   r"(?:spot|preemptible|interruptible)\b"):  # 'ignore the $1.85 spot price'
         words.take(ignored, "spot ruled out")
         reading.pricing = "on_demand"
-    spot = words.search(r"\bspot\b|\bpreemptible\b|\binterruptible\b")
+    spot = words.search(r"\b(?:spot|preemptible|interruptible)\b")
     on_demand = words.search(r"\bon[ -]?demand\b")
     if spot:
         reading.pricing = "spot"
