@@ -649,7 +649,7 @@ SERVES = (r"\b(?:serv\w*|host\w*|deploy\w*|inference|req(?:uest)?s?/s|concurrent
 def read_workload(words: Words, reading: Reading) -> None:
     qlora = words.search(r"\bq[ -]?lora\b")
     lora = words.search(r"\blora\b|\badapters?\b|\bpeft\b")
-    full = words.search(r"\bfull(?:y)?(?: parameters?| params?| bf16| fp16| precision)?[ -]?(?:fine[ -]?tun\w*|ft|sft)\b"
+    full = words.search(r"\bfully?(?: parameters?| params?| bf16| fp16| precision)?[ -]?(?:fine[ -]?tun\w*|ft|sft)\b"
                         r"|\bfull[ -]param\w*|\b(?:fine[ -]?tun\w*|train) \S+(?: \S+){0,3} fully\b")
     tune = words.search(r"\b(?:fine[ -]?tun\w*|sft|dpo|grpo|rlhf|ft)\b")
     if tune and not full:  # 'ft time qwen2.5 32b full, 8x h100': 'full' alone after a fine-tune names the method
@@ -671,10 +671,9 @@ def tuning_asked(words: Words, tune: Found) -> Found:
     said, before = tune.group(0), words.text[:tune.start()].rstrip()
     tuned = rx.fullmatch(r"fine[ -]?tuned", said)
     owned = rx.search(r"\b(?:a|an|our|my|the|your|their|this|that|own|\w+'s)(?: \w+)?$", before)
-    made = (tuned and owned  # 'serving our fine-tuned X'
-            # 'We fine-tuned Yi 34B ... and serve it with vllm': the tuning is done; the question serves it
-            or tuned and rx.search(r"\b(?:we|i|they|we've|i've|we have|i have|they've)(?: already)?$", before)
-            and rx.search(SERVES, words.text[tune.end():])
+    made = (tuned and (owned  # 'serving our fine-tuned X'
+                       # 'We fine-tuned Yi 34B ... and serve it with vllm': the tuning is done; the question serves it
+                       or rx.search(r"\b(?:we|i|they)(?:'ve| have)?(?: already)?$", before) and rx.search(SERVES, words.text[tune.end():]))
             # 'we're serving our own fine-tune called acme-support-8b': a fine-tune is a model, here served
             or rx.fullmatch(r"fine[ -]?tunes?", said) and owned and rx.search(SERVES, words.text)
             # 'kunoichi dpo v2 7b', 'tulu sft 8b': the method names how the model was made
@@ -716,12 +715,11 @@ def methods_asked(words: Words, reading: Reading, qlora: Found, lora: Found, ful
 def read_method(words: Words, reading: Reading, found: tuple[Found, Found, Found, Found, Found]) -> None:
     """The method (full when only 'fine-tune' is said), 'from scratch', gradient checkpointing."""
     qlora, lora, full, tune, train = found
-    if qlora or lora:
-        reading.method = "qlora" if qlora else "lora"
-        words.take(qlora or lora, f"{'QLoRA' if qlora else 'LoRA'} fine-tuning")  # type: ignore[arg-type]
-    elif full or tune:
-        reading.method = "full"
-        words.take(full or tune, "full fine-tuning" if full else "fine-tuning (no LoRA or QLoRA named)")  # type: ignore[arg-type]
+    said = qlora or lora or full or tune
+    if said:
+        reading.method = "qlora" if qlora else "lora" if lora else "full"
+        named = "QLoRA" if qlora else "LoRA" if lora else "full" if full else None
+        words.take(said, f"{named} fine-tuning" if named else "fine-tuning (no LoRA or QLoRA named)")
     scratch = next((m for m in words.finditer(r"\bfrom[ -]scratch\b") if not rx.search(REBUILT, words.text[:m.start()])), None)
     if scratch:
         words.take(scratch, "training from scratch")
