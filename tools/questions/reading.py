@@ -703,12 +703,11 @@ def methods_asked(words: Words, reading: Reading, qlora: Found, lora: Found, ful
         qlora, lora, full = (m if m in asked else None for m in (qlora, lora, full))
     elif full and (qlora or lora) and full.start() < min(m.start() for m in (qlora, lora) if m):
         qlora = lora = None  # 'full fine-tuning (not lora), ... lora is not enough': the first named
-    if qlora and lora:  # 'lora or qlora?': the first named, the other answered beside it
-        first, second = sorted((qlora, lora), key=lambda m: m.start())
-        reading.method = "qlora" if first is qlora else "lora"
-        reading.other_methods.append("lora" if first is qlora else "qlora")
-        words.take(second, f"also {reading.other_methods[0]}")
-        qlora, lora = (qlora, None) if first is qlora else (None, lora)
+    if qlora and lora:  # 'lora or qlora?': the first named is read, the other answered beside it
+        other = "lora" if qlora.start() < lora.start() else "qlora"
+        reading.other_methods.append(other)
+        words.take(lora if other == "lora" else qlora, f"also {other}")
+        qlora, lora = (qlora, None) if other == "lora" else (None, lora)
     return qlora, lora, full
 
 
@@ -790,7 +789,7 @@ NOT_GPU_MEMORY = (r"(?! ?(?:of |on )?(?:system |cpu |ddr\d? |unified )?(?:ram|dd
 def read_gpu_memory(words: Words, reading: Reading) -> None:
     """'a 24GB card', '48 gigs of vram', '80G', 'two 16 gb gpus': a GPU known by its memory. Next to a named GPU the
     size is that GPU's own ('4090 24gb'); before 'ram' it is system memory, not a GPU."""
-    for found in words.finditer(MEMORY + NOT_GPU_MEMORY + r"(?: of)?(?: v?ram| vram| memory)?"):
+    for found in words.finditer(MEMORY + NOT_GPU_MEMORY + r"(?: of)?(?: v?ram| memory)?"):
         first = words.index_at(found.start())
         size = float(found.group(1))
         before = " ".join(words.words[max(0, first - 4):first])
