@@ -535,7 +535,8 @@ ENGINE_NAMES = "|".join(re.escape(name) for name in sorted(v.ENGINES, key=len, r
 # what can be ruled out: the formats, engines and sharding of the vocabulary, the methods, checkpointing and spot prices
 NEGATABLE = "|".join((*(pattern for pattern, _ in v.WEIGHT_FORMATS), ENGINE_NAMES, CHECKPOINTING,
                       r"lora|gguf|quantization|training|fine[ -]?tuning|deepspeed|zero[ -]?\d|fsdp|checkpointing|ckpt",
-                      r"spot|on[ -]demand|interruptible|preemptible"))
+                      r"(?:\$ ?[\d.]+ ?(?:/ ?hr? )?)?(?:spot|interruptible|preemptible)|on[ -]demand"))  # 'ignore the $1.85 spot price'
+SET_ASIDE = r"\b(?:ignore|disregard|forget|never) (?:about )?(?:the |that |any )?"  # 'forget about spot', 'ignore the fp16 numbers'
 
 
 def read_negations(words: Words, reading: Reading) -> None:
@@ -543,11 +544,11 @@ def read_negations(words: Words, reading: Reading) -> None:
     out is read, not used."""
     for doubt in words.finditer(rf"\b(?:{DONT}|doesn't|didn't|not sure i) buy (?:it|that|this|the claim|them)\b"):
         words.take(doubt, "disbelief (not a purchase)")
-    for found in words.finditer(rf"{NEGATION}({NEGATABLE})\b|{CHECKPOINTING}(?: (?:turned|switched|set))? (?:off|disabled)\b"
-                                rf"|\b(?:turn\w*|switch\w*) off {CHECKPOINTING}\b"):
+    turned_off = rf"{CHECKPOINTING}(?: (?:turned|switched|set))? (?:off|disabled)\b|\b(?:turn\w*|switch\w*) off {CHECKPOINTING}\b"
+    for found in words.finditer(rf"(?:{NEGATION}|{SET_ASIDE})({NEGATABLE})\b|{turned_off}"):
         ruled_out = found.group(1) or "gradient checkpointing"
         words.take(found, f"ruled out: {ruled_out}")
-        if ruled_out in ("spot", "interruptible", "preemptible"):  # "don't quote me spot": on-demand it is
+        if rx.search(r"spot|interruptible|preemptible", ruled_out):  # "don't quote me spot": on-demand it is
             reading.pricing = "on_demand"
         if rx.search(r"checkpoint|ckpt", ruled_out):
             reading.gradient_checkpointing = False
@@ -766,10 +767,6 @@ def read_stack(words: Words, reading: Reading) -> None:
     deepspeed = words.search(r"\bdeepspeed\b") if reading.sharding else None
     if deepspeed:
         words.take(deepspeed, "DeepSpeed")
-    for ignored in words.finditer(r"\b(?:ignore|disregard|forget|not|never|no) (?:about )?(?:the |that |any )?(?:\$ ?[\d.]+ ?(?:/ ?hr? )?)?"
-                                  r"(?:spot|preemptible|interruptible)\b"):  # 'ignore the $1.85 spot price'
-        words.take(ignored, "spot ruled out")
-        reading.pricing = "on_demand"
     spot = words.search(r"\b(?:spot|preemptible|interruptible)\b")
     on_demand = words.search(r"\bon[ -]?demand\b")
     if spot:
