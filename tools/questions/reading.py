@@ -1090,7 +1090,7 @@ def read_token_counts(words: Words, reading: Reading) -> None:
         found = words.search_all_tiers(pattern)
         if found:
             words.take_range(*found.span(), kind, kind=kind, value=float(found[1]) * v.TOKEN_SCALE[found[2]] if found.lastindex else value)
-    set_aside(words, ((rf"\bper (?:\d+(?:\.\d+)? ?)?(?:{scale}) {tokens}|\b1 ?(?:{scale}) {tokens} (?:would |will |does |do )?cost",
+    take_told(words, ((rf"\bper (?:\d+(?:\.\d+)? ?)?(?:{scale}) {tokens}|\b1 ?(?:{scale}) {tokens} (?:would |will |does |do )?cost",
                        "tokens a price is quoted per (not training data)"),))  # 'cost per million output tokens'
     corpus = words.search(rf"(\d+(?:\.\d+)?) ?({scale}) {TOKEN_WORD}\b(?! ?(?:/|per) ?s)(?! context)")
     volume = corpus and rx.match(r" ?(?:/ ?|per |a |each |every )(?:day|month|week)\b|/d\b| daily\b", words.text[corpus.end():])
@@ -1151,7 +1151,7 @@ def epoch_count(found: re.Match[str]) -> float:
     return count_value(found.group(1))
 
 
-def set_aside(words: Words, told: tuple[tuple[str, str], ...]) -> None:
+def take_told(words: Words, told: tuple[tuple[str, str], ...]) -> None:
     """Words that say a number but no value to read ('a 3-year commitment', 'paid $800 for it'), as (pattern, what
     they are) rows: every match is taken, so no later reader reads it as a value."""
     for pattern, meaning in told:
@@ -1178,7 +1178,7 @@ AT_THE_SAME_TIME = r"(?:at once|at the same (?:time|moment)|concurrently|simulta
 def read_traffic(words: Words, reading: Reading) -> None:
     """Who asks (its size) and the users the slot rows left ('1000 concurrent users'), weighed against a request rate;
     '16k sequences', 'full-length 40k requests' are a length, not a count of users."""
-    set_aside(words, ((r"(?<![\w.$])(?:1|2|4|8|16|32|64|128|256|(?<=full-length )\d+) ?k[ -]?(?:token )?" + PER_SEQUENCE + r"\b",
+    take_told(words, ((r"(?<![\w.$])(?:1|2|4|8|16|32|64|128|256|(?<=full-length )\d+) ?k[ -]?(?:token )?" + PER_SEQUENCE + r"\b",
                        "a sequence length"),))
     peak = any(span.kind == "users" for span in words.spans)  # read at once by the slot rows
     headcount = peak and words.search(rf"(?<![\w.$])\d+ (?:users?|{STAFF})\b")
@@ -1264,7 +1264,7 @@ def read_budgets(words: Words, reading: Reading) -> None:
     for found, zero in [(words.search(p), zero) for p, zero in phrases.NOT_PAID]:  # 'no extra staff or colo': both
         if found:
             words.take_range(*found.span(), f"not paid: {', '.join(zero)}", kind="rent_vs_buy", value=zero)
-    set_aside(words, ((PAID_FOR, "what was paid for hardware already owned (not a price to weigh)"),))
+    take_told(words, ((PAID_FOR, "what was paid for hardware already owned (not a price to weigh)"),))
 
 
 def read_utilization(words: Words, reading: Reading) -> None:
@@ -1303,7 +1303,7 @@ def read_prices(words: Words, reading: Reading) -> None:
         reading.rent_usd_per_gpu_hour = float(cents.group(1)) / 100
         words.take(cents, f"rent ${reading.rent_usd_per_gpu_hour:g} per GPU-hour")
     if rx.search(v.PRICE_SET_ASIDE, words.text):  # 'leaving price aside (the quotes expire)': no price is an input
-        set_aside(words, ((rf"{phrases.PRICE}(?: {phrases.EACH})?", "a price the question sets aside"),))
+        take_told(words, ((rf"{phrases.PRICE}(?: {phrases.EACH})?", "a price the question sets aside"),))
     purchase = words.search(phrases.PURCHASE_PRICE)
     buying = rx.search(phrases.PRICE_TALK, words.text)
     each = buying and words.search(phrases.THOUSANDS_EACH)
@@ -1343,7 +1343,7 @@ YEARS_TOLD = (  # years and months that are no horizon
 
 def read_years(words: Words, reading: Reading) -> None:
     """'over 3 years', 'for a 6-month project': the horizon; not a commitment term, a spend per period or the past."""
-    set_aside(words, YEARS_TOLD)
+    take_told(words, YEARS_TOLD)
     project = rx.search(BUYING, words.text) and words.search(*phrases.PROJECT)
     if project:  # 'buy one for a 6-month project?' (its hours are still read as the job's)
         reading.years = float(project[1]) * v.DURATION_HOURS[project[2]] / v.DURATION_HOURS["year"]
