@@ -42,6 +42,18 @@ def test_a_whole_question_after_another_is_read_on_its_own(catalog, first, secon
     assert not after.follow_up and after.journey == alone.journey and after.reading == alone.reading
 
 
+@pytest.mark.parametrize("first, second, journey", [  # a card's own question, with 'it' or 'this' in it: no follow-up
+    ("will llama 3.1 70b fit on 2 h100s in fp8?", "what is an mi300x and how much bandwidth does it have?", "gpu_card"),
+    ("how many h100s to serve llama 3.3 70b to 200 users?", "tell me the specs of the b200", "gpu_card"),
+    ("can i fine-tune qwen3 32b with qlora on a 4090?", "how many kv heads does gemma 3 27b have, is it moe?", "model_card"),
+    ("rent or buy 4 a100s for two years?", "what's this gaudi3 thing, how much memory does it have?", "gpu_card"),
+])
+def test_a_question_about_a_named_card_after_another_is_read_on_its_own(catalog, first, second, journey):
+    alone = ask(second, catalog)
+    after = ask(second, catalog, ask(first, catalog))
+    assert not after.follow_up and after.journey == alone.journey == journey and after.answer == alone.answer
+
+
 @pytest.mark.parametrize("first, second", [  # short changes and words that point back still carry the setup
     ("will qwen2.5 32b fit on two 3090s in awq?", "and with 32k context?"),
     ("how many h100s to serve llama 3.1 70b to 200 users?", "what about 500 users?"),

@@ -39,6 +39,7 @@ MONEY_ASK = "|".join((j.BUY, j.RENT_OR_OWN, j.COST_ASK))
 COUNT_WORDS = {"a pair": 2, "a couple": 2, "both": 2, "second": 2, "third": 3, "fourth": 4}
 UNSET = Reading(text="")  # every field at its default: a field said by a question differs from it (0 and False are said)
 SPEC_ASK = r"\b(?:specs?|bandwidth|tdp|tflops|flops)\b|\bwhat(?: is|'s|s) an? ·"  # 'what are the specs of the b200?' asks of the card
+CARD_ASK = SPEC_ASK + r"|\bwhat(?: is|'s|s) (?:this |that |the )·|\bhow much (?:memory|vram|bandwidth)\b"  # of the card named
 SHORT_CHANGES = ("gpus", "weights_dtype", "seq_len", "users", "engine", "tokens_per_s_per_user", "kv_cache_dtype", "hours", "years",
                  "utilization", "pricing", "batch_size")  # 'at 8k?', 'on spot?': a short question that changes one of these
 KEPT_FROM_BEFORE = ("text", "asked", "asking", "aside", "reports_count", "spans", "ignored", "notes", "method", "method_said",
@@ -60,6 +61,13 @@ def asks_of_its_own_gpus(previous: Reading, new: Reading) -> bool:
     journey = choose(new)
     return (journey is not None and journey.name in ("cloud_cost", "rent_or_buy") and bool(new.gpus)
             and prices_other_gpus(previous, new) and not rx.search(STRONG_POINTER, new.text))
+
+
+def asks_of_a_card(new: Reading) -> bool:
+    """'what is an mi300x and how much bandwidth does it have?' after a fit: a GPU's (or a model's) own card, named."""
+    journey = choose(new)
+    return (journey is not None and journey.name in ("gpu_card", "model_card")
+            and (rx.search(CARD_ASK, new.asked) is not None or journey.name == "model_card" and j.said(new, j.CARD_FIRST)))
 
 
 def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
@@ -90,7 +98,8 @@ def reads_as_follow_up(previous: Reading, new: Reading) -> bool:
         return False  # a model and a GPU of its own: a whole question
     # a GPU and the ask of which models it holds starts afresh too ('whats the biggest model i can run on a 3090 with
     # ollama' after a QLoRA question is not about QLoRA)
-    own_subject = (new.gpus and j.biggest_model_asked(new) or asks_of_its_own_gpus(previous, new)) and not (same_talk or returns or opens)
+    own_subject = ((new.gpus and j.biggest_model_asked(new) or asks_of_its_own_gpus(previous, new) or asks_of_a_card(new))
+                   and not (same_talk or returns or opens))
     cues = opens or points_back or short_change or same_talk or subjectless(previous, new) or on_the_same_gpus(previous, new)
     return bool(cues) and not own_subject
 
