@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from gpusizer.tools.figures import number
 from gpusizer.tools.questions import ask
 
 
@@ -115,3 +116,21 @@ def test_the_concurrent_count_is_the_load_not_the_head_count(catalog, question, 
     from gpusizer.tools.questions import ask
 
     assert ask(question, catalog).reading["users"] == users
+
+
+@pytest.mark.parametrize("question", [
+    "peak aggregate tokens/sec for mistral small 24b in fp8 on one l40s under vllm?",
+    "whats the max throughput qwen3 14b can push on 2x a100 80gb with sglang",
+])
+def test_a_boxs_throughput_is_what_it_serves_in_all_with_no_speed_floor(catalog, question):
+    answer = ask(question, catalog)
+    made = next(c for c in answer.calls if c.tool == "serving_capacity")
+    assert made.arguments["min_tokens_per_s_per_user"] == 0 and made.result is not None
+    best = max(made.result["layouts"], key=lambda layout: layout["aggregate_tokens_per_s"])
+    assert f"about {number(best['aggregate_tokens_per_s'])} output tokens/s in all" in answer.answer.splitlines()[0]
+    assert "the most output tokens/s in all" in answer.interpretation
+
+
+def test_a_throughput_at_a_batch_said_is_the_speed_at_that_batch(catalog):
+    answer = ask("total throughput of llama 3.1 8b on one h100 with vllm at batch 16?", catalog)
+    assert [c.tool for c in answer.calls][:1] == ["estimate_speed"] and answer.calls[0].arguments["concurrency"] == 16

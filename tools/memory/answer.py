@@ -5,6 +5,9 @@ bytes, verdict first. Priced fits are listed cheapest first, the way a person pi
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from gpusizer.tools.figures import best_of, gib, number, usd, within_limit
 from gpusizer.tools.memory.engine_settings import ENGINE_NAMES
 from gpusizer.tools.memory.fitting import MAX_GPUS, split_of
@@ -12,6 +15,9 @@ from gpusizer.tools.memory.model.formats import FORMATS
 from gpusizer.tools.memory.request import GpuFit, VramEstimate
 
 FITS_SHOWN = 5
+# a Mac outside the catalog: its GPU's share of unified memory (the catalog's Apple rows hold the same limit as usable memory)
+UNIFIED_MEMORY_NOTE = ("On Apple silicon the GPU may use about 2/3 to 3/4 of unified memory by default (macOS's wired limit, "
+                       "raised with iogpu.wired_limit_mb): compare the figure with that share, not the whole.")
 NOTES_SHOWN = 3
 
 
@@ -54,6 +60,13 @@ def verdict(result: VramEstimate) -> str:
     if served is not None and served.reason:  # within the card's memory, but not the engine's budget: say the engine's why
         return f"Does not fit: {ENGINE_NAMES[served.engine]} would not start on the {check.name}: {served.reason}; as asked, {takes}."
     return f"Does not fit: {needs}, the {check.name} has {gib(check.usable_bytes)} usable; as asked, {takes}."
+
+
+def partly_in_system_ram(serving: Mapping[str, Any] | None) -> bool:
+    """Whether llama.cpp left layers in system RAM (an estimate's `serving`, as a dict): a partial fit. Their KV cache
+    stays there with them, so host KV bytes say it (host weight bytes do not: llama.cpp keeps the token-embedding table
+    in system RAM on any fit). One rule for the Ask answer ('Partly: ...') and the TUI card ('fits partly')."""
+    return bool(serving and (serving.get("host_kv_bytes") or 0) > 0)
 
 
 THIN_SHARE = 0.05  # under 5% of usable memory to spare: a longer prompt, a second request or another process tips it over

@@ -41,6 +41,11 @@ def gpu_class(spec: GpuSpec) -> str:
     return "workstation" if "consumer" in form or "workstation" in form or spec.vendor == "Apple" else "datacenter"
 
 
+def sold_in(spec: GpuSpec, server: int) -> int:
+    """How many of a GPU come together when no count is said: one PCIe card, else a server of SXM or OAM modules."""
+    return 1 if spec.form_factor.startswith("PCIe") else server
+
+
 def default_figure(catalog: Catalog, line: str, spec: GpuSpec, given: float | None, unit: str | None = None) -> Figure:
     """The caller's figure, else the catalog's row for this line and the GPU's class."""
     row = catalog.ownership_by_id.get(f"{line}:{gpu_class(spec)}")

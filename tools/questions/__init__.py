@@ -2,7 +2,9 @@
 
 Used by `gpusizer ask` and the TUI's Ask tab; imports neither Textual nor MCP.
 """
-from .answers import AskAnswer, ToolCall, partly_in_system_ram
+from gpusizer.tools.memory.answer import partly_in_system_ram
+
+from .answers import AskAnswer, ToolCall
 from .asking import EXAMPLES, Understood, ask, understand
 from .reading import Reading, facts, read_question
 

@@ -1,7 +1,7 @@
 """What Ask returns: the answer, how the question was read, what it ignored and assumed, and each tool call made."""
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field, PrivateAttr
@@ -38,13 +38,6 @@ class AskAnswer(BaseModel):
     calls: list[ToolCall] = []
     _reading: Any = PrivateAttr(default=None)  # the Reading, for follow-up questions
     _models_seen: list[str] = PrivateAttr(default_factory=list)  # the conversation's models so far, the latest last
-
-
-def partly_in_system_ram(serving: Mapping[str, Any] | None) -> bool:
-    """Whether llama.cpp left layers in system RAM: a partial fit. Their KV cache stays there with them, so host KV
-    bytes say it (host weight bytes do not: llama.cpp keeps the token-embedding table in system RAM on any fit). One
-    rule for the Ask answer ('Partly: ...') and the TUI card ('fits partly')."""
-    return bool(serving and (serving.get("host_kv_bytes") or 0) > 0)
 
 
 Result = TypeVar("Result", bound=BaseModel)

@@ -10,6 +10,7 @@ from typing import Any
 
 from gpusizer.catalog import Catalog, SizingError
 from gpusizer.tools.figures import gib
+from gpusizer.tools.memory.answer import UNIFIED_MEMORY_NOTE
 from gpusizer.tools.memory.estimate import estimate_vram
 from gpusizer.tools.pricing import cheapest_fits
 
@@ -57,8 +58,6 @@ def answer_unknown_gpu(reading: Reading, catalog: Catalog, calls: list[ToolCall]
 
 
 APPLE = r"\bm[1-4]\b|\bmac|\bapple"
-APPLE_NOTE = ("On Apple silicon the GPU may use about 2/3 to 3/4 of unified memory by default (macOS's wired limit, "
-              "raised with iogpu.wired_limit_mb): compare the figure with that share, not the whole.")
 
 
 ASKS_FOR_A_MODEL = (r"\b(?:biggest|largest|best|most big)(?: \w+){0,2} (?:models?|llms?)\b"
@@ -327,5 +326,5 @@ def closing_lines(reading: Reading, calls: list[ToolCall], not_answered: list[st
     unused += [f"GPU {g}" for g, _ in reading.gpus[1:] if g not in called and not g.endswith("GB")]
     lines = [f"Also named, not answered for here: {', '.join(dict.fromkeys(unused))} (ask about it on its own)."] if unused else []
     if reading.unknown_gpus and rx.search(APPLE, " ".join(reading.unknown_gpus)):
-        lines.append(APPLE_NOTE)
+        lines.append(UNIFIED_MEMORY_NOTE)
     return lines + reading.notes + (["Not answered: " + "; ".join(not_answered) + "."] if not_answered else [])

@@ -16,7 +16,15 @@ from gpusizer.tools.compare.answer import compare_gpus_answer
 from gpusizer.tools.compare.card import gpu_card
 from gpusizer.tools.figures import gib
 from gpusizer.tools.memory import fitting
-from gpusizer.tools.memory.answer import count_answer, estimate_vram_answer, fit_answer, limits_answer, named_candidates, peak_answer
+from gpusizer.tools.memory.answer import (
+    count_answer,
+    estimate_vram_answer,
+    fit_answer,
+    limits_answer,
+    named_candidates,
+    partly_in_system_ram,
+    peak_answer,
+)
 from gpusizer.tools.memory.biggest import DEFAULT_CONTEXT as BIGGEST_DEFAULT_CONTEXT
 from gpusizer.tools.memory.biggest import biggest_model, biggest_model_answer
 from gpusizer.tools.memory.engines.llama_cpp import offloadable_layers
@@ -27,6 +35,7 @@ from gpusizer.tools.money.answers import cloud_bill_answer, rent_vs_buy_answer
 from gpusizer.tools.money.budget import budget_hours_answer, cheaper_run_verdict, cheapest_ways, use_of_hours
 from gpusizer.tools.money.cheapest_way import cheapest_way, cheapest_way_answer
 from gpusizer.tools.money.cloud_cost import as_named
+from gpusizer.tools.money.ownership import sold_in
 from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest, quoted_rent_line
 from gpusizer.tools.pricing import cheapest_fits
 from gpusizer.tools.serving.answer import fastest_answer, serving_plans_answer
@@ -39,7 +48,7 @@ from gpusizer.tools.speed.training_time import training_time, training_time_answ
 from gpusizer.tools.validation import default_of
 
 from . import regex as rx
-from .answers import ToolCall, call, partly_in_system_ram
+from .answers import ToolCall, call
 from .reading import Reading
 
 ASSUMED_HOURS = 1.0  # cloud_cost needs a duration; a question without one is priced per hour, and says so
@@ -233,6 +242,7 @@ def memory_gpu_count(reading: Reading, catalog: Catalog, calls: list[ToolCall]) 
 
 
 RATE_ASK = r"\b(?:requests?|reqs?|queries|calls)(?: ?/ ?| per | an? | each )(?:s|sec\w*|min\w*|hour|hr)\b|\b(?:rps|qps)\b"
+THROUGHPUT = r"\bthroughput\b|\b(?:aggregate|total|combined|overall) (?:output )?(?:tokens?|tok)\b"
 ASKED_BATCH = r"batch|users|requests|concurren|parallel|simultaneous|chats|sessions|seqs|sequences|slots|streams|at once|" + RATE_ASK
 PER_TOKEN_COST = (r"(?:\b(?:per|a) ?|/ ?)(?:1 ?)?(?:m|mn|million|1m|k|thousand)\b(?: output| input)? ?tok|\bcost per (?:token|request)\b"
                   r"|\b1 ?(?:m|million|k|thousand) (?:output |input )?tok\w* (?:would |will |does |do )?cost")  # 'what 1M tokens cost'
@@ -241,8 +251,19 @@ PER_TOKEN_COST = (r"(?:\b(?:per|a) ?|/ ?)(?:1 ?)?(?:m|mn|million|1m|k|thousand)\
 def asks_engine_capacity(reading: Reading) -> bool:
     """'How many concurrent requests ... with vllm / ollama': what a serving engine admits, not one prefill."""
     serving_words = reading.engine not in (None, "hf") or said(reading, r"\b(concurren\w*|requests|users|serv\w*|parallel)\b")
-    return (bool(reading.gpus) and said(reading, ASKED_BATCH) and bool(serving_words) and reading.workload != "training"
+    asked = said(reading, ASKED_BATCH) or len(reading.gpus) == 1 and said(reading, THROUGHPUT)
+    return (bool(reading.gpus) and asked and bool(serving_words) and reading.workload != "training"
             and bool(reading.model) and not reading.gpus[0][0].endswith("GB"))
+
+
+def floorless(reading: Reading) -> bool:  # 'max throughput': no per-user speed floor
+    return said(reading, THROUGHPUT) and not reading.tokens_per_s_per_user
+
+
+def capacity_asked(reading: Reading, journey: str) -> bool:
+    """What an engine serves is the answer: a server's limits, or its throughput (at no batch said)."""
+    return asks_engine_capacity(reading) and (journey == "limits" or journey == "speed" and said(reading, THROUGHPUT)
+                                              and not (reading.batch_size or reading.users))
 
 
 def answer_limits(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
@@ -266,12 +287,15 @@ def prompt_within_window(reading: Reading, catalog: Catalog) -> int | None:
 def engine_capacity(reading: Reading, catalog: Catalog, calls: list[ToolCall], gpus: list[tuple[str, int | None]]) -> str:
     """What the GPUs serve under an engine (vLLM unless named) at the request length and speed said, else a chat's."""
     split = next((int(str(s.value)) for s in reading.spans if s.kind == "tensor_parallel"), 0)  # 'tp=8': the replica's size
-    request = {**request_arguments(reading, catalog), "engine": serving_engine(reading) or "vllm"}
+    lead = "rate" if said(reading, RATE_ASK) else "cost" if said(reading, PER_TOKEN_COST) else "throughput" if said(
+        reading, THROUGHPUT) else "requests"
+    request = {**request_arguments(reading, catalog), "engine": serving_engine(reading) or "vllm",
+               "min_tokens_per_s_per_user": 0 if floorless(reading) else None}
     results = [call(calls, catalog, serving_capacity, **request, gpu=gpu_id, gpu_count=n or 8, fewest=not n,
                     tokens_per_s_per_user=reading.tokens_per_s_per_user, gpus_per_replica=split if split in (2, 4, 8) else None,
                     gpu_memory_utilization=reading.gpu_memory_utilization, pricing=reading.pricing or "on_demand")
                for gpu_id, n in gpus[:4]]
-    return capacities_answer(results, "rate" if said(reading, RATE_ASK) else "cost" if said(reading, PER_TOKEN_COST) else "requests")
+    return capacities_answer(results, lead)
 
 
 # ---- serving and speed
@@ -310,6 +334,10 @@ def answer_speed(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> s
         what = f"the {reading.unknown_gpus[0]} is not in the catalog and" if reading.unknown_gpus else "a memory size alone"
         return (f"Speed needs the GPU's memory bandwidth, and {what} does not give it: name a catalog GPU "
                 "(e.g. 'on a 3090') for a speed figure.")
+    if capacity_asked(reading, "speed"):  # 'aggregate throughput on 2 l40s?'
+        served = engine_capacity(reading, catalog, calls, gpus)
+        if any((c.result or {}).get("layouts") for c in calls):
+            return served  # else: the speed, the fit's verdict first
     workload = request_arguments(reading, catalog)
     if gpus:  # each GPU named, as estimate_speed answers it ('across one node of 4 MI250X': that many)
         answers = [estimate_speed_answer(call(calls, catalog, tools.estimate_speed, gpu=gpu, num_gpus=count or 1,
@@ -322,7 +350,7 @@ def answer_speed(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> s
 def answer_training_time(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     gpus = named_gpus(reading)
     gpu, count = gpus[0] if gpus else (TRAINING_GPU, TRAINING_GPUS)
-    count = count or sold_in(catalog, gpu, TRAINING_GPUS)  # 'on my 4090' is one card; 'on H100s' a node
+    count = count or sold_in(catalog.find_gpu(gpu), TRAINING_GPUS)  # 'on my 4090' is one card; 'on H100s' a node
     told = {s.kind: s.value for s in reading.spans if isinstance(s.value, float)}  # 'Chinchilla-optimal', a claim
     per_parameter = told.get("tokens_asked")
     rate_only = not (reading.training_tokens or per_parameter)  # 'how many tokens per day': the rate, from a billion-token run
@@ -410,12 +438,7 @@ def bought_count(reading: Reading, catalog: Catalog) -> int:
     count = count or (int(told[1]) if told else None)  # 'buying our own 8', 'does buying 4 pay off?'
     at = reading.gpu_at[0] if reading.gpu_at else 0
     one = at > 0 and reading.text.split(" ")[at - 1] in ("a", "an", "one", "single")
-    return count or (1 if one else sold_in(catalog, gpu_id, int(default_of(RentVsBuyRequest, "gpu_count"))))
-
-
-def sold_in(catalog: Catalog, gpu_id: str, server: int) -> int:
-    """How many of a GPU come together when no count is said: one PCIe card, else a server of SXM or OAM modules."""
-    return 1 if catalog.find_gpu(gpu_id).form_factor.startswith("PCIe") else server
+    return count or (1 if one else sold_in(catalog.find_gpu(gpu_id), int(default_of(RentVsBuyRequest, "gpu_count"))))
 
 
 def answer_rent_or_buy(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:

@@ -169,12 +169,6 @@ class Words:
     def tier_at(self, index: int) -> int:
         return max(self.tier(self.starts[index]), self.named_again.get(index, 0))
 
-    def told_aside(self, index: int, meaning: str) -> None:
-        """A span read in a sentence that only tells, set aside for what the asking sentence names."""
-        for span in self.spans:
-            if span.at == index:
-                span.meaning, span.set_aside = meaning, True
-
     def unused_content(self) -> list[str]:
         return [w for w, u in zip(self.words, self.used, strict=True)
                 if not u and w not in v.STOP_WORDS and rx.search(r"[a-z0-9]", w)]
@@ -929,8 +923,7 @@ def set_aside_other_places(words: Words, reading: Reading, asking: str) -> None:
     if asked is not None:
         keep = [place_of(words, a) == age_or_place(asked.group(1)) for a in reading.gpu_at]
     elif counted is not None:  # 'onto those 4 cards'
-        count = int(counted.group(1)) if counted.group(1).isdigit() else v.NUMBER_WORDS[counted.group(1)]
-        keep = [c == count for _, c in reading.gpus]
+        keep = [c == count_of(counted.group(1)) for _, c in reading.gpus]
     else:
         return
     if any(keep) and not all(keep):
@@ -1461,7 +1454,7 @@ def size_asked(words: Words, reading: Reading) -> bool:
     named = words.search(UNSIZED)  # 'Mistral Large 2', 'command-r-plus': a model the catalog does not hold
     told = max((words.tier_at(a) for a in reading.model_at), default=0)  # where the models named are said
     if named and reading.models and words.tier(named.start()) > told:
-        models_told_aside(words, reading)
+        keep_named(words.spans, reading, "models", [], "told about, not asked about")
         if not rx.search(r"(?<![\w.$])\d+(?:\.\d+)? ?b\b", named.group(0)):  # 'command-r 35b' is sized below
             reading.unknown_models.append(words.take(named, UNSIZED_MEANING))
             return False
@@ -1471,14 +1464,8 @@ def size_asked(words: Words, reading: Reading) -> bool:
                                                  r"(?:\w+ ){1,3}$", words.text[:asked.start()])  # 'want to run 32b models now'
         if asked is None or not wanted and words.tier(asked.start()) <= told:
             return False
-        models_told_aside(words, reading)
+        keep_named(words.spans, reading, "models", [], "told about, not asked about")
     return True
-
-
-def models_told_aside(words: Words, reading: Reading) -> None:
-    for at, model in zip(reading.model_at, reading.models, strict=True):
-        words.told_aside(at, f"model {model}, told about, not asked about")
-    reading.models, reading.model_at = [], []
 
 
 def read_size(words: Words, reading: Reading) -> None:

@@ -10,6 +10,7 @@ from gpusizer.tools.memory.model.weights import default_weights_dtype
 from gpusizer.tools.memory.plan import LLAMA_CPP_DEFAULT, resolve_weights_dtype
 from gpusizer.tools.memory.recipes import DEFAULT_RECIPE
 from gpusizer.tools.memory.request import VramRequest, stored_weights_dtype
+from gpusizer.tools.money.ownership import sold_in
 from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
 from gpusizer.tools.serving.plan_models import PlanServingRequest
 from gpusizer.tools.serving.targets import INTERACTIVE_FLOOR_TOKENS_PER_S
@@ -22,13 +23,13 @@ from .journeys import (
     BIGGEST_MODEL_CONTEXT,
     TRAINING_GPU,
     TRAINING_GPUS,
-    asks_engine_capacity,
     bought_count,
+    capacity_asked,
     estimate_engine,
+    floorless,
     has_subject,
     named_gpus,
     serving_engine,
-    sold_in,
 )
 from .reading import Reading
 
@@ -113,7 +114,7 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
                 f"{number(reading.output_tokens or OUTPUT_TOKENS)} output tokens{target}{where}")
     if journey == "training_time":
         subject = subject_words(reading)
-        gpus = ", ".join(f"{c or sold_in(catalog, g, TRAINING_GPUS) if not g.endswith('GB') else c or 1} × {g}"
+        gpus = ", ".join(f"{c or sold_in(catalog.find_gpu(g), TRAINING_GPUS) if not g.endswith('GB') else c or 1} × {g}"
                          for g, c in reading.gpus)
         asked = any(s.kind == "tokens_asked" for s in reading.spans)  # 'how many tokens for $10k', 'Chinchilla-optimal'
         amount = (f"on {token_count(reading.training_tokens)} tokens" if reading.training_tokens
@@ -121,9 +122,10 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
         how = f" ({reading.method})" if reading.method_said and reading.method else ""
         return f"I read this as: train {subject}{how} {amount}" + (f" on {gpus}" if gpus else "") + (
             ", gradient checkpointing" if reading.gradient_checkpointing else "")
-    if journey == "limits" and asks_engine_capacity(reading):  # serving_capacity: requests of a prompt and an answer
+    if capacity_asked(reading, journey):  # serving_capacity: requests of a prompt and an answer
         engine = serving_engine(reading) or SERVING_ENGINE
-        speed = f"at least {number(reading.tokens_per_s_per_user or INTERACTIVE_FLOOR_TOKENS_PER_S)} tokens/s each"
+        speed = (f"at least {number(reading.tokens_per_s_per_user or INTERACTIVE_FLOOR_TOKENS_PER_S)} tokens/s each"
+                 if not floorless(reading) else "the most output tokens/s in all")
         cache = f", KV cache in {reading.kv_cache_dtype}" if reading.kv_cache_dtype else ""
         return (f"I read this as: what {engine} serves of {reading.model} on {gpu_words(reading)}: requests of "
                 f"{request_words(reading)} at once, {speed}{cache}")
@@ -158,7 +160,7 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
 
 def defaults_used(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
     """What the answer assumed because the question did not say, in the words a user would change."""
-    if journey == "limits" and asks_engine_capacity(reading):
+    if capacity_asked(reading, journey):
         return engine_capacity_defaults(reading)
     out = memory_defaults(reading, journey, catalog) if journey in MEMORY_JOURNEYS or journey in ("compare", "speed") \
         and has_subject(reading) else []
@@ -171,7 +173,7 @@ def request_words(reading: Reading) -> str:
 
 def engine_capacity_defaults(reading: Reading) -> list[str]:
     speed = f"speed: at least {number(INTERACTIVE_FLOOR_TOKENS_PER_S)} tokens/s per request (say e.g. '25 tok/s each')"
-    return serving_defaults(reading, "limits", None) + ([speed] if reading.tokens_per_s_per_user is None else [])
+    return serving_defaults(reading, "limits", None) + ([speed] if reading.tokens_per_s_per_user is None and not floorless(reading) else [])
 
 
 def unsaid(*rows: tuple[object, str]) -> list[str]:

@@ -9,6 +9,7 @@ first.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -206,8 +207,9 @@ LIMITED_BY = {"kv_cache": "the KV cache", "max_num_seqs": "the engine's max_num_
 
 
 def serving_capacity_answer(result: ServingCapacity, lead: str = "requests") -> str:
-    """The capacity as an answer, verdict first: `lead` 'requests' (at once), 'rate' (requests/s) or 'cost' ($ per
-    million output tokens at that load); then the other ways to split the GPUs and the assumptions that matter."""
+    """The capacity as an answer, verdict first: `lead` 'requests' (at once), 'rate' (requests/s), 'throughput' (output
+    tokens/s in all) or 'cost' ($ per million output tokens at that load); then the other ways to split the GPUs and
+    the assumptions that matter."""
     box = f"{result.gpu_count} × {result.gpu_id}"
     best = best_layout(result, lead)
     if best is None:
@@ -223,7 +225,9 @@ def serving_capacity_answer(result: ServingCapacity, lead: str = "requests") -> 
     rate = f"{number(best.requests_per_s)} requests/s"
     cost = (f"{usd(best.usd_per_million_output_tokens)} per million output tokens ({usd(best.usd_per_hour)}/h)"
             if best.usd_per_million_output_tokens is not None else "no cloud price in the catalog")
+    prompts = f"{number(best.requests_per_s * result.prompt_tokens)} prompt tokens/s"
     lines = [f"{box} ({split(best)}): " + {
+        "throughput": f"about {number(best.aggregate_tokens_per_s)} output tokens/s in all (and {prompts}), at {at_once}, {rate}",
         "rate": f"about {rate} sustained, at {at_once}",
         "cost": f"{cost} kept busy at {at_once}, {rate}"}.get(lead, f"{at_once}; about {rate} sustained")
              + f", {number(best.tokens_per_s_per_user)} tokens/s per user, TTFT {number(best.ttft_s)} s."]
@@ -242,17 +246,22 @@ def serving_capacity_answer(result: ServingCapacity, lead: str = "requests") -> 
     return within_limit(lines)
 
 
-LEADS = {"requests": "Most requests at once", "rate": "Most requests/s", "cost": "Cheapest per million output tokens"}
+LEADS = {"requests": "Most requests at once", "rate": "Most requests/s", "cost": "Cheapest per million output tokens",
+         "throughput": "Most output tokens/s"}
+FIGURES: dict[str, tuple[Callable[[ReplicaLayout], float], Callable[[ReplicaLayout], str]]] = {  # more is better
+    "requests": (lambda o: o.requests_at_once, lambda o: f"{number(o.requests_at_once)} at once"),
+    "rate": (lambda o: o.requests_per_s, lambda o: f"{number(o.requests_per_s)} requests/s"),
+    "throughput": (lambda o: o.aggregate_tokens_per_s, lambda o: f"{number(o.aggregate_tokens_per_s)} output tokens/s")}
 
 
 def best_layout(result: ServingCapacity, lead: str) -> ReplicaLayout | None:
-    """The layout that does best at the figure asked for: the most requests at once, requests/s, or the fewest $ per
-    million output tokens (an unpriced one last)."""
+    """The layout that does best at the figure asked for: the most requests at once, requests/s or output tokens/s, or
+    the fewest $ per million output tokens (an unpriced one last)."""
     if not result.layouts:
         return None
     if lead == "cost":
         return min(result.layouts, key=lambda o: (o.usd_per_million_output_tokens is None, o.usd_per_million_output_tokens or 0))
-    return max(result.layouts, key=lambda o: o.requests_per_s) if lead == "rate" else result.layouts[0]
+    return result.layouts[0] if lead == "requests" else max(result.layouts, key=FIGURES[lead][0])
 
 
 def capacities_answer(results: list[ServingCapacity], lead: str = "requests") -> str:
@@ -261,17 +270,15 @@ def capacities_answer(results: list[ServingCapacity], lead: str = "requests") ->
         best = best_layout(result, lead)
         if best is None or lead == "cost" and best.usd_per_million_output_tokens is None:
             return True, 0.0
-        return False, (best.usd_per_million_output_tokens or 0) if lead == "cost" else \
-            -(best.requests_per_s if lead == "rate" else best.requests_at_once)
+        return False, (best.usd_per_million_output_tokens or 0) if lead == "cost" else -FIGURES[lead][0](best)
     ranked = sorted(results, key=rank)
     if len(ranked) == 1:
         return serving_capacity_answer(ranked[0], lead)
     parts = []
     for result in ranked:
         best = best_layout(result, lead)
-        figure = ("cannot serve it" if best is None else usd(best.usd_per_million_output_tokens) if lead == "cost" and
-                  best.usd_per_million_output_tokens is not None else "no cloud price" if lead == "cost" else
-                  f"{number(best.requests_per_s)} requests/s" if lead == "rate" else f"{number(best.requests_at_once)} at once")
+        figure = ("cannot serve it" if best is None else FIGURES[lead][1](best) if lead != "cost" else
+                  usd(best.usd_per_million_output_tokens) if best.usd_per_million_output_tokens is not None else "no cloud price")
         parts.append(f"{result.gpu_count} × {result.gpu_id} {figure}")
     return f"{LEADS.get(lead, LEADS['requests'])}: " + "; ".join(parts) + ".\n" + serving_capacity_answer(ranked[0], lead)
 

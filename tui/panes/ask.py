@@ -16,7 +16,8 @@ from textual.widgets import Collapsible, Input, Static
 
 from gpusizer.catalog import Catalog
 from gpusizer.tools.figures import gib, usd
-from gpusizer.tools.questions import AskAnswer, ToolCall, ask, partly_in_system_ram
+from gpusizer.tools.memory.answer import partly_in_system_ram
+from gpusizer.tools.questions import AskAnswer, ToolCall, ask
 
 from ..form_input import FormInput
 from ..safe_text import esc
