@@ -12,10 +12,13 @@ from typing import Literal
 from .errors import CatalogError, SizingError
 from .gpu import GpuSpec
 from .loading import load_table, user_catalog_dir
-from .lookup import NameIndex, compact
+from .lookup import VENDOR_WORDS, NameIndex, compact
 from .model_arch import ModelArch
 from .offer import CloudOffer, Provider
 from .ownership import OwnershipCost, ReservedRate
+
+NAME_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+SPANS_REMEMBERED = 200_000
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,8 @@ class Catalog:
         self._model_names = NameIndex("model", ((m.model_id, [m.model_id.split("/")[-1], *m.aliases]) for m in models))
         self._short_names = {compact(s): m.model_id for m in models for s in m.short_names}
         self._family_default = {compact(g.family): g for g in gpus if g.family_default}
+        self._keys: tuple[frozenset[str], int] | None = None  # may_name's, built on first use
+        self._spans_read: dict[str, NameMatch | None] = {}
 
     def _check_references(self) -> None:
         for offer in self.offers:
@@ -154,6 +159,34 @@ class Catalog:
             if gpu_id:
                 return NameMatch("gpu", gpu_id)
         return None
+
+    def may_name(self, words: str) -> bool:
+        """False only when no name can match `words`: a name's compact form (lower-case letters and digits) is a prefix
+        of its span's, so a span none of whose prefixes is a name key names nothing (tests/test_ask_corpus.py checks
+        it never refuses what name_in_text reads)."""
+        if "/" in words or any(w in VENDOR_WORDS for w in re.split(r"[^a-z0-9.]+", words.lower())):
+            return True
+        keys, longest = self._name_keys()
+        squeezed = "".join(c for c in words.lower() if c in NAME_CHARACTERS)
+        candidates = (squeezed, "rtx" + squeezed) if words[:1].isdigit() else (squeezed,)  # '3090' is the RTX 3090
+        return any(c[:n] in keys for c in candidates for n in range(1, min(len(c), longest) + 1))
+
+    def name_in_span(self, words: str) -> NameMatch | None:
+        """name_in_text for a reader that offers every span of a text (Ask tries each of up to six words, nearly all
+        no name): refused first where may_name says no name can match, and remembered."""
+        if words not in self._spans_read:
+            if len(self._spans_read) >= SPANS_REMEMBERED:  # a long-running server: bounded
+                self._spans_read.clear()
+            self._spans_read[words] = self.name_in_text(words) if self.may_name(words) else None
+        return self._spans_read[words]
+
+    def _name_keys(self) -> tuple[frozenset[str], int]:
+        """Every compact key the name lookups use, and the longest."""
+        if self._keys is None:
+            indexes = (self._model_names._by_key, self._gpu_names._by_key, self._short_names, self._family_default)
+            keys = frozenset(k for index in indexes for key in index for k in (key, compact(key)) if k)
+            self._keys = keys, max(map(len, keys), default=0)
+        return self._keys
 
     def needs_download(self, name: str) -> bool:
         """Whether resolving this model name reads the Hugging Face Hub (a Hub id outside the catalog, not cached yet):

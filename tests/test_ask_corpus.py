@@ -19,7 +19,6 @@ from gpusizer.catalog import load_catalog
 from gpusizer.tools import estimate_vram
 from gpusizer.tools.figures import gib
 from gpusizer.tools.questions import ask
-from gpusizer.tools.questions.names import may_name
 from gpusizer.tools.questions.shorthands import normalize
 
 PLACEHOLDER = re.compile(r"—|\bNone\b|\bnan\b|\bnull\b")
@@ -39,11 +38,11 @@ def test_the_corpus_holds_at_least_150_questions_over_every_journey():
 
 
 def test_a_span_the_name_shortcut_refuses_is_no_name_in_the_catalog(catalog):
-    """tools/questions/names.py refuses spans before the catalog's lookup: never one the catalog would read as a name."""
+    """Catalog.may_name refuses Ask's spans before the lookup (name_in_span): never one the catalog would read as a name."""
     for case in CORPUS[::60]:
         tokens = normalize(case["question"]).split(" ")
         spans = {" ".join(tokens[start:start + size]) for size in range(1, 7) for start in range(len(tokens) - size + 1)}
-        assert not [span for span in spans if not may_name(catalog, span) and catalog.name_in_text(span) is not None]
+        assert not [span for span in spans if not catalog.may_name(span) and catalog.name_in_text(span) is not None]
 
 
 @pytest.mark.slow  # run by .ci/run after the README's test command (pyproject.toml: markers)

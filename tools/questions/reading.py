@@ -15,7 +15,6 @@ from gpusizer.catalog.clouds import cloud_names
 from . import money_words as phrases
 from . import regex as rx
 from . import vocabulary as v
-from .names import name_in_text
 from .sentences import sentence_tiers
 from .shorthands import normalize
 from .slots import PER_SEQUENCE, SLOTS, Slot, Span, kilo
@@ -209,9 +208,9 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
         for start in range(len(tokens) - size + 1):
             if any(words.used[start:start + size]) or tokens[start] in v.STOP_WORDS:
                 continue
-            found = name_in_text(catalog, " ".join(tokens[start:start + size]))
+            found = catalog.name_in_span(" ".join(tokens[start:start + size]))
             if found is None and size in (2, 3) and size_then_family(tokens[start:start + size]):
-                found = name_in_text(catalog, " ".join([*tokens[start + 1:start + size], tokens[start]]))  # '7b mistral'
+                found = catalog.name_in_span(" ".join([*tokens[start + 1:start + size], tokens[start]]))  # '7b mistral'
                 found = found if found is not None and found.kind == "model" else None
             if found is None:
                 continue
@@ -345,7 +344,7 @@ def sibling_of(catalog: Catalog, model_id: str, size: str) -> str | None:
     if at is None or at.group(0) == f"{size}b":
         return None
     for sibling in (name[:at.start()] + f"{size}b" + name[at.end():], name[:at.start()] + f"{size}b"):
-        found = name_in_text(catalog, sibling)
+        found = catalog.name_in_span(sibling)
         if found is not None and found.kind == "model":
             return found.item_id
     return None
