@@ -50,3 +50,10 @@ def test_chinchilla_optimal_answers_the_tokens_then_the_run(catalog, question, t
     run = next(c.result for c in answer.calls if c.tool == "training_time")
     assert run is not None and run["training_tokens"] == pytest.approx(tokens, rel=0.08)
     assert "Chinchilla-optimal" in answer.answer.splitlines()[0] and "GPU-hours" in answer.answer
+
+
+def test_a_budget_question_about_fine_tuning_answers_the_tokens_it_buys(catalog):
+    """Fine-tuning is training: 'how many tokens can I fine-tune on for $X' is the tokens a budget buys (blind round 4)."""
+    answer = ask("we've got $3,000 of cloud credit for a100s: roughly how many tokens could we fully fine-tune a 13B model on?",
+                 catalog)
+    assert answer.journey == "training_time" and answer.answer.startswith("About ") and " tokens: $" in answer.answer.splitlines()[0]

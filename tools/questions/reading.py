@@ -1078,7 +1078,7 @@ def read_token_counts(words: Words, reading: Reading) -> None:
     """'on 1T tokens', '20B tokens of data', '20k samples of ~1k tokens each'; not a price's unit or a load per day."""
     scale = "|".join(sorted(v.TOKEN_SCALE, key=len, reverse=True))
     tokens = r"(?:output |input |generated )?" + TOKEN_WORD + r"\b"
-    for pattern, kind, value in phrases.TOKENS_TOLD if rx.search(r"train|optimal|scratch", words.text) else ():  # 'advisor thinks 100B'
+    for pattern, kind, value in phrases.TOKENS_TOLD if rx.search(r"train|tun|optimal|scratch", words.text) else ():  # 'advisor thinks 100B'
         found = words.search_all_tiers(pattern)
         if found:
             words.take_range(*found.span(), kind, kind=kind, value=float(found[1]) * v.TOKEN_SCALE[found[2]] if found.lastindex else value)
