@@ -46,3 +46,15 @@ def test_sessions_a_week_over_a_span_are_the_hours_priced(catalog, question, hou
     answer = ask(question, catalog)
     assert answer.journey == "cloud_cost" and answer.reading["hours"] == pytest.approx(hours)
     assert "session" not in answer.ignored and "evening" not in answer.ignored
+
+
+@pytest.mark.parametrize("question", [
+    "We need an EU-only provider because of GDPR: 2x H100 for 200 hours. Cheapest option?",
+    "gdpr means we can only use providers in the eu: 4x a100 80gb for a week, cheapest?",
+])
+def test_a_data_law_said_prices_only_offers_under_it(catalog, question):
+    answer = ask(question, catalog)
+    made = next(c for c in answer.calls if c.tool == "cloud_cost")
+    assert answer.journey == "cloud_cost" and made.arguments["jurisdiction"] == "EU" and made.result is not None
+    assert made.result["offers"] and all(o["jurisdiction"] == "EU" for o in made.result["offers"])
+    assert "EU offers only" in answer.interpretation

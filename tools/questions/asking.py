@@ -219,7 +219,8 @@ def set_aside_the_story(reading: Reading) -> None:
         and len(reading.gpus) > 1  # 'A or B: which one is better?'
     asks_for_hardware = rx.search(j.WHICH_GPU + "|" + j.CHEAPEST_WAY, asking) is not None  # 'the cheapest way to fine-tune it?'
     needed = any(rx.search(r"(?:^|\b(?:i|we) )(?:need|want) (?:\S+ ){0,2}$", " ".join(reading.text.split()[:at]) + " ")
-                 for at in reading.gpu_at)  # 'need an A100 for a month. cheapest option?'
+                 for at in reading.gpu_at) or reading.hours is not None and not rx.search(j.WHICH_GPU, asking)  # 'need an A100
+    # for a month. cheapest option?', '2x H100 for 200 hours. cheapest option?': the job's GPUs, its providers asked
     set_aside_told(reading, gpus=asks_for_hardware and not candidates and not needed,  # 'torn between A and B
                    subject=rx.search(ASKS_FOR_A_MODEL, asking) is not None)
 

@@ -416,7 +416,7 @@ def answer_cloud(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> s
     told = {s.kind: s.value for s in reading.spans}
     result = call(calls, catalog, tools.cloud_cost, gpu=named if reading.providers else gpu_id, gpu_count=count or 1,
                   hours=reading.hours or ASSUMED_HOURS, pricing=told.get("pricing", reading.pricing or "both"),
-                  providers=reading.providers or None)
+                  providers=reading.providers or None, jurisdiction=reading.jurisdiction)
     budget = budget_of(reading)
     if budget and reading.training_tokens:  # '20B tokens, budget $10k: do we fit?'
         return answer_training_run(reading, catalog, calls)

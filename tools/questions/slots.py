@@ -228,6 +228,10 @@ SLOTS: tuple[Slot, ...] = (
         r"\bgpu[_ -]memory[_ -]utili[sz]ation(?: of| =| at| is)? (0?\.\d+|1(?:\.0)?)\b",
     ), lambda found: float(found.group(1)), lambda share: f"vLLM gpu_memory_utilization {share:g}", priority=103,
         example="vllm at gpu_memory_utilization 0.85: how many 8k requests for qwen3 32b on an h100?"),
+    *rows("jurisdiction", (  # where the data may go: cloud_cost's filter ('EU-only provider because of GDPR')
+        r"\b(eu|eea|uk)[- ](?:only|based|hosted|resident|region)\b|\b(?:in|inside|within|stays? in) the (eu|eea|uk)\b|\b(gdpr)\b",
+    ), lambda found: {"gdpr": "EU"}.get(g := next(x for x in found.groups() if x), g.upper()),
+        lambda law: f"offers under {law} data law only", priority=120, example="2x h100 for 200 hours, eu-only provider: cheapest?"),
     *rows("years", (
         r"(\d+(?:\.\d+)?) ?(month|year)s? (?:horizon|term|depreciation|lifetime|amorti[sz]ation)\b",
     ), lambda found: float(found.group(1)) / (12 if found.group(2) == "month" else 1), lambda years: f"a {years:g}-year horizon",

@@ -136,7 +136,8 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
             f"{bought_count(reading, catalog) if journey == 'rent_or_buy' and i == 0 else c or 1} × {g}"
             for i, (g, c) in enumerate(reading.gpus))
         extra = {"cloud_cost": f", {number(reading.hours or ASSUMED_HOURS)} h"
-                 + (f" at {usd(reading.rent_usd_per_gpu_hour)}/GPU-h" if reading.rent_usd_per_gpu_hour is not None else ""),
+                 + (f" at {usd(reading.rent_usd_per_gpu_hour)}/GPU-h" if reading.rent_usd_per_gpu_hour is not None else "")
+                 + (f", {reading.jurisdiction} offers only" if reading.jurisdiction else ""),
                  "rent_or_buy": (f", utilization {percent(reading.utilization)}" if reading.utilization is not None else "")
                  + (f", {number(reading.years)} year{'s' if reading.years != 1 else ''}" if reading.years else "")}
         return f"I read this as: {journey.replace('_', ' ')}: {gpus}{extra.get(journey, '')}"
