@@ -134,3 +134,15 @@ def test_a_boxs_throughput_is_what_it_serves_in_all_with_no_speed_floor(catalog,
 def test_a_throughput_at_a_batch_said_is_the_speed_at_that_batch(catalog):
     answer = ask("total throughput of llama 3.1 8b on one h100 with vllm at batch 16?", catalog)
     assert [c.tool for c in answer.calls][:1] == ["estimate_speed"] and answer.calls[0].arguments["concurrency"] == 16
+
+
+def test_a_pasted_max_model_len_asks_what_the_engine_admits_not_a_chat_speed(catalog):
+    """'vllm serve ... --max-model-len 16384: how many at once?' asks the engine's own limit (its KV cache at that length),
+    with the speed each request then gets said, not the count that keeps a default 10 tokens/s each."""
+    answer = ask("vllm serve Qwen/Qwen2.5-32B-Instruct --max-model-len 16384 on one h100. how many requests can it run at once?",
+                 catalog)
+    made = next(c for c in answer.calls if c.tool == "serving_capacity")
+    assert made.arguments["min_tokens_per_s_per_user"] == 0 and made.arguments["prompt_tokens"] == 16384 - 256
+    first = made.result["layouts"][0]
+    assert first["limited_by"] == "kv_cache" and f"{first['requests_at_once']} requests of" in answer.answer.splitlines()[0]
+    assert "as many as the engine admits" in answer.interpretation

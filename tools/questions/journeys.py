@@ -256,8 +256,11 @@ def asks_engine_capacity(reading: Reading) -> bool:
             and bool(reading.model) and not reading.gpus[0][0].endswith("GB"))
 
 
-def floorless(reading: Reading) -> bool:  # 'max throughput': no per-user speed floor
-    return said(reading, THROUGHPUT) and not reading.tokens_per_s_per_user
+ENGINE_WINDOW = r"\bengine context\b"  # a pasted --max-model-len: the engine's window, prompt and output together
+
+
+def floorless(reading: Reading) -> bool:  # 'max throughput', a pasted --max-model-len: no per-user speed floor
+    return said(reading, THROUGHPUT + "|" + ENGINE_WINDOW) and not reading.tokens_per_s_per_user
 
 
 def capacity_asked(reading: Reading, journey: str) -> bool:
@@ -278,17 +281,22 @@ def answer_limits(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> 
 
 def prompt_within_window(reading: Reading, catalog: Catalog) -> int | None:
     """The prompt of a context said ('how fast at 128k'), the output taken out where the window holds both."""
-    prompt, note = window_prompt(catalog, reading.model, reading.seq_len,
-                                 reading.output_tokens or default_of(PlanServingRequest, "output_tokens"))
+    prompt, note = window_prompt(catalog, reading.model, reading.seq_len, reading.output_tokens or default_of(
+        PlanServingRequest, "output_tokens"), reading.seq_len if said(reading, ENGINE_WINDOW) else None)
     reading.notes += [note] if note and note not in reading.notes else []
     return prompt
+
+
+def lead_of(reading: Reading) -> str:
+    """The figure a capacity question asks for first (serving_capacity_answer's `lead`)."""
+    return ("rate" if said(reading, RATE_ASK) else "cost" if said(reading, PER_TOKEN_COST)
+            else "throughput" if said(reading, THROUGHPUT) else "requests")
 
 
 def engine_capacity(reading: Reading, catalog: Catalog, calls: list[ToolCall], gpus: list[tuple[str, int | None]]) -> str:
     """What the GPUs serve under an engine (vLLM unless named) at the request length and speed said, else a chat's."""
     split = next((int(str(s.value)) for s in reading.spans if s.kind == "tensor_parallel"), 0)  # 'tp=8': the replica's size
-    lead = "rate" if said(reading, RATE_ASK) else "cost" if said(reading, PER_TOKEN_COST) else "throughput" if said(
-        reading, THROUGHPUT) else "requests"
+    lead = lead_of(reading)
     request = {**request_arguments(reading, catalog), "engine": serving_engine(reading) or "vllm",
                "min_tokens_per_s_per_user": 0 if floorless(reading) else None}
     results = [call(calls, catalog, serving_capacity, **request, gpu=gpu_id, gpu_count=n or 8, fewest=not n,

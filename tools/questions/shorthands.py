@@ -67,7 +67,7 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\bollama_kv_cache_type ?= ?", "ollama kv cache "), (r"--?kv[-_]cache[-_]dtype[ =]", ", kv cache "),  # a clause of its own:
     # '--quantization fp8 --kv-cache-dtype fp8_e5m2' names the weights' format, then the cache's
     (r"\bfp8_e[45]m[23]\b", "fp8"),
-    (r"--?cache[-_]type[-_][kv][ =]", "kv cache "), (r"--?max[-_]model[-_]len[ =]", "context "),
+    (r"--?cache[-_]type[-_][kv][ =]", "kv cache "), (r"--?max[-_]model[-_]len[ =]", "engine context "),
     (r"--?max[-_]total[-_]tokens[ =]", "context "),  # TGI: prompt and output of one request
     (r"--?num[-_]shard[ =](\d+)", r"tensor parallel \1"),  # TGI's tensor parallelism
     # Kubernetes: 'limits.nvidia.com/gpu: 2' asks for two GPUs, 'nvidia.com/gpu.product=NVIDIA-A100-SXM4-40GB' names them

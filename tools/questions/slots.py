@@ -153,7 +153,7 @@ SLOTS: tuple[Slot, ...] = (
         Pattern(r"(?<![\w.$])(?<!batch )(?<!batch size )(?<!bs )(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:context|ctx|context window"
                 r"|sequence\b|seq\b(?: len)?|prompts?\b|input\b)(?: lengths?| window| size)?"
                 r"|(?<![\w.$])(\d+(?:\.\d+)?) ?(k)(?: tokens?)? in\b"),
-        Pattern(r"(?:context|ctx|sequence|seq|prompt|input|max(?:imum)?[ _-]?(?=len))s?(?:[ _-]?(?:length|len|window|size))?"
+        Pattern(r"(?:(?:engine )?context|ctx|sequence|seq|prompt|input|max(?:imum)?[ _-]?(?=len))s?(?:[ _-]?(?:length|len|window|size))?"
                 r"(?: of| =| at| is| to| set to| is set to)? (\d+(?:\.\d+)?) ?(k)?\b(?: tokens?)?"),
         Pattern(r"(?<!averaging )(?<!average )(?<!avg )(?<!averages )(?<!averaged )"
                 r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?[ -]tokens?\b(?! ?(?:/|per|a|each) ?(?:s\b|sec|second))"

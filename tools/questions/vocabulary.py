@@ -87,7 +87,7 @@ training fine-tune fine tune finetune fine-tuning finetuning tuning serve servin
 fit fits fitting cost costs price prices pricing cheap cheaper cheapest expensive budget money dollars rent renting
 rental buy buying purchase owning compare comparison versus vs better best recommend recommended choose pick
 fast faster speed throughput tokens token context length sequence long longer longest max maximum largest biggest
-big large batch size users concurrent parallel simultaneous simultaneously concurrently requests total
+big large batch size users concurrent parallel simultaneous simultaneously concurrently requests total engine
 required require requires requirement requirements
 time take takes hours days tok/s t/s tokens/s tokens/sec tok/sec tps expect expected oom
 moe active params parameters experts kv cache hour hourly second sec single

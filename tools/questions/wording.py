@@ -28,6 +28,7 @@ from .journeys import (
     estimate_engine,
     floorless,
     has_subject,
+    lead_of,
     named_gpus,
     serving_engine,
 )
@@ -125,7 +126,8 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
     if capacity_asked(reading, journey):  # serving_capacity: requests of a prompt and an answer
         engine = serving_engine(reading) or SERVING_ENGINE
         speed = (f"at least {number(reading.tokens_per_s_per_user or INTERACTIVE_FLOOR_TOKENS_PER_S)} tokens/s each"
-                 if not floorless(reading) else "the most output tokens/s in all")
+                 if not floorless(reading) else "the most output tokens/s in all" if lead_of(reading) == "throughput"
+                 else "as many as the engine admits")
         cache = f", KV cache in {reading.kv_cache_dtype}" if reading.kv_cache_dtype else ""
         return (f"I read this as: what {engine} serves of {reading.model} on {gpu_words(reading)}: requests of "
                 f"{request_words(reading)} at once, {speed}{cache}")

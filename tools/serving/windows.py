@@ -14,10 +14,11 @@ def model_window(catalog: Catalog, model: str) -> int | None:
         return None
 
 
-def prompt_within_window(catalog: Catalog, model: str | None, context: int | None, output_tokens: int) -> tuple[int | None, str]:
-    """The prompt a `context` leaves for `output_tokens` within the model's window, and the note saying so ('' where
-    the context and the output fit as they are)."""
-    window = model_window(catalog, model) if model and context else None
+def prompt_within_window(catalog: Catalog, model: str | None, context: int | None, output_tokens: int,
+                         engine_window: int | None = None) -> tuple[int | None, str]:
+    """The prompt a `context` leaves for `output_tokens` within the model's window (or the engine's, its max_model_len,
+    where one is set), and the note saying so ('' where the context and the output fit as they are)."""
+    window = engine_window or (model_window(catalog, model) if model and context else None)
     if window is None or context is None or context + output_tokens <= window:
         return context, ""
     prompt = max(1, min(context, window) - output_tokens)
