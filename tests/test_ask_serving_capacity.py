@@ -146,3 +146,9 @@ def test_a_pasted_max_model_len_asks_what_the_engine_admits_not_a_chat_speed(cat
     first = made.result["layouts"][0]
     assert first["limited_by"] == "kv_cache" and f"{first['requests_at_once']} requests of" in answer.answer.splitlines()[0]
     assert "as many as the engine admits" in answer.interpretation
+
+
+def test_a_share_of_the_people_at_once_is_the_users_not_a_utilization(catalog):
+    answer = ask("our school has 1200 students and maybe 10% would use the tutor bot simultaneously. qwen2.5 14b: what gpus and cost?",
+                 catalog)
+    assert answer.journey == "serving" and answer.reading["users"] == 120 and answer.reading.get("utilization") is None

@@ -1162,7 +1162,7 @@ def read_epochs(words: Words, reading: Reading) -> None:
 
 
 # Who a count of people names, and the words that make it a count at once; users and people are said in one vocabulary
-STAFF = r"people|staff|employees|devs?|developers?|engineers?|researchers?|members|students|analysts?|teammates|colleagues"
+STAFF = v.STAFF
 USERS = rf"users?|requests|sessions|streams|ppl|persons?|customers|clients|seqs|sequences|agents|seats?|{STAFF}"
 IN_PARALLEL = r"(?:concurrent|parallel|simultaneous|active)"
 AT_THE_SAME_TIME = r"(?:at once|at the same (?:time|moment)|concurrently|simultaneously)"

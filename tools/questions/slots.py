@@ -228,6 +228,11 @@ SLOTS: tuple[Slot, ...] = (
         r"\bgpu[_ -]memory[_ -]utili[sz]ation(?: of| =| at| is)? (0?\.\d+|1(?:\.0)?)\b",
     ), lambda found: float(found.group(1)), lambda share: f"vLLM gpu_memory_utilization {share:g}", priority=103,
         example="vllm at gpu_memory_utilization 0.85: how many 8k requests for qwen3 32b on an h100?"),
+    *rows("users", (  # '2,000 employees, about 5% chatting at the same time': that share of them, before utilization
+        rf"(?<![\w.$])(\d+) (?:[\w-]+ ){{0,3}}?(?:users|{v.STAFF})\b[^.?!]{{0,40}}?\b(\d+(?:\.\d+)?) ?% (?:of \w+ )?(?:\w+ ){{0,2}}?"
+        + v.AT_ONCE,
+    ), lambda found: max(1, round(int(found[1]) * float(found[2]) / 100)), lambda users: f"{users:,} concurrent users", priority=105,
+        example="2,000 employees, about 5% of them chatting at the same time: how many h100s for mistral small 24b?"),
     *rows("jurisdiction", (  # where the data may go: cloud_cost's filter ('EU-only provider because of GDPR')
         r"\b(eu|eea|uk)[- ](?:only|based|hosted|resident|region)\b|\b(?:in|inside|within|stays? in) the (eu|eea|uk)\b|\b(gdpr)\b",
     ), lambda found: {"gdpr": "EU"}.get(g := next(x for x in found.groups() if x), g.upper()),

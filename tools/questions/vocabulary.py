@@ -269,6 +269,7 @@ REFERS_BACK = (r"\b(?:fits?|run|work|load)s? (?:\w+ )?(?:on|in|across) (?:that|t
                r"|possible|for real)\b|\bdoes (?:that|this|it) (?:still )?(?:hold|work|apply|check out)\b"
                r"|\b(?:who's|who is|whos|which (?:one |side |of (?:them|us|the two) )?is) (?:right|correct)\b"  # 'who's right?'
                r"|\bwhich is it\b")
+STAFF = r"people|staff|employees|devs?|developers?|engineers?|researchers?|members|students|analysts?|teammates|colleagues"
 AT_ONCE = (
     r"(?:(?:are |being |will |would |may |might )?(?:hitting|using|use|uses|hit|online|active|at once|at the same time|simultaneous\w*"
     r"|concurrent\w*|in (?:the )?same time)\b)")
