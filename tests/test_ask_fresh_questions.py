@@ -61,3 +61,8 @@ def test_a_question_about_a_named_card_after_another_is_read_on_its_own(catalog,
 ])
 def test_a_change_to_the_last_question_is_still_a_follow_up(catalog, first, second):
     assert ask(second, catalog, ask(first, catalog)).follow_up
+
+
+def test_will_it_start_or_crash_beside_a_pasted_command_is_a_fit_not_troubleshooting(catalog):
+    answer = ask("vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 32768 on a single a10g. will this start or crash?", catalog)
+    assert answer.understood and answer.journey == "fit" and any(c.tool == "estimate_vram" for c in answer.calls)

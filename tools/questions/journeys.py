@@ -256,7 +256,7 @@ def asks_engine_capacity(reading: Reading) -> bool:
             and bool(reading.model) and not reading.gpus[0][0].endswith("GB"))
 
 
-ENGINE_WINDOW = r"\bengine context\b"  # a pasted --max-model-len: the engine's window, prompt and output together
+ENGINE_WINDOW = r"\bengine context\b"  # a pasted --max-model-len: prompt and output in it
 
 
 def floorless(reading: Reading) -> bool:  # 'max throughput', a pasted --max-model-len: no per-user speed floor

@@ -233,7 +233,7 @@ SLOTS: tuple[Slot, ...] = (
         + v.AT_ONCE,
     ), lambda found: max(1, round(int(found[1]) * float(found[2]) / 100)), lambda users: f"{users:,} concurrent users", priority=105,
         example="2,000 employees, about 5% of them chatting at the same time: how many h100s for mistral small 24b?"),
-    *rows("jurisdiction", (  # where the data may go: cloud_cost's filter ('EU-only provider because of GDPR')
+    *rows("jurisdiction", (  # cloud_cost's filter ('EU-only provider because of GDPR')
         r"\b(eu|eea|uk)[- ](?:only|based|hosted|resident|region)\b|\b(?:in|inside|within|stays? in) the (eu|eea|uk)\b|\b(gdpr)\b",
     ), lambda found: {"gdpr": "EU"}.get(g := next(x for x in found.groups() if x), g.upper()),
         lambda law: f"offers under {law} data law only", priority=120, example="2x h100 for 200 hours, eu-only provider: cheapest?"),

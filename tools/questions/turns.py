@@ -35,7 +35,7 @@ class Turn:
 Journey = j.Journey | None
 
 
-ASK_WORDS = (j.COMPARING + r"|\b(how long|what is|what's an?|specs?|keep up with|cope with"
+ASK_WORDS = (j.COMPARING + r"|\b(how long|what is|what's an?|specs?|keep up with|cope with|will (?:it|this|that) (?:start|load|come up)"
              r"|how many (?:of (?:those|these|them) )?[\w-]+ (?:[\w-]+ )?(?:cards|gpus|nodes) (?:would|will|do|should) (?:we|i) need)\b")
 
 

@@ -50,7 +50,7 @@ UNKNOWN_GPU_PATTERNS = [
     r"(?<!\$)\b(?:rtx |gtx )?(?:[1-5]0[5-9]0|20[6-8]0|1[06][5-8]0)(?: ?ti| ?super)?(?: (?:mobile|laptop|max-q))?\b"
     r"(?! ?(?:b\b|tokens|users|hours|h\b|days|\$))",
     r"\b(?:amd )?(?:radeon )?(?:rx )?[5-9][0-9]00 ?xtx?\b",
-    r"\b(?:nvidia )?(?:a2|a16|a30|a40|a800|h20|h800|l20|b100|mi50|mi100|mi210|mi250|w7900|w6800|rtx ?a[245]000|rtx ?[345]000)s?\b",
+    r"\b(?:nvidia )?(?:a2|a16|a30|a40|a800|h20|h800|l20|b100|mi50|mi100|mi210|mi250|w6800|rtx ?a[245]000|rtx ?[345]000)s?\b",
     r"\b(?:quadro )?rtx ?8000\b",
     r"\brtx ?(?:pro ?)?[2-6]\d00(?: ada| blackwell)?\b(?! ?(?:tokens|users|hours))",
     r"\b(?:intel )?arc ?[ab][3-7][0-9]0\b", r"\btesla [pkm]\d{2,3}s?\b",
