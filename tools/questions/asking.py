@@ -298,7 +298,9 @@ def answer_lines(reading: Reading, journey: j.Journey, asked_now: str, catalog: 
     for other in reading.other_weights[:3] if journey.name in ("fit", "estimate", "limits", "speed", "which_gpu") else []:
         attempt(f"With {other}: ", dataclasses.replace(reading, weights_dtype=other))
     buying = ("buy",) if journey.name == "which_gpu" and any(s.kind == "budget_usd" for s in reading.spans) else ()  # cards to buy
-    for part in parts_asked(asked_now, (*journey.covers, *buying), training=reading.workload == "training",
+    if "speed" not in answered and j.lead_of(reading) == "throughput" and j.capacity_asked(reading, journey.name):
+        answered.append("speed")
+    for part in parts_asked(asked_now, (*answered, *buying), training=reading.workload == "training",
                             gpus=len(reading.gpus) + len(reading.unknown_gpus), how_many_gpus=reading.how_many_gpus):
         try:
             line = answer_part(part, reading, catalog, calls) if not reading.unknown_gpus else None

@@ -256,10 +256,10 @@ def asks_engine_capacity(reading: Reading) -> bool:
             and bool(reading.model) and not reading.gpus[0][0].endswith("GB"))
 
 
-ENGINE_WINDOW = r"\bengine context\b"  # a pasted --max-model-len: prompt and output in it
+ENGINE_WINDOW = r"\bengine context\b"  # a pasted --max-model-len
 
 
-def floorless(reading: Reading) -> bool:  # 'max throughput', a pasted --max-model-len: no per-user speed floor
+def floorless(reading: Reading) -> bool:  # 'max throughput', a window: no speed floor
     return said(reading, THROUGHPUT + "|" + ENGINE_WINDOW) and not reading.tokens_per_s_per_user
 
 
@@ -288,7 +288,6 @@ def prompt_within_window(reading: Reading, catalog: Catalog) -> int | None:
 
 
 def lead_of(reading: Reading) -> str:
-    """The figure a capacity question asks for first (serving_capacity_answer's `lead`)."""
     return ("rate" if said(reading, RATE_ASK) else "cost" if said(reading, PER_TOKEN_COST)
             else "throughput" if said(reading, THROUGHPUT) else "requests")
 
