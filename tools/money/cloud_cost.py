@@ -165,7 +165,7 @@ def cloud_cost(gpu: str, *, hours: float, gpu_count: int | None = None, pricing:
     if not offers and not match.exact and (other := in_another_form(arguments, workload, spec, catalog)):
         return other
     wanted = known_providers(catalog, request.providers)
-    notes += not_rented_notes(catalog, spec, request.gpu_count or 1, wanted, {o.provider for o in offers})
+    notes[:0] = not_rented_notes(catalog, spec, request.gpu_count or 1, wanted, {o.provider for o in offers})  # the fix first
     result = CloudCost(gpu_id=spec.gpu_id, gpu_count=request.gpu_count or 1, hours=request.hours, offers=offers, notes=notes)
     return with_alternatives(result, lambda: cost_alternatives(
         arguments, riders, result.gpu_id, result.gpu_count, offers[0].total_usd if offers else None,
