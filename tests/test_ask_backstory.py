@@ -1321,3 +1321,9 @@ def test_anyone_benchmarked_asks_the_speed(catalog):
 def test_which_is_faster_of_two_cards_for_serving_compares_them(catalog):
     answer = ask("for serving qwen2.5 32b with vllm, which is faster: an l40s or an a100 80gb?", catalog)
     assert answer.journey == "compare"
+
+
+def test_an_old_card_the_asker_still_has_is_the_card_asked_about(catalog):
+    """'I still have my old X': still theirs, so the card the question asks of (blind round 5, F08: set aside)."""
+    answer = ask("i still have my old titan xp with 12gb. can it run qwen2.5 7b at q4 with ollama?", catalog)
+    assert answer.journey == "fit" and answer.reading["gpus"] == [["12GB", 1]] and answer.answer.startswith("Yes")

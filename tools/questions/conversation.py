@@ -277,6 +277,7 @@ def sibling_follow_up(follow: Reading, new_text: str, model_id: str, catalog: Ca
     return dataclasses.replace(follow, models=[sibling], model_at=[follow.params_at], params_billions=None)
 
 
+EARLIER = "(asked about earlier in the conversation)"
 RELATIVE_SIZE = r"\bthe (bigger|larger|smaller|big|small) (?:one|model|variant|version|sibling)\b"
 
 
@@ -318,7 +319,7 @@ def back_to_an_earlier_model(reading: Reading, fresh: Reading, seen: list[str]) 
     if size and earlier:
         back = dataclasses.replace(reading, models=[earlier], model_at=[0], params_billions=None, unknown_models=[])
         back.spans = [*(s for s in reading.spans if not s.meaning.startswith(("a ", "model "))),
-                      Span(size.group(0), f"model {earlier} (asked about earlier in the conversation)")]
+                      Span(size.group(0), f"model {earlier} {EARLIER}")]
         return back
     said = rx.search(r"\b(?:back to|go back to|return to|switch back to|revert to|again with|the) (?:the )?([a-z][a-z0-9.]{2,})"
                      r"(?: one| model| again)?\b", fresh.text) if reading.models else None  # 'the mistral one'
@@ -327,5 +328,5 @@ def back_to_an_earlier_model(reading: Reading, fresh: Reading, seen: list[str]) 
     if not said or not earlier:
         return reading
     back = dataclasses.replace(reading, models=[earlier], model_at=[0], params_billions=None, unknown_models=[])
-    read_again(back, said.group(0), f"model {earlier} (asked about earlier in the conversation)")
+    read_again(back, said.group(0), f"model {earlier} {EARLIER}")
     return back

@@ -341,7 +341,7 @@ def answer_speed(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> s
         what = f"the {reading.unknown_gpus[0]} is not in the catalog and" if reading.unknown_gpus else "a memory size alone"
         return (f"Speed needs the GPU's memory bandwidth, and {what} does not give it: name a catalog GPU "
                 "(e.g. 'on a 3090') for a speed figure.")
-    if capacity_asked(reading, "speed"):  # 'aggregate throughput on 2 l40s?'
+    if capacity_asked(reading, "speed"):  # 'throughput on 2 l40s?'
         served = engine_capacity(reading, catalog, calls, gpus)
         if any((c.result or {}).get("layouts") for c in calls):
             return served  # else: the speed, the fit's verdict first

@@ -133,7 +133,7 @@ DISMISSAL = (r"\b(?:(?:ignore|disregard) (?:it|that|this|them)|unrelated|irrelev
              r"|(?:is|are) theirs|not ours|(?:feels?|seems?|looks?) like overkill)\b")
 DISMISSED = re.compile(DISMISSAL)  # said of the clause before: '... a quote at $2.10/hr, but that's for another team, ignore it'
 # what the asker had, left or cannot use: never an input, even where the question refers back to what others said
-LEFT_BEHIND = (r"\b(?:(?<!in )my old|(?:his|her|their) old"
+LEFT_BEHIND = (r"\b(?:(?<!in )(?<!still have )my old|(?:his|her|their) old"
                r"|(?<!in my )(?<!in our )old (?:[\w-]+ ){0,2}(?:box|rig|card|gpu|setup|fleet|cluster|servers?|nodes?|machines?"
                r"|workstations?|cards"
                r"|gpus)(?!(?: ,)? (?:but |and )?(?:(?:i'?m|we'?re|i am|we are|it'?s|its|is) )?still\b)"  # 'old setup but still using it'
