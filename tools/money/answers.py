@@ -12,6 +12,7 @@ from gpusizer.catalog.clouds import priced_providers
 from gpusizer.tools.figures import best_of, number, percent, usd, within_limit
 from gpusizer.tools.money.cloud_cost import CloudCost, Offer
 from gpusizer.tools.money.rent_vs_buy import RentVsBuy
+from gpusizer.tools.pricing import usd_per_gpu_hour
 
 NOTES_SHOWN = 3
 OWN_PARTS_SHOWN = 3
@@ -87,7 +88,7 @@ def rate_check(result: CloudCost, catalog: Catalog, providers: list[str], rate: 
     priced), and whose it is if not."""
     pricing = "spot" if {o.pricing for o in result.offers} == {"spot"} else "on_demand"  # as the bill is priced
     close = {o.provider for o in catalog.offers_for(result.gpu_id)
-             if (price := o.usd_per_hour(pricing)) and o.gpus_per_instance >= 1 and abs(price / o.gpus_per_instance - rate) <= 0.01 * rate}
+             if (price := usd_per_gpu_hour(o, pricing)) and o.gpus_per_instance >= 1 and abs(price - rate) <= 0.01 * rate}
     kind = PRICING_WORDS[pricing]
     if mine := sorted(close & set(providers)):
         return f"That is {', '.join(mine)}'s catalog {kind} rate."

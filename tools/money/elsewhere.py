@@ -7,13 +7,14 @@ import math
 
 from gpusizer.catalog import Catalog, CloudOffer, GpuSpec
 from gpusizer.tools.figures import usd
+from gpusizer.tools.pricing import instance_usd_per_hour
 
 MOST_LISTED = 3  # of the provider's own GPUs, the cheapest few
 
 
 def hourly_for(offer: CloudOffer, count: int) -> float | None:
     """The on-demand price of an hour of `count` GPUs on this offer's machines (whole machines: idle GPUs are paid)."""
-    price = offer.usd_per_hour("on_demand")
+    price = instance_usd_per_hour(offer, "on_demand")
     return price * math.ceil(count / offer.gpus_per_instance) if price and offer.gpus_per_instance >= 1 else None
 
 
