@@ -272,6 +272,17 @@ def test_a_provider_that_rents_no_such_gpu_says_what_to_rent_instead(catalog):
     assert f"aws's GPUs with at least 24 GB: {first.gpu_id}" in note
 
 
+def test_several_gpus_to_rent_instead_are_priced_in_one_machine_as_the_job_runs(catalog):
+    """'8 x 4090 on aws': the 4090s elsewhere are priced as cloud_cost prices the job, on one machine holding all eight
+    (tensor parallelism wants one box), not as eight separate one-GPU rentals that happen to cost less."""
+    note = next(n for n in cloud_cost("rtx 4090", gpu_count=8, hours=10, providers=["aws"], catalog=catalog).notes
+                if n.startswith("aws: rents no rtx-4090"))
+    elsewhere = note.split("elsewhere is ")[1].split(";")[0]
+    whole = [o for o in catalog.offers_for("rtx-4090") if o.on_demand_usd_per_hour and o.gpus_per_instance >= 8]
+    assert whole and any(f"({o.instance_type})" in elsewhere for o in whole)
+    assert " x " not in elsewhere.split("(")[1]  # one machine, not '8 x 1x-RTX_4090'
+
+
 def test_a_provider_that_rents_the_gpu_gets_no_rent_instead_note(catalog):
     result = cloud_cost("h100", hours=10, providers=["aws"], catalog=catalog)
     assert result.offers and not [n for n in result.notes if "rents no" in n]

@@ -188,10 +188,15 @@ def machine_price(catalog: Catalog, gpu_id: str, gpus: int, pricing: str = "on_d
         found = catalog.derived[key]
         assert found is None or isinstance(found, JobPrice)
         return found
-    combined = job_options(catalog, gpu_id, gpus, pricing, False, jurisdiction)
+    return remembered(catalog, key, machine_choice([], job_options(catalog, gpu_id, gpus, pricing, False, jurisdiction)))
+
+
+def machine_choice(one_machine: list[JobPrice], combined: list[JobPrice]) -> JobPrice | None:
+    """`machine_price`'s rule over given options: the cheapest in one machine, else the cheapest of the largest combined."""
+    if one_machine:
+        return min(one_machine, key=job_order)
     largest = max((p.offer.gpus_per_instance for p in combined), default=0)
-    return remembered(catalog, key, min((p for p in combined if p.offer.gpus_per_instance == largest), key=job_order,
-                                        default=None))
+    return min((p for p in combined if p.offer.gpus_per_instance == largest), key=job_order, default=None)
 
 
 def remembered(catalog: Catalog, key: tuple[Hashable, ...], value: Remembered) -> Remembered:

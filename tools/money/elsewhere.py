@@ -3,49 +3,40 @@ and the provider's own GPUs with at least as much memory, cheapest per GPU-hour 
 4090; RunPod does, and AWS's 24 GB cards are the L4 and the A10G)."""
 from __future__ import annotations
 
-import math
-
-from gpusizer.catalog import Catalog, CloudOffer, GpuSpec
+from gpusizer.catalog import Catalog, GpuSpec
 from gpusizer.tools.figures import usd
-from gpusizer.tools.pricing import instance_usd_per_hour
+from gpusizer.tools.pricing import JobPrice, job_options, machine_choice
 
 MOST_LISTED = 3  # of the provider's own GPUs, the cheapest few
 
 
-def hourly_for(offer: CloudOffer, count: int) -> float | None:
-    """The on-demand price of an hour of `count` GPUs on this offer's machines (whole machines: idle GPUs are paid)."""
-    price = instance_usd_per_hour(offer, "on_demand")
-    return price * math.ceil(count / offer.gpus_per_instance) if price and offer.gpus_per_instance >= 1 else None
+def job_on(catalog: Catalog, gpu_id: str, count: int, provider: str | None = None,
+           skip: str | None = None) -> JobPrice | None:
+    """An hour of `count` GPUs on-demand from `provider` (or any but `skip`), by cloud_cost's machine rule: one machine
+    holding them all, else the largest machines combined (whole machines: idle GPUs are paid)."""
+    def of(one_machine: bool) -> list[JobPrice]:
+        return [p for p in job_options(catalog, gpu_id, count, "on_demand", one_machine, None)
+                if p.offer.provider != skip and provider in (None, p.offer.provider)]
+    return machine_choice(of(True), of(False))
 
 
-def machines(offer: CloudOffer, count: int) -> str:
-    instances = math.ceil(count / offer.gpus_per_instance)
-    return f"{instances} x {offer.instance_type}" if instances > 1 else offer.instance_type
-
-
-def cheapest_by_gpu(offers: list[CloudOffer], count: int) -> dict[str, tuple[float, CloudOffer]]:
-    """Each GPU's cheapest whole-GPU on-demand offer among `offers` for an hour of `count` GPUs."""
-    best: dict[str, tuple[float, CloudOffer]] = {}
-    for offer in offers:
-        price = hourly_for(offer, count)
-        if price is not None and (offer.gpu_id not in best or price < best[offer.gpu_id][0]):
-            best[offer.gpu_id] = (price, offer)
-    return best
+def machines(job: JobPrice) -> str:
+    return f"{job.instances} x {job.offer.instance_type}" if job.instances > 1 else job.offer.instance_type
 
 
 def instead_of(catalog: Catalog, spec: GpuSpec, provider: str, count: int) -> str:
     """One note for `provider`, which rents no `spec` in the catalog (empty when there is nothing to offer instead)."""
     parts, job = [], f"{count} x {spec.gpu_id}" if count > 1 else spec.gpu_id
-    elsewhere = cheapest_by_gpu([o for o in catalog.offers_for(spec.gpu_id) if o.provider != provider], count).get(spec.gpu_id)
-    if elsewhere:
-        price, offer = elsewhere
-        parts.append(f"the cheapest {job} on-demand elsewhere is {offer.provider}'s at {usd(price)}/h ({machines(offer, count)})")
-    own = cheapest_by_gpu([o for o in catalog.offers if o.provider == provider
-                           and catalog.gpu_by_id[o.gpu_id].memory_gb >= spec.memory_gb], count)
+    if elsewhere := job_on(catalog, spec.gpu_id, count, skip=provider):
+        parts.append(f"the cheapest {job} on-demand elsewhere is {elsewhere.offer.provider}'s at "
+                     f"{usd(elsewhere.usd_per_hour)}/h ({machines(elsewhere)})")
+    own = [found for gpu_id in sorted({o.gpu_id for o in catalog.offers if o.provider == provider
+                                       and catalog.gpu_by_id[o.gpu_id].memory_gb >= spec.memory_gb})
+           if (found := job_on(catalog, gpu_id, count, provider))]
     if own:
-        listed = sorted(own.items(), key=lambda item: item[1][0])[:MOST_LISTED]
+        listed = sorted(own, key=lambda j: j.usd_per_hour)[:MOST_LISTED]
         parts.append(f"{provider}'s GPUs with at least {spec.memory_gb:g} GB" + (f" each, {count} of them: " if count > 1 else ": ")
-                     + ", ".join(f"{gpu} {usd(price)}/h ({machines(offer, count)})" for gpu, (price, offer) in listed))
+                     + ", ".join(f"{j.offer.gpu_id} {usd(j.usd_per_hour)}/h ({machines(j)})" for j in listed))
     return f"{provider}: rents no {spec.gpu_id} in the catalog; " + "; ".join(parts) if parts else ""
 
 
