@@ -39,14 +39,16 @@ def key_figures(call: ToolCall) -> str:
         fits = "" if not check else (" · fits partly (layers in system RAM)" if partly else " · fits" if check.get("fits")
                                      else " · does not fit")
         return f"{gib(result.get('total_bytes'))} per GPU{fits}"
-    if call.tool == "cloud_cost" and result.get("offers"):
-        best = result["offers"][0]
-        return f"cheapest {usd(best['total_usd'])} on {best['provider']} ({len(result['offers'])} offers)"
+    if call.tool == "cloud_cost":
+        best = (result.get("offers") or [None])[0]
+        return (f"cheapest {usd(best['total_usd'])} on {best['provider']} ({len(result['offers'])} offers)" if best
+                else "no offer priced (why in notes)")
     if call.tool == "rent_vs_buy":
         return f"{result.get('recommendation')}: own {usd(result.get('own_total_usd'))} vs rent {usd(result.get('rent_total_usd'))}"
     if call.tool == "serving_capacity" and result.get("layouts"):
         best = result["layouts"][0]
-        return f"{best['requests_at_once']:,} requests at once, {best['requests_per_s']:.1f} requests/s"
+        most = max(layout["aggregate_tokens_per_s"] for layout in result["layouts"])  # a throughput question's figure
+        return f"{best['requests_at_once']:,} requests at once, {best['requests_per_s']:.1f} requests/s, up to {most:,.0f} output tok/s"
     if call.tool == "plan_serving" and result.get("options"):
         best = result["options"][0]
         return f"{best['total_gpus']} × {best['gpu_id']}" + (f", {usd(best['usd_per_month'])}/month" if best.get("usd_per_month") else "")
