@@ -256,6 +256,19 @@ def test_an_a100_80gb_on_a_provider_that_rents_only_the_pcie_part_is_priced_as_t
     assert exact.gpu_id == "a100-80gb-sxm" and not exact.offers  # a part named exactly is never swapped
 
 
+def test_an_a100_on_a_provider_that_rents_the_usual_part_only_as_whole_nodes_also_prices_its_single_cards(catalog):
+    """'What does Lambda charge for one A100?': 'A100' reads as the 80GB SXM part, which the catalog's Lambda rents only
+    as 8-GPU machines (7 idle for one); Lambda's one-GPU A100 40GB machine is priced beside it, and the note says why."""
+    usual = [o for o in catalog.offers_for("a100-80gb-sxm") if o.provider == "lambda"]
+    assert usual and min(o.gpus_per_instance for o in usual) > 1
+    result = cloud_cost("a100", hours=1, providers=["lambda"], pricing="on_demand", catalog=catalog)
+    first = result.offers[0]
+    assert (first.gpu_id, first.idle_gpus) == ("a100-40gb-sxm", 0) and first.total_usd < min(o.total_usd for o in result.offers[1:])
+    assert any(n.startswith("lambda: 'a100' also names the A100 40GB") for n in result.notes)
+    exact = cloud_cost("a100-80gb-sxm", hours=1, providers=["lambda"], pricing="on_demand", catalog=catalog)
+    assert {o.gpu_id for o in exact.offers} == {"a100-80gb-sxm"}  # a part named exactly is what is priced
+
+
 def test_a_provider_that_rents_no_such_gpu_says_what_to_rent_instead(catalog):
     """'a 4090 on aws': the catalog's AWS rents no RTX 4090; the answer names the cheapest 4090 elsewhere and AWS's own
     cards of at least 24 GB, cheapest first."""

@@ -141,6 +141,8 @@ def cloud_cost(gpu: str, *, hours: float, gpu_count: int | None = None, pricing:
               for o in candidates for p in pricings if o.usd_per_hour(p) and (p != "spot" or listed or o.offer_id not in doubts)]
     if request.providers and not match.exact and offers:  # 'A100 80GB on runpod vs lambda': each provider's own form
         offers += other_forms_by_provider(arguments, workload, spec, catalog, offers, notes, every=match.note is None)
+    if request.providers and match.note and not riders:  # 'an A100 on Lambda': the family, not only its usual part
+        offers += family_parts_by_provider(arguments, spec, catalog, offers, notes)
     offers.sort(key=lambda o: (bool(o.price_warning), o.total_usd, o.provider, o.instance_type))
     if doubts:
         notes.append(doubt_note(doubts, candidates, listed))
@@ -206,6 +208,27 @@ def other_forms_by_provider(arguments: dict[str, Any], workload: WorkloadArgumen
             found += other.offers
             notes.append(f"{provider}: " + (other.notes[0] if provider not in priced else
                          f"'{arguments['gpu']}' names no form: {other.gpu_id} offers priced beside {spec.gpu_id}"))
+    return found
+
+
+def family_parts_by_provider(arguments: dict[str, Any], spec: GpuSpec, catalog: Catalog, offers: list[Offer],
+                             notes: list[str]) -> list[Offer]:
+    """'What does Lambda charge for an A100?': the family's name was read as its usual part (the 80GB SXM), which Lambda
+    rents only as 8-GPU machines; where a provider asked about rents that part only with idle GPUs for the count (or not
+    at all), its offers of the family's other parts that hold the job with none idle are priced beside, saying so."""
+    found: list[Offer] = []
+    for provider in dict.fromkeys(p.lower() for p in arguments["providers"]):
+        if any(o.provider == provider and not o.idle_gpus for o in offers):
+            continue
+        for part in (g for g in catalog.gpus if g.family == spec.family and g.memory_gb != spec.memory_gb):
+            if not [o for o in catalog.offers_for(part.gpu_id) if o.provider == provider]:
+                continue
+            whole = [o for o in cloud_cost(**{**arguments, "gpu": part.gpu_id, "providers": [provider]}, catalog=catalog).offers
+                     if not o.idle_gpus]
+            if whole:
+                found += whole
+                notes.append(f"{provider}: '{arguments['gpu']}' also names the {part.name} ({part.gpu_id}), which {provider} "
+                             f"rents with no idle GPU for this job: priced beside {spec.gpu_id}")
     return found
 
 
