@@ -2,6 +2,7 @@
 import pytest
 
 from gpusizer.tools import SizingError, rent_vs_buy
+from gpusizer.tools.money.answers import rent_vs_buy_answer
 
 # The claims below come from analyses that count the hardware alone: every other owning line set to zero.
 HARDWARE_ONLY = dict(networking_usd_per_gpu=0, colocation_usd_per_kw_month=0, staff_usd_per_year=0,
@@ -252,3 +253,22 @@ def test_what_would_make_buying_8_h100s_at_3_dollars_pay_off(catalog):
         asked = dict(gpu="h100-sxm", rent_usd_per_gpu_hour=3.0, utilization=0.5)
         again = rent_vs_buy(catalog=catalog, **{**asked, **change.arguments})
         assert again.recommendation == "buy" and f"own ${again.own_total_usd:,.2f}" in change.text
+
+
+def test_a_5090_used_8_hours_a_day_pays_for_itself_within_a_year_as_the_yearly_table_shows(catalog):
+    """'A friend says a 5090 pays for itself in 6 months if I use it 8 hours a day': the payback is when the rent saved has
+    covered the purchase and the running costs; the yearly table (before resale) crosses in the same month."""
+    result = rent_vs_buy("rtx-5090", gpu_count=1, utilization=8 / 24, years=3, catalog=catalog)
+    months = result.payback_months
+    assert months is not None and 6 < months < 12
+    first_year = result.yearly[0]
+    assert first_year.own_cumulative_usd < first_year.rent_cumulative_usd  # crossed within the first year
+    monthly_rent = result.rent_usd_per_gpu_hour * 730 * 8 / 24
+    assert result.purchase_usd_per_gpu / monthly_rent < months  # running costs make it later than the naive payback
+    assert f"Pays for itself in about {months:.0f} months at 33% utilization" in rent_vs_buy_answer(result)
+
+
+def test_a_payback_past_the_horizon_is_not_said_as_a_payback(catalog):
+    result = rent_vs_buy("h100", gpu_count=8, utilization=0.6, years=3, catalog=catalog)
+    assert result.recommendation == "rent" and (result.payback_months is None or result.payback_months > 36)
+    assert "Pays for itself" not in rent_vs_buy_answer(result)

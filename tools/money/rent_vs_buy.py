@@ -89,6 +89,8 @@ class RentVsBuy(BaseModel):
     recommendation: str = Field(description="'buy' or 'rent'")
     breakeven_utilization: float | None = Field(description="None: renting is cheaper even at 100% utilization")
     breakeven_gpu_hours: float | None = Field(description="busy hours per GPU over the horizon at which the costs meet")
+    payback_months: float | None = Field(default=None, description="months at this utilization until the rent avoided has "
+                                         "paid the purchase and the running costs (before resale); null: never")
     own_breakdown_usd: dict[str, float]
     cost_lines: list[CostLine]
     rent_options: list[RentOption] = Field(description="on-demand, then reserved")
@@ -143,6 +145,7 @@ def rent_vs_buy(gpu: str, *, gpu_count: int = 8, purchase_usd_per_gpu: float | N
         recommendation="buy" if own < rent_total else "rent", breakeven_utilization=breakeven_util,
         breakeven_gpu_hours=None if breakeven_util is None and model.breakeven_hours(main) is None
         else model.breakeven_hours(main),
+        payback_months=None if (payback := model.payback_years(main)) is None else round(12 * payback, 1),
         own_breakdown_usd={k: round(v, 2) for k, v in model.own_parts(r.utilization).items()},
         cost_lines=model.cost_lines(), rent_options=[model.option(rate) for rate in rates],
         yearly=model.yearly(main), utilization_sweep=[SweepRow(utilization=u / 10, own_total_usd=round(model.own(u / 10), 2),
@@ -249,6 +252,15 @@ class CostModel:
             return None if share is None else share * HOURS_PER_YEAR * self.r.years
         margin = rate.usd_per_gpu_hour - (self.busy_energy_per_gpu_hour - self.idle_energy_per_gpu_hour)
         return None if margin <= 0 else self.own(0.0) / (self.r.gpu_count * margin)
+
+    def payback_years(self, rate: RentRate) -> float | None:
+        """'Pays for itself in 6 months': the time at the asked utilization when the rent avoided has covered the money
+        paid up front and the running costs since (resale left out); None where a month of rent costs no more than a
+        month of owning. Both grow linearly with time within the horizon."""
+        u, t = self.r.utilization, min(1.0, self.r.years) / 2
+        upfront = self.own(u, 0.0)
+        margin = (self.rent(rate, u, t) - (self.own(u, t) - upfront)) / t
+        return upfront / margin if margin > 0 else None
 
     def option(self, rate: RentRate) -> RentOption:
         own, rent = self.own(self.r.utilization), self.rent(rate, self.r.utilization)
