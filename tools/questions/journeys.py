@@ -354,20 +354,23 @@ def answer_speed(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> s
     return fastest_answer(call(calls, catalog, tools.plan_serving, concurrent_users=users, **workload), users)  # which is fastest
 
 
+def training_count(catalog: Catalog, gpu: str, count: int | None) -> int:
+    """The GPUs a run is timed on: as many as said; else 'on my 4090' is one card, 'on H100s' a node (as it is sold)."""
+    return count or (1 if gpu.endswith("GB") else sold_in(catalog.find_gpu(gpu), TRAINING_GPUS))
+
+
 def answer_training_time(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     gpus = named_gpus(reading)
     gpu, count = gpus[0] if gpus else (TRAINING_GPU, TRAINING_GPUS)
-    count = count or sold_in(catalog.find_gpu(gpu), TRAINING_GPUS)  # 'on my 4090' is one card; 'on H100s' a node
     told = {s.kind: s.value for s in reading.spans if isinstance(s.value, float)}  # 'Chinchilla-optimal', a claim
     per_parameter = told.get("tokens_asked")
     rate_only = not (reading.training_tokens or per_parameter)  # 'how many tokens per day': the rate, from a billion-token run
-    result = call(calls, catalog, training_time, model=reading.model, tokens_per_parameter=per_parameter,
-                  training_tokens=None if per_parameter else reading.training_tokens or 1e9,
-                  params_billions=None if reading.model else reading.params_billions, gpu=gpu,
-                  gpu_count=count, pricing=reading.pricing or "on_demand",
-                  method=reading.method if reading.method_said else None,
+    method = reading.method if reading.method_said else None
+    result = call(calls, catalog, training_time, **subject_arguments(reading), tokens_per_parameter=per_parameter,
+                  training_tokens=None if per_parameter else reading.training_tokens or 1e9, gpu=gpu,
+                  gpu_count=training_count(catalog, gpu, count), pricing=reading.pricing or "on_demand", method=method,
                   gradient_checkpointing=reading.gradient_checkpointing or None, seq_len=reading.seq_len, recipe=reading.recipe)
-    return training_time_answer(result, reading.method if reading.method_said and reading.method else "full", rate_only,
+    return training_time_answer(result, method or "full", rate_only,
                                 budget_of(reading), told.get("claimed_tokens"))  # '$10k: how many tokens can i pretrain on?'
 
 
@@ -392,24 +395,28 @@ def answer_cheapest_method(reading: Reading, catalog: Catalog, calls: list[ToolC
     return cheapest_way_answer(result)
 
 
+def memory_of_unknown(reading: Reading) -> dict[str, str]:
+    """Each GPU outside the catalog whose memory was said ('a 48GB card'), with that size, in the order both were read."""
+    return dict(zip(reading.unknown_gpus, [g for g, _ in reading.gpus if g.endswith("GB")], strict=False))
+
+
 def answer_compare(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     named = [g for g, _ in named_gpus(reading)][:20]
-    unnamed = [f"'{g}'" for g in reading.unknown_gpus] or [f"'{g}'" for g, _ in reading.gpus if g.endswith("GB")]
+    unnamed = [f"'{g}'" for g in reading.unknown_gpus or [g for g, _ in reading.gpus if g.endswith("GB")]]
     outside = f"Not in the catalog, so not compared: {', '.join(unnamed)}." if unnamed else ""
     if len(named) < 2 and has_subject(reading) and reading.gpus:  # a model: whether it fits each, a memory size too
         at = dataclasses.replace(reading, seq_len=reading.seq_len or default_of(VramRequest, "seq_len"))  # as compare reads it
-        fits = [f"{g}: " + answer_fit(dataclasses.replace(at, gpus=[(g, c)]), catalog, calls) for g, c in reading.gpus]
-        sized = {u: g for u, (g, _) in zip(reading.unknown_gpus, [x for x in reading.gpus if x[0].endswith("GB")], strict=False)}
+        sized = memory_of_unknown(reading)
+        answers = [f"{g}: " + answer_fit(dataclasses.replace(at, gpus=[(g, c)]), catalog, calls) for g, c in reading.gpus]
         outside = " ".join(f"'{u}' is not in the catalog: " + (f"compared by its {sized[u]} of memory only (speed and price "
                                                                "need its bandwidth)." if u in sized else "not compared.")
                            for u in reading.unknown_gpus)
-        return "\n".join(filter(None, [*fits, outside]))
-    if len(named) < 2:  # one catalog GPU left: its card, and the other said plainly
-        return "\n".join(filter(None, [answer_gpu_card(reading, catalog, calls) if named else "", outside]))
-    workload = {k: v for k, v in workload_arguments(reading).items() if k != "engine"} if has_subject(reading) else {}
-    result = call(calls, catalog, tools.compare_gpus, gpus=named, **workload)
-    lines = compare_gpus_answer(result).splitlines()  # the tool's own answer: the verdict first, one machine's price
-    return "\n".join(filter(None, [*lines, outside]))
+    elif len(named) < 2:  # one catalog GPU left: its card, and the other said plainly
+        answers = [answer_gpu_card(reading, catalog, calls) if named else ""]
+    else:  # the tool's own answer: the verdict first, one machine's price
+        workload = {k: v for k, v in workload_arguments(reading).items() if k != "engine"} if has_subject(reading) else {}
+        answers = [compare_gpus_answer(call(calls, catalog, tools.compare_gpus, gpus=named, **workload))]
+    return "\n".join(filter(None, [*answers, outside]))
 
 
 def budget_of(reading: Reading) -> float | None:

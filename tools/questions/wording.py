@@ -6,11 +6,9 @@ from collections.abc import Callable
 from gpusizer.catalog import Catalog, SizingError
 from gpusizer.tools.figures import number, percent, token_count, usd
 from gpusizer.tools.memory.engines.llama_cpp import DEFAULT_CONTEXT as LLAMA_CPP_CONTEXT
-from gpusizer.tools.memory.model.weights import default_weights_dtype
 from gpusizer.tools.memory.plan import LLAMA_CPP_DEFAULT, resolve_weights_dtype
 from gpusizer.tools.memory.recipes import DEFAULT_RECIPE
 from gpusizer.tools.memory.request import VramRequest, stored_weights_dtype
-from gpusizer.tools.money.ownership import sold_in
 from gpusizer.tools.money.rent_vs_buy import RentVsBuyRequest
 from gpusizer.tools.serving.plan_models import PlanServingRequest
 from gpusizer.tools.serving.targets import INTERACTIVE_FLOOR_TOKENS_PER_S
@@ -29,8 +27,10 @@ from .journeys import (
     floorless,
     has_subject,
     lead_of,
+    memory_of_unknown,
     named_gpus,
     serving_engine,
+    training_count,
 )
 from .reading import Reading
 
@@ -43,40 +43,38 @@ WORKLOAD = default_of(VramRequest, "workload")
 
 
 def weights_reading(reading: Reading, workload: str, catalog: Catalog) -> str:
-    """The weights format the estimate will use: the one asked for, else the release's own (tools' rule)."""
+    """The weights format the estimate will use: the one asked for, else the one estimate_vram chooses for the
+    release (under llama.cpp, the GGUF its users download)."""
     if reading.weights_dtype:
         return stored_weights_dtype(reading.method, reading.weights_dtype)
-    under_llama_cpp = serving_engine(reading) == "llama_cpp" and workload == "inference"
+    engine = "llama_cpp" if serving_engine(reading) == "llama_cpp" and workload == "inference" else "hf"
     if not reading.model:
-        return LLAMA_CPP_DEFAULT if under_llama_cpp else "bf16"
+        return LLAMA_CPP_DEFAULT if engine == "llama_cpp" else "bf16"
     try:
-        arch = catalog.find_model(reading.model)
+        request = VramRequest.model_validate({"model": reading.model, "workload": workload, "method": reading.method or "full",
+                                              "engine": engine})
+        dtype, why = resolve_weights_dtype(request, catalog.find_model(reading.model), None)
     except SizingError:
         return "as released"
-    if under_llama_cpp:  # the GGUF llama.cpp users download, by the rule estimate_vram applies
-        dtype, _ = resolve_weights_dtype(VramRequest(model=reading.model, engine="llama_cpp"), arch, None)
-        return "mxfp4 (as released)" if dtype == "mxfp4" else f"{dtype} (llama.cpp's usual GGUF)"
-    dtype, why = default_weights_dtype(arch, workload, reading.method or "full")
-    return dtype + (" (as released)" if why.startswith("as released") else "")
+    released = " (as released)" if why.startswith("as released") or dtype == "mxfp4" else ""
+    return dtype + (released or " (llama.cpp's usual GGUF)" if engine == "llama_cpp" else released)
 
 
 def context_words(reading: Reading, journey: str, catalog: Catalog) -> tuple[str, str]:
     """The context the answer sizes, short and as a default: the one asked, else the sizing engine's own default
     (llama.cpp's -c, vLLM's and SGLang's whole model window), else estimate_vram's seq_len."""
-    if reading.seq_len:
-        return f"{number(reading.seq_len)} tokens", f"{number(reading.seq_len)} tokens"
-    if journey == "speed":  # plan_serving's prompt, as the 'Assumed' line says
-        prompt = number(PROMPT_TOKENS)
-        return f"{prompt}-token prompts", f"{prompt}-token prompts"
     engine = estimate_engine(reading, journey in ("fit", "limits")) if journey in MEMORY_JOURNEYS else None
-    if engine == "llama_cpp":
+    if reading.seq_len or journey == "speed":  # speed: plan_serving's prompt, as the 'Assumed' line says
+        said = f"{number(reading.seq_len)} tokens" if reading.seq_len else f"{number(PROMPT_TOKENS)}-token prompts"
+    elif engine == "llama_cpp":
         return f"{number(LLAMA_CPP_CONTEXT)} tokens", f"{number(LLAMA_CPP_CONTEXT)} tokens (llama.cpp's -c default)"
-    if engine in ("vllm", "sglang") and reading.model:
+    elif engine in ("vllm", "sglang") and reading.model:
         found = model_window(catalog, reading.model)
         window = number(found) if found is not None else "the model's"
         return f"{window} tokens (its window)", f"the model's whole window, {window} tokens ({engine}'s default)"
-    seq_len = number(default_of(VramRequest, "seq_len"))
-    return f"{seq_len} tokens", f"{seq_len} tokens"
+    else:
+        said = f"{number(default_of(VramRequest, 'seq_len'))} tokens"
+    return said, said
 
 
 def subject_words(reading: Reading) -> str:
@@ -96,43 +94,43 @@ def gpu_words(reading: Reading) -> str:
 
 
 def compared_names(reading: Reading) -> str:
-    """The GPUs of a comparison; a memory size standing for the one GPU outside the catalog carries its name."""
-    by_memory = [g for g, _ in reading.gpus if g.endswith("GB")]
-    sized = dict(zip(by_memory, reading.unknown_gpus, strict=False))  # in the order both were read
+    """The GPUs of a comparison; a memory size standing for a GPU outside the catalog carries its name."""
+    sized = {memory: name for name, memory in memory_of_unknown(reading).items()}
     unsized = [f"'{u}' (not in the catalog)" for u in reading.unknown_gpus[len(sized):]]
     return ", ".join([f"'{sized[g]}' ({g}, not in the catalog)" if g in sized else g for g, _ in reading.gpus] + unsized)
 
 
 def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
+    return "I read this as: " + read_as(reading, journey, catalog)
+
+
+def read_as(reading: Reading, journey: str, catalog: Catalog) -> str:
+    """The reading in one line: what the journey's tools are asked, with the values they will use."""
+    engine = serving_engine(reading) or SERVING_ENGINE
     if journey == "serving":
         traffic = (f"{number(reading.requests_per_s)} requests/s" if reading.requests_per_s is not None
                    else f"{number(reading.users or reading.batch_size or 1)} concurrent users")
-        prompt = f"{number(reading.seq_len or PROMPT_TOKENS)}-token prompts"
         target = f", at least {number(reading.tokens_per_s_per_user)} tokens/s each" if reading.tokens_per_s_per_user else ""
         where = f" on {reading.gpu}" if reading.gpu else " on every catalog GPU"
-        engine = serving_engine(reading) or SERVING_ENGINE
-        return (f"I read this as: serve {subject_words(reading)} with {engine} to {traffic}, {prompt}, "
-                f"{number(reading.output_tokens or OUTPUT_TOKENS)} output tokens{target}{where}")
+        return (f"serve {subject_words(reading)} with {engine} to {traffic}, {number(reading.seq_len or PROMPT_TOKENS)}-token "
+                f"prompts, {number(reading.output_tokens or OUTPUT_TOKENS)} output tokens{target}{where}")
     if journey == "training_time":
-        subject = subject_words(reading)
-        gpus = ", ".join(f"{c or sold_in(catalog.find_gpu(g), TRAINING_GPUS) if not g.endswith('GB') else c or 1} × {g}"
-                         for g, c in reading.gpus)
+        gpus = ", ".join(f"{training_count(catalog, g, c)} × {g}" for g, c in reading.gpus)
         asked = any(s.kind == "tokens_asked" for s in reading.spans)  # 'how many tokens for $10k', 'Chinchilla-optimal'
         amount = (f"on {token_count(reading.training_tokens)} tokens" if reading.training_tokens
                   else "(the tokens asked)" if asked else "(tokens per day)")
         how = f" ({reading.method})" if reading.method_said and reading.method else ""
-        return f"I read this as: train {subject}{how} {amount}" + (f" on {gpus}" if gpus else "") + (
+        return f"train {subject_words(reading)}{how} {amount}" + (f" on {gpus}" if gpus else "") + (
             ", gradient checkpointing" if reading.gradient_checkpointing else "")
     if capacity_asked(reading, journey):  # serving_capacity: requests of a prompt and an answer
-        engine = serving_engine(reading) or SERVING_ENGINE
         speed = (f"at least {number(reading.tokens_per_s_per_user or INTERACTIVE_FLOOR_TOKENS_PER_S)} tokens/s each"
                  if not floorless(reading) else "the most output tokens/s in all" if lead_of(reading) == "throughput"
                  else "as many as the engine admits")
         cache = f", KV cache in {reading.kv_cache_dtype}" if reading.kv_cache_dtype else ""
-        return (f"I read this as: what {engine} serves of {reading.model} on {gpu_words(reading)}: requests of "
+        return (f"what {engine} serves of {reading.model} on {gpu_words(reading)}: requests of "
                 f"{request_words(reading)} at once, {speed}{cache}")
     if journey == "biggest_model":
-        return f"I read this as: the largest catalog models that fit {gpu_words(reading)}"
+        return f"the largest catalog models that fit {gpu_words(reading)}"
     if journey in ("gpu_card", "cloud_cost", "rent_or_buy", "compare") and not has_subject(reading):
         gpus = compared_names(reading) if journey == "compare" else ", ".join(  # a rent-or-buy weighs the count bought
             f"{bought_count(reading, catalog) if journey == 'rent_or_buy' and i == 0 else c or 1} × {g}"
@@ -142,23 +140,19 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
                  + (f", {reading.jurisdiction} offers only" if reading.jurisdiction else ""),
                  "rent_or_buy": (f", utilization {percent(reading.utilization)}" if reading.utilization is not None else "")
                  + (f", {number(reading.years)} year{'s' if reading.years != 1 else ''}" if reading.years else "")}
-        return f"I read this as: {journey.replace('_', ' ')}: {gpus}{extra.get(journey, '')}"
-    subject = subject_words(reading)
+        return f"{journey.replace('_', ' ')}: {gpus}{extra.get(journey, '')}"
     workload = reading.workload or WORKLOAD
     method = f" ({reading.method})" if workload == "training" and reading.method and journey != "cheapest_method" else ""
-    pieces = [subject, workload + method, weights_reading(reading, workload, catalog),
-              f"batch {number(reading.batch_size or BATCH_SIZE)}",
-              context_words(reading, journey, catalog)[0]]
+    pieces = ["compare " + compared_names(reading) + " for"] if journey == "compare" else []
+    pieces += [subject_words(reading), workload + method, weights_reading(reading, workload, catalog),
+               f"batch {number(reading.batch_size or BATCH_SIZE)}", context_words(reading, journey, catalog)[0]]
     for value, label in ((reading.kv_cache_dtype, "KV cache in {}"), (reading.sharding, "sharding {}"),
                          (reading.recipe, "recipe {}"), (reading.training_precision, "{} precision"),
-                         (serving_engine(reading), "engine {}"), (reading.gradient_checkpointing, "gradient checkpointing")):
+                         (serving_engine(reading), "engine {}"), (reading.gradient_checkpointing, "gradient checkpointing"),
+                         (journey != "compare" and (reading.gpus or reading.unknown_gpus) and gpu_words(reading), "on {}")):
         if value:
             pieces.append(label.format(value))
-    if journey == "compare":
-        pieces.insert(0, "compare " + compared_names(reading) + " for")
-    elif reading.gpus or reading.unknown_gpus:
-        pieces.append("on " + gpu_words(reading))
-    return "I read this as: " + ", ".join(pieces).replace(" for, ", " for ")
+    return ", ".join(pieces).replace(" for, ", " for ")
 
 
 def defaults_used(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
