@@ -165,7 +165,7 @@ def mixed_box(reading: Reading) -> bool:
 
 def answer_mixed_box(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:
     """Cards of different sizes in one machine, checked by estimate_vram as one box (gpu as a list)."""
-    engine = serving_engine(reading) or estimate_engine(reading, False) or "hf"
+    engine = serving_engine(reading) or "hf"
     arguments = {**workload_arguments(reading), "engine": engine,
                  "gpu_memory_utilization": reading.gpu_memory_utilization if engine in ("vllm", "sglang") else None}
     cards = [catalog.find_gpu(g).gpu_id for g, count in named_gpus(reading) for _ in range(count or 1)]

@@ -169,8 +169,8 @@ def request_words(reading: Reading) -> str:
 
 
 def engine_capacity_defaults(reading: Reading) -> list[str]:
-    speed = f"speed: at least {number(INTERACTIVE_FLOOR_TOKENS_PER_S)} tokens/s per request (say e.g. '25 tok/s each')"
-    return serving_defaults(reading, "limits", None) + ([speed] if reading.tokens_per_s_per_user is None and not floorless(reading) else [])
+    return serving_defaults(reading, "limits", None) + unsaid((reading.tokens_per_s_per_user is None and not floorless(reading),
+        f"speed: at least {number(INTERACTIVE_FLOOR_TOKENS_PER_S)} tokens/s per request (say e.g. '25 tok/s each')"))
 
 
 def unsaid(*rows: tuple[object, str]) -> list[str]:
