@@ -81,7 +81,7 @@ def read_from_backstory(reading: Reading) -> list[str]:
         return 0 <= index < len(starts) and not any(a <= starts[index] < b for a, b in reading.asking)
     def quoted(words: str) -> str:  # 'h100 pcie —': the words, not the dash beside them
         return "'" + " ".join(w for w in words.split() if rx.search(r"\w", w)) + "'"
-    found = [f"{quoted(s.words)} ({count or 1} × {gpu})" for s in reading.spans if s.meaning.startswith("GPU ") and told(s.at)
+    found = [f"{quoted(s.words)} ({count or 1} × {gpu})" for s in reading.spans if s.kind == "gpu" and told(s.at)
              for at, (gpu, count) in zip(reading.gpu_at, reading.gpus, strict=True) if at == s.at]
     found += [f"{quoted(s.words)} ({s.meaning})" for s in reading.spans if reading.model_at and s.at == reading.model_at[0]
               and s.meaning.startswith("model ") and told(s.at)]
@@ -105,8 +105,7 @@ def parts_asked(text: str, covered: tuple[str, ...], training: bool = False, gpu
     memory = j.ESTIMATE_ASK + r"|\b(?:also|and|plus),? (?:the |its |total )?(?:vram|memory|gpu memory)\b"  # '... also vram in fp8?'
     if "fit" not in covered and (gpus and rx.search(j.FIT_ASK, text) or rx.search(memory, text)):
         found.append("fit")  # '... also, is one of them enough to run it?'
-    if "compare" not in covered and gpus > 1 and rx.search(r"\b(compare\w*|vs\.?|versus|against|stack up|(?:faster|slower|better"
-                                                        r"|worse|cheaper) than)\b", text):
+    if "compare" not in covered and gpus > 1 and rx.search(j.COMPARING + r"|\b(?:faster|slower|better|worse|cheaper) than\b", text):
         found = [f for f in found if f != "speed"] + ["compare"]  # '... and is it faster than an h100?': the comparison
     if "card" not in covered and rx.search(r"\b(specs?|memory bandwidth|bus width|tdp)\b|" + MODEL_CARD_ASK, text):
         found.append("card")  # '... and what is the 7900 xtx's memory bandwidth on paper?'

@@ -30,7 +30,11 @@ CLAUSE_BREAKS = (
 CLAUSES = rf"(?<=;)\s+|(?:{'|'.join(CLAUSE_BREAKS)})(?![^()]*\))"  # not inside brackets, but at ';': '(4x V100 here; ...)'
 
 
-def sentence_tiers(question: str, text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]:
+Ranges = list[tuple[int, int]]  # (start, end) in the normalised text
+Piece = tuple[str, bool, bool, bool]  # a clause or bracket: its words, whether it asks, reports, and is left
+
+
+def sentence_tiers(question: str, text: str) -> tuple[Ranges, Ranges, Ranges]:
     """Where in the normalised `text` the sentences are that ask, that only report others or the past ('a friend ran it
     on 2 A100s'), and that tell of what the asker had, left or leaves out ('my old 3090', 'ignore it'; never read).
     Nothing for a kind when every sentence is of one kind or they cannot be placed."""
@@ -68,9 +72,9 @@ def which_ask(whole: list[str], marked: bool) -> list[bool]:
     return whole_asks
 
 
-def tell_pieces(whole: list[str], whole_asks: list[bool], marked: bool) -> list[tuple[str, bool, bool, bool]]:
+def tell_pieces(whole: list[str], whole_asks: list[bool], marked: bool) -> list[Piece]:
     """Each piece (a clause, a bracket) with whether it asks, reports, and is left."""
-    pieces: list[tuple[str, bool, bool, bool]] = []
+    pieces: list[Piece] = []
     for n, (sentence, ask_here) in enumerate(zip(whole, whole_asks, strict=True)):
         own = without_acquisition_times(rx.sub(r"\([^()]*\)", " ", sentence).lower())
         for bracket in rx.findall(r"\(([^()]*)\)", sentence.lower()):  # a bracket telling of its clause, up to a contrast:
@@ -109,12 +113,11 @@ def tell_pieces(whole: list[str], whole_asks: list[bool], marked: bool) -> list[
     return pieces
 
 
-def place_pieces(pieces: list[tuple[str, bool, bool, bool]], text: str
-                 ) -> tuple[list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]:
+def place_pieces(pieces: list[Piece], text: str) -> tuple[Ranges, Ranges, Ranges]:
     """Where the pieces are in the normalised text."""
-    asking: list[tuple[int, int]] = []
-    aside: list[tuple[int, int]] = []
-    gone: list[tuple[int, int]] = []
+    asking: Ranges = []
+    aside: Ranges = []
+    gone: Ranges = []
     at = 0
     for sentence, ask_here, report, left_behind in pieces:
         piece = normalize(sentence)

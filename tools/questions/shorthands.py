@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -14,8 +15,12 @@ from .number_words import digits_for_number_words
 
 R1_DISTILL_BASE = {"1.5b": "qwen", "7b": "qwen", "14b": "qwen", "32b": "qwen", "8b": "llama", "70b": "llama"}  # DeepSeek's R1 distills
 GRAND = {"a": "1", "one": "1", "a couple of": "2", "a couple": "2", "a pair of": "2"}  # thousands of dollars (2-19: digits by now)
+QUARTER_BEFORE = r"(?:through|until|till|by|in|for|next|this|last|'s|our|end of|(?:pushed|moved|delayed|slipped) to) $"
 GGUF_SHORT = {"2": "q2_k", "3": "q3_k_m", "4": "q4_k_m", "5": "q5_k_m", "6": "q6_k", "8": "q8_0"}  # 'q4': the usual file
-SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as people abbreviate, to the words the readers know
+TYPED = str.maketrans({"×": "x", "–": "-", "—": " - ", "’": "'", "~": " ", "`": " ", "≈": " ", "•": " "})  # typographic marks
+Rows = list[tuple[str, str | Callable[[re.Match[str]], str]]]
+SHORTHANDS: Rows = [  # as people abbreviate, to the words the readers know
+    (r"([<>]=?|≥|≤)(?=\d)", r"\1 "),  # '>=25 tok/s' -> '>= 25 tok/s'
     (r"--?max[-_]input[-_](?:length|tokens)[ =]\d+(?=[\s\S]*--?max[-_]total[-_]tokens)", " "),  # TGI: the total is the context
     (r"\bnd ?(h100|h200) v5\b", r"nd96isr_\1_v5"), (r"\bndm ?a100 v4\b", "nd96amsr_a100_v4"),  # Azure's names for its VMs
     (r"\bnd ?a100 v4\b", "nd96asr_v4"),
@@ -24,8 +29,8 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
      r"|running on|gets|with) an? )(?=(?:p\d|g\d|a\d-|nd96))", r"\1 \2\3\1 x "),
     (r"--dtype[ =](half|float16|fp16)\b", "fp16"), (r"--dtype[ =](bfloat16|bf16)\b", "bf16"),
     (r"\bllama(\d)_(\d)/(\d+)b_(\w+)", r"llama \1.\2 \3b \4"),  # torchtune config names: llama3_2/1B_full
-    (r"\bdeepseek-r1:(1\.5b|7b|14b|32b)\b", r"deepseek-r1-distill-qwen-\1"),  # ollama's r1 tags are the distills
-    (r"\bdeepseek-r1:(8b|70b)\b", r"deepseek-r1-distill-llama-\1"),
+    (r"\b(?:deepseek-r1:|(?:deepseek[ -]?)?r1[ -]distill(?:ed)?[ -])(1\.5b|7b|14b|32b|8b|70b)\b",
+     lambda m: f"deepseek-r1-distill-{R1_DISTILL_BASE[m[1]]}-{m[1]}"),  # ollama's r1 tags are the distills; 'R1 distill 70B'
     (r"\b([a-z][\w.-]*):(\d+(?:\.\d+)?b)(?:-(?:instruct-|it-)?(q[2-8]_(?:k_[msl]|k|0|1)|fp16|bf16))?\b",
      lambda m: f"{m.group(1)} {m.group(2)} {m.group(3) or ''}"),  # ollama tags: gpt-oss:20b, qwen3:14b-q4_K_M
     (r"([\w./-]+?)[-.](q[2-8]_(?:k_[msl]|k|0|1)|iq[1-4]_(?:xxs|xs|nl|s|m)|f16|bf16)\.gguf\b", r"\1 \2 gguf"),  # file names
@@ -45,10 +50,9 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\bq([568])\b(?![_.])", lambda m: GGUF_SHORT[m.group(1)]),  # Q1-Q4 may be quarters, Q5-Q8 never
     (r"\b(load|run|fit|it|model|them|that|serve|use|quantized|quantised|cards?|gpus?|vram|\d+ ?gb|\d+(?:\.\d+)?b) in q([234])\b(?!_|\.\d)",
      lambda m: f"{m.group(1)} in {GGUF_SHORT[m.group(2)]}"),  # 'load in q4' is a quant, 'launch in Q4' a quarter
-    (r"(?<!through )(?<!until )(?<!till )(?<!by )(?<!in )(?<!for )(?<!next )(?<!this )(?<!last )(?<!'s )(?<!our )(?<!end of )"
-     r"(?<!pushed to )(?<!moved to )(?<!delayed to )(?<!slipped to )"
-     r"\bq([234568])\b(?!_|\.\d)(?! (?:asks|planning|plan|budget|roadmap|goals?|okrs?|review|deadline|launch|\d{4}))",
-     lambda m: GGUF_SHORT[m.group(1)]),  # 'q4' the usual file; 'through Q3', 'our Q3 asks' a quarter
+    (r"\bq([234568])\b(?!_|\.\d)(?! (?:asks|planning|plan|budget|roadmap|goals?|okrs?|review|deadline|launch|\d{4}))",
+     lambda m: m[0] if rx.search(QUARTER_BEFORE, m.string[:m.start()]) else GGUF_SHORT[m[1]]),  # 'q4' the usual file;
+    # 'through Q3', 'our Q3 asks' a quarter
     (r"(?:^|\s)-c (\d+)\b", r" context \1"),
     (r"(?:^|\s)--?(?:cache-type-k|ctk) (\w+) --?(?:cache-type-v|ctv) \1\b", r" kv cache \1"),  # K and V alike: one format
     (r"(?:^|\s)--?(?:cache-type-k|ctk|ctv|cache-type-v) (\w+)", r" kv cache \1"),
@@ -78,14 +82,12 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\blora_(?:r|alpha|dropout|rank) ?[=:] ?[\d.]+", " "),  # a LoRA rank is no size, context or batch
     (r"\b(?:deepseek[ -])?r1[ -]distill(?:ed)?(?: model| version| one)?(?: (?:that's|that is|which is))? (?:based on|of|on) (?:the )?"
      r"(qwen|llama)[ -]?(?:(?:2\.5|3\.1|3\.3|3)[ -])?(\d+b)\b", r"deepseek-r1-distill-\1-\2"),  # 'the R1 distill based on Qwen 32B'
-    (r"\b(?:deepseek[ -]?)?r1[ -]distill(?:ed)?[ -](1\.5b|7b|14b|32b|8b|70b)\b",
-     lambda m: "deepseek-r1-distill-" + R1_DISTILL_BASE[m.group(1)] + "-" + m.group(1)),  # 'R1 distill 70B'
     (r"\b(\d+(?:\.\d+)?|a|one|a couple of|a couple|a pair of) grand\b",
      lambda m: f"${GRAND.get(m.group(1), m.group(1))}k"),  # 'a card costs a couple of grand'
     (r"\b(?:q?lora'?d|lora-tuned|lora-trained)\b", "fine-tuned"),  # 'our lora'd qwen 7b': how the model was made
-    (r"\bload_in_4bit ?[=:] ?true\b", "4-bit"), (r"\bload_in_8bit ?[=:] ?true\b", "8-bit"),  # config files and notebooks
+    (r"\bload_in_([48])bit ?[=:] ?true\b", r"\1-bit"),  # config files and notebooks
     (r"\b(?:use_)?gradient_checkpointing ?[=:] ?(?:true|'unsloth'|\"unsloth\"|unsloth)", "gradient checkpointing"),
-    (r"\badapter ?: ?(q?lora)\b", r"\1"), (r"\bbf16 ?[=:] ?true\b", "bf16"), (r"\bfp16 ?[=:] ?true\b", "fp16"),
+    (r"\badapter ?: ?(q?lora)\b", r"\1"), (r"\b(bf16|fp16) ?[=:] ?true\b", r"\1"),
     (r"\bfsdp ?:(?= ?-)", "fsdp "),
     (r"\b(?:per_device_train_|micro_|train_micro_)batch_size(?:_per_gpu)?\"? ?(?:[=:]|(?:up )?to) ?(\d+)", r"training batch size \1"),
     (r"\bzero_optimization\"? ?: ?\{ ?\"?stage\"? ?: ?([0-3])\b", r"zero\1 ,"), (r"\bzero_stage ?[=:] ?([0-3])\b", r"zero\1"),
@@ -94,8 +96,8 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"\b(?:llama|qwen|mistral|gemma|phi|code_?llama)[\w.]*/\w*?_(q?lora|full)(?:_\w+)?\b", r"\g<0> , \1 fine-tune ,"),
     (r"(?<![\w/])(q?lora|full)_(?:single_device|distributed|finetune_\w+)\b", r"\1 fine-tune"),
     (r"\b(?:per_device_(?:eval_)?)?batch_size ?[=:] ?(\d+)", r"batch size \1"),
-    (r"\bper_device_train_batch_size\b", "per device training batch size"), (r"\bmicro_batch_size\b", "micro batch size"),
-    (r"\bgradient_accumulation_steps\b", "gradient accumulation steps"),
+    (r"\b(?:per_device_train|micro)_batch_size\b|\bgradient_accumulation_steps\b",
+     lambda m: m[0].replace("_", " ").replace("train ", "training ")),
     (r"\b(?:max[-_]model[-_]len|cutoff_len|max_seq_length|max_seq_len|model_max_length|num_ctx|n_ctx|ctx[-_]size|sequence_len)\b"
      r" ?[=:]? ?",
      "context "),
@@ -106,6 +108,17 @@ SHORTHANDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [  # as peo
     (r"(?<![\w.-])(\d+) ?(?:-|to) ?(\d+)b\b", r"\1b-to-\2b"),  # '7-13B models' (not 'llama-3.1-8b')
     (r"\b(\d+(?:\.\d+)?b)[ -](?:class|sized?|range|tier)\b", r"\1"),  # '32b-class models' are 32b models
     (r"(\S+?)-(awq|gptq|fp8|gguf|int4|int8|bnb-4bit|4bit|mlx|nvfp4|mxfp4)\b", r"\1 \2"),  # release suffixes name a format
+]
+
+
+SPACING: Rows = [  # then counts, units and marks, spaced as the readers split words
+    (r"\b(\d+)\s*[x*]\s*(?=[a-z])(?!tx?\b|large\b)|\b(\d+)\s*\*\s*(?=\w)|\b(\d{1,3})x(?=\d{4}\b)|\b(\d+)x\s+(?=\d)",
+     lambda m: f"{next(filter(None, m.groups()))} x "),  # 2xH100 -> 2 x h100 (not 12xlarge), 2x3090 -> 2 x 3090
+    (r"\b(\d+)(gb|gigs?|gib)\b", r"\1 \2"),  # 24gb -> 24 gb
+    (r"[,;:]", " , "),  # clause marks stay, so 'fp8, kv cache included' is not 'fp8 kv cache'
+    (r"[!?()\[\]\"]|(?<!\w)'|'(?!\w)| -+ ", " "),
+    (r"(?<!\d)\.(?![a-z])|\.(?![\da-z])", " "),  # full stops, not decimal points or 'llama.cpp'
+    (r"\s+", " "),
 ]
 
 
@@ -125,34 +138,17 @@ def nvidia_smi_rows(text: str) -> str:
     rows = SMI_ROW.findall(text)
     if len(rows) < 2:
         return text
-    counts: dict[str, int] = {}
-    for _, name in rows:
-        counts[name.strip()] = counts.get(name.strip(), 0) + 1
-    said: set[str] = set()
-    def row(match: re.Match[str]) -> str:
+    counts = Counter(name.strip() for _, name in rows)
+    def row(match: re.Match[str]) -> str:  # the first row of a name says how many, the others nothing
         name = match.group(2).strip()
-        if name in said:
-            return ""
-        said.add(name)
-        return f"{counts[name]} x {name} ,"
+        return f"{counts.pop(name)} x {name} ," if name in counts else ""
     return SMI_ROW.sub(row, text)
 
 
 @lru_cache(maxsize=4096)  # a question's sentences are normalized again one by one (sentences.py), a follow-up's twice
 def normalize(question: str) -> str:
-    text = (nvidia_smi_rows(question.lower()).replace("×", "x").replace("–", "-").replace("—", " - ").replace("’", "'").replace("~", " ")
-            .replace("`", " ").replace("≈", " ").replace("•", " "))
-    text = rx.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 30,000 -> 30000
-    text = rx.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # 1,000,000 needs a second pass
-    text = digits_for_number_words(text)
-    text = rx.sub(r"([<>]=?|≥|≤)(?=\d)", r"\1 ", text)  # '>=25 tok/s' -> '>= 25 tok/s'
-    for pattern, replacement in SHORTHANDS:
+    text = nvidia_smi_rows(question.lower()).translate(TYPED)
+    text = digits_for_number_words(rx.sub(r"(?<=\d),(?=\d{3}\b)", "", text))  # 30,000 -> 30000, 1,000,000 -> 1000000
+    for pattern, replacement in (*SHORTHANDS, *SPACING):
         text = rx.sub(pattern, replacement, text)
-    times = r"\b(\d+)\s*[x*]\s*(?=[a-z])(?!tx?\b|large\b)|\b(\d+)\s*\*\s*(?=\w)"  # 2xH100 -> 2 x h100 (not 12xlarge)
-    text = rx.sub(times, lambda m: f"{m.group(1) or m.group(2)} x ", text)
-    text = rx.sub(r"\b(\d{1,3})x(?=\d{4}\b)|\b(\d+)x\s+(?=\d)", lambda m: f"{m.group(1) or m.group(2)} x ", text)  # 2x3090
-    text = rx.sub(r"\b(\d+)(gb|gigs?|gib)\b", r"\1 \2", text)  # 24gb -> 24 gb
-    text = rx.sub(r"[,;:]", " , ", text)  # clause marks stay, so 'fp8, kv cache included' is not 'fp8 kv cache'
-    text = rx.sub(r"[!?()\[\]\"]|(?<!\w)'|'(?!\w)| -+ ", " ", text)
-    text = rx.sub(r"(?<![\d])\.(?![a-z])|\.(?![\da-z])", " ", text)  # full stops, not decimal points or 'llama.cpp'
-    return rx.sub(r"\s+", " ", text).strip()
+    return text.strip()
