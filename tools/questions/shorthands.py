@@ -32,10 +32,10 @@ SHORTHANDS: Rows = [  # as people abbreviate, to the words the readers know
     (r"\b(?:deepseek-r1:|(?:deepseek[ -]?)?r1[ -]distill(?:ed)?[ -])(1\.5b|7b|14b|32b|8b|70b)\b",
      lambda m: f"deepseek-r1-distill-{R1_DISTILL_BASE[m[1]]}-{m[1]}"),  # ollama's r1 tags are the distills; 'R1 distill 70B'
     (r"\b([a-z][\w.-]*):(\d+(?:\.\d+)?b)(?:-(?:instruct-|it-)?(q[2-8]_(?:k_[msl]|k|0|1)|fp16|bf16))?\b",
-     lambda m: f"{m.group(1)} {m.group(2)} {m.group(3) or ''}"),  # ollama tags: gpt-oss:20b, qwen3:14b-q4_K_M
+     lambda m: f"{m[1]} {m[2]} {m[3] or ''}"),  # ollama tags: gpt-oss:20b, qwen3:14b-q4_K_M
     (r"([\w./-]+?)[-.](q[2-8]_(?:k_[msl]|k|0|1)|iq[1-4]_(?:xxs|xs|nl|s|m)|f16|bf16)\.gguf\b", r"\1 \2 gguf"),  # file names
     (r"\b(?:the )?(?:new )?openai(?:'s)? open(?:[- ]weights?)? models?,? (?:the )?(big|large|bigger|larger|small|smaller)(?: one)?\b",
-     lambda m: "gpt-oss-120b" if m.group(1).startswith(("big", "larg")) else "gpt-oss-20b"),  # 'the new OpenAI open model, the big one'
+     lambda m: "gpt-oss-120b" if m[1].startswith(("big", "larg")) else "gpt-oss-20b"),  # 'the new OpenAI open model, the big one'
     (r"\bdgx ?(h100|h200|b200|b300|a100)\b", r"8 x \1"),  # a DGX holds eight
     (r"\b(\d{2,3}) ?(?:gb|gig|gigs) (a100|v100|h100|a6000|l40s?|a40|a10g?|mi\d{3}x?)\b", r"\2 \1gb"),  # 'the 40GB A100'
     (r"\b(?:assuming|provided|given) (?:that )?(?:it|that|this|the model|everything) (?:fits|does fit|will fit)\b", "assuming so"),
@@ -44,15 +44,15 @@ SHORTHANDS: Rows = [  # as people abbreviate, to the words the readers know
     (r"\b([\w.-]+/[\w.-]+?)-(?:instruct|thinking)-(?:2[4-9]\d\d)\b", r"\1"),  # 'Qwen3-30B-A3B-Instruct-2507': the model
     (r"\b(?:tpu[ -]?)?v(5e|5p|6e)-(\d+)\b", r"tpu v\1 \2 chips"),  # TPU slices: v5e-8
     (r"\b(q4_0|q8_0|q4|q8|fp8|int8|8[ -]?bit|4[ -]?bit) cache\b",  # TabbyAPI's 'Q4 cache' is the KV cache
-     lambda m: "kv cache " + {"q4": "q4_0", "q8": "q8_0"}.get(m.group(1), m.group(1))),
+     lambda m: "kv cache " + {"q4": "q4_0", "q8": "q8_0"}.get(m[1], m[1])),
     (r"\bsingle-(?=[a-z]+\d)", "single "),  # 'our single-L40S nodes'
     (r"\bq([2-6])k([msl])\b", r"q\1_k_\2"), (r"\bq([2-6])k\b", r"q\1_k"), (r"\bq([4-8])0\b", r"q\1_0"),  # 'q4km', 'q80'
-    (r"\bq([568])\b(?![_.])", lambda m: GGUF_SHORT[m.group(1)]),  # Q1-Q4 may be quarters, Q5-Q8 never
+    (r"\bq([568])\b(?![_.])", lambda m: GGUF_SHORT[m[1]]),  # Q1-Q4 may be quarters, Q5-Q8 never
     (r"\b(load|run|fit|it|model|them|that|serve|use|quantized|quantised|cards?|gpus?|vram|\d+ ?gb|\d+(?:\.\d+)?b) in q([234])\b(?!_|\.\d)",
-     lambda m: f"{m.group(1)} in {GGUF_SHORT[m.group(2)]}"),  # 'load in q4' is a quant, 'launch in Q4' a quarter
+     lambda m: f"{m[1]} in {GGUF_SHORT[m[2]]}"),  # 'load in q4' is a quant, 'launch in Q4' a quarter
     (r"\bq([234568])\b(?!_|\.\d)(?! (?:asks|planning|plan|budget|roadmap|goals?|okrs?|review|deadline|launch|\d{4}))",
-     lambda m: m[0] if rx.search(QUARTER_BEFORE, m.string[:m.start()]) else GGUF_SHORT[m[1]]),  # 'q4' the usual file;
-    # 'through Q3', 'our Q3 asks' a quarter
+     lambda m: m[0] if rx.search(QUARTER_BEFORE, m.string[:m.start()]) else GGUF_SHORT[m[1]]),  # 'through Q3', 'our Q3 asks':
+    # a quarter; 'q4' the usual file
     (r"(?:^|\s)-c (\d+)\b", r" context \1"),
     (r"(?:^|\s)--?(?:cache-type-k|ctk) (\w+) --?(?:cache-type-v|ctv) \1\b", r" kv cache \1"),  # K and V alike: one format
     (r"(?:^|\s)--?(?:cache-type-k|ctk|ctv|cache-type-v) (\w+)", r" kv cache \1"),
@@ -62,7 +62,7 @@ SHORTHANDS: Rows = [  # as people abbreviate, to the words the readers know
     (r"\b(\d+)-k\b", r"\1k"),
     (r"\bone-(hour|day|week|month|year)\b", r"one \1"),  # 'a one-week sprint' (a '2-week' one is digits by now)
     (r"\b([abh]\d00) (pcie|sxm|nvl) (vs\.?|or|versus) (pcie|sxm|nvl)\b", r"\1 \2 \3 \1 \4"),  # 'h100 pcie vs sxm'
-    (r"\b(\d+) cents?\b", lambda m: f"${int(m.group(1)) / 100:.2f}"),
+    (r"\b(\d+) cents?\b", lambda m: f"${int(m[1]) / 100:.2f}"),
     (r"\b(\d+) (?:dollars?|bucks?) (?:and )?(\d{1,2})\b(?: cents?)?", r"$\1.\2"),  # 'two dollars fifty'
     (r"\b(\d+(?:\.\d+)?) ?(?:bucks|dollars|usd)\b", r"$\1"), (r"\b(\d+(?:\.\d+)?) ?(?:percent|pct)\b", r"\1%"),
     (r"\b(\d+) ?(?:gigabytes?|gbs)\b", r"\1 gb"),
@@ -73,7 +73,7 @@ SHORTHANDS: Rows = [  # as people abbreviate, to the words the readers know
     (r"\bfp8_e[45]m[23]\b", "fp8"),
     (r"--?cache[-_]type[-_][kv][ =]", "kv cache "), (r"--?max[-_]model[-_]len[ =]", "engine context "),
     (r"--?max[-_]total[-_]tokens[ =]", "context "),  # TGI: prompt and output of one request
-    (r"--?num[-_]shard[ =](\d+)", r"tensor parallel \1"),  # TGI's tensor parallelism
+    (r"--?(?:num[-_]shard|tensor[-_]parallel[-_]size|tp)[ =](\d+)", r"tensor parallel \1"),  # vLLM's and TGI's (num-shard)
     # Kubernetes: 'limits.nvidia.com/gpu: 2' asks for two GPUs, 'nvidia.com/gpu.product=NVIDIA-A100-SXM4-40GB' names them
     (r"\b(?:resources\.)?(?:limits|requests)\.nvidia\.com/gpu ?[:=] ?(\d+)", r"\1 gpus"),
     (r"\bnvidia\.com/gpu\.product ?[:=] ?", " "),
@@ -82,8 +82,7 @@ SHORTHANDS: Rows = [  # as people abbreviate, to the words the readers know
     (r"\blora_(?:r|alpha|dropout|rank) ?[=:] ?[\d.]+", " "),  # a LoRA rank is no size, context or batch
     (r"\b(?:deepseek[ -])?r1[ -]distill(?:ed)?(?: model| version| one)?(?: (?:that's|that is|which is))? (?:based on|of|on) (?:the )?"
      r"(qwen|llama)[ -]?(?:(?:2\.5|3\.1|3\.3|3)[ -])?(\d+b)\b", r"deepseek-r1-distill-\1-\2"),  # 'the R1 distill based on Qwen 32B'
-    (r"\b(\d+(?:\.\d+)?|a|one|a couple of|a couple|a pair of) grand\b",
-     lambda m: f"${GRAND.get(m.group(1), m.group(1))}k"),  # 'a card costs a couple of grand'
+    (rf"\b(\d+(?:\.\d+)?|{'|'.join(GRAND)}) grand\b", lambda m: f"${GRAND.get(m[1], m[1])}k"),  # 'a card costs a couple of grand'
     (r"\b(?:q?lora'?d|lora-tuned|lora-trained)\b", "fine-tuned"),  # 'our lora'd qwen 7b': how the model was made
     (r"\bload_in_([48])bit ?[=:] ?true\b", r"\1-bit"),  # config files and notebooks
     (r"\b(?:use_)?gradient_checkpointing ?[=:] ?(?:true|'unsloth'|\"unsloth\"|unsloth)", "gradient checkpointing"),
@@ -101,7 +100,6 @@ SHORTHANDS: Rows = [  # as people abbreviate, to the words the readers know
     (r"\b(?:max[-_]model[-_]len|cutoff_len|max_seq_length|max_seq_len|model_max_length|num_ctx|n_ctx|ctx[-_]size|sequence_len)\b"
      r" ?[=:]? ?",
      "context "),
-    (r"--?(?:tensor[-_]parallel[-_]size|tp)[ =](\d)", r"tensor parallel \1"),
     (r"\b(\d+k?)-(context|tokens?|ctx|devs?|person|people|users?|seats?|hours?|days?|weeks?|months?|years?)\b",
      r"\1 \2"),
     (r"\b(\d+(?:\.\d+)?)b ?(?:-|to) ?(\d+(?:\.\d+)?)b\b", r"\1b-to-\2b"),  # a size range names no one size
@@ -140,7 +138,7 @@ def nvidia_smi_rows(text: str) -> str:
         return text
     counts = Counter(name.strip() for _, name in rows)
     def row(match: re.Match[str]) -> str:  # the first row of a name says how many, the others nothing
-        name = match.group(2).strip()
+        name = match[2].strip()
         return f"{counts.pop(name)} x {name} ," if name in counts else ""
     return SMI_ROW.sub(row, text)
 
