@@ -17,7 +17,7 @@ from . import regex as rx
 from . import vocabulary as v
 from .sentences import sentence_tiers
 from .shorthands import normalize
-from .slots import PER_SEQUENCE, SLOTS, Slot, Span, kilo
+from .slots import AT_THE_SAME_TIME, FIGURE, FIGURE_K, PER_SEQUENCE, SLOTS, Slot, Span, kilo, pair_tokens
 
 MAX_SPAN_WORDS = 6
 USED = "·"  # a used word's characters are masked with this, so later patterns cannot read it twice
@@ -1062,13 +1062,13 @@ def read_percentile_outputs(words: Words) -> None:
 
 TOKEN_WORD = r"(?:tokens?|toks?)"
 ABOUT = r"(?:about |around |roughly |maybe )"  # a figure given roughly: 'of about 1k tokens', 'averaging maybe 800 tokens'
-ROW_COUNT = r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k|m|million|thousand)? (?:[a-z-]+ )?"  # '20k samples', '1.5 million support rows'
+ROW_COUNT = FIGURE + r" ?(k|m|million|thousand)? (?:[a-z-]+ )?"  # '20k samples', '1.5 million support rows'
 ROW_NOUNS = r"samples|examples|rows|conversations|documents|docs|pairs|chats|tickets|instructions|dialogues|records"
 ROWS = ROW_COUNT + rf"(?:{ROW_NOUNS})\b"
 ROWS_OF_LENGTH = (ROW_COUNT + rf"(?:{ROW_NOUNS}|sequences) ,? ?(?:(?:of|at|with|averaging|avg|each of|packed (?:to|into)|truncated to"
                   rf"|padded to|each|x|times) {ABOUT}?|{ABOUT})(\d+(?:\.\d+)?) ?(k)? " + TOKEN_WORD
                   + r"(?: each)?\b(?! ?/ ?s|/sec| per s| a s)")  # not '20 tok/s each'
-AVERAGE_LENGTH = (r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? " + TOKEN_WORD + r" (?:avg|average|each|on average|apiece|mean"
+AVERAGE_LENGTH = (FIGURE_K + " " + TOKEN_WORD + r" (?:avg|average|each|on average|apiece|mean"
                   r"|per (?:example|sample|row|conversation|doc|document|record))\b"
                   r"|\b(?:avg|average|averaging|mean)(?: length| len| of| is| about| around| roughly)* (\d+(?:\.\d+)?) ?(k)? "
                   + TOKEN_WORD + r"\b")
@@ -1162,10 +1162,8 @@ def read_epochs(words: Words, reading: Reading) -> None:
 
 
 # Who a count of people names, and the words that make it a count at once; users and people are said in one vocabulary
-STAFF = v.STAFF
-USERS = rf"users?|requests|sessions|streams|ppl|persons?|customers|clients|seqs|sequences|agents|seats?|{STAFF}"
+USERS = rf"users?|requests|sessions|streams|ppl|persons?|customers|clients|seqs|sequences|agents|seats?|{v.STAFF}"
 IN_PARALLEL = r"(?:concurrent|parallel|simultaneous|active)"
-AT_THE_SAME_TIME = r"(?:at once|at the same (?:time|moment)|concurrently|simultaneously)"
 
 
 def read_traffic(words: Words, reading: Reading) -> None:
@@ -1174,7 +1172,7 @@ def read_traffic(words: Words, reading: Reading) -> None:
     take_told(words, ((r"(?<![\w.$])(?:1|2|4|8|16|32|64|128|256|(?<=full-length )\d+) ?k[ -]?(?:token )?" + PER_SEQUENCE + r"\b",
                        "a sequence length"),))
     peak = any(span.kind == "users" for span in words.spans)  # read at once by the slot rows
-    headcount = peak and words.search(rf"(?<![\w.$])\d+ (?:users?|{STAFF})\b")
+    headcount = peak and words.search(rf"(?<![\w.$])\d+ (?:users?|{v.STAFF})\b")
     if headcount:  # of '200 devs, 60 of them hitting it at once', the 200 once the 60 are read
         words.take(headcount, "the people in all (the concurrent ones are counted)")
     served = rx.search(r"\b(?:serv\w*|host\w*|deploy\w*|chat ?bots?|chat tool|assistant|for (?:a|our|the|my) [\w-]+ (?:[\w-]+ )?"
@@ -1189,7 +1187,7 @@ def read_traffic(words: Words, reading: Reading) -> None:
 
 
 # '60 concurrent sessions', '50 concurrent at peak', '~25 underwriters at once', '150 clinicians at the morning peak'
-CONCURRENT_COUNT = (rf"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? {IN_PARALLEL} (?:(?:[a-z]+ )?(?:users?|requests"
+CONCURRENT_COUNT = (rf"{FIGURE_K} {IN_PARALLEL} (?:(?:[a-z]+ )?(?:users?|requests"
            r"|sessions|streams|people|chats|connections|clients)\b|(?=(?:at (?:the )?peak |at once )?(?:[,?!]|$|what|how)))"
            r"|(?<!how many )(?<![\w.$])(\d+) ?(k)? (?!tokens|gpus|cards|models|layers|experts|requests)[a-z]+s(?: \w+){0,5}?"
            rf" (?:{AT_THE_SAME_TIME}|at (?:the )?(?:\w+ )?peak)\b")
@@ -1204,7 +1202,7 @@ def read_users(words: Words, reading: Reading, served: bool, peak: bool, rate: b
     staff = (r"(?:" + v.ORGANISATIONS + r")\b" if served  # 'serve it to our 10-person QA team': the team are the users
              else r"(?:[\w-]+ ){0,2}(?:" + v.ORGANISATIONS + r")\b")  # 'our 3-person ML team runs ...': who asks
     users = at_once or words.search(
-        rf"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:{IN_PARALLEL} |internal |daily |paying |beta |external |total )?"
+        rf"{FIGURE_K} (?:{IN_PARALLEL} |internal |daily |paying |beta |external |total )?"
         rf"(?!person {staff})(?:{USERS})\b(?: {AT_THE_SAME_TIME})?"
         r"|(\d+) (?:concurrent|parallel|simultaneous)\b|\b(a single|single|one|1) (?:user|person|stream|request)\b"
         r"|\b(?:just|only) (?:for )?(me|myself)\b"
@@ -1229,7 +1227,7 @@ def read_users(words: Words, reading: Reading, served: bool, peak: bool, rate: b
 
 
 BUYING = r"\b(?:buy\w*|bought|purchas\w*|own\w*)\b"
-MONEY = r"\$ ?\d[\d.]*+ ?k?\b"
+MONEY = r"\$ ?\d[\d.]*+ ?k?\b"  # possessive: '$2.10/hr' is no '$2' budget
 PAID_FOR = (rf"\b(?:paid|(?:got|bought|grabbed|picked up|snagged)(?: \S+){{0,5}}? for) (?:{ABOUT}|only |like )?"
             rf"{phrases.PRICE}(?: {phrases.EACH})?")  # 'got them for $180 a pop'
 
@@ -1291,7 +1289,7 @@ def read_prices(words: Words, reading: Reading) -> None:
     heard = words.search_all_tiers(phrases.HEARSAY_RATE)
     if heard:  # '$10/hr last year, no idea if still true': not the asker's rent
         words.take_range(*heard.span(), "a rate doubted", kind="quoted_rent", value=float(heard[1]))
-    cents = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?[c¢]" + phrases.PER_GPU_HOUR)
+    cents = words.search(FIGURE + r" ?[c¢]" + phrases.PER_GPU_HOUR)
     if cents and (words.tier(cents.start()) == 2 or not words.asking):  # 'or rent one at 40c/hr?': the asker's rate
         reading.rent_usd_per_gpu_hour = float(cents.group(1)) / 100
         words.take(cents, f"rent ${reading.rent_usd_per_gpu_hour:g} per GPU-hour")
@@ -1459,7 +1457,7 @@ def size_asked(words: Words, reading: Reading) -> bool:
             reading.unknown_models.append(words.take(named, UNSIZED_MEANING))
             return False
     if reading.models:
-        asked = words.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?b (?:models?|llms?)\b")
+        asked = words.search(FIGURE + r" ?b (?:models?|llms?)\b")
         wanted = asked is not None and rx.search(r"\b(?:want|wanting|need|needing|plan|planning|looking|hoping|like) to "
                                                  r"(?:\w+ ){1,3}$", words.text[:asked.start()])  # 'want to run 32b models now'
         if asked is None or not wanted and words.tier(asked.start()) <= told:

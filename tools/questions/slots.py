@@ -71,8 +71,8 @@ class Slot:
     find: Callable[[Words], re.Match[str] | None] | None = None  # a search the patterns cannot say (runs when they miss)
 
     def read(self, words: Words, reading: Reading) -> None:
-        """Read this row's value, unless a row of higher priority already read its kind (a row of lower priority
-        is the fallback: 'how many full-length 20k requests fit?' when no context is set)."""
+        """Read this row's value, unless a row of higher priority already read its kind (a row of lower priority,
+        or the row's `find`, is the fallback: 'how many full-length 20k requests fit?' when no context is set)."""
         if any(span.kind == self.kind for span in words.spans):
             return
         patterns = [p.regex for p in self.patterns if p.when is None or p.when(words, reading)]
@@ -138,37 +138,37 @@ def rows(kind: str, regexes: tuple[str, ...], parse: Callable[[re.Match[str]], A
     return tuple(Slot(kind, (Pattern(regex),), parse, describe, priority - n, example) for n, regex in enumerate(regexes))
 
 
+FIGURE = r"(?<![\w.$])(\d+(?:\.\d+)?)"  # a number on its own: not part of a word, a decimal or a price
+FIGURE_K = FIGURE + r" ?(k)?"  # with its thousands: '8k', '8 k', '8000'
 RATE = r"(?<![\d.])(\d+(?:\.\d+)?)\+? ?(?:tok(?:en)?s? ?(?:/|per|a) ?s(?:ec\w*)?|t/s|tps)\b"  # '30 tok/s', '25+ t/s'
 OBSERVED = (r"(?<!seeing )(?<!getting )(?<!get )(?<!got )(?<!only )(?<!currently )(?<!see )(?<!gives )(?<!give )"
             r"(?<!shows )(?<!showing )(?<!measured )(?<!reports )(?<!clocking )")  # 'grafana shows ~35 tok/s per stream'
 PER_SEQUENCE = r"(?:sequences?|seqs?|sessions?|requests?|chats?|conversations?|prompts?)"
+AT_THE_SAME_TIME = r"(?:at once|at the same (?:time|moment)|concurrently|simultaneously)"
+ROUGHLY = r"(?:maybe |about |around |only |perhaps |roughly |approximately |some |up to )"  # a count said roughly
 SLOTS: tuple[Slot, ...] = (
     Slot("seq_len", (
         Pattern(r"(?:(?<=concurrent )|(?<=parallel ))(\d+) ?(k)[ -]?(?:tokens? )?(?=requests|prompts|sequences|chats)"),
-        Pattern(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: total)? tokens? (?:per|each|a|for each) (?:sequence|seq|request|conversation)\b"),
+        Pattern(FIGURE_K + r"(?: total)? tokens? (?:per|each|a|for each) (?:sequence|seq|request|conversation)\b"),
         Pattern(r"(?<=\bbatch )(?:size )?\d+ (?:at|of|x) (\d{3,6})()\b(?! ?(?:tok|users|requests|\$|ms\b|s\b))"),  # 'batch 8 at 4096'
         Pattern(r"(?<![\w.$])(1|2|4|8|16|32|64|128|256) ?(k)[ -]?(?:token )?" + PER_SEQUENCE + r"\b"),  # 'how many 32k sessions'
         Pattern(r"\bcontext per (?:conversation|chat|request|user|session|npc) ,? ?(\d+) ?(k)?\b"),
         Pattern(r"\b(?:sequences|requests|chats|prompts|sessions) (?:\S+ ){0,8}?(?:at|of|with) (\d+) ?(k)(?: tokens?)? each\b"),
-        Pattern(r"(?<![\w.$])(?<!batch )(?<!batch size )(?<!bs )(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:context|ctx|context window"
+        Pattern(r"(?<!batch )(?<!batch size )(?<!bs )" + FIGURE_K + r"(?: tokens?)? (?:context|ctx|context window"
                 r"|sequence\b|seq\b(?: len)?|prompts?\b|input\b)(?: lengths?| window| size)?"
-                r"|(?<![\w.$])(\d+(?:\.\d+)?) ?(k)(?: tokens?)? in\b"),
+                r"|" + FIGURE + r" ?(k)(?: tokens?)? in\b"),
         Pattern(r"(?:(?:engine )?context|ctx|sequence|seq|prompt|input|max(?:imum)?[ _-]?(?=len))s?(?:[ _-]?(?:length|len|window|size))?"
                 r"(?: of| =| at| is| to| set to| is set to)? (\d+(?:\.\d+)?) ?(k)?\b(?: tokens?)?"),
         Pattern(r"(?<!averaging )(?<!average )(?<!avg )(?<!averages )(?<!averaged )"
-                r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?[ -]tokens?\b(?! ?(?:/|per|a|each) ?(?:s\b|sec|second))"
+                + FIGURE_K + r"[ -]tokens?\b(?! ?(?:/|per|a|each) ?(?:s\b|sec|second))"
                 r"(?! (?:each|per user|out|of output))"),
         Pattern(r"(?<!wants )(?<!asking )(?<!asks )(?<!costs )(?<!cost )(?<!paid )(?<!selling for )(?<!sells for )"
                 r"(?<![\w.$])(\d{1,4}(?:\.\d+)?) ?(k)\b" + v.NOT_CONTEXT_NOUNS,  # 'someone wants 9k for it': a price
                 when=lambda words, reading: not money_without_model(words, reading)),  # ('13900k' a CPU: no 10M context)
     ), pair_tokens, lambda tokens: f"{tokens:,} tokens of context", priority=60,
-        example="how much vram for llama 3.1 70b at 8k context?", claims=context_claims, told_flag="seq_len_told"),
-    Slot("seq_len", (  # 'how many full-length 20k requests fit?', when no context is set
-        Pattern(r"(?:(?<=full-length )|(?<=full length ))(\d+) ?(k)[ -]?(?:tokens? )?"
-                r"(?=requests|prompts|sequences|chats|sessions|conversations)"),
-    ), pair_tokens, lambda tokens: f"{tokens:,} tokens of context", priority=59,
-        example="how many full-length 20k requests fit on an h100 with qwen3 32b?", claims=context_claims,
-        told_flag="seq_len_told"),
+        example="how much vram for llama 3.1 70b at 8k context?", claims=context_claims, told_flag="seq_len_told",
+        find=lambda words: words.search(  # 'how many full-length 20k requests fit?', when nothing else says a context
+            r"(?<=full[- ]length )(\d+) ?(k)[ -]?(?:tokens? )?(?=requests|prompts|sequences|chats|sessions|conversations)")),
     Slot("batch_size", (
         Pattern(r"(?:micro[ _-]?|per[ _-]device[ _-]?(?:train[ _-])?)?(?:batch(?:[ _-]?size)?|bs)(?: of| =| is| at)? "
                 r"(\d+|one|two|four|eight|sixteen)\b"
@@ -179,13 +179,11 @@ SLOTS: tuple[Slot, ...] = (
     *rows("users", (  # 'of 200 devs, 60 of them hitting it at once': the 60 (read_traffic reads the plain counts)
         r"\b(\d+) of (?:them|those|these|us) (?:\w+ ){0,2}?" + v.AT_ONCE,
         r"(?<!than )(?<!over )(?<!above )\b(\d+) (?:people|users|devs?|developers|engineers|employees|staff)"
-        r" (?:\w+ ){0,5}?(?:at the same (?:time|moment)|at once|simultaneously|concurrently)\b",
+        rf" (?:\w+ ){{0,5}}?{AT_THE_SAME_TIME}\b",
         r"\bconcurrency (?:estimate |target |is |of |at |around |about |roughly |~ ?)*(\d+)\b",
-        r"\b(?:maybe |about |around |only |perhaps |roughly |approximately |some |up to |figure |say |assume "
-        r"|assuming |expect )(\d+) (?:\w+ing|online|active)"
-        r" (?:\w+ ){0,3}?(?:at the same (?:time|moment)|at once|simultaneously|concurrently)\b",  # 'maybe 40 chatting at once'
-        r"\b(?:maybe |about |around |only |perhaps |roughly |approximately |some |up to )(\d+) (?:of (?:them|us) )?"
-        r"(?:are|will be|would be|might be) (?:\w+ ){0,4}?(?:at the same (?:time|moment)|at once|simultaneously|concurrently)\b",
+        rf"\b(?:{ROUGHLY}|figure |say |assume |assuming |expect )(\d+) (?:\w+ing|online|active)"
+        rf" (?:\w+ ){{0,3}}?{AT_THE_SAME_TIME}\b",  # 'maybe 40 chatting at once'
+        rf"\b{ROUGHLY}(\d+) (?:of (?:them|us) )?(?:are|will be|would be|might be) (?:\w+ ){{0,4}}?{AT_THE_SAME_TIME}\b",
     ), lambda found: int(found.group(1)), lambda users: f"{users:,} concurrent users (of the people named, those at once)",
         priority=46, example="we're 200 devs, maybe 60 of them hitting it at once: how many h100s for qwen3 32b?"),
     *rows("tokens_per_s_per_user", (
@@ -205,12 +203,11 @@ SLOTS: tuple[Slot, ...] = (
     ), lambda found: float(found.group(1)), lambda rate: f"{rate:g} tokens/s per user", priority=39,
         example="how many h100s to serve llama 3.1 70b to 100 users at 20 tok/s each?"),
     *rows("output_tokens", (
-        r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? (?:output|generated|new|completion|response) tokens?\b"
-        r"|(?<![\w.$])(\d+(?:\.\d+)?) ?(k)? tokens? generated\b"
-        r"|(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?[ -]tokens? (?:repl(?:y|ies)|responses?|answers?|outputs?|completions?)\b",
+        FIGURE_K + r" (?:output|generated|new|completion|response) tokens?\b|" + FIGURE_K + r" tokens? generated\b|"
+        + FIGURE_K + r"[ -]tokens? (?:repl(?:y|ies)|responses?|answers?|outputs?|completions?)\b",
         r"\b(?:generat\w*|output\w*|respon\w*|answers? of)(?: len(?:gth)?s?| size)?"  # 'output len ~200 tokens'
         r" (?:about |around |up to |is |of |= )?(\d+(?:\.\d+)?) ?(k)? tokens?\b",
-        r"(?<![\w.$])(\d+(?:\.\d+)?) ?(k)?(?: tokens?)? (?:out|of output|output)\b",
+        FIGURE_K + r"(?: tokens?)? (?:out|of output|output)\b",
         r"\b(?:repl(?:y|ies)|responses?|answers?|completions?|outputs?)(?: of| about| around| are| is| ~"
         r"| roughly| usually| typically| average| averaging| avg| run| short| brief| maybe| probably| like"
         r"| generally| on average| approximately| tend to be| tends to be| come out at| ,)* (\d+(?:\.\d+)?) ?(k)?\b",
@@ -244,7 +241,7 @@ SLOTS: tuple[Slot, ...] = (
     *rows("rent_usd_per_gpu_hour", (  # after the price to buy one
         r"\$ ?(\d+(?:\.\d+)?) ?(?:/ ?(?:gpu ?/ ?|gpu[ -]?)?h(?:ou)?r?|per (?:gpu[ -]?)?(?:hour|hr)|an hour|/ ?gpu ?h"
         r"|per gpu per hour|/ ?hr? per gpu)\b",
-        r"(?<![\w.$])(\d+(?:\.\d+)?) ?(?:bucks? |dollars? |usd )?(?:/ ?(?:gpu[ -]?)?hr?\b|(?:an|per|a) hour\b)",
+        FIGURE + r" ?(?:bucks? |dollars? |usd )?(?:/ ?(?:gpu[ -]?)?hr?\b|(?:an|per|a) hour\b)",
     ), lambda found: float(found.group(1)), lambda usd: f"rent ${usd:g} per GPU-hour", priority=100,
         example="rent 8 h100s at $2.10/hr or buy at $25k each?"),
     Slot("requests_per_s", tuple(Pattern(prefix + (  # '20 requests per second', '50 rps', 'QPS target 25'
