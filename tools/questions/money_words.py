@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from gpusizer.tools.speed.training_time import CHINCHILLA_TOKENS_PER_PARAMETER
 
+from .slots import NUMBER_K
+
 PRICE = r"\$ ?\d[\d,.]* ?k?\b"  # '$8,500', '$25k'
 EACH = r"(?:each|apiece|per card|per gpu(?![ -]?h| per h)|a card|a pop)"  # a price per card, not per GPU-hour
 PER_GPU_HOUR = r" ?(?:/ ?|per |an? |each )(?:gpu[ -]?(?:/ ?)?)?h(?:ou)?r?\b"  # '/hr', ' per gpu hour', ' an hour'
 # The price to buy one GPU ('$8,500 each'); number, k: groups 1, 2.
 PURCHASE_PRICE = (
-    rf"\$ ?(\d+(?:\.\d+)?) ?(k)?\b ?(?:{EACH}|a gpu|to buy|purchase"
+    rf"\$ ?{NUMBER_K}\b ?(?:{EACH}|a gpu|to buy|purchase"
     r"|for (?:the|a|one) (?:card|gpu)\b|per (?!h(?:ou)?r|month|year|day|week|token|million|gpu)[a-z0-9]+\b(?![ -]?h(?:ou)?r))")
 PRICE_TALK = r"\b(?:buy\w*|purchas\w*|own\w*|pric\w*|cost\w*|pay|paid|msrp|retail|capex)\b"  # where a bare '8.5k each' is money
 THOUSANDS_EACH = rf"(?<![\w.$/])(\d+(?:\.\d+)?) ?(k) {EACH}\b"

@@ -43,12 +43,9 @@ POINT = re.compile(rf"\b(\d+|{DIGIT}) point (\d+|{DIGIT})\b")  # 'one point five
 
 def digits_for_number_words(text: str) -> str:
     def replace(match: re.Match[str]) -> str:
-        words = rx.split(r"[ -]", match.group(0))
-        while words and words[0] in ("a", "and") and not (len(words) > 1 and words[1] in SCALES):
-            lead = words.pop(0)
-            rest = replace_words(words)
-            return f"{lead} {rest}" if rest else lead
-        return replace_words(words) or match.group(0)
+        words = rx.split(r"[ -]", match.group(0))  # a leading 'a' or 'and' stays a word, unless a scale follows ('a hundred')
+        lead = words.pop(0) + " " if words[0] in ("a", "and") and words[1:] and words[1] not in SCALES else ""
+        return lead + replace_words(words)
 
     def replace_words(words: list[str]) -> str:
         value = value_of(words)

@@ -17,7 +17,7 @@ from . import regex as rx
 from . import vocabulary as v
 from .sentences import sentence_tiers
 from .shorthands import normalize
-from .slots import AT_THE_SAME_TIME, FIGURE, FIGURE_K, PER_SEQUENCE, SLOTS, Slot, Span, kilo, pair_tokens
+from .slots import AT_THE_SAME_TIME, FIGURE, FIGURE_K, MONEY_TALK, NUMBER_K, PER_SEQUENCE, SLOTS, Slot, Span, kilo, pair_tokens
 
 MAX_SPAN_WORDS = 6
 USED = "·"  # a used word's characters are masked with this, so later patterns cannot read it twice
@@ -1066,11 +1066,11 @@ ROW_COUNT = FIGURE + r" ?(k|m|million|thousand)? (?:[a-z-]+ )?"  # '20k samples'
 ROW_NOUNS = r"samples|examples|rows|conversations|documents|docs|pairs|chats|tickets|instructions|dialogues|records"
 ROWS = ROW_COUNT + rf"(?:{ROW_NOUNS})\b"
 ROWS_OF_LENGTH = (ROW_COUNT + rf"(?:{ROW_NOUNS}|sequences) ,? ?(?:(?:of|at|with|averaging|avg|each of|packed (?:to|into)|truncated to"
-                  rf"|padded to|each|x|times) {ABOUT}?|{ABOUT})(\d+(?:\.\d+)?) ?(k)? " + TOKEN_WORD
+                  rf"|padded to|each|x|times) {ABOUT}?|{ABOUT}){NUMBER_K} " + TOKEN_WORD
                   + r"(?: each)?\b(?! ?/ ?s|/sec| per s| a s)")  # not '20 tok/s each'
 AVERAGE_LENGTH = (FIGURE_K + " " + TOKEN_WORD + r" (?:avg|average|each|on average|apiece|mean"
                   r"|per (?:example|sample|row|conversation|doc|document|record))\b"
-                  r"|\b(?:avg|average|averaging|mean)(?: length| len| of| is| about| around| roughly)* (\d+(?:\.\d+)?) ?(k)? "
+                  r"|\b(?:avg|average|averaging|mean)(?: length| len| of| is| about| around| roughly)* " + NUMBER_K + " "
                   + TOKEN_WORD + r"\b")
 ROW_SCALE = {"k": 1e3, "m": 1e6, "million": 1e6, "thousand": 1e3}
 
@@ -1123,7 +1123,7 @@ def read_rows_and_average(words: Words, reading: Reading) -> None:
     if not rows or not average:
         return
     count = row_count(rows)
-    length = kilo(average.group(1) or average.group(3), average.group(2) or average.group(4))
+    length = pair_tokens(average)
     reading.training_tokens = count * length
     words.take(rows, f"{count:g} examples")
     words.take(average, f"{length:,} tokens each on average ({reading.training_tokens:.3g} training tokens)")
@@ -1131,11 +1131,11 @@ def read_rows_and_average(words: Words, reading: Reading) -> None:
 
 
 # "3 epochs", "a 2-epoch lora", "x3 epochs", "two passes over the data"
-EPOCHS = r"(?<![\w.])(?:x ?)?(\d+(?:\.\d+)?|one|two|three|four|five)[ -](?:full )?(?:epochs?|passes(?= over| through))\b"
+EPOCHS = r"(?<![\w.])(?:x ?)?(\d+(?:\.\d+)?|one)[ -](?:full )?(?:epochs?|passes(?= over| through))\b"
 
 
 def count_value(said: str) -> float:
-    """A count as written: '3', '2.5' or a number word ('two', 'a')."""
+    """A count as written: '3', '2.5', 'one' or 'a' (normalize wrote the other number words as digits: 'two' is '2')."""
     return float(said) if said[0].isdigit() else float(v.NUMBER_WORDS[said])
 
 
@@ -1211,7 +1211,7 @@ def read_users(words: Words, reading: Reading, served: bool, peak: bool, rate: b
                                 words.text[max(0, users.start() - 40):users.end() + 20])
     goal = today and words.search(r"\b(?:roll(?:ing)? (?:it |this )?out to|scal(?:e|ing) (?:it |this )?(?:up )?to|grow(?:ing)? to|"
                                   r"expand(?:ing)? to|going to|need(?:s)? to (?:handle|serve|support)|target(?:ing)?)(?: about| around)?"
-                                  rf" (\d+) (?:{IN_PARALLEL} )?(?:users|sessions|people|seats|customers|clients|chats)\b")
+                                  rf" (\d+) (?:{IN_PARALLEL} )?(?:{USERS}|chats)\b")
     if goal and users:  # 'about 40 concurrent users today ... roll it out to 300 concurrent users': the load planned for
         words.take(users, "today's load (not the one planned for)")
         words.take_range(goal.start(1), goal.end(), f"{goal.group(1)} concurrent users")
@@ -1247,7 +1247,7 @@ def read_budgets(words: Words, reading: Reading) -> None:
         amount = rx.search(r"(\d[\d.]*) ?(k?)", budget[0])
         value = float(amount[1]) * 1000 ** bool(amount[2]) if amount else 0.0
         words.take_range(*budget.span(), f"a budget of ${value:,.0f} (not a price per GPU)", kind="budget_usd", value=value)
-    spending = rx.search(r"\$|\b(?:buy\w*|purchas\w*|budget\w*|spend\w*|afford|cost\w*|price\w*|bucks|dollars?)\b", words.text)
+    spending = rx.search(MONEY_TALK, words.text)
     cap = spending and words.search(r"\b(?:keep (?:it|this|things|the (?:cost|spend|price|bill))|stay(?:ing)?|come in)"
                                     r" (?:under|below|within) \$? ?\d+(?:\.\d+)? ?k\b")
     if cap:  # 'which gpu should i buy? trying to keep it under 5k': money, not a context
@@ -1327,7 +1327,7 @@ def read_bare_price(words: Words, reading: Reading) -> None:
 YEARS_TOLD = (  # years and months that are no horizon
     (r"(\d+) ?(?:month|year)s? (?:reservation|commitment|contract|commit|reserved)\b", "a commitment term (not the length of a job)"),
     (v.SPEND_RATE, "a spend per period (not a length of time)"),  # 'we pay about $4k a month for the API'
-    (r"\b(?:for |over |in |during )?the (?:last|past|previous) (?:\d+|two|three|four|five|few|couple of) (?:years?|yrs?)\b",
+    (r"\b(?:for |over |in |during )?the (?:last|past|previous) (?:\d+|few|couple of) (?:years?|yrs?)\b",
      "a time told of (not a horizon)"),  # 'for the last two years we got by with two 3090s'
 )
 
@@ -1339,7 +1339,7 @@ def read_years(words: Words, reading: Reading) -> None:
     if project:  # 'buy one for a 6-month project?' (its hours are still read as the job's)
         reading.years = float(project[1]) * v.DURATION_HOURS[project[2]] / v.DURATION_HOURS["year"]
         return words.spans.append(Span(project[0], "the horizon", kind="years", value=reading.years))
-    years = words.search(r"(?<!n't )(?<!not )(\d+(?:\.\d+)?|one|two|three|four|five|(?:(?<=for )|(?<=over )|(?<=within )|(?<=across )"
+    years = words.search(r"(?<!n't )(?<!not )(\d+(?:\.\d+)?|one|(?:(?<=for )|(?<=over )|(?<=within )|(?<=across )"
                          r"|(?<=next ))an?|(?<=the next )(?=year)) ?(?:years?|yrs?)\b"
                          r"(?! (?:\w+ )?(?:support|prosupport|warranty|service|maintenance|care)\b)")  # '3yr ProSupport'
     if years and rx.search(r"(?:n't|\bnot)(?: \S+){0,2} ?$", words.text[:years.start()]):  # 'won't have them for a year'
@@ -1368,8 +1368,7 @@ def read_counted_span(words: Words, reading: Reading) -> None:
     """How long the GPUs are used: '3 days', '10 hours a day for 30 days' (300 hours), '3 hours a night, twice a week,
     for a ten week semester' (60)."""
     units = "|".join(sorted((u for u in v.DURATION_HOURS if u != "year"), key=len, reverse=True))
-    count_words = "|".join(w for w in v.NUMBER_WORDS if w not in ("dual", "pair", "couple", "single", "quad"))
-    found = words.search(NOT_A_RENTAL + rf"\b(\d+(?:\.\d+)?|{count_words}) ?(?:whole |full |entire |gpu[ -]?|node[ -]?|business |working "
+    found = words.search(NOT_A_RENTAL + rf"\b(\d+(?:\.\d+)?|an?|one) ?(?:whole |full |entire |gpu[ -]?|node[ -]?|business |working "
                          rf"|(?:work|week)(?=day))?({units})s?\b(?![/-]| ago\b| (?:an?|per|each|every) )")  # '2 hours a day': a rate
     if not found:
         return
@@ -1453,7 +1452,7 @@ def size_asked(words: Words, reading: Reading) -> bool:
     told = max((words.tier_at(a) for a in reading.model_at), default=0)  # where the models named are said
     if named and reading.models and words.tier(named.start()) > told:
         keep_named(words.spans, reading, "models", [], "told about, not asked about")
-        if not rx.search(r"(?<![\w.$])\d+(?:\.\d+)? ?b\b", named.group(0)):  # 'command-r 35b' is sized below
+        if not rx.search(FIGURE + r" ?b\b", named.group(0)):  # 'command-r 35b' is sized below
             reading.unknown_models.append(words.take(named, UNSIZED_MEANING))
             return False
     if reading.models:
@@ -1468,8 +1467,8 @@ def size_asked(words: Words, reading: Reading) -> bool:
 
 def read_size(words: Words, reading: Reading) -> None:
     """'a 13B model', 'codellama 34b' (not in the catalog: a generic dense model)."""
-    size = words.search(r"(?:\b([a-z][a-z0-9.+-]*[a-z0-9+](?: [a-z0-9][a-z0-9.+-]*){0,2})(?:[ -]| is | at ))?(?<![\w.$])"
-                        r"(\d+(?:\.\d+)?) ?(b|bn|billion|m)\b(?: param\w*| model)?")
+    size = words.search(r"(?:\b([a-z][a-z0-9.+-]*[a-z0-9+](?: [a-z0-9][a-z0-9.+-]*){0,2})(?:[ -]| is | at ))?"
+                        + FIGURE + r" ?(b|bn|billion|m)\b(?: param\w*| model)?")
     if not size:
         return
     reading.params_billions = float(size.group(2)) * (1e-3 if size.group(3) == "m" else 1.0)

@@ -108,10 +108,13 @@ def context_claims(found: re.Match[str], text: str) -> tuple[int, int]:
     return (found.start(number_at) if leading_noun else found.start()), found.end()
 
 
+# money talked of: a bare '100k' is dollars, 'keep it under 5k' a budget
+MONEY_TALK = r"\$|\b(?:cost\w*|price\w*|bill|budget\w*|spend\w*|pay|usd|dollars?|bucks|looking at|buy\w*|purchas\w*|afford)\b"
+
+
 def money_without_model(words: Words, reading: Reading) -> bool:
     """No model, and money talk: a bare '100k' is dollars then ('100k or more like 300k?' of a bill), not a context."""
-    return not reading.models and rx.search(r"\$|\b(?:cost\w*|price\w*|bill|budget|spend|pay|usd|dollars?|bucks|looking at)\b",
-                                            words.text) is not None
+    return not reading.models and rx.search(MONEY_TALK, words.text) is not None
 
 
 def batch_value(found: re.Match[str]) -> int:
@@ -138,14 +141,14 @@ def rows(kind: str, regexes: tuple[str, ...], parse: Callable[[re.Match[str]], A
     return tuple(Slot(kind, (Pattern(regex),), parse, describe, priority - n, example) for n, regex in enumerate(regexes))
 
 
+NUMBER_K = r"(\d+(?:\.\d+)?) ?(k)?"  # a number and its thousands: '8k', '8 k', '8000', '1.5k'
 FIGURE = r"(?<![\w.$])(\d+(?:\.\d+)?)"  # a number on its own: not part of a word, a decimal or a price
-FIGURE_K = FIGURE + r" ?(k)?"  # with its thousands: '8k', '8 k', '8000'
+FIGURE_K = r"(?<![\w.$])" + NUMBER_K
 RATE = r"(?<![\d.])(\d+(?:\.\d+)?)\+? ?(?:tok(?:en)?s? ?(?:/|per|a) ?s(?:ec\w*)?|t/s|tps)\b"  # '30 tok/s', '25+ t/s'
 OBSERVED = (r"(?<!seeing )(?<!getting )(?<!get )(?<!got )(?<!only )(?<!currently )(?<!see )(?<!gives )(?<!give )"
             r"(?<!shows )(?<!showing )(?<!measured )(?<!reports )(?<!clocking )")  # 'grafana shows ~35 tok/s per stream'
 PER_SEQUENCE = r"(?:sequences?|seqs?|sessions?|requests?|chats?|conversations?|prompts?)"
 AT_THE_SAME_TIME = r"(?:at once|at the same (?:time|moment)|concurrently|simultaneously)"
-ROUGHLY = r"(?:maybe |about |around |only |perhaps |roughly |approximately |some |up to )"  # a count said roughly
 SLOTS: tuple[Slot, ...] = (
     Slot("seq_len", (
         Pattern(r"(?:(?<=concurrent )|(?<=parallel ))(\d+) ?(k)[ -]?(?:tokens? )?(?=requests|prompts|sequences|chats)"),
@@ -158,7 +161,7 @@ SLOTS: tuple[Slot, ...] = (
                 r"|sequence\b|seq\b(?: len)?|prompts?\b|input\b)(?: lengths?| window| size)?"
                 r"|" + FIGURE + r" ?(k)(?: tokens?)? in\b"),
         Pattern(r"(?:(?:engine )?context|ctx|sequence|seq|prompt|input|max(?:imum)?[ _-]?(?=len))s?(?:[ _-]?(?:length|len|window|size))?"
-                r"(?: of| =| at| is| to| set to| is set to)? (\d+(?:\.\d+)?) ?(k)?\b(?: tokens?)?"),
+                r"(?: of| =| at| is| to| set to| is set to)? " + NUMBER_K + r"\b(?: tokens?)?"),
         Pattern(r"(?<!averaging )(?<!average )(?<!avg )(?<!averages )(?<!averaged )"
                 + FIGURE_K + r"[ -]tokens?\b(?! ?(?:/|per|a|each) ?(?:s\b|sec|second))"
                 r"(?! (?:each|per user|out|of output))"),
@@ -171,28 +174,26 @@ SLOTS: tuple[Slot, ...] = (
             r"(?<=full[- ]length )(\d+) ?(k)[ -]?(?:tokens? )?(?=requests|prompts|sequences|chats|sessions|conversations)")),
     Slot("batch_size", (
         Pattern(r"(?:micro[ _-]?|per[ _-]device[ _-]?(?:train[ _-])?)?(?:batch(?:[ _-]?size)?|bs)(?: of| =| is| at)? "
-                r"(\d+|one|two|four|eight|sixteen)\b"
+                r"(\d+|one)\b"
                 r"|(\d+) (?:seqs|sequences|prompts)(?: \S+){0,6}? (?:at once|together|in parallel|concurrently|in a batch|in flight)"
                 r"|\b(one|1|a single) (?:sequence|request|prompt) at a time\b|\bfor (a single|one) sequence\b"),
     ), batch_value, lambda size: f"batch {size}", priority=50,
         example="full fine-tune of llama 3.2 3b at batch size 8 on a 4090?", told_flag="batch_told", find=sequences_in_flight),
-    *rows("users", (  # 'of 200 devs, 60 of them hitting it at once': the 60 (read_traffic reads the plain counts)
+    *rows("users", (  # 'of 200 devs, 60 of them hitting it at once': the 60 (read_traffic reads the plain counts), 'maybe 40 at once'
         r"\b(\d+) of (?:them|those|these|us) (?:\w+ ){0,2}?" + v.AT_ONCE,
         r"(?<!than )(?<!over )(?<!above )\b(\d+) (?:people|users|devs?|developers|engineers|employees|staff)"
         rf" (?:\w+ ){{0,5}}?{AT_THE_SAME_TIME}\b",
         r"\bconcurrency (?:estimate |target |is |of |at |around |about |roughly |~ ?)*(\d+)\b",
-        rf"\b(?:{ROUGHLY}|figure |say |assume |assuming |expect )(\d+) (?:\w+ing|online|active)"
-        rf" (?:\w+ ){{0,3}}?{AT_THE_SAME_TIME}\b",  # 'maybe 40 chatting at once'
-        rf"\b{ROUGHLY}(\d+) (?:of (?:them|us) )?(?:are|will be|would be|might be) (?:\w+ ){{0,4}}?{AT_THE_SAME_TIME}\b",
+        r"\b(?:maybe |about |around |only |perhaps |roughly |approximately |some |up to |figure |say |assume |assuming |expect )"
+        rf"(\d+) (?:of (?:them|us) )?(?:\w+ing|online|active|are|will be|would be|might be) (?:\w+ ){{0,4}}?{AT_THE_SAME_TIME}\b",
     ), lambda found: int(found.group(1)), lambda users: f"{users:,} concurrent users (of the people named, those at once)",
         priority=46, example="we're 200 devs, maybe 60 of them hitting it at once: how many h100s for qwen3 32b?"),
     *rows("tokens_per_s_per_user", (
         r"(?:each (?:wanting|needing|getting|at|expects?|expecting|wants?|needs?"
         r"|(?:one |user |person |of them )?(?:should|must|will|would|needs? to|has to|ought to) (?:get|see|have|receive|stream at))"
         r"(?: at least| >=?| ≥| no less than)?"  # 'each needs >=25 tok/s', 'each should get about 20 tok/s'
-        r"|(?:each|every) (?:user|person|stream|client) (?:to )?(?:see|get)s?"
+        r"|(?:each|every) (?:user|person|stream|client) (?:(?:to )?(?:see|get)s?|needed|needs|need|wants|wanted|should get)"
         r"|(?:each|every) (?:\w+ )?(?:of (?:them|us|those|these) )?to (?:stream|get|see|receive)(?: at)?"
-        r"|(?:each|every) (?:user|person|stream|client) (?:needed|needs|need|wants|wanted|should get)"
         r"|keep(?:ing)? (?:each|every) (?:user|person|stream|client) (?:at|above)"
         r"|at least|min(?:imum)?|target(?:ing)?(?: to| of)?|>=?|no less than"
         r"|keep(?:ing)?|above|over|(?:nobody|no one|no user|none) (?:should |must |will |may )?(?:see|get)s?"
@@ -203,16 +204,16 @@ SLOTS: tuple[Slot, ...] = (
     ), lambda found: float(found.group(1)), lambda rate: f"{rate:g} tokens/s per user", priority=39,
         example="how many h100s to serve llama 3.1 70b to 100 users at 20 tok/s each?"),
     *rows("output_tokens", (
-        FIGURE_K + r" (?:output|generated|new|completion|response) tokens?\b|" + FIGURE_K + r" tokens? generated\b|"
-        + FIGURE_K + r"[ -]tokens? (?:repl(?:y|ies)|responses?|answers?|outputs?|completions?)\b",
+        FIGURE_K + r"(?: (?:output|generated|new|completion|response) tokens?\b| tokens? generated\b"
+        r"|[ -]tokens? (?:repl(?:y|ies)|responses?|answers?|outputs?|completions?)\b)",
         r"\b(?:generat\w*|output\w*|respon\w*|answers? of)(?: len(?:gth)?s?| size)?"  # 'output len ~200 tokens'
-        r" (?:about |around |up to |is |of |= )?(\d+(?:\.\d+)?) ?(k)? tokens?\b",
+        r" (?:about |around |up to |is |of |= )?" + NUMBER_K + r" tokens?\b",
         FIGURE_K + r"(?: tokens?)? (?:out|of output|output)\b",
         r"\b(?:repl(?:y|ies)|responses?|answers?|completions?|outputs?)(?: of| about| around| are| is| ~"
         r"| roughly| usually| typically| average| averaging| avg| run| short| brief| maybe| probably| like"
-        r"| generally| on average| approximately| tend to be| tends to be| come out at| ,)* (\d+(?:\.\d+)?) ?(k)?\b",
-        r"\b(?:gets?|getting|receives?|returns?|sends?) (?:about |around |roughly )?(\d+(?:\.\d+)?) ?(k)?"
-        r"(?: tokens?)? back\b",  # 'sends 8k of prompt and gets 2k back'
+        r"| generally| on average| approximately| tend to be| tends to be| come out at| ,)* " + NUMBER_K + r"\b",
+        r"\b(?:gets?|getting|receives?|returns?|sends?) (?:about |around |roughly )?" + NUMBER_K
+        + r"(?: tokens?)? back\b",  # 'sends 8k of prompt and gets 2k back'
     ), pair_tokens, lambda tokens: f"{tokens} output tokens", priority=119,
         example="serve qwen3 8b with 2k prompts and 500 output tokens to 40 users on an l4?"),
     *rows("training_precision", (  # AMP keeps fp32 master weights and Adam states; pure bf16 keeps all in bf16
