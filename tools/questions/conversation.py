@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from gpusizer.catalog import Catalog
 from gpusizer.tools.memory.model.parameters import count_parameters
@@ -36,7 +38,6 @@ STRONG_POINTER = (r"\b(?:that|this|the same) (?:one )?(?:card|gpu|box|setup|node
                   r"|\b(?:buy|rent|get) the \d+ [a-z]*\d+\w*s\b")  # 'should we just buy the four a100s?'
 POINTS_AT_GPUS = r"\b(?:instead|then|that|those|these)\b"  # 'that mi300x'
 MONEY_ASK = "|".join((j.BUY, j.RENT_OR_OWN, j.COST_ASK))
-COUNT_WORDS = {"a pair": 2, "a couple": 2, "both": 2, "second": 2, "third": 3, "fourth": 4}
 UNSET = Reading(text="")  # every field at its default: a field said by a question differs from it (0 and False are said)
 SPEC_ASK = r"\b(?:specs?|bandwidth|tdp|tflops|flops)\b|\bwhat(?: is|'s|s) an? ·"  # 'what are the specs of the b200?' asks of the card
 CARD_ASK = SPEC_ASK + r"|\bwhat(?: is|'s|s) (?:this |that |the )·|\bhow much (?:memory|vram|bandwidth)\b"  # of the card named
@@ -56,18 +57,14 @@ def prices_other_gpus(previous: Reading, new: Reading) -> bool:
             and rx.search(MONEY_ASK, new.asked) is not None)
 
 
-def asks_of_its_own_gpus(previous: Reading, new: Reading) -> bool:
-    """'how much does it cost to rent 4 a100s for a day?' after a QLoRA question: a whole question."""
-    journey = choose(new)
-    return (journey is not None and journey.name in ("cloud_cost", "rent_or_buy") and bool(new.gpus)
-            and prices_other_gpus(previous, new) and not rx.search(STRONG_POINTER, new.text))
-
-
-def asks_of_a_card(new: Reading) -> bool:
-    """'what is an mi300x and how much bandwidth does it have?' after a fit: a GPU's (or a model's) own card, named."""
-    journey = choose(new)
-    return (journey is not None and journey.name in ("gpu_card", "model_card")
-            and (rx.search(CARD_ASK, new.asked) is not None or journey.name == "model_card" and j.said(new, j.CARD_FIRST)))
+def asks_of_its_own(previous: Reading, new: Reading) -> bool:
+    """A whole question, whatever came before: a GPU and which models it holds ('whats the biggest model i can run on a
+    3090 with ollama' after a QLoRA question is not about QLoRA), GPUs of its own priced ('how much does it cost to rent
+    4 a100s for a day?'), a GPU's or a model's own card ('what is an mi300x and how much bandwidth does it have?')."""
+    name = getattr(choose(new), "name", None)
+    card = rx.search(CARD_ASK, new.asked) or name == "model_card" and j.said(new, j.CARD_FIRST)
+    return bool(new.gpus and (j.biggest_model_asked(new) or name in ("cloud_cost", "rent_or_buy") and prices_other_gpus(previous, new)
+                              and not rx.search(STRONG_POINTER, new.text)) or name in ("gpu_card", "model_card") and card)
 
 
 def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
@@ -96,12 +93,10 @@ def reads_as_follow_up(previous: Reading, new: Reading) -> bool:
                        r"|but with)\b", new.text)  # 'back to the h100 but with gpt oss 20b': the rest of the setup stays
     if new.models and new.gpus and not (same_talk or returns):
         return False  # a model and a GPU of its own: a whole question
-    # a GPU and the ask of which models it holds starts afresh too ('whats the biggest model i can run on a 3090 with
-    # ollama' after a QLoRA question is not about QLoRA)
-    own_subject = ((new.gpus and j.biggest_model_asked(new) or asks_of_its_own_gpus(previous, new) or asks_of_a_card(new))
-                   and not (same_talk or returns or opens))
-    cues = opens or points_back or short_change or same_talk or subjectless(previous, new) or on_the_same_gpus(previous, new)
-    return bool(cues) and not own_subject
+    if same_talk or returns or opens:
+        return True
+    cues = points_back or short_change or subjectless(previous, new) or on_the_same_gpus(previous, new)
+    return bool(cues) and not asks_of_its_own(previous, new)
 
 
 def subjectless(previous: Reading, new: Reading) -> bool:
@@ -133,26 +128,16 @@ def carried_over(previous: Reading, new: Reading) -> Reading:
     return merged
 
 
-# ---- what a follow-up's words change of the merged reading: one rule a case, walked in order (MERGE_RULES)
-def same_count_on_other_gpus(merged: Reading, previous: Reading, new: Reading) -> None:
+# ---- what a follow-up's words change of the merged reading: the GPUs, the fields asked again, then READ_AGAINST
+def gpus_of_the_follow_up(merged: Reading, previous: Reading, new: Reading) -> None:
+    """'the same on h200s': the count before on the new GPU; 'how's that compare to X', 'throw the B200 and the MI300X
+    in too': the GPUs before and the new ones."""
     if new.gpus and new.gpus[0][1] is None and previous.gpus and (previous.gpus[0][1] or 1) > 1 and (
-            rx.search(r"\bsame\b", new.text) or rx.search(r"\b[a-z]*\d+[a-z]*s\b", new.text)):  # 'the same on h200s'
+            rx.search(r"\bsame\b", new.text) or rx.search(r"\b[a-z]*\d+[a-z]*s\b", new.text)):
         merged.gpus = [(new.gpus[0][0], previous.gpus[0][1]), *new.gpus[1:]]
-
-
-def compared_gpus_join(merged: Reading, previous: Reading, new: Reading) -> None:
-    """'how's that compare to X', 'throw the B200 and the MI300X in too': the GPUs before and the new ones."""
     adds = r"\b(?:throw|add|include|put)\b.*\b(?:in|too|as well|also)\s*$"
     if previous.gpus and (len(new.gpus) == 1 and rx.search(j.COMPARING, new.text) or new.gpus and rx.search(adds, new.text)):
         merged.gpus = [*previous.gpus, *(g for g in new.gpus if g[0] not in {p for p, _ in previous.gpus})]
-
-
-def how_many_gpus_asked(merged: Reading, previous: Reading, new: Reading) -> None:
-    if rx.search(j.ABSOLUTE_SPEED + "|" + j.COMPARING, new.asked) and not new.how_many_gpus:
-        merged.how_many_gpus = False  # 'what speed would each of those 200 people see?' after 'how many H100s?'
-    if rx.search(r"\bhow many (?:of )?(?:those|these|them|the|such)(?: \w+)? (?:cards|gpus)\b"
-                 r"|\bhow many of (?:those|these|them)\b", new.text):
-        merged.how_many_gpus = True  # 'damn. how many of those cards would i need then?'
 
 
 FORGETS_GPUS = (r"\b(?:forget|ignore|never ?mind|leave aside|set aside) (?:about )?(?:the|that|those|our|my) (?:box|card|cards|gpus?"
@@ -160,11 +145,20 @@ FORGETS_GPUS = (r"\b(?:forget|ignore|never ?mind|leave aside|set aside) (?:about
 
 
 def what_is_asked_again(merged: Reading, previous: Reading, new: Reading) -> None:
-    """A field the follow-up asks for is no longer the one told before: the GPU, the model, the batch, the context."""
+    """A field the follow-up asks for is no longer the one told before: the GPU, the model, the batch, the context, and
+    whether the GPU count is the question."""
+    if rx.search(j.ABSOLUTE_SPEED + "|" + j.COMPARING, new.asked) and not new.how_many_gpus:
+        merged.how_many_gpus = False  # 'what speed would each of those 200 people see?' after 'how many H100s?'
+    if rx.search(r"\bhow many (?:of )?(?:those|these|them|the|such)(?: \w+)? (?:cards|gpus)\b|\bhow many of (?:those|these|them)\b",
+                 new.text):
+        merged.how_many_gpus = True  # 'damn. how many of those cards would i need then?'
     if not new.gpus and (rx.search(FORGETS_GPUS, new.text) or rx.search(r"\bwhich (?:\w+ )?(?:gpus?|cards?)\b", new.asked)):
         merged.gpus, merged.gpu_at = [], []  # 'which gpu should i get instead?': the GPU is the question
     if rx.search(j.BIGGEST, new.asked) and not names_a_model(new):  # 'if i grab a second 3090, whats the biggest model?'
         merged.models, merged.model_at, merged.params_billions, merged.unknown_models = [], [], None, []
+    if not new.spans:  # 'on that one card then?', 'the cheapest card that'd hold all that?': the reading before
+        pointer = rx.search(STRONG_POINTER + r"|\b(?:all )?(?:that|it|them|those)\b", new.text)
+        merged.spans = [Span(pointer.group(0) if pointer else new.text, "what the previous question asked about")]
     limit = rx.search(j.LIMIT, new.asked)
     if limit is None or limit.group(0) == "how long" and (new.training_tokens or merged.workload == "training"):
         return  # 'over 20B tokens, how long does it take?': the run's time, not the longest context
@@ -175,84 +169,92 @@ def what_is_asked_again(merged: Reading, previous: Reading, new: Reading) -> Non
         merged.seq_len = None  # 'what's the longest it will train at, then?'
 
 
-def points_at_the_last_reading(merged: Reading, previous: Reading, new: Reading) -> None:
-    pointer = rx.search(STRONG_POINTER + r"|\b(?:all )?(?:that|it|them|those)\b", new.text)
-    if not new.spans:  # 'on that one card then?', 'the cheapest card that'd hold all that?': the reading before
-        merged.spans = [Span(pointer.group(0) if pointer else new.text, "what the previous question asked about")]
+@dataclass(frozen=True)
+class ReadAgainst:
+    """Words of a follow-up read against the reading before ('600 a minute' after a rate): the field's new value from
+    the match, the last reading and the merged one (None: the row does not apply), and what the words meant."""
+    field: str
+    pattern: str
+    value: Callable[[re.Match[str], Reading, Reading], Any]
+    meaning: str
 
 
-def epochs_of_that_data(merged: Reading, previous: Reading, new: Reading) -> None:
-    passes = rx.search(EPOCHS, new.text)
-    if passes and new.training_tokens is None and previous.training_tokens is not None:  # 'what about 3 epochs of that data?'
-        before = rx.search(EPOCHS, previous.text)  # the data once, then as many passes as now asked
-        merged.training_tokens = previous.training_tokens / (epoch_count(before) if before else 1.0) * epoch_count(passes)
-        read_again(merged, passes.group(0), f"{passes.group(1)} epochs of the data asked about before "
-                                            f"({merged.training_tokens:.3g} tokens in all)")
+def epochs_of_the_data(passes: re.Match[str], previous: Reading, merged: Reading) -> float | None:
+    before = rx.search(EPOCHS, previous.text)  # the data once, then as many passes as now asked
+    tokens = previous.training_tokens
+    return None if tokens is None else tokens / (epoch_count(before) if before else 1.0) * epoch_count(passes)
 
 
-SCALES = {"double": 2.0, "twice": 2.0, "triple": 3.0, "quadruple": 4.0, "halve": 0.5, "half": 0.5}
+def rate_of_that_load(found: re.Match[str], previous: Reading, merged: Reading) -> float | None:
+    """'what if its 600 a minute' after a rate; 'and if we double the traffic?'."""
+    if previous.requests_per_s is None or found[2] in ("users", "people"):
+        return None
+    per_second = previous.requests_per_s * SCALES[found[1]] if found[1] else float(found[3]) / (
+        60.0 if found[5] else 3600.0 if found[6] else 1.0)
+    return round(per_second, 4)
 
 
-def rate_of_that_load(merged: Reading, previous: Reading, new: Reading) -> None:
-    rate = rx.search(r"(?<![\w.$])(\d+(?:\.\d+)?) ?(?:an?|per|/) ?(?:(s|sec|second)|(min|minute)|(h|hr|hour))\b", new.text)
-    if rate and new.requests_per_s is None and previous.requests_per_s is not None:  # 'what if its 600 a minute' after a rate
-        merged.requests_per_s = round(float(rate.group(1)) / (60.0 if rate.group(3) else 3600.0 if rate.group(4) else 1.0), 4)
-        read_again(merged, rate.group(0), f"{merged.requests_per_s:g} requests per second (the rate asked about before)")
-    scaled = rx.search(r"\b(double|triple|halve|half|twice|quadruple) (?:the |our |those |that )?(users|people|traffic|load|requests"
-                       r"|rate|qps|rps)\b", new.text)
-    if scaled and new.users is None and new.requests_per_s is None:  # 'and if we double the users?': of the load asked about
-        factor = SCALES[scaled.group(1)]
-        if previous.requests_per_s is not None and scaled.group(2) not in ("users", "people"):
-            merged.requests_per_s = round(previous.requests_per_s * factor, 4)
-        elif previous.users:
-            merged.users = max(1, round(previous.users * factor))
-        read_again(merged, scaled.group(0), f"{scaled.group(1)} the load asked about before")
-
-
-def one_of_the_gpus_named(merged: Reading, previous: Reading, new: Reading) -> None:
-    """'on the ada card' after an RTX 6000 Ada and an A6000; 'how fast on the first one?' after comparing three cards."""
-    if new.gpus or len(previous.gpus) < 2:
-        return
-    named_card = rx.search(r"\bthe ([a-z]{2,}) (?:card|one|gpu)\b", new.text)
-    picked = [g for g in previous.gpus if named_card and named_card.group(1) in g[0].split("-")]
-    if named_card and len(picked) == 1:
-        merged.gpus, merged.gpu_at = picked, [0]
-        merged.spans = [*merged.spans, Span(named_card.group(0), f"GPU {picked[0][0]} (named before)")]
-    which = rx.search(r"\b(?:on |with |for )?the (first|second|third|last) (?:one|card|gpu|option)\b", new.text)
-    if which is None:
-        return
-    index = {"first": 0, "second": 1, "third": 2, "last": -1}[which.group(1)]
-    if index < len(previous.gpus):
-        merged.gpus, merged.gpu_at = [previous.gpus[index]], [0]
-        merged.spans = [*merged.spans, Span(which.group(0), f"GPU {previous.gpus[index][0]} (the {which.group(1)} named before)")]
+def users_of_that_load(found: re.Match[str], previous: Reading, merged: Reading) -> int | None:
+    """'and if we double the users?', unless the load before was a rate."""
+    if not previous.users or not found[1] or previous.requests_per_s is not None and found[2] not in ("users", "people"):
+        return None
+    return max(1, round(previous.users * SCALES[found[1]]))
 
 
 def count_of(word: str) -> int:
     return int(word) if word.isdigit() else COUNT_WORDS[word.removesuffix(" of")]
 
 
-def count_of_the_gpus(merged: Reading, previous: Reading, new: Reading) -> None:
-    """'what if we grab two nodes instead' (eight GPUs each), '8 of each', 'ok and 2 of them?': of the GPU asked about."""
-    if new.gpus or not merged.gpus:
-        return
-    nodes = rx.search(r"\b(\d+|a pair of|a couple of) (?:nodes|boxes|servers)\b", new.text)
-    if nodes and rx.search(BARE_COUNT, new.text[nodes.end():]):
-        nodes = None  # 'two nodes, so 8 of them': the count said
-    each, count = rx.search(r"\b(\d+) of each\b", new.text), rx.search(BARE_COUNT, new.text)
-    said = nodes or (count if not each else None)
-    if said:
-        gpus = (count_of(nodes.group(1)) * v.GPUS_PER_NODE if nodes
-                else count_of(said.group(1) or said.group(2) or said.group(3)))
-        merged.gpus = [(merged.gpus[0][0], gpus), *merged.gpus[1:]]
-        read_again(merged, said.group(0), f"{gpus} of the GPU asked about before")
-    if each and len(merged.gpus) >= 2:  # 'same comparison but for deepseek v3, 8 of each?'
-        merged.gpus = [(gpu, int(each.group(1))) for gpu, _ in merged.gpus]
-        read_again(merged, each.group(0), f"{merged.gpus[0][1]} of each GPU asked about before")
+def counted(found: re.Match[str], previous: Reading, merged: Reading) -> list[tuple[str, int | None]] | None:
+    """'what if we grab two nodes instead' (eight GPUs each), 'ok and 2 of them?': of the GPU asked about."""
+    if not merged.gpus or rx.search(EACH, found.string):
+        return None
+    gpus = count_of(next(word for word in found.groups() if word)) * (v.GPUS_PER_NODE if found[1] else 1)
+    return [(merged.gpus[0][0], gpus), *merged.gpus[1:]]
 
 
-MERGE_RULES: tuple[Callable[[Reading, Reading, Reading], None], ...] = (
-    same_count_on_other_gpus, compared_gpus_join, how_many_gpus_asked, what_is_asked_again,
-    points_at_the_last_reading, epochs_of_that_data, rate_of_that_load, one_of_the_gpus_named, count_of_the_gpus)
+def one_named(found: re.Match[str], previous: Reading, merged: Reading) -> list[tuple[str, int | None]] | None:
+    """'on the ada card' after an RTX 6000 Ada and an A6000, 'how fast on the first one?': one of the GPUs before."""
+    word = found[1] or found[2]
+    picked = ([previous.gpus[ORDINALS[word]]] if word in ORDINALS and ORDINALS[word] < len(previous.gpus)
+              else [g for g in previous.gpus if word in g[0].split("-")])
+    return picked if len(previous.gpus) >= 2 and len(picked) == 1 else None
+
+
+SCALES = {"double": 2.0, "twice": 2.0, "triple": 3.0, "quadruple": 4.0, "halve": 0.5, "half": 0.5}
+SCALED = (rf"\b({'|'.join(SCALES)}) (?:the |our |those |that )?(users|people|traffic|load|requests|rate|qps|rps)\b"
+          r"|(?<![\w.$])(\d+(?:\.\d+)?) ?(?:an?|per|/) ?(?:(s|sec|second)|(min|minute)|(h|hr|hour))\b")
+ORDINALS = {"first": 0, "second": 1, "third": 2, "last": -1}
+EACH = r"\b(\d+) of each\b"
+COUNT_WORDS = {"a pair": 2, "a couple": 2, "both": 2, "second": 2, "third": 3, "fourth": 4}
+READ_AGAINST = (  # walked in order: a later row reads the merged reading an earlier one changed
+    ReadAgainst("training_tokens", EPOCHS, epochs_of_the_data,  # 'what about 3 epochs of that data?'
+                "{found[1]} epochs of the data asked about before ({value:.3g} tokens in all)"),
+    ReadAgainst("requests_per_s", SCALED, rate_of_that_load, "{value:g} requests per second (the rate asked about before)"),
+    ReadAgainst("users", SCALED, users_of_that_load, "{found[1]} the load asked about before"),
+    ReadAgainst("gpus", rf"\bthe ([a-z]{{2,}}) (?:card|one|gpu)\b|\b(?:on |with |for )?the ({'|'.join(ORDINALS)}) (?:one|card|gpu"
+                r"|option)\b", one_named, "GPU {value[0][0]} (named before)"),
+    ReadAgainst("gpus", rf"\b(\d+|a pair of|a couple of) (?:nodes|boxes|servers)\b(?!.*?(?:{BARE_COUNT}))|{BARE_COUNT}", counted,
+                "{value[0][1]} of the GPU asked about before"),
+    ReadAgainst("gpus", EACH, lambda found, _, merged: [(gpu, int(found[1])) for gpu, _ in merged.gpus] if len(merged.gpus) >= 2
+                else None, "{value[0][1]} of each GPU asked about before"),  # 'same comparison but for deepseek v3, 8 of each?'
+)
+
+
+def read_against_the_last(merged: Reading, previous: Reading, new: Reading) -> None:
+    for row in READ_AGAINST:
+        found = rx.search(row.pattern, new.text)
+        value = row.value(found, previous, merged) if found and getattr(new, row.field) == getattr(UNSET, row.field) else None
+        if found is None or value is None:
+            continue
+        if row.field == "gpus" and len(value) != len(merged.gpus):
+            merged.gpu_at = [0]  # one of the GPUs before, picked
+        setattr(merged, row.field, value)
+        read_again(merged, found.group(0), row.meaning.format(found=found, value=value))
+
+
+MERGE_RULES: tuple[Callable[[Reading, Reading, Reading], None], ...] = (gpus_of_the_follow_up, what_is_asked_again,
+                                                                       read_against_the_last)
 
 
 def read_again(merged: Reading, words: str, meaning: str) -> None:
@@ -293,11 +295,17 @@ def relative_size_follow_up(follow: Reading, new_text: str, named: list[str], ca
     others = [m for m in named[1:] if m in size] or [m for m in size if catalog.model_by_id[m].family == catalog.model_by_id[now].family]
     candidates = sorted((m for m in others if (size[m] > size[now] if bigger else size[m] < size[now])), key=lambda m: size[m],
                         reverse=not bigger)
-    if not candidates:
-        return follow
-    merged = dataclasses.replace(follow, models=[candidates[0]], model_at=[0])
-    read_again(merged, said.group(0), f"model {candidates[0]} (the {said.group(1)} of the models asked about before)")
-    return merged
+    return with_model(follow, candidates[0], said[0], f"model {candidates[0]} (the {said[1]} of the models asked about before)"
+                      ) if candidates else follow
+
+
+def with_model(reading: Reading, model: str, words: str, meaning: str) -> Reading:
+    """The reading with the model a follow-up's words name ('and the bigger one?', 'ok back to the 8b') in place of
+    the model or size read before."""
+    changed = dataclasses.replace(reading, models=[model], model_at=[0], params_billions=None, unknown_models=[], spans=[
+        s for s in reading.spans if not s.meaning.startswith("model ") and not s.meaning.endswith("B-parameter model")])
+    read_again(changed, words, meaning)
+    return changed
 
 
 def conversation_models(previous: AskAnswer | None) -> list[str]:
@@ -313,20 +321,11 @@ def back_to_an_earlier_model(reading: Reading, fresh: Reading, seen: list[str]) 
     family word names the model the conversation asked about last that has it, not a new one."""
     if fresh.models:
         return reading
-    size = rx.search(r"\b(?:back to |again with |on )?the (\d+(?:\.\d+)?)b\b", fresh.text)
-    earlier = size and next((m for m in reversed(seen) if m not in reading.models[:1]
-                             and rx.search(rf"(?<![\d.]){re.escape(size.group(1))}b", m.split("/")[-1].lower())), None)
-    if size and earlier:
-        back = dataclasses.replace(reading, models=[earlier], model_at=[0], params_billions=None, unknown_models=[])
-        back.spans = [*(s for s in reading.spans if not s.meaning.startswith(("a ", "model "))),
-                      Span(size.group(0), f"model {earlier} {EARLIER}")]
-        return back
-    said = rx.search(r"\b(?:back to|go back to|return to|switch back to|revert to|again with|the) (?:the )?([a-z][a-z0-9.]{2,})"
-                     r"(?: one| model| again)?\b", fresh.text) if reading.models else None  # 'the mistral one'
-    earlier = said and next((m for m in reversed(seen) if m not in reading.models[:1]
-                             and m.split("/")[-1].lower().split("-")[0].startswith(said.group(1))), None)
-    if not said or not earlier:
-        return reading
-    back = dataclasses.replace(reading, models=[earlier], model_at=[0], params_billions=None, unknown_models=[])
-    read_again(back, said.group(0), f"model {earlier} {EARLIER}")
-    return back
+    names = {m: m.split("/")[-1].lower() for m in reversed(seen) if m not in reading.models[:1]}  # the latest first
+    said = rx.search(r"\b(?:back to |again with |on )?the (\d+(?:\.\d+)?)b\b", fresh.text)
+    earlier = said and next((m for m, name in names.items() if rx.search(rf"(?<![\d.]){re.escape(said[1])}b", name)), None)
+    if not earlier and reading.models:  # 'the mistral one'
+        said = rx.search(r"\b(?:back to|go back to|return to|switch back to|revert to|again with|the) (?:the )?([a-z][a-z0-9.]{2,})"
+                         r"(?: one| model| again)?\b", fresh.text)
+        earlier = said and next((m for m, name in names.items() if name.split("-")[0].startswith(said[1])), None)
+    return with_model(reading, earlier, said[0], f"model {earlier} {EARLIER}") if said and earlier else reading
