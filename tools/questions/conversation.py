@@ -274,9 +274,8 @@ def sibling_follow_up(follow: Reading, new_text: str, model_id: str, catalog: Ca
     sibling = model_id if same else sibling_of(catalog, model_id, f"{follow.params_billions:g}")
     if sibling is None or size is None or rx.search(r"\b(?:models?|dense|moe|params?|parameters)\b", new_text):
         return follow  # 'what about a 13b model?': any model of that size
-    size.meaning = (f"model {sibling} (the one asked about before)" if same
-                    else f"model {sibling} (the {follow.params_billions:g}B sibling of {model_id})")
-    return dataclasses.replace(follow, models=[sibling], model_at=[follow.params_at], params_billions=None)
+    return with_model(follow, sibling, size.words, f"model {sibling} (the one asked about before)" if same
+                      else f"model {sibling} (the {follow.params_billions:g}B sibling of {model_id})")
 
 
 EARLIER = "(asked about earlier in the conversation)"

@@ -55,7 +55,7 @@ def keep_the_journey(turn: Turn, journey: Journey) -> Journey:
     return kept if keeps else journey
 
 
-def renting_for_a_time(turn: Turn) -> bool:
+def renting_for_a_time(turn: Turn, journey: Journey) -> bool:
     """'say it takes 5 days: what would renting those 16 GPUs cost?'; after a serving plan, the GPUs the plan needs (not
     when the follow-up names other GPUs or a count: 'say we go with 4 of them')."""
     reading, fresh = turn.reading, turn.fresh
@@ -71,7 +71,7 @@ def renting_for_a_time(turn: Turn) -> bool:
     return True
 
 
-def traffic_asks_how_many(turn: Turn) -> bool:
+def traffic_asks_how_many(turn: Turn, journey: Journey) -> bool:
     """'and if traffic peaks at 10 req/s, how many cards then?': a plan, the count asked again."""
     reading, fresh = turn.reading, turn.fresh
     traffic = fresh.users or fresh.requests_per_s is not None or fresh.tokens_per_s_per_user is not None or (
@@ -83,21 +83,22 @@ def traffic_asks_how_many(turn: Turn) -> bool:
     return True
 
 
-def the_cost_of_that_run(turn: Turn) -> bool:
+def the_cost_of_that_run(turn: Turn, journey: Journey) -> bool:
     """'and what would that run cost on spot?' after a training time: the run's time and its bill."""
     run_cost = rx.sub(r"\b(?:that|the|this) run\b", "", turn.lower)  # 'would that run cost' asks no fit
     return turn.previous.journey == "training_time" and rx.search(j.COST_ASK, run_cost) is not None and not rx.search(
         "|".join((j.FIT_ASK, j.LIMIT, j.ESTIMATE_ASK, SPAN_OF_TIME)), run_cost)
 
 
-TURNS_TO: tuple[tuple[str, Callable[[Turn, Journey], object]], ...] = (  # walked in order: a journey and when a follow-up turns to it
+# the journey a follow-up turns to, and when, walked in order (renting_for_a_time and traffic_asks_how_many also set the GPUs)
+TURNS_TO: tuple[tuple[str, Callable[[Turn, Journey], object]], ...] = (
     # 'how many MI300X to host X?' then 'ok and for 100 concurrent users?': a serving plan
     ("serving", lambda turn, _: turn.previous.journey in ("which_gpu", "estimate") and not asks_anything(turn.question)
      and ((turn.fresh.users or 0) > 1 or turn.fresh.requests_per_s is not None) and j.JOURNEY_BY_NAME["serving"].applies(turn.reading)),
     # 'ok so how many A100s is that' after a memory estimate or a fit
     ("which_gpu", lambda turn, journey: turn.fresh.how_many_gpus and journey is not None and journey.name in ("estimate", "fit")
      and not rx.search(j.ESTIMATE_ASK + "|" + j.FIT_ASK, turn.lower)),
-    ("cloud_cost", lambda turn, _: renting_for_a_time(turn)),
+    ("cloud_cost", renting_for_a_time),
     # 'would h100s be a better fit than l40s for this workload?'
     ("compare", lambda turn, _: len(j.named_gpus(turn.reading)) >= 2 and rx.search(
         j.COMPARING + r"|\b(?:better|worse|faster|slower|cheaper) (?:\w+ )?than\b|\bwhich (?:one'?s|one is|is) (?:better|faster)\b"
@@ -106,8 +107,8 @@ TURNS_TO: tuple[tuple[str, Callable[[Turn, Journey], object]], ...] = (  # walke
     ("rent_or_buy", lambda turn, _: j.named_gpus(turn.reading) and rx.search(j.BUY + r"|\bbought\b", turn.lower) and (
         turn.fresh.purchase_usd_per_gpu is not None or turn.fresh.years is not None
         or rx.search(r"\b(?:vs\.?|versus|or|than|beats?) (?:just )?rent\w*|break[ -]?even", turn.lower))),
-    ("serving", lambda turn, _: traffic_asks_how_many(turn)),
-    ("training_time", lambda turn, _: the_cost_of_that_run(turn)),
+    ("serving", traffic_asks_how_many),
+    ("training_time", the_cost_of_that_run),
 )
 
 
