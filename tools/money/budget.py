@@ -71,9 +71,12 @@ def cards_within_budget(catalog: Catalog, fits: Iterable[HeldBy], budget_usd: fl
     return f"No card that holds it is within your {usd(budget_usd)} to buy; the cheapest: {shown or 'none priced'}."
 
 
-def cheapest_ways(ranked: list[FitCost], rate_cap: float | None = None, hours: float | None = None) -> str:
+def cheapest_ways(ranked: list[FitCost], rate_cap: float | None = None, hours: float | None = None, one_gpu: bool = False) -> str:
     """The cheapest ways to run a workload (its fits ranked by `cheapest_fits`), on-demand; a rate cap ('my budget is
-    $2/hr') leaves out what costs more and says so; hours ('around the clock for a month') add each way's bill."""
+    $2/hr') leaves out what costs more and says so; hours ('around the clock for a month') add each way's bill; `one_gpu`
+    ('a GPU that holds it by itself') keeps the single GPUs that hold it, where any does."""
+    if one_gpu and (alone := [c for c in ranked if c.gpus_needed == 1]):
+        return cheapest_ways(alone, rate_cap, hours).replace("Cheapest ways to run it", "Cheapest single GPUs that hold it", 1)
     priced = [c for c in ranked if c.usd_per_hour]
     within = [c for c in priced if rate_cap is None or (c.usd_per_hour or 0) <= rate_cap]
     if rate_cap is not None and not within:

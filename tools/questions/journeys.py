@@ -210,7 +210,7 @@ def answer_which_gpu(reading: Reading, catalog: Catalog, calls: list[ToolCall]) 
     result = call(calls, catalog, tools.estimate_vram, **workload_arguments(reading))
     spend = budget_of(reading)  # to buy ('which gpu should i buy for X, under $2000?'), or a rate to rent at ('$2/hr')
     ways = (in_house_answer(catalog, result.fits, workload_arguments(reading), spend) if said(reading, BUY + r"|\bin[ -]house\b")
-            else cheapest_ways(cheapest_fits(catalog, result.fits), reading.rent_usd_per_gpu_hour, reading.hours))
+            else cheapest_ways(cheapest_fits(catalog, result.fits), reading.rent_usd_per_gpu_hour, reading.hours, reading.one_gpu))
     named = [g for g, _ in named_gpus(reading)]
     candidates = named_candidates(named, result.fits) if len(named) > 1 and not reading.how_many_gpus else ""
     return (f"{named_gpu_count(reading, result.fits)}It needs {gib(result.total_bytes)} on a single GPU. "
