@@ -5,6 +5,7 @@ and every content word no reader used is listed as ignored, so an answer never r
 """
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -372,10 +373,10 @@ def read_sibling_sizes(words: Words, reading: Reading, catalog: Catalog) -> None
 
 # ---- GPU counts: said before a GPU's name, after it, or apart from it
 def count_of(*written: str | None) -> int:
-    """The count the words say, multiplied: '8', 'two', 'a pair', 'both'; '2' VMs of '8' GPUs each are 16."""
+    """The count the words say, multiplied: '8', 'two', 'a pair', 'both', 'a third'; '2' VMs of '8' GPUs each are 16."""
     count = 1
     for word in filter(None, written):
-        count *= int(word) if word.isdigit() else 2 if word == "both" else v.NUMBER_WORDS[word]
+        count *= int(word) if word.isdigit() else NUMBERS[word]
     return count
 
 
@@ -387,50 +388,38 @@ FILLERS = (r"(?: of)?(?: (?:cards?|pieces?|pcs|units?|gpus?))?(?:(?: x)? (?:used
            r"|identical|matching|more|extra|nvidia|geforce|rtx|amd|intel|rented|owned|local))?(?: x(?: the)?| of)?"
            r"(?: \d+[ -]?(?:gb|gigs?|gib|g))?")
 ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8}
-Counted = Callable[[re.Match[str]], tuple[int, str] | None]  # the count read and what the answer says it meant
-CountRows = tuple[tuple[str, Counted], ...]  # patterns, each with how it is counted
-
-
-def gpus_in_servers(found: re.Match[str]) -> tuple[int, str] | None:
-    if not 0 < int(found[2]) <= 4096:
-        return None
-    return (int(found[1]) * int(found[2]), f"{found[1]} nodes of {found[2]} GPUs") if found[1] else (int(found[2]), f"{found[2]} GPUs")
-
-
-def as_gpus(count: int, meaning: str = "{} GPU(s)") -> tuple[int, str]:
-    return count, meaning.format(count)
-
+NUMBERS = {**v.NUMBER_WORDS, **ORDINALS, "both": 2}
+# A row: a pattern, what its count means ({count}; {0}, {1}: each number it captures; {said}: the words captured) and the
+# GPUs per thing counted. The count is the numbers captured multiplied, each from 1 to 4,096 (no count of GPUs is larger)
+CountRows = tuple[tuple[str, str, int], ...]
 
 # The count written before a GPU's name, first row that reads one wins; each pattern ends where the name begins
-COUNTS_BEFORE: CountRows = tuple((rf"(?<!\S){pattern}(?= \S+$)", counted) for pattern, counted in (
-    (r"(\d+) (\d+) gpus?",  # 'two 8-GPU H100 servers' (normalised '2 8 gpus h100')
-     lambda found: as_gpus(int(found[1]) * int(found[2]), f"{int(found[1])} servers of {int(found[2])} GPUs")),
-    (rf"(?:({COUNT}|\d+) )?{MACHINES} of",  # 'a node of h100s', '2 nodes of h100'
-     lambda found: as_gpus(count_of(found[1]) * v.GPUS_PER_NODE, f"{count_of(found[1])} node(s) of {v.GPUS_PER_NODE} GPUs")),
-    (rf"(?!an? )({COUNT}|\d+) of (?:the|those|these)", lambda found: as_gpus(count_of(found[1]))),  # 'two of the 24GB cards'
-    (rf"(?:(\d+) {MACHINES} (?:x|of|with) )?(\d+){FILLERS}", gpus_in_servers),  # '2 nodes of 8 x h100'
-    (rf"(?:a|the) ({'|'.join(ORDINALS)}){FILLERS}",  # 'squeeze a third 3060 in': three of them
-     lambda found: as_gpus(ORDINALS[found[1]], f"{{}} GPU(s) (the {found[1]})")),
-    (rf"both{FILLERS}(?= \S*\ds$)", lambda found: as_gpus(2, "{} GPU(s) (both)")),  # 'across both 3090s' (not 'both H100 and A100')
-    (rf"(?:an? )?(?!an? )({COUNT}){FILLERS}", lambda found: as_gpus(count_of(found[1]))),  # 'a pair of 4090s'
+COUNTS_BEFORE: CountRows = tuple((rf"(?<!\S){pattern}(?= \S+$)", meaning, per) for pattern, meaning, per in (
+    (r"(\d+) (\d+) gpus?", "{0} servers of {1} GPUs", 1),  # 'two 8-GPU H100 servers' (normalised '2 8 gpus h100')
+    (rf"(?:({COUNT}|\d+) )?{MACHINES} of", f"{{0}} node(s) of {v.GPUS_PER_NODE} GPUs", v.GPUS_PER_NODE),  # 'a node of h100s'
+    (rf"(?!an? )({COUNT}|\d+) of (?:the|those|these)", "{count} GPU(s)", 1),  # 'two of the 24GB cards'
+    (rf"(\d+) {MACHINES} (?:x|of|with) (\d+){FILLERS}", "{0} nodes of {1} GPUs", 1),  # '2 nodes of 8 x h100'
+    (rf"(\d+){FILLERS}", "{count} GPUs", 1),
+    (rf"(?:a|the) ({'|'.join(ORDINALS)}){FILLERS}", "{count} GPU(s) (the {said[0]})", 1),  # 'squeeze a third 3060 in': three
+    (rf"(both){FILLERS}(?= \S*\ds$)", "{count} GPU(s) (both)", 1),  # 'across both 3090s' (not 'both H100 and A100')
+    (rf"(?:an? )?(?!an? )({COUNT}){FILLERS}", "{count} GPU(s)", 1),  # 'a pair of 4090s'
 ))
-TIMES_AFTER: CountRows = (  # 'H100 SXM5 80GB x8 node': a multiplier after the name
-    (r"^x ?(\d{1,4})\b", lambda found: as_gpus(int(found[1]), "{} GPUs") if 0 < int(found[1]) <= 4096 else None),)
+TIMES_AFTER: CountRows = ((r"^x ?(\d{1,4})\b", "{count} GPUs", 1),)  # 'H100 SXM5 80GB x8 node': a multiplier after the name
 SEVERAL_NODES: CountRows = (  # 'two of the university's H100 nodes' (number words are digits by now)
-    (r"(?<!\S)(\d+) of (?:the|our|my|their)(?: [\w'-]+)?(?= \S+$)", lambda found: as_gpus(int(found[1]), "{} nodes")),)
-NODE_AFTER: CountRows = (  # 'an h100 node' holds eight of them
-    (r"^(?:nodes?|servers?|box)(?!\S)", lambda found: as_gpus(v.GPUS_PER_NODE, "a node of {} GPUs")),)
+    (r"(?<!\S)(\d+) of (?:the|our|my|their)(?: [\w'-]+)?(?= \S+$)", "{count} nodes", 1),)
+NODE_AFTER: CountRows = ((r"^(?:nodes?|servers?|box)(?!\S)", f"a node of {v.GPUS_PER_NODE} GPUs", v.GPUS_PER_NODE),)  # 'an h100 node'
 
 
 def take_count(words: Words, rows: CountRows, text: str, first_word: int) -> int | None:
     """The count of the first row that reads one in `text` (the masked question from word `first_word` on), its words taken."""
-    for pattern, counted in rows:
+    for pattern, meaning, per in rows:
         found = rx.search(pattern, text)
-        said = counted(found) if found else None
-        if found and said:
+        numbers = [count_of(said) for said in found.groups()] if found else []
+        if found and all(0 < number <= 4096 for number in numbers):
+            count = per * math.prod(numbers)
             first = first_word + text[:found.start()].count(" ")
-            words.take_words(first, first + found.group(0).count(" "), said[1])
-            return said[0]
+            words.take_words(first, first + found.group(0).count(" "), meaning.format(*numbers, count=count, said=found.groups()))
+            return count
     return None
 
 
@@ -530,7 +519,7 @@ ENGINE_NAMES = "|".join(re.escape(name) for name in sorted(v.ENGINES, key=len, r
 # what can be ruled out: the formats, engines and sharding of the vocabulary, the methods, checkpointing and spot prices
 NEGATABLE = "|".join((*(pattern for pattern, _ in v.WEIGHT_FORMATS), ENGINE_NAMES, CHECKPOINTING,
                       r"lora|gguf|quantization|training|fine[ -]?tuning|deepspeed|zero[ -]?\d|fsdp|checkpointing|ckpt",
-                      r"(?:\$ ?[\d.]+ ?(?:/ ?hr? )?)?(?:spot|interruptible|preemptible)|on[ -]demand"))  # 'ignore the $1.85 spot price'
+                      rf"(?:\$ ?[\d.]+ ?(?:/ ?hr? )?)?{v.SPOT}|on[ -]demand"))  # 'ignore the $1.85 spot price'
 SET_ASIDE = r"\b(?:ignore|disregard|forget|never) (?:about )?(?:the |that |any )?"  # 'forget about spot', 'ignore the fp16 numbers'
 
 
@@ -543,7 +532,7 @@ def read_negations(words: Words, reading: Reading) -> None:
     for found in words.finditer(rf"(?:{NEGATION}|{SET_ASIDE})({NEGATABLE})\b|{turned_off}"):
         ruled_out = found.group(1) or "gradient checkpointing"
         words.take(found, f"ruled out: {ruled_out}")
-        if rx.search(r"spot|interruptible|preemptible", ruled_out):  # "don't quote me spot": on-demand it is
+        if rx.search(v.SPOT, ruled_out):  # "don't quote me spot": on-demand it is
             reading.pricing = "on_demand"
         if rx.search(r"checkpoint|ckpt", ruled_out):
             reading.gradient_checkpointing = False
@@ -756,13 +745,12 @@ def read_stack(words: Words, reading: Reading) -> None:
         reading.engine = v.ENGINES[either.group(1)]
     elif named:
         reading.notes.append(f"several engines named ({', '.join(dict.fromkeys(named))}): say which one to size")
-    reading.recipe = take_first(words, [(rf"\b{re.escape(name)}\b", v.RECIPES[name]) for name in sorted(v.RECIPES, key=len, reverse=True)],
-                                "recipe")
+    reading.recipe = take_first(words, v.RECIPES, "recipe")
     reading.sharding = take_first(words, v.SHARDING, "sharding")
     deepspeed = words.search(r"\bdeepspeed\b") if reading.sharding else None
     if deepspeed:
         words.take(deepspeed, "DeepSpeed")
-    spot = words.search(r"\b(?:spot|preemptible|interruptible)\b")
+    spot = words.search(rf"\b{v.SPOT}\b")
     on_demand = words.search(r"\bon[ -]?demand\b")
     if spot:
         reading.pricing = "spot"

@@ -28,10 +28,11 @@ OPTIMIZERS = [(r"\bpaged[ _-]?adamw?[ _-]?8[ -]?bit\b", "paged_adamw_8bit"),
               (r"\b8[ -]?bit[ _-]?adamw?\b|\badamw?[ _-]?8[ -]?bit\b|\bbnb adam\w*", "adamw_8bit"),
               (r"\bpaged[ _-]?adamw?\b", "paged_adamw"), (r"\badafactor\b", "adafactor"), (r"\bsgd\b", "sgd"),
               (r"\badamw?\b", "adamw")]
-RECIPES = {"unsloth": "unsloth", "trl": "trl", "sfttrainer": "trl", "torchtune": "torchtune", "hf trainer": "hf_trainer",
-           "huggingface trainer": "hf_trainer"}
+RECIPES = [(r"\b(?:huggingface|hf) trainer\b", "hf_trainer"), (r"\bsfttrainer\b", "trl"), (r"\btorchtune\b", "torchtune"),
+           (r"\bunsloth\b", "unsloth"), (r"\btrl\b", "trl")]  # the longest name first
 SHARDING = [(r"\bzero[ -]?(?:stage[ -]?)?([123])\b|\bdeepspeed (?:zero )?stage[ -]?([123])\b", "zero"),
             (r"\bfsdp\b", "fsdp")]
+SPOT = r"(?:spot|preemptible|interruptible)"  # a price the cloud may interrupt
 DURATION_HOURS = {"hour": 1.0, "hr": 1.0, "h": 1.0, "day": 24.0, "week": 168.0, "wk": 168.0, "month": 730.0, "year": 8760.0}
 HOURS_PER_QUARTER = 3 * DURATION_HOURS["month"]  # as the tools price a year
 SPEND_RATE = (
@@ -267,8 +268,7 @@ REFERS_BACK = (r"\b(?:fits?|run|work|load)s? (?:\w+ )?(?:on|in|across) (?:that|t
                r"|\b(?:is|was|are|were) (?:that|this|it|he|she|they) (?:(?:really|actually|even|about|roughly) )?"
                r"(?:true|right|real|so|correct|legit|accurate|realistic"
                r"|possible|for real)\b|\bdoes (?:that|this|it) (?:still )?(?:hold|work|apply|check out)\b"
-               r"|\b(?:who's|who is|whos|which (?:one |side |of (?:them|us|the two) )?is) (?:right|correct)\b"  # 'who's right?'
-               r"|\bwhich is it\b")
+               rf"|{WHO_IS_RIGHT}")  # 'who's right?'
 STAFF = r"people|staff|employees|devs?|developers?|engineers?|researchers?|members|students|analysts?|teammates|colleagues"
 AT_ONCE = (
     r"(?:(?:are |being |will |would |may |might )?(?:hitting|using|use|uses|hit|online|active|at once|at the same time|simultaneous\w*"
