@@ -146,11 +146,10 @@ class Words:
 
     def search_all_tiers(self, pattern: str) -> Found:
         """As search, but what others reported always counts ('the ollama PR says ...': the stack is still ollama)."""
-        found = list(rx.compiled(pattern).finditer(self.masked()))
-        return min(found, key=lambda m: (-self.tier(m.start()), m.start()), default=None)
+        return min(self.finditer(pattern), key=lambda m: (-self.tier(m.start()), m.start()), default=None)
 
     def finditer(self, pattern: str) -> list[re.Match[str]]:
-        return list(rx.compiled(pattern).finditer(self.masked()))
+        return rx.finditer(pattern, self.masked())
 
     def take(self, match: re.Match[str], meaning: str, group: int = 0) -> str:
         self.take_range(*match.span(group), meaning)
@@ -164,12 +163,18 @@ class Words:
                                value=value, status=status))
 
     def take_words(self, first: int, last: int, meaning: str) -> None:
-        for index in range(first, last + 1):
-            self.used[index] = True
-        self.spans.append(Span(" ".join(self.words[first:last + 1]), meaning, first))
+        self.take_range(self.starts[first], self.starts[last] + len(self.words[last]), meaning)
 
     def tier_at(self, index: int) -> int:
         return max(self.tier(self.starts[index]), self.named_again.get(index, 0))
+
+    def asked_again(self, first: int, again: int) -> bool:
+        """Whether a thing named at word `first` is named again at `again` where the question asks more; if so, the
+        first mention is asked of ('Dmitri ran llama 70b ... will llama 70b fit?')."""
+        higher = self.tier_at(again) > self.tier_at(first)
+        if higher:
+            self.named_again[first] = self.tier_at(again)
+        return higher
 
     def unused_content(self) -> list[str]:
         return [w for w, u in zip(self.words, self.used, strict=True)
@@ -244,8 +249,8 @@ def gpu_named_again(words: Words, catalog: Catalog, reading: Reading, gpus: list
     start, size, gpu_id = found
     words.take_words(start, start + size - 1, "the GPU named (again)")
     kin = [n for n, (_, (g, _)) in enumerate(gpus) if catalog.gpu_by_id[g].family == catalog.gpu_by_id[gpu_id].family]
-    for a in (gpus[n][0] for n in kin if words.tier_at(start) > words.tier_at(gpus[n][0])):
-        words.named_again[a] = words.tier_at(start)  # asked of here: the part named before is what is asked about
+    for n in kin:  # asked of here: the part named before is what is asked about
+        words.asked_again(gpus[n][0], start)
     again = count_before(words, start)
     same = next((n for n in kin if gpus[n][1][1] is None), None)
     if again and same is not None and words.tier_at(start) > 0:  # not someone else's count
@@ -258,9 +263,8 @@ def gpu_named_again(words: Words, catalog: Catalog, reading: Reading, gpus: list
 def keep_names(words: Words, reading: Reading, models: list[tuple[int, str]], gpus: list[Mention], how_many_at: set[int]) -> None:
     """Models and GPUs in question order, each once; one named again where the question asks is asked of."""
     first_at = {item: at for at, item in sorted(models, reverse=True)}
-    for mention, model in models:  # 'Dmitri ran llama 70b ... will llama 70b fit?'
-        if words.tier_at(mention) > words.tier_at(first_at[model]):
-            words.named_again[first_at[model]] = words.tier_at(mention)
+    for mention, model in models:
+        words.asked_again(first_at[model], mention)
     reading.models = list(dict.fromkeys(item for _, item in sorted(models)))
     reading.model_at = [first_at[m] for m in reading.models]
     kept: list[Mention] = []
@@ -269,10 +273,8 @@ def keep_names(words: Words, reading: Reading, models: list[tuple[int, str]], gp
         if same is None:
             kept.append((at, item))
             continue
-        higher = words.tier_at(at) > words.tier_at(kept[same][0])
-        reported = higher and words.tier_at(kept[same][0]) == 0  # 'someone said 2 H100s are enough. how many H100s?'
-        if higher:
-            words.named_again[kept[same][0]] = words.tier_at(at)
+        reported = words.tier_at(kept[same][0]) == 0 < words.tier_at(at)  # 'someone said 2 H100s are enough. how many H100s?'
+        higher = words.asked_again(kept[same][0], at)
         kept[same] = (kept[same][0], item if reported or item[1] is not None and (kept[same][1][1] is None or higher)
                       else kept[same][1])
         if at in how_many_at:
@@ -427,14 +429,14 @@ def count_before(words: Words, start: int, rows: CountRows = COUNTS_BEFORE) -> i
     return take_count(words, rows, words.masked()[:words.starts[start]] + words.words[start], 0)
 
 
+HOW_MANY: CountRows = ((r"(?<!\S)(?:how many|number of)(?: (?:of )?(?:those|these|the|them))?(?= \S+$)", "how many GPUs", 1),)
+
+
 def asks_how_many(words: Words, reading: Reading, start: int) -> bool:
     """'how many H100s', 'the number of those A100s': the count of the GPU named at `start` is asked, not told."""
-    asked = rx.search(r"(?<!\S)(?:how many|number of)(?: (?:of )?(?:those|these|the|them))?(?= \S+$)",
-                      words.masked()[:words.starts[start]] + words.words[start])
-    if asked:
-        reading.how_many_gpus = True
-        words.take_words(start - 1 - asked.group(0).count(" "), start - 1, "how many GPUs")
-    return asked is not None
+    asked = count_before(words, start, HOW_MANY) is not None
+    reading.how_many_gpus = reading.how_many_gpus or asked
+    return asked
 
 
 def count_after(words: Words, after: int, rows: CountRows) -> int | None:
@@ -483,9 +485,8 @@ def read_counts_after(words: Words, reading: Reading) -> None:
     if another and len(reading.gpus) == 1 and (reading.gpus[0][1] or 1) == 1 and (another.group(1) or "second") == "second":
         reading.gpus = [(reading.gpus[0][0], 2)]  # 'i have one 3090. worth grabbing a second one for X?': the pair is asked of
         words.take(another, "a second GPU (two in all)")
-    for quoted in words.finditer(r"\b(?:quoted|pitched|proposed|recommended|suggested|sold) (?:us |me )?(?:an? )?(\d+)[ -]?(?:x )?"
-                                 r"(?:gpus?|cards?)\b"):  # 'vendor quoted us 4 GPUs. how many do we need?': theirs
-        words.take(quoted, "a count someone else quoted (not what is asked)")
+    take_told(words, ((r"\b(?:quoted|pitched|proposed|recommended|suggested|sold) (?:us |me )?(?:an? )?(\d+)[ -]?(?:x )?(?:gpus?|cards?)\b",
+                       "a count someone else quoted (not what is asked)"),))  # 'vendor quoted us 4 GPUs. how many do we need?': theirs
     for pattern, which, replaces in COUNTS_APART:
         found = words.search(pattern)
         counted = counted_gpus(words, reading, which) if found else []
@@ -526,8 +527,7 @@ SET_ASIDE = r"\b(?:ignore|disregard|forget|never) (?:about )?(?:the |that |any )
 def read_negations(words: Words, reading: Reading) -> None:
     """'plain LoRA (not qlora)', 'without vllm', 'no gradient checkpointing', 'checkpointing turned off': what is ruled
     out is read, not used."""
-    for doubt in words.finditer(rf"\b(?:{DONT}|doesn't|didn't|not sure i) buy (?:it|that|this|the claim|them)\b"):
-        words.take(doubt, "disbelief (not a purchase)")
+    take_told(words, ((rf"\b(?:{DONT}|doesn't|didn't|not sure i) buy (?:it|that|this|the claim|them)\b", "disbelief (not a purchase)"),))
     turned_off = rf"{CHECKPOINTING}(?: (?:turned|switched|set))? (?:off|disabled)\b|\b(?:turn\w*|switch\w*) off {CHECKPOINTING}\b"
     for found in words.finditer(rf"(?:{NEGATION}|{SET_ASIDE})({NEGATABLE})\b|{turned_off}"):
         ruled_out = found.group(1) or "gradient checkpointing"
