@@ -639,8 +639,8 @@ def read_workload(words: Words, reading: Reading) -> None:
     tune = words.search(r"\b(?:fine[ -]?tun\w*|sft|dpo|grpo|rlhf|ft)\b")
     if tune and not full:  # 'ft time qwen2.5 32b full, 8x h100': 'full' alone after a fine-tune names the method
         full = words.search(r"\bfull\b(?= ,| ?$| (?:run|training|ft)\b)")
-    tune = tuning_asked(words, tune)
-    train = training_asked(words)
+    tune = asked_of(words, tune)
+    train = asked_of(words, words.search(r"\b(?:pre[ -]?train\w*|from[ -]scratch|train(?!ers?\b)\w*)\b"))  # 'the HF Trainer': a recipe
     if not full and (tune or train):  # 'continue pretraining ..., all parameters': every weight trained
         full = words.search(r"\b(?:all|every)(?: the| of the| its)? (?:parameters|params|weights)\b")
     if qlora and lora and not rx.fullmatch(r"lora", lora.group(0)):
@@ -649,34 +649,26 @@ def read_workload(words: Words, reading: Reading) -> None:
     read_method(words, reading, (qlora, lora, full, tune, train))
 
 
-def tuning_asked(words: Words, tune: Found) -> Found:
-    """A fine-tune, unless of how the model was made."""
-    if tune is None:
-        return None
-    said, before = tune.group(0), words.text[:tune.start()].rstrip()
-    tuned = rx.fullmatch(r"fine[ -]?tuned", said)
-    owned = rx.search(r"\b(?:a|an|our|my|the|your|their|this|that|own|\w+'s)(?: \w+)?$", before)
-    made = (tuned and (owned  # 'serving our fine-tuned X'
-                       # 'We fine-tuned Yi 34B ... and serve it with vllm': the tuning is done; the question serves it
-                       or rx.search(r"\b(?:we|i|they)(?:'ve| have)?(?: already)?$", before) and rx.search(SERVES, words.text[tune.end():]))
-            # 'we're serving our own fine-tune called acme-support-8b': a fine-tune is a model, here served
-            or rx.fullmatch(r"fine[ -]?tunes?", said) and owned and rx.search(SERVES, words.text)
-            # 'kunoichi dpo v2 7b', 'tulu sft 8b': the method names how the model was made
-            or rx.fullmatch(r"dpo|sft|grpo", said) and rx.match(r" (?:v\d|\d+(?:\.\d+)?b\b)", words.text[tune.end():]))
-    return None if made else tune
-
-
 REBUILT = r"\b(?:rebuild\w*|build\w*|start\w*|rewrit\w*|redo\w*|set(?:ting)? up)(?: [\w'-]+){0,3} $"
+OWNED = r"\b(?:a|an|our|my|the|your|their|this|that|own|\w+'s)(?: \w+)? $"
+# Training words that say how the model was made, not a training asked of: (the words, how the text before them ends,
+# what the question says anywhere); '' is anything
+MADE = (
+    (r"fine[ -]?tuned\b", OWNED, ""),  # 'serving our fine-tuned X'
+    # 'We fine-tuned Yi 34B ... and serve it with vllm': the tuning is done; the question serves it
+    (r"fine[ -]?tuned\b", r"\b(?:we|i|they)(?:'ve| have)?(?: already)? $", SERVES),
+    (r"fine[ -]?tunes?\b", OWNED, SERVES),  # 'we're serving our own fine-tune called acme-support-8b': a model, served
+    (r"(?:dpo|sft|grpo) (?:v\d|\d+(?:\.\d+)?b\b)", "", ""),  # 'kunoichi dpo v2 7b', 'tulu sft 8b': how the model was made
+    (r"from[ -]scratch", REBUILT, ""),  # 'rebuilding the deployment from scratch' trains nothing
+    (r"(?:pre[ -]?)?trained\b", "", SERVES),  # 'a model we pretrained in house ... for inference': the question serves it
+)
 
 
-def training_asked(words: Words) -> Found:
-    """Training, unless of how the model was made ('a model we pretrained')."""
-    train = words.search(r"\b(?:pre[ -]?train\w*|from[ -]scratch|train(?!ers?\b)\w*)\b")  # 'the HF Trainer' is a recipe
-    if train and train.group(0).startswith("from") and rx.search(REBUILT, words.text[:train.start()]):
-        train = None  # 'rebuilding the deployment from scratch' trains nothing
-    if train and rx.fullmatch(r"(?:pre[ -]?)?trained", train.group(0)) and rx.search(SERVES, words.text):
-        train = None  # 'a model we pretrained in house ... for inference': the question serves it
-    return train
+def asked_of(words: Words, found: Found) -> Found:
+    """A fine-tune or training, unless the words say how the model was made."""
+    made = found and any(rx.match(said, words.text[found.start():]) and rx.search(before, words.text[:found.start()])
+                         and rx.search(anywhere, words.text) for said, before, anywhere in MADE)
+    return None if made else found
 
 
 def methods_asked(words: Words, reading: Reading, qlora: Found, lora: Found, full: Found) -> tuple[Found, Found, Found]:
