@@ -401,7 +401,7 @@ COUNTS_BEFORE: CountRows = tuple((rf"(?<!\S){pattern}(?= \S+$)", meaning, per) f
     (rf"(?:({COUNT}|\d+) )?{MACHINES} of", f"{{0}} node(s) of {v.GPUS_PER_NODE} GPUs", v.GPUS_PER_NODE),  # 'a node of h100s'
     (rf"(?!an? )({COUNT}|\d+) of (?:the|those|these)", "{count} GPU(s)", 1),  # 'two of the 24GB cards'
     (rf"(\d+) {MACHINES} (?:x|of|with) (\d+){FILLERS}", "{0} nodes of {1} GPUs", 1),  # '2 nodes of 8 x h100'
-    (rf"(\d+){FILLERS}", "{count} GPUs", 1),
+    (rf"(\d+){FILLERS}", "{count} GPUs", 1),  # '8 x h100', 'two used 3090s'
     (rf"(?:a|the) ({'|'.join(ORDINALS)}){FILLERS}", "{count} GPU(s) (the {said[0]})", 1),  # 'squeeze a third 3060 in': three
     (rf"(both){FILLERS}(?= \S*\ds$)", "{count} GPU(s) (both)", 1),  # 'across both 3090s' (not 'both H100 and A100')
     (rf"(?:an? )?(?!an? )({COUNT}){FILLERS}", "{count} GPU(s)", 1),  # 'a pair of 4090s'
