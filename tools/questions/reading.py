@@ -764,8 +764,7 @@ def read_gpu_memory(words: Words, reading: Reading) -> None:
     for found in words.finditer(MEMORY + NOT_GPU_MEMORY + r"(?: of)?(?: v?ram| memory)?"):
         first = words.index_at(found.start())
         size = float(found.group(1))
-        before = " ".join(words.words[max(0, first - 4):first])
-        after = " ".join(words.words[first + 1:first + 5])
+        before, after = words_near(words, first, -4, 0), words_near(words, first, 1, 5)
         if rx.search(r"\b(?:eat\w*|us(?:e|es|ing)|tak(?:e|es|ing)|took|consum\w*|allocat\w*|at least|needs?|wants?|requires?|shows?)"
                      r"(?: \w+)?$|\b(?:files?|weights?|checkpoints?|downloads?|disk|gguf|model|quant)s?(?: alone| itself)? "
                      r"(?:is|are|weighs?)(?: only| about| around| near| nearly| roughly| like)?$"
@@ -818,6 +817,9 @@ def drop_restated_memory(words: Words, reading: Reading, catalog: Catalog) -> No
     reading.gpu_at = [a for n, a in enumerate(at) if n not in dropped]
 
 
+TOLD = "told about, not asked about"
+
+
 def set_aside_told(reading: Reading, gpus: bool = False, subject: bool = False) -> None:
     """The question asks for a GPU ('which gpu should I buy?') or a model ('the biggest I can run?') and its asking
     sentence names none: the GPUs (or the model) only told about are background, not what is asked about."""
@@ -827,32 +829,45 @@ def set_aside_told(reading: Reading, gpus: bool = False, subject: bool = False) 
         return any(a <= starts[index] < b for a, b in reading.asking)
     named_where_asked = any(asks(s.at) for s in reading.spans
                             if s.at >= 0 and (s.meaning.startswith("GPU ") or s.meaning == "the GPU named (again)"))
-    if gpus and (reading.gpus or reading.unknown_gpus) and not named_where_asked:
+    if gpus and not named_where_asked:
         for kind in ("gpus", "unknown_gpus"):
-            keep_named(reading.spans, reading, kind, [], "told about, not asked about")
-    told_models = reading.models and not any(asks(a) for a in reading.model_at)
-    told_size = reading.params_billions is not None and reading.params_at >= 0 and not asks(reading.params_at)
-    if subject and (told_models or told_size) and not (reading.models and not told_models):
-        keep_named(reading.spans, reading, "models", [], "told about, not asked about")
+            keep_named(reading.spans, reading, kind, [], TOLD)
+    told = (not any(asks(a) for a in reading.model_at) if reading.models  # the models named, else the size said
+            else reading.params_billions is not None and reading.params_at >= 0 and not asks(reading.params_at))
+    if subject and told:
+        keep_named(reading.spans, reading, "models", [], TOLD)
         if reading.params_at >= 0:
             set_aside(reading.spans, reading.params_at, "a model size told about, not asked about")
         reading.params_billions, reading.unknown_models = None, []
 
 
-def place_of(words: Words, index: int) -> str | None:
-    """The place a GPU is said to be ('at home I have a 3090', 'a 4x A100 box at work', 'the new 256x H200 cluster'),
-    from the words near it; 'new' and 'old' stand for the setups coming and going."""
-    before, after = words_near(words, index, -8, 0).split(" , ")[-1], words_near(words, index, 0, 5).split(" , ")[0]
-    found = list(rx.finditer(v.PLACES, before)) or list(rx.finditer(v.PLACES, after))
-    if found:
-        return age_or_place(found[-1].group(1))
-    age = list(rx.finditer(v.AGE, words_near(words, index, -4, 0)))
-    return age_or_place(age[-1].group(1)) if age else None
-
-
 def words_near(words: Words, at: int, first: int, last: int) -> str:
     """The words from `at + first` up to `at + last`: words_near(words, at, -4, 0) are the four before word `at`."""
     return " ".join(words.words[max(0, at + first):max(0, at + last)])
+
+
+Cues = tuple[tuple[str, int, int], ...]  # (a cue, and the words around a name it is read in, as words_near's window)
+
+
+def cue_near(words: Words, at: int, cues: Cues) -> Found:
+    """The first of `cues` said around the name at word `at`."""
+    return next((found for cue, first, last in cues if (found := rx.search(cue, words_near(words, at, first, last)))), None)
+
+
+# Where a GPU is ('at home I have a 3090', 'a 4x A100 box at work', 'the new 256x H200 cluster'): a place said in its
+# clause, before it first, else an age just before it ('new' and 'old' stand for the setups coming and going)
+PLACE_CUES: Cues = ((rf".*{v.PLACES}(?!.* , )", -8, 0), (rf"^(?:(?! , ).)*?{v.PLACES}", 0, 5), (rf".*{v.AGE}", -4, 0))
+# The asker's own move to a GPU: to it (not someone else's move), getting it, it 'instead'
+MOVE_CUES: Cues = (
+    (r"^(?!.*\b(?:who's|who is|who was|that was|which was|that's|he's|she's|they're|he|she|they|their|his|her)\b).*?"
+     rf"(?:{v.MOVING_TO.pattern}(?: \w+){{0,2}}$)", -4, 0),  # 'if we move to H200s'
+    (r"\b(?:picking up|pick up|buying|getting|grabbing|ordering|ordered|receiving)(?: (?:a|an|the|two|\d+|another))?$", -3, 0),
+    (r"^(?:\S+ ){0,2}instead\b", 1, 4))
+
+
+def place_of(words: Words, at: int) -> str | None:
+    found = cue_near(words, at, PLACE_CUES)
+    return age_or_place(found.group(1)) if found else None
 
 
 def age_or_place(words: str) -> str:
@@ -884,86 +899,62 @@ def set_aside(spans: list[Span], at: int, meaning: str) -> None:
             span.meaning, span.set_aside = meaning, True
 
 
-def set_aside_dismissed_names(words: Words, reading: Reading) -> None:
-    """'Forget the Mac for now: on the 3090 box...': a GPU the question says to leave out."""
-    for dismissed in rx.finditer(v.LEAVE_OUT, words.text):
-        word = dismissed.group(1)
-        if len(word) < 2 or word in v.STOP_WORDS:  # 'ignore it', 'ignore a few things': no GPU's name
-            continue
-        keep_named(words.spans, reading, "gpus", [not any(w.startswith(word) for w in words.words[a:a + 3])
-                                                  for a in reading.gpu_at], "left out as the question says")
-        keep_named(words.spans, reading, "unknown_gpus", [not any(w.startswith(word) for w in name.split())
-                                                          for name in reading.unknown_gpus], "left out as the question says")
-
-
-def set_aside_other_places(words: Words, reading: Reading, asking: str) -> None:
-    """'At work we have 4x A100, at home a 3090. At home, how fast...?': the GPUs at the place asked about."""
-    asked, counted = rx.search(v.PLACES, asking), rx.search(v.COUNTED_BACK, asking)
-    if len(reading.gpus) < 2:
-        return
-    if asked is not None:
-        keep = [place_of(words, a) == age_or_place(asked.group(1)) for a in reading.gpu_at]
-    elif counted is not None:  # 'onto those 4 cards'
-        keep = [c == count_of(counted.group(1)) for _, c in reading.gpus]
-    else:
-        return
-    if any(keep) and not all(keep):
-        if asked is not None:
-            for place in words.finditer(v.PLACES):  # 'at home' is read: where each GPU is, and which is asked about
-                words.take(place, f"a place ({age_or_place(place.group(1))})")
-        keep_named(words.spans, reading, "gpus", keep, "at another place than the one asked about")
-        keep_named(words.spans, reading, "unknown_gpus", [], "not the one asked about")
-
-
-def bought_after(words: Words, reading: Reading, at: int) -> bool:
-    """'a 5070 Ti on sale for $749 and am thinking of pulling the trigger': the GPU the asker plans to buy, said after it
-    (within a dozen words, no other GPU between)."""
+def moved_to(words: Words, named_at: list[int], at: int) -> bool:
+    """The GPU or model at word `at` is the one the asker moves to or gets (MOVE_CUES), plans to buy ('a 5070 Ti on sale
+    for $749 and am thinking of pulling the trigger': nothing else of its kind named up to a few words past the plan:
+    'buying H200s'), or changes to from another ('from a single RTX A6000 (...) to 2x RTX 6000 Ada')."""
     after = words_near(words, at, 1, 15)
     plan = rx.search(v.BUYING_PLAN, after)
-    if plan is None:
-        return False
-    plan_at = at + 1 + after[:plan.start()].count(" ")
-    plan_end = plan_at + plan.group(0).count(" ") + 1
-    return not any(at < other < plan_at or plan_end <= other <= plan_end + 4 for other in reading.gpu_at)  # 'buying H200s'
-
-
-def moved_to(words: Words, reading: Reading, at: int) -> bool:
-    """The GPU at word `at` is the one the asker moves to ('if we move to H200s', not someone else's move), gets ('on a
-    4070, picking up a 5090 next week'), picks 'instead', plans to buy, or changes to from another ('from a single RTX
-    A6000 (...) to 2x RTX 6000 Ada')."""
+    past_plan = at + 6 + after[:plan.end()].count(" ") if plan else at
     return words.tier_at(at) > 0 and bool(
-        rx.search(v.MOVING_TO.pattern + r"(?: \w+)?$", words_near(words, at, -4, 0))
-        and not rx.search(r"\b(?:who's|who is|who was|that was|which was|that's|he's|she's|they're|he|she|they|their|his|her)\b",
-                          words_near(words, at, -5, 0))
-        or rx.search(r"\b(?:picking up|pick up|buying|getting|grabbing|ordering|ordered|receiving)(?: (?:a|an|the|two|\d+|another))?$",
-                     words_near(words, at, -3, 0))
-        or rx.match(r"(?:\S+ ){0,2}instead\b", words_near(words, at, 1, 4))
-        or bought_after(words, reading, at)
+        cue_near(words, at, MOVE_CUES) or plan and not any(at < other <= past_plan for other in named_at)
         or rx.search(r"\bto\b", words_near(words, at, -3, 0)) is not None and any(
-            rx.search(r"\bfrom(?: \S+){0,3}$", words_near(words, other, -4, 0)) for other in reading.gpu_at if other < at))
+            rx.search(r"\bfrom(?: \S+){0,3}$", words_near(words, other, -4, 0)) for other in named_at if other < at))
 
 
-def set_aside_the_setup_left(words: Words, reading: Reading) -> None:
+Asides = list[tuple[str, list[bool], str]]  # (a key of NAMED, which of its names stay asked about, why the others do not)
+
+
+def split(keep: list[bool]) -> bool:
+    return any(keep) and not all(keep)
+
+
+def the_setup_left(words: Words, reading: Reading, asking: str) -> Asides:
     """'two replicas on 4x A100 ... if we move to H200s': the H200s; 'runs mixtral today; the plan is to move it to llama
-    3.3 70b': the llama; no GPU when they are weighed ('torn between moving to H100 or B200')."""
+    3.3 70b': the llama; none when they are weighed ('torn between moving to H100 or B200')."""
     torn = rx.search(r"\b(?:between|torn|either|vs\.?|versus)\b", words.text)
-    moved = {"gpus": [not torn and moved_to(words, reading, a) for a in reading.gpu_at],
-             "models": [rx.search(v.MOVING_TO.pattern + r"(?: \w+){0,2}$", words_near(words, a, -4, 0)) is not None
-                        for a in reading.model_at]}
-    for kind, why in (("gpus", "the setup being left"), ("models", "the one being left")):
-        if any(moved[kind]) and not all(moved[kind]):
-            keep_named(words.spans, reading, kind, moved[kind], why)
+    asides = [(kind, [not torn and moved_to(words, named_at, a) for a in named_at], why) for kind, named_at, why
+              in (("gpus", reading.gpu_at, "the setup being left"), ("models", reading.model_at, "the one being left"))]
+    return [aside for aside in asides if split(aside[1])]
 
 
-def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
+def at_other_places(words: Words, reading: Reading, asking: str) -> Asides:
+    """'At work we have 4x A100, at home a 3090. At home, how fast...?': the GPUs at the place asked about ('onto those
+    4 cards': of the count asked about); a GPU outside the catalog is then not the one asked about."""
+    asked, counted = rx.search(v.PLACES, asking), rx.search(v.COUNTED_BACK, asking)
+    if asked is not None:
+        keep = [place_of(words, a) == age_or_place(asked.group(1)) for a in reading.gpu_at]
+    elif counted is not None:
+        keep = [c == count_of(counted.group(1)) for _, c in reading.gpus]
+    if len(reading.gpus) < 2 or not (asked or counted) or not split(keep):
+        return []
+    for place in words.finditer(v.PLACES) if asked else []:  # 'at home' is read: where each GPU is, and which is asked about
+        words.take(place, f"a place ({age_or_place(place.group(1))})")
+    return [("gpus", keep, "at another place than the one asked about"), ("unknown_gpus", [], "not the one asked about")]
+
+
+def left_out(words: Words, reading: Reading, asking: str) -> Asides:
+    """'Forget the Mac for now: on the 3090 box...': a GPU the question says to leave out ('ignore it' names none)."""
+    said = [found.group(1) for found in rx.finditer(v.LEAVE_OUT, words.text)]
+    left = [word for word in said if len(word) > 1 and word not in v.STOP_WORDS]
+    kept = lambda names: [not any(w.startswith(word) for word in left for w in name.split()) for name in names]
+    return [("gpus", kept(words_near(words, a, 0, 3) for a in reading.gpu_at), "left out as the question says"),
+            ("unknown_gpus", kept(reading.unknown_gpus), "left out as the question says")]
+
+
+def only_told(words: Words, reading: Reading, asking: str) -> Asides:
     """'My old box had a 5080 ... does gpt-oss fit across the two 3090s?': when the sentence that asks names GPUs, those
     named only in sentences that tell are background; a model named where the question asks comes first."""
-    set_aside_the_setup_left(words, reading)
-    if not words.asking and not words.aside:
-        return
-    asking = " ".join(words.text[a:b] for a, b in words.asking)
-    set_aside_other_places(words, reading, asking)
-    set_aside_dismissed_names(words, reading)
     tiers = [words.tier_at(a) for a in reading.gpu_at]
     # 'a friend runs it on a 5090 ... is that possible on his card?', 'the rep claims X: is that true?': theirs is asked of
     if (rx.search(r"\b(?:his|her|their) (?:card|gpu|rig|setup|box|machine|build)s?\b", asking) or v.CHECKS_A_CLAIM.search(asking)) \
@@ -989,10 +980,20 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
     unknown_asked = [(t > 0 or not (theirs or top > 0)) and (t > 1 or not open_hardware)
                      and not (t < catalog_top and name not in asking and not comparing)
                      for t, name in zip(unknown_tiers, reading.unknown_gpus, strict=True)]
-    keep_named(words.spans, reading, "unknown_gpus", unknown_asked, "told about, not asked about")
-    keep_named(words.spans, reading, "gpus", asked, "told about, not asked about")
     in_order = sorted(zip(reading.model_at, reading.models, strict=True), key=lambda pair: (-words.tier_at(pair[0]), pair[0]))
     reading.model_at, reading.models = [a for a, _ in in_order], [m for _, m in in_order]
+    return [("unknown_gpus", unknown_asked, TOLD), ("gpus", asked, TOLD)]
+
+
+def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
+    """Each GPU and model named stays asked about unless a rule sets it aside, in this order, each rule reading the names
+    those before it kept: the setup being left, and where a sentence asks or reports: another place than the one asked
+    about, a name the question leaves out, a name only told about."""
+    asking = " ".join(words.text[a:b] for a, b in words.asking)
+    rules = (the_setup_left, at_other_places, left_out, only_told) if words.asking or words.aside else (the_setup_left,)
+    for rule in rules:
+        for kind, keep, why in rule(words, reading, asking):
+            keep_named(words.spans, reading, kind, keep, why)
 
 
 def read_unknown_gpus(words: Words, reading: Reading) -> None:
