@@ -934,9 +934,9 @@ def at_other_places(words: Words, reading: Reading, asking: str) -> Asides:
     asked, counted = rx.search(v.PLACES, asking), rx.search(v.COUNTED_BACK, asking)
     if asked is not None:
         keep = [place_of(words, a) == age_or_place(asked.group(1)) for a in reading.gpu_at]
-    elif counted is not None:
-        keep = [c == count_of(counted.group(1)) for _, c in reading.gpus]
-    if len(reading.gpus) < 2 or not (asked or counted) or not split(keep):
+    else:
+        keep = [counted is not None and c == count_of(counted.group(1)) for _, c in reading.gpus]
+    if not split(keep):
         return []
     for place in words.finditer(v.PLACES) if asked else []:  # 'at home' is read: where each GPU is, and which is asked about
         words.take(place, f"a place ({age_or_place(place.group(1))})")
@@ -944,12 +944,12 @@ def at_other_places(words: Words, reading: Reading, asking: str) -> Asides:
 
 
 def left_out(words: Words, reading: Reading, asking: str) -> Asides:
-    """'Forget the Mac for now: on the 3090 box...': a GPU the question says to leave out ('ignore it' names none)."""
+    """'Forget the Mac for now: on the 3090 box...': a GPU or model the question says to leave out, by its first words
+    ('ignore it' names none)."""
     said = [found.group(1) for found in rx.finditer(v.LEAVE_OUT, words.text)]
     left = [word for word in said if len(word) > 1 and word not in v.STOP_WORDS]
-    kept = lambda names: [not any(w.startswith(word) for word in left for w in name.split()) for name in names]
-    return [("gpus", kept(words_near(words, a, 0, 3) for a in reading.gpu_at), "left out as the question says"),
-            ("unknown_gpus", kept(reading.unknown_gpus), "left out as the question says")]
+    return [(kind, [not any(w.startswith(word) for word in left for w in words.words[a:a + 3]) for a in getattr(reading, at_field)],
+             "left out as the question says") for kind, (at_field, _) in NAMED.items()]
 
 
 def only_told(words: Words, reading: Reading, asking: str) -> Asides:
@@ -999,14 +999,9 @@ def set_aside_what_is_only_told(words: Words, reading: Reading) -> None:
 def read_unknown_gpus(words: Words, reading: Reading) -> None:
     """Accelerators the catalog does not hold ('3080', 'M2 Ultra Mac Studio'), adjacent pieces read as one name."""
     masked_before = words.masked()
-    found = sorted((m.start(), m.end()) for pattern in v.UNKNOWN_GPU_PATTERNS for m in words.finditer(pattern) if m.group(0).strip())
-    merged: list[list[int]] = []
-    for start, end in found:
-        if merged and start <= merged[-1][1] + 1:
-            merged[-1][1] = max(merged[-1][1], end)
-        else:
-            merged.append([start, end])
-    for start, end in merged:
+    covered = {i for pattern in v.UNKNOWN_GPU_PATTERNS for m in words.finditer(pattern) if m.group(0).strip() for i in range(*m.span())}
+    pieces = "".join("x" if i in covered else " " for i in range(len(masked_before)))
+    for start, end in (run.span() for run in rx.finditer(r"x+(?: x+)*", pieces)):  # pieces a space apart are one name
         name = rx.sub(r"(\d)s$", r"\1", masked_before[start:end].strip())  # 'two Tesla P40s': a P40
         first = words.index_at(start)
         if rx.search(NEGATION.rstrip() + "$", words_near(words, first, -4, 0)):  # 'swapped my 3070 for a 7900 xtx': the 3070 is gone
