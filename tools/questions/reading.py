@@ -957,8 +957,7 @@ def only_told(words: Words, reading: Reading, asking: str) -> Asides:
     named only in sentences that tell are background; a model named where the question asks comes first."""
     tiers = [words.tier_at(a) for a in reading.gpu_at]
     # 'a friend runs it on a 5090 ... is that possible on his card?', 'the rep claims X: is that true?': theirs is asked of
-    if (rx.search(r"\b(?:his|her|their) (?:card|gpu|rig|setup|box|machine|build)s?\b", asking) or v.CHECKS_A_CLAIM.search(asking)) \
-            and 0 in tiers:
+    if rx.search(r"\b(?:his|her|their) (?:card|gpu|rig|setup|box|machine|build)s?\b", asking) or v.CHECKS_A_CLAIM.search(asking):
         tiers = [2 if t == 0 and not any(a <= words.starts[i] < b for a, b in words.left) else t
                  for t, i in zip(tiers, reading.gpu_at, strict=True)]
     unknown_tiers = [words.tier_at(a) for a in reading.unknown_gpu_at]
@@ -971,9 +970,10 @@ def only_told(words: Words, reading: Reading, asking: str) -> Asides:
     comparing = rx.search(rf"\b(?:(?:vs\.?|versus)(?! {not_gpus})|compar\w*(?! (?:to|with|against) {not_gpus})|stack up"
                           r"|against|(?:faster|slower|better|worse|cheaper) than|worth it|between (?:them|the two|both))\b",
                           words.text) is not None  # 'h200 vs h100 for X. is the h200 worth it?': both are candidates,
-    comparing = comparing and sum(t == max(tiers, default=1) for t in tiers) < 2  # unless two are asked of already
+    most = max(tiers, default=1)
+    comparing = comparing and tiers.count(most) < 2  # unless two are asked of already
     open_hardware = v.HARDWARE_OPEN.search(words.text) is not None  # 'no hardware picked yet': the GPUs told are not asked
-    asked = [(t == max(tiers, default=1) or comparing and t > 0) and (t > 0 or not theirs) and (t > 1 or not open_hardware)
+    asked = [(t == most or comparing and t > 0) and (t > 0 or not theirs) and (t > 1 or not open_hardware)
              for t in tiers]
     # a GPU outside the catalog yields to others' stories, to 'no hardware picked yet' and to a catalog GPU asked about
     # ('been renting a40s ... does buying the 4090 beat renting?': the 4090)
