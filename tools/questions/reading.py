@@ -782,10 +782,8 @@ def read_gpu_memory(words: Words, reading: Reading) -> None:
             continue
         words.take(found, f"a GPU with {size:g} GB" + (" (the memory of the GPU named)" if unknown else ""))
         count = words.unknown_count if unknown else count_before(words, first)
-        asked_count = rx.search(r"\b(?:how many|number of)$", before)  # 'how many 16gb cards would it take?'
-        if asked_count and count is None and not words.used[first - 1]:
-            reading.how_many_gpus = True
-            words.take_words(first - 2, first - 1, "how many GPUs")
+        if count is None:
+            asks_how_many(words, reading, first)  # 'how many 16gb cards would it take?'
         reading.gpus.append((f"{size:g}GB", count))
         reading.gpu_at.append(first)
 
