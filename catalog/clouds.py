@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
-from .instances import machines
+from .instances import instance_types, machine_key, machines
 
 if TYPE_CHECKING:
     from .catalog import Catalog
@@ -27,7 +27,8 @@ class Cloud(NamedTuple):
     """What a name in a question says of where to rent."""
     provider: str  # the catalog's provider id, or the cloud's own name where the catalog has no offers of it
     priced: bool  # whether the catalog has the provider's offers
-    machine: str = ""  # the instance type, where the name is of a machine the offers sell ('gpu_8x_h100_sxm5')
+    machine: str = ""  # the instance type, where the name is of a machine ('gpu_8x_h100_sxm5', 'g6e.xlarge')
+    sold: bool = True  # False: a machine instance_types.csv knows that no offer prices (its bill says so)
 
 
 def cloud_names(catalog: Catalog, words: Iterable[str] = ()) -> dict[str, Cloud]:
@@ -36,9 +37,11 @@ def cloud_names(catalog: Catalog, words: Iterable[str] = ()) -> dict[str, Cloud]
     known = {p.provider for p in catalog.providers}
     names = {name: Cloud(name, True) for name in known} | {a: Cloud(p, True) for a, p in ALIASES.items() if p in known}
     names |= {name: Cloud(shown, False) for name, shown in UNPRICED.items() if name not in names}
-    sold = machines(catalog)
+    listed = {machine_key(row.instance_type): Cloud(row.provider, True, row.instance_type, False)
+              for row in instance_types().values() if row.provider in known}
+    machine = listed | {key: Cloud(m.provider, True, m.instance_type) for key, m in machines(catalog).items()}
     return dict(sorted(names.items(), key=lambda item: (-len(item[0]), item[0]))) | {
-        word: Cloud(sold[word].provider, True, sold[word].instance_type) for word in dict.fromkeys(words) if word in sold}
+        word: machine[word] for word in dict.fromkeys(words) if word in machine}
 
 
 def priced_providers(catalog: Catalog) -> list[str]:

@@ -76,7 +76,7 @@ def machines(catalog: Catalog) -> dict[str, Machine]:
 
 def machine_gpus(name: str) -> tuple[str, int, str] | None:
     """A word that names a machine ('p4d.24xlarge', 'gpu_8x_h100_sxm5', 'Standard_NC96ads_A100_v4') as the GPU it holds,
-    how many, and its machine_key where the offers sell it ('' where only instance_types.csv knows it); None for any
+    how many, and its machine_key (cloud_names reads it as the machine, sold or not); None for any
     other word. The offers are the default catalog's: a question's words are read before a catalog is chosen."""
     from .catalog import load_catalog
 
@@ -84,4 +84,4 @@ def machine_gpus(name: str) -> tuple[str, int, str] | None:
     found = instance_gpus(name)
     if found is None and sold is not None and sold.gpus_per_instance >= 1:  # (a share of one GPU is no machine to name)
         found = (sold.gpu_id, int(sold.gpus_per_instance))
-    return None if found is None else (*found, machine_key(name) if sold else "")
+    return None if found is None else (*found, machine_key(name))

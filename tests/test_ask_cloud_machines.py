@@ -39,3 +39,15 @@ def test_two_machines_of_a_name_the_table_already_knew_are_still_their_gpus(cata
 def test_a_word_that_only_looks_like_a_machine_is_left_alone(catalog):
     answer = ask("how much vram does llama-3.1-8b need at 8k context?", catalog)
     assert answer.journey == "estimate" and not answer.reading.get("providers")
+
+
+def test_a_machine_the_catalog_knows_but_does_not_price_is_said_to_be_unpriced_before_the_same_gpus_elsewhere(catalog):
+    """'What will a g6e.xlarge cost me for 300 hours?': instance_types.csv knows it (1 x L40S at AWS) but no offer prices
+    it; the answer says so first, then prices one L40S wherever it is cheapest, instead of quoting another bill as the
+    g6e.xlarge's unsaid."""
+    assert not [o for o in catalog.offers if o.instance_type == "g6e.xlarge"]
+    answer = ask("what will a g6e.xlarge cost me for 300 hours?", catalog)
+    lines = answer.answer.splitlines()
+    assert lines[0] == "g6e.xlarge (aws, 1 x l40s) has no price in the catalog; the same GPUs from the catalog's offers:"
+    cheapest = min(o.on_demand_usd_per_hour for o in catalog.offers_for("l40s") if o.on_demand_usd_per_hour and o.gpus_per_instance == 1)
+    assert f"${cheapest * 300:,.2f}" in answer.answer and answer.calls[0].arguments.get("providers") is None

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 
 from gpusizer.catalog import Catalog
 from gpusizer.catalog.clouds import priced_providers
+from gpusizer.catalog.instances import instance_types
 from gpusizer.tools.figures import best_of, number, percent, usd, within_limit
 from gpusizer.tools.money.cloud_cost import CloudCost, Offer
 from gpusizer.tools.money.rent_vs_buy import RentVsBuy
@@ -68,6 +69,7 @@ def cloud_bill_answer(result: CloudCost, catalog: Catalog, providers: list[str],
     only_named = bool(named) and {o.instance_type.lower() for o in result.offers} <= {i.lower() for i in instances or []}
     offers = "\n".join(named) if only_named else "\n".join([*named, elsewhere if named else "", offers]).strip()  # said once
     lead = [unpriced_line(str(outside), catalog)] if outside else []
+    lead += unpriced_machines(result, instances or [])
     lead += [pricing_difference(result, instances or [], providers)] if told.get("pricing") == "both" else []
     hours = [f"Hours priced: {number(result.hours)} hours of use ({told['hours_of_use']})."] if "hours_of_use" in told else []
     if rate is None:
@@ -81,6 +83,14 @@ def cloud_bill_answer(result: CloudCost, catalog: Catalog, providers: list[str],
     if providers:  # 'runpod h100 for 10 hours? I saw $1.99/h': the rate is said against the provider's own
         own = f"{own} {rate_check(result, catalog, providers, rate)}".rstrip()
     return "\n".join([*lead, own, *hours, "For comparison, the catalog's cheapest offers:", offers])
+
+
+def unpriced_machines(result: CloudCost, instances: list[str]) -> list[str]:
+    """'What will a g6e.xlarge cost?': a machine named that no offer prices is said to be unpriced, before the offers of
+    the same GPUs (rather than a bill of another machine standing in for it unsaid)."""
+    return [f"{row.instance_type} ({row.provider}, {row.gpus_per_instance} x {row.gpu_id}) has no price in the catalog; the "
+            "same GPUs from the catalog's offers:" for name in dict.fromkeys(i.lower() for i in instances)
+            if (row := instance_types().get(name)) and not any(o.instance_type.lower() == name for o in result.offers)]
 
 
 def rate_check(result: CloudCost, catalog: Catalog, providers: list[str], rate: float) -> str:

@@ -303,6 +303,9 @@ def read_providers(words: Words, catalog: Catalog, reading: Reading) -> None:
             continue
         if not cloud.priced:  # 'what does CoreWeave charge?'
             words.take_range(*named.span(), f"{cloud.provider}, not in the catalog", kind="unpriced_cloud", value=cloud.provider)
+        elif not cloud.sold:  # 'a g6e.xlarge': its GPUs priced wherever they are, the machine said to be unpriced
+            words.take(named, f"machine {cloud.machine} ({cloud.provider}), not priced in the catalog")
+            reading.instances.append(cloud.machine)
         elif words.asking and words.tier(named.start()) == 0 and not back:
             words.take(named, f"provider {cloud.provider}, only told of (not a limit on where to look)")
         else:
