@@ -529,7 +529,7 @@ COST_ASK = (r"\b(bill|invoice|cost\w*|price\w*|cheapest|how much (?:would|will|d
             r"|\btotal\s*$|\bwhat(?:'s| is|s) the total\b|\$ ?/ ?(?:mo|month|yr|year)\b")
 FIT_ASK = (r"\b(fits?|enough|oom(?![ -]?killed)\w*|hold"
            r"|(?:can|could) (?:i|we|it|you) (?:run|load|serve|host|do (?=(?:it |this |that )?(?:at |in )?"
-           r"(?:q\d|iq\d|fp\d|bf16|int\d|\d+[- ]?bit|awq|gptq|nf4|mxfp4|full|lora|qlora)))|will (?:it|this) (?:run|load)"
+           r"(?:q\d|iq\d|fp\d|bf16|int\d|\d+[- ]?bit|awq|gptq|nf4|mxfp4|full|lora|qlora)))"
            r"|(?:can|could) (?:i|we|you) (?:even |actually )?(?:q?lora|fine[ -]?tune|full[ -]fine[ -]?tune|sft)"
            r"(?= (?:an? |the |my |our )?·)"  # 'can i qlora gemma 3 12b there?'
            r"|(?:can|could|would|will) (?:one|one of (?:them|those|these)|a single one|either|both) (?:run|load|handle)"
@@ -548,14 +548,13 @@ ESTIMATE_ASK = (r"\b(how (?:much|many) (?:total )?(?:vram|memory|gpu memory|gigs
                 r"|memory (?:footprint|requirements?|needed"
                 r"|usage|budget)|vram (?:needed|required|requirements?|usage|bill|budget)|ballpark gib|peak (?:vram|memory)"
                 r"|how (?:big|large) (?:does|is|will|would) (?:the |its )?kv)\b")  # 'how big does the kv cache get at 32k?'
+# what a count at once is of: 'how many concurrent users', vLLM's 'max-num-seqs', '60 at the same time'
+AT_ONCE_WORDS = (r"users?\b|requests|concurren\w*|parallel|sequences|seqs|slots|sessions|people|streams|chats|conversations|clients"
+                 r"|(?:at the )?same time|at once|simultaneous\w*")
+BATCH_WORDS = "batch|" + AT_ONCE_WORDS
 LIMIT = (r"\b(longest|max(?:imum)?|largest|biggest|(?<!at )most|highest|ceiling|upper bound|concurrency|more room"
-         r"|how (?:long|big(?! (?:does|is|will|would) (?:the |its )?kv)|far|high"
-         r"|much context)"
-         r"|(?:how )?many (?:\S+ ){0,7}?(?:users?|requests|concurrent\w*|parallel|people|sequences|seqs|streams|slots|sessions|chats"
-         r"|at the same time|at once|simultaneously"
-         r"|conversations|clients|customers))\b")
-BATCH_WORDS = (r"batch|users?\b|requests|concurren|parallel|sequences|seqs|slots|sessions|people|streams|chats|conversations|clients"
-               r"|same time|at once|simultaneous")
+         r"|how (?:long|big(?! (?:does|is|will|would) (?:the |its )?kv)|far|high|much context)"
+         rf"|(?:how )?many (?:\S+ ){{0,7}}?(?:{AT_ONCE_WORDS}|customers))\b")
 WHICH_GPU = (r"\b(which|what|best|rec?com\w*|cheapest|smallest|choose|pick|should (?:i|we) (?:get|buy))\b"
              r"(?:\W+[\w']+){0,4}?\W+(?<!per-)(?<!per )(?<!same )(?<!those )(?<!these )(?<!that )(?<!this )(?<!my )(?<!our )"
              r"(gpus?|hardware|cards?|accelerators?"
@@ -631,16 +630,14 @@ def asks_serving(reading: Reading) -> bool:
     or a rate or a cost per token asked of GPUs named ('what qps can one A100 take'); 'max concurrent on an H100' is a
     limit, 'how much VRAM to serve 5 people' a memory question, 'single user: what tok/s' a speed one."""
     traffic = (reading.users or 0) > 1 or reading.requests_per_s is not None
-    asked_now = " ".join(reading.asked[a:b] for a, b in reading.asking) or reading.asked  # not a limit asked before
     sized = not traffic and bool(named_gpus(reading)) and said_outside_asides(reading, RATE_ASK + "|" + PER_TOKEN_COST)
     owned = any(c is not None for _, c in reading.gpus) and not said(reading, r"\bhow many\b")  # 'got one H100: host X?'
     if owned and said(reading, r"\bfits?\b"):  # 'will it fit' on hardware in hand; 'is it enough for 100 people' plans
         return False
-    per_gpu_limit = bool(reading.gpus) and rx.search(r"\b(max\w*|how many (users|requests|concurrent))\b", asked_now) is not None
     picks_a_gpu = (first(reading, WHICH_GPU, SERVING)  # 'which gpu to serve X to 20 users?'
                    and said(reading, r"\b(which|best|single|cheapest|recommend\w*|pick|choose)\b")
                    and not said(reading, r"\b(?:gpu|cloud|hardware) (?:count|setup|fleet|cluster)\b|\bgpus\b|\bmonthly\b"))
-    if not reading.how_many_gpus and (per_gpu_limit or said(reading, ESTIMATE_ASK) or picks_a_gpu):
+    if not reading.how_many_gpus and (said(reading, ESTIMATE_ASK) or picks_a_gpu):
         return False  # a limit, a memory figure or a GPU asked, and no GPU count
     target_set = reading.tokens_per_s_per_user is not None and not said(reading, r"how fast|how quick|what (?:tok|speed)")
     compares = compared_count(reading) >= 2 and (first(reading, COMPARING, SERVING) or not reading.how_many_gpus and said(
@@ -648,8 +645,8 @@ def asks_serving(reading: Reading) -> bool:
                  r"(?:faster|quicker|better|snappier)\b"))
     return (has_subject(reading) and (traffic or sized)
             and not compares  # 'how does the L4 stack up against an A10G for that?'
-            and (reading.how_many_gpus or target_set or first(reading, SERVING, SPEED)
-                 or first(reading, "|".join((COST_ASK, CHEAPEST_WAY, PER_TOKEN_COST, r"\bcheaper\b")), SPEED)
+            and (reading.how_many_gpus or target_set  # serving words or a price said before any speed word
+                 or first(reading, "|".join((SERVING, COST_ASK, CHEAPEST_WAY, PER_TOKEN_COST, r"\bcheaper\b")), SPEED)
                  or said(reading, r"\bwhat (?:hardware|setup|infra\w*)\b(?! (?:do|would|will|should) (?:we|i) buy)"
                          r"|\b(?:cheapest|best|right|minimum|smallest) (?:setup|hardware|config\w*|deployment|infra\w*)\b"
                          r"|\b(?:gpus?|cards?|hardware) needed\b")))
@@ -674,8 +671,6 @@ def asks_rent_or_buy(reading: Reading) -> bool:
     if not rx.search(BUY + "|" + RENT_OR_OWN + r"|\b(?:pay|paid)\b", asking) and rx.search(
             "|".join((FIT_ASK, LIMIT, SPEED, ESTIMATE_ASK)), asking):
         return False
-    if reading.purchase_usd_per_gpu is None and not rx.search(BUY, reading.asked):
-        return False  # 'pricing for 16 B200s for two weeks': no purchase to weigh
     def where_asked(pattern: str) -> re.Match[str] | None:  # 'on-prem fleet' in the backstory is no buy word
         return next((m for m in rx.finditer(pattern, reading.asked) if not reading.asking or within(m.start(), reading.asking)), None)
     cost, buy_word = where_asked(COST_ASK), where_asked(BUY)
@@ -698,8 +693,7 @@ def asks_job_cost(reading: Reading) -> bool:
         return True  # 'budget $10k: do we fit it?', 'can we afford a month of it?'
     if not has_subject(reading):
         # ('a v100 going cheap on ebay: specs?' tells a price; it asks the card)
-        cost = (r"\b((?<!going )(?<!selling )cheap\w*|cost\w*|price\w*|rent\w*|pay|spend|bill\w*|rate|going for|go for|per hour|an hour"
-                r"|hourly)\b|/ ?hr\b")
+        cost = COST_ASK + r"|\b(?:(?<!going )(?<!selling )cheap\w*|rent\w*|bill\w*|rate|go(?:ing)? for|per hour|an hour|hourly)\b|/ ?hr\b"
         card = r"\b(specs?|tdp|bandwidth|how much (?:memory|vram))\b"  # 'what is a Gaudi 3: memory, bandwidth, TDP?'
         return (said(reading, cost) or reading.hours is not None or budget_of(reading) is not None) and not first(reading, card, cost)
     other_ask = "|".join((ESTIMATE_ASK, FIT_ASK, LIMIT, ABSOLUTE_SPEED))  # 'how many users at once on that a10g? also what does it cost?'
