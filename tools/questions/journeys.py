@@ -510,21 +510,25 @@ ABSOLUTE_SPEED = (r"how fast|\bspeed\b|\blatency\b|\btime (?:per|to first) (?:re
                   r"|\b(?:any ?one|anybody) (?:actually )?benchmark\w*")
 SPEED = ABSOLUTE_SPEED + r"|\b(?:quicker|faster|slower|snappier)\b"  # 'how much faster is the B200' compares, given two GPUs
 COMPARING = r"\b(?:vs\.?|versus|compar\w*|stack up|against)\b"  # 'how does the L4 stack up against an A10G?'
+SIDE_BY_SIDE = COMPARING + r"|\bbetween\b"
+BETTER = r"(?:quicker|faster|slower|snappier|better|worse)"  # of two, the one that wins
+WHICH_IS = r"\bwhich (?:one |of (?:the|them|these|those)(?: two)? )?(?:is|would be|will be|'?s)"  # 'which of them is faster'
+CARDS = r"gpus?|cards?|accelerators?"
 SERVING = (r"\b(serv\w*|host\w*|deploy\w*|handle|keep up with|cope with"
            r"|how many (gpus?|cards?|replicas?|h100s?|a100s?|machines?|nodes?|instances?)"
            r"|how many (?:do|would|will|should) (?:we|i) need"
            r"|capacity|rps|qps|(?:gpu|card|node) count|number of (?:gpus|cards|nodes))\b|\bhow many\s*$")
 CHEAPEST_WAY = (r"\b(?:cheapest|most cheap|most economical|least costly) (?:way|option|setup|route|approach|method)\b"
-                r"|\bwhich (?:is|one is|would be) (?:the )?cheapest\b(?! (?:\w+ )?(?:gpus?|cards?|accelerators?)\b)"
+                rf"|{WHICH_IS} (?:the )?cheapest\b(?! (?:\w+ )?(?:{CARDS})\b)"
                 r"|\bleast expensive\b|\blowest[ -]cost\b"
                 r"|\bmost cost[ -]effective\b"
                 r"|\bcheapest (?:gpus?|cards?|hardware) ?(?:\+|and|&|/) ?(?:method|approach|technique|recipe)"  # 'gpu + method combo'
-                r"|\bcheapest\b(?! (?:single |one |on-demand |spot )?(?:(?:gpus?|cards?|accelerators?|place|provider|cloud|rental"
+                rf"|\bcheapest\b(?! (?:single |one |on-demand |spot )?(?:(?:{CARDS}|place|provider|cloud|rental"
                 r"|instance)\b|·)).*\b(?:fine[ -]?tun|train|run|serv)")
 OWN = r"(?<!my )(?<!our )(?<!your )(?<!their )(?<!his )(?<!her )own(ing)?"  # 'my own 5090' is whose it is
 BUY = rf"\b(buy\w*|purchas\w*|{OWN}|capex|on[ -]?prem\w*)\b"
 RENT_OR_OWN = rf"\b(rent\w*|cloud|leas\w*|{OWN}|on[ -]?prem\w*|capex|break[ -]?even)\b"
-COST_ASK = (r"\b(bill|invoice|cost\w*|price\w*|cheapest|how much (?:would|will|does|to|is|for)|spend|pay|(?:set|run) (?:me|us) back"
+COST_ASK = (r"\b(bill|invoice|cost\w*|price\w*|cheapest|how much (?:would|will|does|to|is|for)|spend|pay|set (?:me|us) back"
             r"|run (?:me|us)|(?:come|comes|work|works|add|adds) (?:out |up )?to|(?:what'?s|what is|whats) the damage)\b"
             r"|\btotal\s*$|\bwhat(?:'s| is|s) the total\b|\$ ?/ ?(?:mo|month|yr|year)\b")
 FIT_ASK = (r"\b(fits?|enough|oom(?![ -]?killed)\w*|hold"
@@ -557,8 +561,7 @@ LIMIT = (r"\b(longest|max(?:imum)?|largest|biggest|(?<!at )most|highest|ceiling|
          rf"|(?:how )?many (?:\S+ ){{0,7}}?(?:{AT_ONCE_WORDS}|customers))\b")
 WHICH_GPU = (r"\b(which|what|best|rec?com\w*|cheapest|smallest|choose|pick|should (?:i|we) (?:get|buy))\b"
              r"(?:\W+[\w']+){0,4}?\W+(?<!per-)(?<!per )(?<!same )(?<!those )(?<!these )(?<!that )(?<!this )(?<!my )(?<!our )"
-             r"(gpus?|hardware|cards?|accelerators?"
-             r"|instances?|setup)\b(?! (?:memory|vram|ram)\b)"  # "what's the GPU memory needed?" asks the memory
+             rf"({CARDS}|hardware|instances?|setup)\b(?! (?:memory|vram|ram)\b)"  # "what's the GPU memory needed?" asks the memory
              r"|\b(gpu|card|hardware) (rec?com\w*|suggestions?|advice|pick)"
              r"|\b(?:cards?|gpus?)\b[^.?!]{0,60}\bwhich one\b")  # '... stay on consumer cards - which one?'
 BIGGEST = (r"\b(biggest|largest|most big|best)(?: \w+){0,2} (models?|llms?|thing|one)\b|\b(what|which)(?: \w+){0,2} (models?|llms?)\b"
@@ -638,11 +641,10 @@ def asks_serving(reading: Reading) -> bool:
                    and said(reading, r"\b(which|best|single|cheapest|recommend\w*|pick|choose)\b")
                    and not said(reading, r"\b(?:gpu|cloud|hardware) (?:count|setup|fleet|cluster)\b|\bgpus\b|\bmonthly\b"))
     if not reading.how_many_gpus and (said(reading, ESTIMATE_ASK) or picks_a_gpu):
-        return False  # a limit, a memory figure or a GPU asked, and no GPU count
+        return False  # a memory figure or a GPU asked, and no GPU count
     target_set = reading.tokens_per_s_per_user is not None and not said(reading, r"how fast|how quick|what (?:tok|speed)")
-    compares = compared_count(reading) >= 2 and (first(reading, COMPARING, SERVING) or not reading.how_many_gpus and said(
-        reading, r"\bwhich (?:one |of (?:the|them|these|those)(?: two)? )?(?:is|would be|will be|'?s) "
-                 r"(?:faster|quicker|better|snappier)\b"))
+    compares = compared_count(reading) >= 2 and (first(reading, COMPARING, SERVING)
+                                                 or not reading.how_many_gpus and said(reading, rf"{WHICH_IS} {BETTER}\b"))
     return (has_subject(reading) and (traffic or sized)
             and not compares  # 'how does the L4 stack up against an A10G for that?'
             and (reading.how_many_gpus or target_set  # serving words or a price said before any speed word
@@ -656,7 +658,7 @@ def compared_count(reading: Reading) -> int:
     """GPUs a comparison would set side by side: those read, and ('7900 xtx vs 4090') a GPU outside the catalog whose
     memory was not given, when a comparing word says so."""
     by_memory = sum(1 for g, _ in reading.gpus if g.endswith("GB"))
-    comparing = said(reading, COMPARING + r"|\b(between|faster|slower|better|worse|than)\b")
+    comparing = said(reading, SIDE_BY_SIDE + rf"|\b(?:{BETTER}|than)\b")
     unsized = max(0, len(reading.unknown_gpus) - by_memory) if comparing else 0
     return sum(1 for g, _ in reading.gpus if g != "unknown") + unsized  # not the stand-in for a GPU outside the catalog
 
@@ -680,7 +682,7 @@ def asks_rent_or_buy(reading: Reading) -> bool:
         or reading.utilization is not None  # 'an on-prem cluster for Maverick' alone weighs nothing
     bought = reading.purchase_usd_per_gpu is not None or said_outside_asides(
         reading, r"\b(buy\w*|purchas\w*|owning|capex|on[ -]?prem\w*)\b|\b(?:versus|vs\.?|or)[ -]own\b")
-    buy, versus = rx.search(BUY, reading.asked), rx.search(COMPARING + r"|\bbetween\b", reading.asked)
+    buy, versus = rx.search(BUY, reading.asked), rx.search(SIDE_BY_SIDE, reading.asked)
     comparing = len(reading.gpus) >= 2 and versus is not None and (buy is None or versus.start() < buy.start())
     return bought and framed and not comparing
 
@@ -721,14 +723,15 @@ def asks_gpu_card_first(reading: Reading) -> bool:
     return bool(named_gpus(reading)) and named and first(reading, card, *OTHER_ASKS)
 
 
-OTHER_ASKS = (FIT_ASK, ESTIMATE_ASK, SPEED, LIMIT, WHICH_GPU, COST_ASK, r"\b(?:run|serve|train\w*|fine[ -]?tun\w*)\b")
+WORK = r"run|serve|train\w*|fine[ -]?tun\w*"  # what is done with a model, asked of it
+OTHER_ASKS = (FIT_ASK, ESTIMATE_ASK, SPEED, LIMIT, WHICH_GPU, COST_ASK, rf"\b(?:{WORK})\b")
 
 # 'which gpu do i need to qlora X? wanna rent one card, l40s, a100 or h200?': a pick among the cards named
 WHICH_ONE_TO_GET = r"\bwhich (?:single )?(?:gpu|card) (?:do|would|will|should) (?:i|we) (?:need|get|rent|use|buy|pick)\b"
 # a comparison, unless speed ('how fast on a 4090 or a 3090?') or the fit is asked before the comparing words
-SPEED_COMPARED = COMPARING + (r"|\b(between|or|which one|best|which (?:\w+ )?(?:gives|has|offers|delivers)|which is|better|worse"
-                              r"|worth (?:it |the (?:\w+ )?)?over)\b")
-FIT_COMPARED = COMPARING + r"|\b(?:between|which (?:one )?(?:would be|is|will be) (?:quicker|faster|better|cheaper|slower))\b"
+SPEED_COMPARED = SIDE_BY_SIDE + (r"|\b(or|which one|best|which (?:\w+ )?(?:gives|has|offers|delivers)|which is|better|worse"
+                                 r"|worth (?:it |the (?:\w+ )?)?over)\b")
+FIT_COMPARED = SIDE_BY_SIDE + rf"|{WHICH_IS} (?:{BETTER}|cheaper)\b"
 
 
 def count_asked(r: Reading) -> bool:
@@ -742,7 +745,7 @@ def asks_training_run(r: Reading) -> bool:
             and not first(r, FIT_ASK, TIME_ASK)  # 'is that gonna OOM? also how long would a pass take?'
             and not (r.how_many_gpus and first(r, r"\b(?:how many|number of|minimum)\b", TIME_ASK))  # 'minimum number of H100s?'
             and not (compared_count(r) >= 2  # 'which of the two is faster, and how long would a run take?'
-                     and first(r, COMPARING + r"|\b(?:faster|slower|better|which of the two)\b", TIME_ASK))
+                     and first(r, COMPARING + rf"|\b(?:{BETTER}|which of the two)\b", TIME_ASK))
             and (r.training_tokens is not None or any(s.kind == "tokens_asked" for s in r.spans)
                  or r.workload == "training" and said(r, r"tokens? (?:per|a|/) ?(?:day|hour)|tokens/day")))
 
@@ -752,7 +755,7 @@ JOURNEYS = [
     Journey("gpu_card", asks_gpu_card_first, answer_gpu_card, ("card",)),
     Journey("cheapest_method", lambda r: has_subject(r) and first(r, CHEAPEST_WAY, SPEED, FIT_ASK, ESTIMATE_ASK, TRAINING_TIME_ASK)
             and not asks_serving(r)  # 'the cheapest way to serve it to 100 users' is a serving plan: its price and its GPUs
-            and not (compared_count(r) >= 2 and said(r, COMPARING + r"|\bbetween\b")  # 'h100 vs h200: most cost-effective?'
+            and not (compared_count(r) >= 2 and said(r, SIDE_BY_SIDE)  # 'h100 vs h200: most cost-effective?'
                      and not said(r, r"\bcheapest (?:way|route|approach|method) to\b")),  # 'cheapest way to tune X? a 4090 vs an a100'
             answer_cheapest_method, ("cost", "fit", "serving")),
     Journey("serving", asks_serving, answer_serving, ("serving", "speed", "cost", "fit", "which_gpu")),
@@ -772,7 +775,7 @@ JOURNEYS = [
             ("fit", "cost", "which_gpu", "buy")),
     Journey("model_card", lambda r: bool(r.models) and said(r, CARD_FIRST + r"|\b(what is|what's|tell me about|describe|explain|structure"
             r"|specs?|moe|context length|config|how many (?:params|parameters))\b")
-            and not said(r, r"\b(vram|memory|fit|need|cheap\w*|cost\w*|run|serve|train\w*|fine[ -]?tun\w*)\b|" + ESTIMATE_ASK),
+            and not said(r, rf"\b(vram|memory|fit|need|cheap\w*|cost\w*|{WORK})\b|" + ESTIMATE_ASK),
             answer_model_card, ("card",)),
     Journey("estimate", has_subject, answer_estimate, ("fit",)),
     Journey("biggest_model", lambda r: bool(r.gpus) and biggest_model_asked(r), answer_biggest_model, ("fit", "limits")),
