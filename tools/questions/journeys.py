@@ -547,10 +547,8 @@ FIT_ASK = (r"\b(fits?|enough|oom(?![ -]?killed)\w*|hold"
 TRAINING_TIME_ASK = r"\bhow long (?:will|would|does|did|to|is|for)\b|\bhow many (?:gpu[- ]?)?hours\b|\bwall[- ]?clock\b"
 TIME_ASK = r"\bhow long\b|\bhow many (?:gpu[- ]?)?(?:hours|days)\b|\bwall[- ]?clock\b|\btime\b"
 ESTIMATE_ASK = (r"\b(how (?:much|many) (?:total )?(?:vram|memory|gpu memory|gigs?|gb|gib)"
-                r"|(?:rough(?:ly)?|ballpark|approx\w*) (?:gigs?|gb|gib) of"
-                r"|total (?:gpu )?(?:vram|memory)|(?:gpu )?memory for|vram for|(?:vram|memory) (?:figure|number|estimate)"
-                r"|memory (?:footprint|requirements?|needed"
-                r"|usage|budget)|vram (?:needed|required|requirements?|usage|bill|budget)|ballpark gib|peak (?:vram|memory)"
+                r"|(?:rough(?:ly)?|ballpark|approx\w*) (?:gigs?|gb|gib)|(?:total|peak) (?:gpu )?(?:vram|memory)"
+                r"|(?:vram|memory) (?:for|figure|number|estimate|footprint|requirements?|needed|required|usage|budget|bill)"
                 r"|how (?:big|large) (?:does|is|will|would) (?:the |its )?kv)\b")  # 'how big does the kv cache get at 32k?'
 # what a count at once is of: 'how many concurrent users', vLLM's 'max-num-seqs', '60 at the same time'
 AT_ONCE_WORDS = (r"users?\b|requests|concurren\w*|parallel|sequences|seqs|slots|sessions|people|streams|chats|conversations|clients"
@@ -565,7 +563,6 @@ WHICH_GPU = (r"\b(which|what|best|rec?com\w*|cheapest|smallest|choose|pick|shoul
              r"|\b(gpu|card|hardware) (rec?com\w*|suggestions?|advice|pick)"
              r"|\b(?:cards?|gpus?)\b[^.?!]{0,60}\bwhich one\b")  # '... stay on consumer cards - which one?'
 BIGGEST = (r"\b(biggest|largest|most big|best)(?: \w+){0,2} (models?|llms?|thing|one)\b|\b(what|which)(?: \w+){0,2} (models?|llms?)\b"
-           r"|\bwhat (?:models?|llms?) (?:can|could|will|would)\b"
            r"|\bwhat can (?:i|it|we) run\b")
 
 
@@ -741,8 +738,8 @@ def count_asked(r: Reading) -> bool:
 
 def asks_training_run(r: Reading) -> bool:
     """Tokens to train on, or a rate of them asked ('how many tokens per day'), unless another ask comes first."""
-    return (has_subject(r) and not first(r, WHICH_GPU, TIME_ASK) and not first(r, ESTIMATE_ASK, TIME_ASK)
-            and not first(r, FIT_ASK, TIME_ASK)  # 'is that gonna OOM? also how long would a pass take?'
+    return (has_subject(r)  # a GPU, a memory figure or the fit asked first: 'is that gonna OOM? also how long would a pass take?'
+            and not first(r, "|".join((WHICH_GPU, ESTIMATE_ASK, FIT_ASK)), TIME_ASK)
             and not (r.how_many_gpus and first(r, r"\b(?:how many|number of|minimum)\b", TIME_ASK))  # 'minimum number of H100s?'
             and not (compared_count(r) >= 2  # 'which of the two is faster, and how long would a run take?'
                      and first(r, COMPARING + rf"|\b(?:{BETTER}|which of the two)\b", TIME_ASK))
