@@ -515,14 +515,13 @@ BETTER = r"(?:quicker|faster|slower|snappier|better|worse)"  # of two, the one t
 WHICH_IS = r"\bwhich (?:one |of (?:the|them|these|those)(?: two)? )?(?:is|would be|will be|'?s)"  # 'which of them is faster'
 CARDS = r"gpus?|cards?|accelerators?"
 SERVING = (r"\b(serv\w*|host\w*|deploy\w*|handle|keep up with|cope with"
-           r"|how many (gpus?|cards?|replicas?|h100s?|a100s?|machines?|nodes?|instances?)"
-           r"|how many (?:do|would|will|should) (?:we|i) need"
-           r"|capacity|rps|qps|(?:gpu|card|node) count|number of (?:gpus|cards|nodes))\b|\bhow many\s*$")
+           r"|(?:how many|number of) (?:gpus?|cards?|replicas?|h100s?|a100s?|machines?|nodes?|instances?)"
+           r"|how many (?:do|would|will|should) (?:we|i) need|capacity|rps|qps|(?:gpu|card|node) count)\b|\bhow many\s*$")
 CHEAPEST_WAY = (r"\b(?:cheapest|most cheap|most economical|least costly) (?:way|option|setup|route|approach|method)\b"
                 rf"|{WHICH_IS} (?:the )?cheapest\b(?! (?:\w+ )?(?:{CARDS})\b)"
                 r"|\bleast expensive\b|\blowest[ -]cost\b"
                 r"|\bmost cost[ -]effective\b"
-                r"|\bcheapest (?:gpus?|cards?|hardware) ?(?:\+|and|&|/) ?(?:method|approach|technique|recipe)"  # 'gpu + method combo'
+                rf"|\bcheapest (?:{CARDS}|hardware) ?(?:\+|and|&|/) ?(?:method|approach|technique|recipe)"  # 'gpu + method combo'
                 rf"|\bcheapest\b(?! (?:single |one |on-demand |spot )?(?:(?:{CARDS}|place|provider|cloud|rental"
                 r"|instance)\b|·)).*\b(?:fine[ -]?tun|train|run|serv)")
 OWN = r"(?<!my )(?<!our )(?<!your )(?<!their )(?<!his )(?<!her )own(ing)?"  # 'my own 5090' is whose it is
@@ -536,10 +535,9 @@ FIT_ASK = (r"\b(fits?|enough|oom(?![ -]?killed)\w*|hold"
            r"(?:q\d|iq\d|fp\d|bf16|int\d|\d+[- ]?bit|awq|gptq|nf4|mxfp4|full|lora|qlora)))"
            r"|(?:can|could) (?:i|we|you) (?:even |actually )?(?:q?lora|fine[ -]?tune|full[ -]fine[ -]?tune|sft)"
            r"(?= (?:an? |the |my |our )?·)"  # 'can i qlora gemma 3 12b there?'
-           r"|(?:can|could|would|will) (?:one|one of (?:them|those|these)|a single one|either|both) (?:run|load|handle)"
-           # 'can gpt-oss-120b (mxfp4) run ...': a name, perhaps its format, then the verb
-           r"|(?:will|would|can|could|does) (?:(?:an? |my |one )?·[·\s]*(?: [a-z0-9_]+)?|that|they|it|this) (?:even |actually )?"
-           r"(?:run|load)"
+           # 'can gpt-oss-120b (mxfp4) run ...', 'would one of them load it': a name, perhaps its format, or who, then the verb
+           r"|(?:will|would|can|could|does) (?:(?:an? |my |one )?·[·\s]*(?: [a-z0-9_]+)?|that|they|it|this|either|both"
+           r"|(?:a single )?one(?: of (?:them|those|these))?) (?:even |actually )?(?:run|load|handle)"
            r"|(?:would|will|can|could|does) (?:an? |the |one |my )?(?:·[·\s]*|[a-z]{0,4}\d{1,4}[a-z0-9]*)(?: \w+)? (?:do|handle|manage)"
            r" (?:it|that|this)"  # 'would a t4 do it?'
            r"|(?:sit|stay|live|load)s? (?:entirely |fully |completely |all |actually )?(?:in|on|inside|within))\b")
@@ -561,7 +559,7 @@ WHICH_GPU = (r"\b(which|what|best|rec?com\w*|cheapest|smallest|choose|pick|shoul
              r"(?:\W+[\w']+){0,4}?\W+(?<!per-)(?<!per )(?<!same )(?<!those )(?<!these )(?<!that )(?<!this )(?<!my )(?<!our )"
              rf"({CARDS}|hardware|instances?|setup)\b(?! (?:memory|vram|ram)\b)"  # "what's the GPU memory needed?" asks the memory
              r"|\b(gpu|card|hardware) (rec?com\w*|suggestions?|advice|pick)"
-             r"|\b(?:cards?|gpus?)\b[^.?!]{0,60}\bwhich one\b")  # '... stay on consumer cards - which one?'
+             rf"|\b(?:{CARDS})\b[^.?!]{{0,60}}\bwhich one\b")  # '... stay on consumer cards - which one?'
 BIGGEST = (r"\b(biggest|largest|most big|best)(?: \w+){0,2} (models?|llms?|thing|one)\b|\b(what|which)(?: \w+){0,2} (models?|llms?)\b"
            r"|\bwhat can (?:i|it|we) run\b")
 
