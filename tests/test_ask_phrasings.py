@@ -167,3 +167,22 @@ def test_speed_on_the_gpus_named_uses_that_many(catalog):
     answer = ask("how fast is llama 3.1 70b on 8x h100", catalog)
     made = next(c for c in answer.calls if c.tool == "estimate_speed")
     assert made.arguments["num_gpus"] == 8 and "8 x h100-sxm" in answer.answer
+
+
+@pytest.mark.parametrize("question", [
+    "Which cloud GPU is the cheapest per hour that can hold Mixtral 8x22B in fp8 by itself?",
+    "cheapest gpu that can hold mixtral 8x22b in fp8 on its own",
+    "which single gpu is cheapest for mixtral 8x22b in fp8?",
+])
+def test_a_gpu_that_holds_it_by_itself_lists_single_gpus_not_a_split_over_cheaper_cards(catalog, question):
+    """'By itself', 'on its own', 'single GPU': one card that holds the model, cheapest first (one H200 here), not
+    eight RTX 3090s that cost less an hour; and 'on its own' is no question of owning the card."""
+    answer = ask(question, catalog)
+    assert answer.journey == "which_gpu" and "Cheapest single GPUs that hold it" in answer.answer
+    listed = answer.answer.split("Cheapest single GPUs that hold it (on-demand): ")[1].split(". Also")[0]
+    assert all(way.startswith("1 × ") for way in listed.split("; ")) and "in house" not in answer.answer
+
+
+def test_a_model_that_needs_several_gpus_said_nothing_of_alone_still_lists_every_way(catalog):
+    answer = ask("cheapest way to run mixtral 8x22b in fp8?", catalog)
+    assert "Cheapest single GPUs" not in answer.answer

@@ -524,7 +524,7 @@ CHEAPEST_WAY = (r"\b(?:cheapest|most cheap|most economical|least costly) (?:way|
                 rf"|\bcheapest (?:{CARDS}|hardware) ?(?:\+|and|&|/) ?(?:method|approach|technique|recipe)"  # 'gpu + method combo'
                 rf"|\bcheapest\b(?! (?:single |one |on-demand |spot )?(?:(?:{CARDS}|place|provider|cloud|rental"
                 r"|instance)\b|·)).*\b(?:fine[ -]?tun|train|run|serv)")
-OWN = r"(?<!my )(?<!our )(?<!your )(?<!their )(?<!his )(?<!her )own(ing)?"  # 'my own 5090' is whose it is
+OWN = r"(?<!my )(?<!our )(?<!your )(?<!their )(?<!his )(?<!her )(?<!its )own(ing)?"  # 'my own 5090', 'on its own': whose
 BUY = rf"\b(buy\w*|purchas\w*|{OWN}|capex|on[ -]?prem\w*)\b"
 RENT_OR_OWN = rf"\b(rent\w*|cloud|leas\w*|{OWN}|on[ -]?prem\w*|capex|break[ -]?even)\b"
 COST_ASK = (r"\b(bill|invoice|cost\w*|price\w*|cheapest|how much (?:would|will|does|to|is|for)|spend|pay|set (?:me|us) back"
