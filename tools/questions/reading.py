@@ -207,10 +207,12 @@ def read_question(question: str, catalog: Catalog) -> Reading:
 
 # ---- names: models and GPUs in the catalog
 def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
-    """Longest spans first: 'llama 3.1 70b' before '70b', 'rtx 4090' before '4090'; then back in question order."""
-    models: list[tuple[int, str]] = []
+    """Longest spans first: 'llama 3.1 70b' before '70b', 'rtx 4090' before '4090'; then back in question order, each
+    thing once (first_mentions)."""
+    models: list[Mention] = []
     gpus: list[Mention] = []
     how_many_at: set[int] = set()
+    again_at: set[int] = set()  # a bare family name standing for a part named (kept after the parts: part_named_before)
     tokens = words.words
     for size in range(min(MAX_SPAN_WORDS, len(tokens)), 0, -1):
         for start in range(len(tokens) - size + 1):
@@ -230,56 +232,40 @@ def find_names(words: Words, catalog: Catalog, reading: Reading) -> None:
                 continue  # 'an rtx 4070 laptop gpu' is another chip: read as a GPU outside the catalog
             if found.kind == "model":
                 words.take_words(start, start + size - 1, f"model {found.item_id}")
-                models.append((start, found.item_id))
-            elif same_family_again(words, catalog, gpus, (start, size, found.item_id)):
-                gpus = gpu_named_again(words, catalog, reading, gpus, (start, size, found.item_id))
+                models.append((start, (found.item_id, None)))
             else:
-                gpus.append((start, (found.item_id, read_gpu_count(words, catalog, reading, start, size, found.item_id, how_many_at))))
-    keep_names(words, reading, models, gpus, how_many_at)
+                part = part_named_before(words, catalog, gpus, (start, size, found.item_id))
+                again_at.update([start] if part else [])
+                gpu_id = part or found.item_id
+                gpus.append((start, (gpu_id, read_gpu_count(words, catalog, reading, (start, size, gpu_id), how_many_at, again_at))))
+    named = first_mentions(words, models, how_many_at, again_at)
+    reading.models, reading.model_at = [model for model, _ in named.values()], list(named)
+    named = first_mentions(words, gpus, how_many_at, again_at)
+    reading.gpus, reading.gpu_at = list(named.values()), list(named)
     read_tensor_parallel(words, reading)
     read_providers(words, catalog, reading)
 
 
-Mention = tuple[int, tuple[str, int | None]]  # where a GPU was named, its id and the count said with it
+Mention = tuple[int, tuple[str, int | None]]  # where a GPU or model was named, its id and the count said with it
 
 
-def gpu_named_again(words: Words, catalog: Catalog, reading: Reading, gpus: list[Mention], found: tuple[int, int, str]
-                    ) -> list[Mention]:
-    """'we're on p5 ... if I need 8 H100s': one GPU, with the count said here."""
-    start, size, gpu_id = found
-    words.take_words(start, start + size - 1, "the GPU named (again)")
-    kin = [n for n, (_, (g, _)) in enumerate(gpus) if catalog.gpu_by_id[g].family == catalog.gpu_by_id[gpu_id].family]
-    for n in kin:  # asked of here: the part named before is what is asked about
-        words.asked_again(gpus[n][0], start)
-    again = count_before(words, start)
-    same = next((n for n in kin if gpus[n][1][1] is None), None)
-    if again and same is not None and words.tier_at(start) > 0:  # not someone else's count
-        gpus[same] = (gpus[same][0], (gpus[same][1][0], again))
-    if asks_how_many(words, reading, start):  # 'someone said 2 H100s are enough ... how many H100s?'
-        gpus = [(a, (g, None if n in kin else c)) for n, (a, (g, c)) in enumerate(gpus)]
-    return gpus
-
-
-def keep_names(words: Words, reading: Reading, models: list[tuple[int, str]], gpus: list[Mention], how_many_at: set[int]) -> None:
-    """Models and GPUs in question order, each once; one named again where the question asks is asked of."""
-    first_at = {item: at for at, item in sorted(models, reverse=True)}
-    for mention, model in models:
-        words.asked_again(first_at[model], mention)
-    reading.models = list(dict.fromkeys(item for _, item in sorted(models)))
-    reading.model_at = [first_at[m] for m in reading.models]
-    kept: list[Mention] = []
-    for at, item in sorted(gpus):  # named twice, one GPU ('a p4d.24xlarge (8x A100 40GB)'), with the count given
-        same = next((n for n, (_, other) in enumerate(kept) if other[0] == item[0]), None)
-        if same is None:
-            kept.append((at, item))
+def first_mentions(words: Words, mentions: list[Mention], how_many_at: set[int], again_at: set[int]
+                   ) -> dict[int, tuple[str, int | None]]:
+    """Each thing named once, at its first mention, in question order; named again where the question asks, it is asked
+    of; a GPU's count is the one given ('a p4d.24xlarge (8x A100 40GB)'), the later where the question asks more."""
+    kept: dict[int, tuple[str, int | None]] = {}
+    for at, item in sorted(mentions, key=lambda mention: (mention[0] in again_at, mention)):
+        first = next((a for a, other in kept.items() if other[0] == item[0]), None)
+        if first is None:
+            kept[at] = item
             continue
-        reported = words.tier_at(kept[same][0]) == 0 < words.tier_at(at)  # 'someone said 2 H100s are enough. how many H100s?'
-        higher = words.asked_again(kept[same][0], at)
-        kept[same] = (kept[same][0], item if reported or item[1] is not None and (kept[same][1][1] is None or higher)
-                      else kept[same][1])
+        reported = words.tier_at(first) == 0 < words.tier_at(at)  # 'someone said 2 H100s are enough. how many H100s?'
+        higher = words.asked_again(first, at)
+        if reported or item[1] is not None and words.tier_at(at) > 0 and (kept[first][1] is None or higher):  # not theirs
+            kept[first] = item
         if at in how_many_at:
-            kept[same] = (kept[same][0], (item[0], None))
-    reading.gpus, reading.gpu_at = [item for _, item in kept], [at for at, _ in kept]
+            kept[first] = (item[0], None)
+    return kept
 
 
 def read_tensor_parallel(words: Words, reading: Reading) -> None:
@@ -319,16 +305,20 @@ def read_providers(words: Words, catalog: Catalog, reading: Reading) -> None:
         reading.pricing = "on_demand"
 
 
-def read_gpu_count(words: Words, catalog: Catalog, reading: Reading, start: int, size: int, gpu_id: str,
-                   how_many_at: set[int]) -> int | None:
-    """A GPU named for the first time: take its words, and read the count said with it ('2x H100', 'an H100 node',
-    'two of the university's H100 nodes'), or that a count is what is asked ('how many H100s')."""
+def read_gpu_count(words: Words, catalog: Catalog, reading: Reading, found: tuple[int, int, str], how_many_at: set[int],
+                   again_at: set[int]) -> int | None:
+    """A GPU named: take its words, and read the count said with it ('2x H100', 'an H100 node', 'two of the university's
+    H100 nodes'; named again, only a count before it), or that a count is what is asked ('how many H100s')."""
+    start, size, gpu_id = found
     words.take_words(start, start + size - 1, f"GPU {gpu_id}")
     words.spans[-1].kind, words.spans[-1].value = "gpu", gpu_id  # for cloud_cost's aliases
     words.gpu_words.update(range(start, start + size))
     if asks_how_many(words, reading, start):
         how_many_at.add(start)  # 'today 2x 4 A100s ... how many A100s in total?': the count is asked, not told
-    count = count_before(words, start) or count_after(words, start + size, TIMES_AFTER)
+    count = count_before(words, start)
+    if start in again_at:
+        return count
+    count = count or count_after(words, start + size, TIMES_AFTER)
     form = catalog.gpu_by_id[gpu_id].form_factor  # 'a GH200 node' is one superchip; a PCIe card's box is a PC
     node = None if form.startswith(("PCIe", "Superchip module")) else count_after(words, start + size, NODE_AFTER)
     pool = node and words.words[start + size] in ("nodes", "servers")  # how many not said
@@ -500,15 +490,17 @@ def read_counts_after(words: Words, reading: Reading) -> None:
             words.take(found, f"{count} of {'each' if which == 'each' else 'the'} GPU named")
 
 
-def same_family_again(words: Words, catalog: Catalog, gpus: list[Mention], found: tuple[int, int, str]) -> bool:
+def part_named_before(words: Words, catalog: Catalog, gpus: list[Mention], found: tuple[int, int, str]) -> str | None:
     """'2 x H100 NVL ... Meta says it fits one H100': a bare family name after a part of that family is that part, unless
     asked of here and told before ('on the H100' points back either way)."""
     start, size, gpu_id = found
     family = catalog.gpu_by_id[gpu_id].family
-    before = [words.tier_at(a) for a, (g, _) in gpus if catalog.gpu_by_id[g].family == family]
+    kin = [(a, g) for a, (g, _) in gpus if catalog.gpu_by_id[g].family == family]
     bare = rx.sub(r"[^a-z0-9]", "", " ".join(words.words[start:start + size]).removesuffix("s")) == rx.sub(r"[^a-z0-9]", "", family.lower())
-    return bare and bool(before) and (words.tier_at(start) <= max(before)
-                                      or start > 0 and words.words[start - 1] in ("the", "that", "this", "those", "these", "own"))
+    points_back = start > 0 and words.words[start - 1] in ("the", "that", "this", "those", "these", "own")
+    if bare and kin and (words.tier_at(start) <= max(words.tier_at(a) for a, _ in kin) or points_back):
+        return kin[0][1]
+    return None
 
 
 # ---- formats, workload, engine and recipe
