@@ -73,21 +73,16 @@ INPUT_MEANINGS = re.compile(r"(?:batch \d|[\d,]+ tokens of context|engine |weigh
 
 
 def read_from_backstory(reading: Reading) -> list[str]:
-    """Inputs read outside the sentences that ask ('we have 4x A100. will X fit?': the A100s), so they are not silent."""
-    if not reading.asking:
-        return []
-    starts = word_starts(reading.text)
-    def told(index: int) -> bool:
-        return 0 <= index < len(starts) and not any(a <= starts[index] < b for a, b in reading.asking)
+    """Inputs read outside the sentences that ask ('we have 4x A100. will X fit?': the A100s), so they are not silent:
+    each GPU with its count, the model asked about, and what INPUT_MEANINGS reads."""
+    starts, counted = word_starts(reading.text), dict(zip(reading.gpu_at, reading.gpus, strict=True))
+    told = [s for s in reading.spans if 0 <= s.at < len(starts) and not any(a <= starts[s.at] < b for a, b in reading.asking)]
     def quoted(words: str) -> str:  # 'h100 pcie —': the words, not the dash beside them
         return "'" + " ".join(w for w in words.split() if rx.search(r"\w", w)) + "'"
-    found = [f"{quoted(s.words)} ({count or 1} × {gpu})" for s in reading.spans if s.kind == "gpu" and told(s.at)
-             for at, (gpu, count) in zip(reading.gpu_at, reading.gpus, strict=True) if at == s.at]
-    found += [f"{quoted(s.words)} ({s.meaning})" for s in reading.spans if reading.model_at and s.at == reading.model_at[0]
-              and s.meaning.startswith("model ") and told(s.at)]
-    found += [f"{quoted(s.words)} ({s.meaning})" for s in reading.spans
-              if not s.set_aside and INPUT_MEANINGS.match(s.meaning) and told(s.at)]
-    return list(dict.fromkeys(found))
+    found = [f"{quoted(s.words)} ({counted[s.at][1] or 1} × {counted[s.at][0]})" for s in told if s.kind == "gpu" and s.at in counted]
+    found += [f"{quoted(s.words)} ({s.meaning})" for s in told if reading.model_at[:1] == [s.at] and s.meaning.startswith("model ")
+              or not s.set_aside and INPUT_MEANINGS.match(s.meaning)]  # the model's spans come first: find_names reads it
+    return list(dict.fromkeys(found)) if reading.asking else []
 
 
 def parts_asked(text: str, covered: tuple[str, ...], training: bool = False, gpus: int = 0, how_many_gpus: bool = False) -> list[str]:

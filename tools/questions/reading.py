@@ -775,7 +775,8 @@ def read_gpu_memory(words: Words, reading: Reading) -> None:
         if describes and not unknown or not 4 <= size <= 1536 or rx.search(r"\.\d\d", found.group(1)):
             words.take(found, "memory of the GPU named")
             continue
-        words.take(found, f"a GPU with {size:g} GB" + (" (the memory of the GPU named)" if unknown else ""))
+        words.take_range(*found.span(), f"a GPU with {size:g} GB" + (" (the memory of the GPU named)" if unknown else ""),
+                         kind="gpu_memory", value=f"{size:g}GB")
         count = words.unknown_count if unknown else count_before(words, first)
         if count is None:
             asks_how_many(words, reading, first)  # 'how many 16gb cards would it take?'
@@ -801,7 +802,7 @@ def drop_restated_memory(words: Words, reading: Reading, catalog: Catalog) -> No
                          if m != n and m not in dropped and (m < n or not g.endswith("GB")) and not set_apart(at[n], at[m])
                          and any(abs(memory_gb(gpu_id) - memory_gb(g) * k) < 1 for k in {1, c or 1})), None)
         if gpu_id.endswith("GB") and (count or 1) == 1 and restated is not None:
-            span = next(s for s in words.spans if s.meaning.startswith(f"a GPU with {gpu_id[:-2]} GB"))
+            span = next(s for s in words.spans if s.kind == "gpu_memory" and s.value == gpu_id)
             span.meaning = "the memory of the GPUs named (again, or in total)"
             if words.tier_at(at[n]) > words.tier_at(at[restated]):  # restated where the question asks: asked of, then
                 at[restated] = at[n]
@@ -820,9 +821,7 @@ def set_aside_told(reading: Reading, gpus: bool = False, subject: bool = False) 
 
     def asks(index: int) -> bool:
         return any(a <= starts[index] < b for a, b in reading.asking)
-    named_where_asked = any(asks(s.at) for s in reading.spans
-                            if s.at >= 0 and (s.meaning.startswith("GPU ") or s.meaning == "the GPU named (again)"))
-    if gpus and not named_where_asked:
+    if gpus and not any(asks(s.at) for s in reading.spans if s.kind in ("gpu", "unknown_gpu")):
         for kind in ("gpus", "unknown_gpus"):
             keep_named(reading.spans, reading, kind, [], TOLD)
     told = (not any(asks(a) for a in reading.model_at) if reading.models  # the models named, else the size said
@@ -1000,7 +999,7 @@ def read_unknown_gpus(words: Words, reading: Reading) -> None:
         if rx.search(NEGATION.rstrip() + "$", words_near(words, first, -4, 0)):  # 'swapped my 3070 for a 7900 xtx': the 3070 is gone
             words.take_range(start, end, f"ruled out: '{name}'")
             continue
-        words.take_range(start, end, f"GPU '{name}' (not in the catalog)")
+        words.take_range(start, end, f"GPU '{name}' (not in the catalog)", kind="unknown_gpu", value=name)
         words.unknown_gpu_words.update(range(first, words.index_at(end - 1) + 1))
         words.unknown_count = words.unknown_count or count_before(words, first)
         if any(name == n or n.endswith(" " + name) for n in reading.unknown_gpus):  # the same GPU named again ('both P40s')
