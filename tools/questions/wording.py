@@ -1,7 +1,7 @@
 """How Ask says what it understood: the reading in one line, the defaults it rested on, the words it ignored."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Any
 
 from gpusizer.catalog import Catalog, SizingError
 from gpusizer.tools.figures import number, percent, token_count, usd
@@ -16,6 +16,7 @@ from gpusizer.tools.serving.windows import model_window
 from gpusizer.tools.speed.training_time import FLOPS_PER_PARAMETER_PER_TOKEN
 from gpusizer.tools.validation import default_of
 
+from .answers import ToolCall
 from .journeys import (
     ASSUMED_HOURS,
     BIGGEST_MODEL_CONTEXT,
@@ -42,22 +43,36 @@ BATCH_SIZE = default_of(VramRequest, "batch_size")
 WORKLOAD = default_of(VramRequest, "workload")
 
 
-def weights_reading(reading: Reading, workload: str, catalog: Catalog) -> str:
-    """The weights format the estimate will use: the one asked for, else the one estimate_vram chooses for the
-    release (under llama.cpp, the GGUF its users download)."""
-    if reading.weights_dtype:
+def used(calls: list[ToolCall], field: str, otherwise: Any = None) -> Any:
+    """What the answer's first tool worked with: its result's field, else the argument it was given (a cheapest_way
+    job's too); where no tool ran or it refused, `otherwise` (what the tool would use, re-derived from the question)."""
+    result = calls[0].result if calls else None
+    if result is None:
+        return otherwise
+    arguments = calls[0].arguments
+    return result.get(field, arguments.get(field, arguments.get("job", {}).get(field)))
+
+
+def weights_reading(reading: Reading, workload: str, catalog: Catalog, calls: list[ToolCall]) -> str:
+    """The format the weights are stored in: the answer's tool's, else (a comparison or a cheapest way, whose results
+    do not say it) the one estimate_vram would choose; with why where the question named none: the release's own, or
+    the GGUF llama.cpp users download."""
+    dtype = used(calls, "weights_dtype")
+    why = next((line.split(" (", 1)[1] for line in used(calls, "assumptions") or [] if line.startswith("weights: ")), "")
+    if dtype is None and reading.weights_dtype:
         return stored_weights_dtype(reading.method, reading.weights_dtype)
     engine = "llama_cpp" if serving_engine(reading) == "llama_cpp" and workload == "inference" else "hf"
-    if not reading.model:
-        return LLAMA_CPP_DEFAULT if engine == "llama_cpp" else "bf16"
-    try:
-        request = VramRequest.model_validate({"model": reading.model, "workload": workload, "method": reading.method or "full",
-                                              "engine": engine})
-        dtype, why = resolve_weights_dtype(request, catalog.find_model(reading.model), None)
-    except SizingError:
-        return "as released"
-    released = " (as released)" if why.startswith("as released") or dtype == "mxfp4" else ""
-    return dtype + (released or " (llama.cpp's usual GGUF)" if engine == "llama_cpp" else released)
+    if dtype is None and reading.model:
+        try:
+            request = VramRequest.model_validate({"model": reading.model, "workload": workload,
+                                                  "method": reading.method or "full", "engine": engine})
+            dtype, why = resolve_weights_dtype(request, catalog.find_model(reading.model), None)
+        except SizingError:
+            return "as released"
+    dtype = dtype or (LLAMA_CPP_DEFAULT if engine == "llama_cpp" else "bf16")  # a model known by its size alone
+    if reading.model and why.startswith(("as released", "llama.cpp's MXFP4 GGUF of this release")):
+        return dtype + " (as released)"
+    return dtype + (" (llama.cpp's usual GGUF)" if why.startswith("the GGUF most people run") else "")
 
 
 def context_words(reading: Reading, journey: str, catalog: Catalog) -> tuple[str, str]:
@@ -100,12 +115,12 @@ def compared_names(reading: Reading) -> str:
     return ", ".join([f"'{sized[g]}' ({g}, not in the catalog)" if g in sized else g for g, _ in reading.gpus] + unsized)
 
 
-def interpretation(reading: Reading, journey: str, catalog: Catalog) -> str:
-    return "I read this as: " + read_as(reading, journey, catalog)
+def interpretation(reading: Reading, journey: str, catalog: Catalog, calls: list[ToolCall]) -> str:
+    return "I read this as: " + read_as(reading, journey, catalog, calls)
 
 
-def read_as(reading: Reading, journey: str, catalog: Catalog) -> str:
-    """The reading in one line: what the journey's tools are asked, with the values they will use."""
+def read_as(reading: Reading, journey: str, catalog: Catalog, calls: list[ToolCall]) -> str:
+    """The reading in one line: what the journey's tools were asked, with the values they used."""
     engine = serving_engine(reading) or SERVING_ENGINE
     if journey == "serving":
         traffic = (f"{number(reading.requests_per_s)} requests/s" if reading.requests_per_s is not None
@@ -133,7 +148,7 @@ def read_as(reading: Reading, journey: str, catalog: Catalog) -> str:
         return f"the largest catalog models that fit {gpu_words(reading)}"
     if journey in ("gpu_card", "cloud_cost", "rent_or_buy", "compare") and not has_subject(reading):
         gpus = compared_names(reading) if journey == "compare" else ", ".join(  # a rent-or-buy weighs the count bought
-            f"{bought_count(reading, catalog) if journey == 'rent_or_buy' and i == 0 else c or 1} × {g}"
+            f"{used(calls, 'gpu_count', bought_count(reading, catalog)) if journey == 'rent_or_buy' and i == 0 else c or 1} × {g}"
             for i, (g, c) in enumerate(reading.gpus))
         extra = {"cloud_cost": f", {number(reading.hours or ASSUMED_HOURS)} h"
                  + (f" at {usd(reading.rent_usd_per_gpu_hour)}/GPU-h" if reading.rent_usd_per_gpu_hour is not None else "")
@@ -144,7 +159,7 @@ def read_as(reading: Reading, journey: str, catalog: Catalog) -> str:
     workload = reading.workload or WORKLOAD
     method = f" ({reading.method})" if workload == "training" and reading.method and journey != "cheapest_method" else ""
     pieces = ["compare " + compared_names(reading) + " for"] if journey == "compare" else []
-    pieces += [subject_words(reading), workload + method, weights_reading(reading, workload, catalog),
+    pieces += [subject_words(reading), workload + method, weights_reading(reading, workload, catalog, calls),
                f"batch {number(reading.batch_size or BATCH_SIZE)}", context_words(reading, journey, catalog)[0]]
     for value, label in ((reading.kv_cache_dtype, "KV cache in {}"), (reading.sharding, "sharding {}"),
                          (reading.recipe, "recipe {}"), (reading.training_precision, "{} precision"),
@@ -155,13 +170,14 @@ def read_as(reading: Reading, journey: str, catalog: Catalog) -> str:
     return ", ".join(pieces).replace(" for, ", " for ")
 
 
-def defaults_used(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
-    """What the answer assumed because the question did not say, in the words a user would change."""
+def defaults_used(reading: Reading, journey: str, catalog: Catalog, calls: list[ToolCall]) -> list[str]:
+    """What the answer assumed because the question did not say, in the words a user would change: the values the
+    tools used, where they ran."""
     if capacity_asked(reading, journey):
         return engine_capacity_defaults(reading)
-    out = memory_defaults(reading, journey, catalog) if journey in MEMORY_JOURNEYS or journey in ("compare", "speed") \
+    out = memory_defaults(reading, journey, catalog, calls) if journey in MEMORY_JOURNEYS or journey in ("compare", "speed") \
         and has_subject(reading) else []
-    return out + (JOURNEY_DEFAULTS[journey](reading, journey, catalog) if journey in JOURNEY_DEFAULTS else [])
+    return out + journey_defaults(reading, journey, catalog, calls)
 
 
 def request_words(reading: Reading) -> str:
@@ -169,7 +185,7 @@ def request_words(reading: Reading) -> str:
 
 
 def engine_capacity_defaults(reading: Reading) -> list[str]:
-    return serving_defaults(reading, "limits", None) + unsaid((reading.tokens_per_s_per_user is None and not floorless(reading),
+    return serving_defaults(reading, "limits") + unsaid((reading.tokens_per_s_per_user is None and not floorless(reading),
         f"speed: at least {number(INTERACTIVE_FLOOR_TOKENS_PER_S)} tokens/s per request (say e.g. '25 tok/s each')"))
 
 
@@ -178,7 +194,7 @@ def unsaid(*rows: tuple[object, str]) -> list[str]:
     return [line for needed, line in rows if needed]
 
 
-def memory_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
+def memory_defaults(reading: Reading, journey: str, catalog: Catalog, calls: list[ToolCall]) -> list[str]:
     workload = reading.workload or WORKLOAD
     training = workload == "training"
     return unsaid(
@@ -187,20 +203,22 @@ def memory_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[st
          "method: full fine-tuning (say 'LoRA' or 'QLoRA' for adapters)"),
         (training and reading.recipe is None, f"recipe: {DEFAULT_RECIPE} (say 'unsloth', 'trl' or 'torchtune' for theirs)"),
         (reading.weights_dtype is None and (reading.model or reading.params_billions),
-         f"weights: {weights_reading(reading, workload, catalog)} (say '4-bit', 'fp8' or a GGUF type for another)"),
+         f"weights: {weights_reading(reading, workload, catalog, calls)} (say '4-bit', 'fp8' or a GGUF type for another)"),
         (reading.seq_len is None and journey not in ("limits", "speed"),  # limits asks for the context; speed has prompts
          f"context: {context_words(reading, journey, catalog)[1]} (say e.g. '8k context')"),
         (reading.batch_size is None and journey != "speed" and training, f"batch: {BATCH_SIZE} per GPU"),
-    ) + engine_defaults(reading, journey, workload)
+    ) + engine_defaults(reading, journey, workload, calls)
 
 
-def engine_defaults(reading: Reading, journey: str, workload: str) -> list[str]:
-    chosen, unsized = estimate_engine(reading, journey in ("fit", "limits")), serving_engine(reading)
-    if workload != "inference":
+def engine_defaults(reading: Reading, journey: str, workload: str, calls: list[ToolCall]) -> list[str]:
+    """The engine estimate_vram sized (its start-up budget: serving), against the one the question named."""
+    chosen, unsized = used(calls, "engine", estimate_engine(reading, journey in ("fit", "limits"))), serving_engine(reading)
+    chosen = None if chosen == "hf" else chosen  # transformers, as estimate_vram sizes a box of different cards
+    if workload != "inference" or journey not in MEMORY_JOURNEYS:
         return []
     if chosen is not None and unsized is None and chosen != "llama_cpp":
         return [f"engine: {chosen} (you asked about serving: the most common server; say sglang or llama.cpp/ollama for theirs)"]
-    if chosen is None and unsized in ("vllm", "sglang") and journey in MEMORY_JOURNEYS:
+    if chosen is None and unsized in ("vllm", "sglang"):
         return [f"engine: {unsized} sizes its memory budget on a named GPU; without one this is the model's own "
                 "need under transformers generate() (name a GPU for its budget)"]
     if journey in ("estimate", "fit", "which_gpu", "cheapest_method") and chosen is None:
@@ -209,7 +227,7 @@ def engine_defaults(reading: Reading, journey: str, workload: str) -> list[str]:
     return []
 
 
-def serving_defaults(reading: Reading, journey: str, catalog: Catalog | None) -> list[str]:
+def serving_defaults(reading: Reading, journey: str) -> list[str]:
     return unsaid((serving_engine(reading) is None,
                    f"engine: {SERVING_ENGINE} (the most common server; say sglang or llama.cpp/ollama for theirs)"),
                   (reading.seq_len is None, f"prompt: {number(PROMPT_TOKENS)} tokens"),
@@ -217,13 +235,28 @@ def serving_defaults(reading: Reading, journey: str, catalog: Catalog | None) ->
                   (journey == "speed" and reading.users is None and reading.batch_size is None, "users: 1 at a time"))
 
 
-def rental_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
-    return unsaid((reading.hours is None, f"duration: {number(ASSUMED_HOURS)} hour (say 'for a week' or '100 hours')"),
-                  (reading.pricing is None, "pricing: on-demand and spot both listed"))
+def journey_defaults(reading: Reading, journey: str, catalog: Catalog, calls: list[ToolCall]) -> list[str]:
+    """The defaults of the journeys that size no memory, each as its tool used them."""
+    if journey in ("serving", "speed"):
+        return serving_defaults(reading, journey)
+    if journey == "cloud_cost":
+        return unsaid((reading.hours is None, f"duration: {number(ASSUMED_HOURS)} hour (say 'for a week' or '100 hours')"),
+                      (reading.pricing is None, "pricing: on-demand and spot both listed"))
+    if journey == "rent_or_buy":
+        return ownership_defaults(reading, catalog, calls)
+    if journey == "biggest_model":
+        return unsaid((reading.seq_len is None, f"context: {number(BIGGEST_MODEL_CONTEXT)} tokens"))
+    if journey == "training_time":  # the GPUs timed; 'fine-tune X on 50M tokens': every weight trained unless adapters are named
+        return unsaid((not reading.gpus, f"GPUs: {used(calls, 'gpu_count', TRAINING_GPUS)} × {used(calls, 'gpu_id', TRAINING_GPU)}"),
+                      (True, "MFU: a published run's on that GPU generation"),
+                      (not reading.method_said, f"method: full training, {FLOPS_PER_PARAMETER_PER_TOKEN} FLOPs per parameter "
+                                                "per token (say 'LoRA' or 'QLoRA' for adapters)"))
+    return []
 
 
-def ownership_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
-    named, n = named_gpus(reading), bought_count(reading, catalog)
+def ownership_defaults(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> list[str]:
+    """rent_vs_buy's defaults, with the GPUs it weighed (re-derived where it refused)."""
+    named, n = named_gpus(reading), used(calls, "gpu_count", bought_count(reading, catalog))
     return unsaid(
         (named and not named[0][1],  # a memory size alone is no GPU one buys
          f"GPUs: {n} ({'a PCIe card is bought singly' if n == 1 else 'modules like these come as 8-GPU servers'}; say how many)"),
@@ -233,22 +266,6 @@ def ownership_defaults(reading: Reading, journey: str, catalog: Catalog) -> list
         (reading.purchase_usd_per_gpu is None, "purchase price: the catalog's street price"),
         (reading.rent_usd_per_gpu_hour is None, "rent: the cheapest offer of as many, none idle"),
         (True, "owning lines: sourced defaults"))
-
-
-def biggest_model_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
-    return unsaid((reading.seq_len is None, f"context: {number(BIGGEST_MODEL_CONTEXT)} tokens"))
-
-
-def training_time_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
-    return unsaid((not reading.gpus, f"GPUs: {TRAINING_GPUS} × {TRAINING_GPU}"), (True, "MFU: a published run's on that GPU generation"),
-                  (not reading.method_said,  # 'fine-tune X on 50M tokens': every weight trained unless adapters are named
-                   f"method: full training, {FLOPS_PER_PARAMETER_PER_TOKEN} FLOPs per parameter per token "
-                   "(say 'LoRA' or 'QLoRA' for adapters)"))
-
-
-JOURNEY_DEFAULTS: dict[str, Callable[[Reading, str, Catalog], list[str]]] = {
-    "serving": serving_defaults, "speed": serving_defaults, "cloud_cost": rental_defaults, "rent_or_buy": ownership_defaults,
-    "biggest_model": biggest_model_defaults, "training_time": training_time_defaults}
 
 
 def not_understood_text(reading: Reading, examples: list[str], troubleshooting: bool = False) -> str:
