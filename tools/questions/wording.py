@@ -1,8 +1,6 @@
 """How Ask says what it understood: the reading in one line, the defaults it rested on, the words it ignored."""
 from __future__ import annotations
 
-from typing import Any
-
 from gpusizer.catalog import Catalog, SizingError
 from gpusizer.tools.figures import number, percent, token_count, usd
 from gpusizer.tools.memory.engines.llama_cpp import DEFAULT_CONTEXT as LLAMA_CPP_CONTEXT
@@ -43,22 +41,13 @@ BATCH_SIZE = default_of(VramRequest, "batch_size")
 WORKLOAD = default_of(VramRequest, "workload")
 
 
-def used(calls: list[ToolCall], field: str, otherwise: Any = None) -> Any:
-    """What the answer's first tool worked with: its result's field, else the argument it was given (a cheapest_way
-    job's too); where no tool ran or it refused, `otherwise` (what the tool would use, re-derived from the question)."""
-    result = calls[0].result if calls else None
-    if result is None:
-        return otherwise
-    arguments = calls[0].arguments
-    return result.get(field, arguments.get(field, arguments.get("job", {}).get(field)))
-
-
 def weights_reading(reading: Reading, workload: str, catalog: Catalog, calls: list[ToolCall]) -> str:
     """The format the weights are stored in: the answer's tool's, else (a comparison or a cheapest way, whose results
     do not say it) the one estimate_vram would choose; with why where the question named none: the release's own, or
     the GGUF llama.cpp users download."""
-    dtype = used(calls, "weights_dtype")
-    why = next((line.split(" (", 1)[1] for line in used(calls, "assumptions") or [] if line.startswith("weights: ")), "")
+    result = (calls[0].result if calls else None) or {}  # estimate_vram's, estimate_speed's; not compare_gpus' or cheapest_way's
+    dtype = result.get("weights_dtype")
+    why = next((line.split(" (", 1)[1] for line in result.get("assumptions", []) if line.startswith("weights: ")), "")
     if dtype is None and reading.weights_dtype:
         return stored_weights_dtype(reading.method, reading.weights_dtype)
     engine = "llama_cpp" if serving_engine(reading) == "llama_cpp" and workload == "inference" else "hf"
@@ -148,7 +137,7 @@ def read_as(reading: Reading, journey: str, catalog: Catalog, calls: list[ToolCa
         return f"the largest catalog models that fit {gpu_words(reading)}"
     if journey in ("gpu_card", "cloud_cost", "rent_or_buy", "compare") and not has_subject(reading):
         gpus = compared_names(reading) if journey == "compare" else ", ".join(  # a rent-or-buy weighs the count bought
-            f"{used(calls, 'gpu_count', bought_count(reading, catalog)) if journey == 'rent_or_buy' and i == 0 else c or 1} × {g}"
+            f"{bought_count(reading, catalog) if journey == 'rent_or_buy' and i == 0 else c or 1} × {g}"
             for i, (g, c) in enumerate(reading.gpus))
         extra = {"cloud_cost": f", {number(reading.hours or ASSUMED_HOURS)} h"
                  + (f" at {usd(reading.rent_usd_per_gpu_hour)}/GPU-h" if reading.rent_usd_per_gpu_hour is not None else "")
@@ -177,7 +166,7 @@ def defaults_used(reading: Reading, journey: str, catalog: Catalog, calls: list[
         return engine_capacity_defaults(reading)
     out = memory_defaults(reading, journey, catalog, calls) if journey in MEMORY_JOURNEYS or journey in ("compare", "speed") \
         and has_subject(reading) else []
-    return out + journey_defaults(reading, journey, catalog, calls)
+    return out + journey_defaults(reading, journey, catalog)
 
 
 def request_words(reading: Reading) -> str:
@@ -207,13 +196,11 @@ def memory_defaults(reading: Reading, journey: str, catalog: Catalog, calls: lis
         (reading.seq_len is None and journey not in ("limits", "speed"),  # limits asks for the context; speed has prompts
          f"context: {context_words(reading, journey, catalog)[1]} (say e.g. '8k context')"),
         (reading.batch_size is None and journey != "speed" and training, f"batch: {BATCH_SIZE} per GPU"),
-    ) + engine_defaults(reading, journey, workload, calls)
+    ) + engine_defaults(reading, journey, workload)
 
 
-def engine_defaults(reading: Reading, journey: str, workload: str, calls: list[ToolCall]) -> list[str]:
-    """The engine estimate_vram sized (its start-up budget: serving), against the one the question named."""
-    chosen, unsized = used(calls, "engine", estimate_engine(reading, journey in ("fit", "limits"))), serving_engine(reading)
-    chosen = None if chosen == "hf" else chosen  # transformers, as estimate_vram sizes a box of different cards
+def engine_defaults(reading: Reading, journey: str, workload: str) -> list[str]:
+    chosen, unsized = estimate_engine(reading, journey in ("fit", "limits")), serving_engine(reading)
     if workload != "inference" or journey not in MEMORY_JOURNEYS:
         return []
     if chosen is not None and unsized is None and chosen != "llama_cpp":
@@ -235,28 +222,27 @@ def serving_defaults(reading: Reading, journey: str) -> list[str]:
                   (journey == "speed" and reading.users is None and reading.batch_size is None, "users: 1 at a time"))
 
 
-def journey_defaults(reading: Reading, journey: str, catalog: Catalog, calls: list[ToolCall]) -> list[str]:
-    """The defaults of the journeys that size no memory, each as its tool used them."""
+def journey_defaults(reading: Reading, journey: str, catalog: Catalog) -> list[str]:
+    """The defaults of the journeys that size no memory."""
     if journey in ("serving", "speed"):
         return serving_defaults(reading, journey)
     if journey == "cloud_cost":
         return unsaid((reading.hours is None, f"duration: {number(ASSUMED_HOURS)} hour (say 'for a week' or '100 hours')"),
                       (reading.pricing is None, "pricing: on-demand and spot both listed"))
     if journey == "rent_or_buy":
-        return ownership_defaults(reading, catalog, calls)
+        return ownership_defaults(reading, catalog)
     if journey == "biggest_model":
         return unsaid((reading.seq_len is None, f"context: {number(BIGGEST_MODEL_CONTEXT)} tokens"))
-    if journey == "training_time":  # the GPUs timed; 'fine-tune X on 50M tokens': every weight trained unless adapters are named
-        return unsaid((not reading.gpus, f"GPUs: {used(calls, 'gpu_count', TRAINING_GPUS)} × {used(calls, 'gpu_id', TRAINING_GPU)}"),
+    if journey == "training_time":  # 'fine-tune X on 50M tokens': every weight trained unless adapters are named
+        return unsaid((not reading.gpus, f"GPUs: {TRAINING_GPUS} × {TRAINING_GPU}"),
                       (True, "MFU: a published run's on that GPU generation"),
                       (not reading.method_said, f"method: full training, {FLOPS_PER_PARAMETER_PER_TOKEN} FLOPs per parameter "
                                                 "per token (say 'LoRA' or 'QLoRA' for adapters)"))
     return []
 
 
-def ownership_defaults(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> list[str]:
-    """rent_vs_buy's defaults, with the GPUs it weighed (re-derived where it refused)."""
-    named, n = named_gpus(reading), used(calls, "gpu_count", bought_count(reading, catalog))
+def ownership_defaults(reading: Reading, catalog: Catalog) -> list[str]:
+    named, n = named_gpus(reading), bought_count(reading, catalog)
     return unsaid(
         (named and not named[0][1],  # a memory size alone is no GPU one buys
          f"GPUs: {n} ({'a PCIe card is bought singly' if n == 1 else 'modules like these come as 8-GPU servers'}; say how many)"),
