@@ -91,17 +91,13 @@ def subject_words(reading: Reading) -> str:
     return f"{unknown} as {generic}" if unknown else generic
 
 
-def gpu_words(reading: Reading) -> str:
-    named = [f"{c or 1} × {g}" for g, c in reading.gpus]
-    unknown = [f"'{g}' (not in the catalog)" for g in reading.unknown_gpus]
-    return ", ".join(named + unknown)
-
-
-def compared_names(reading: Reading) -> str:
-    """The GPUs of a comparison; a memory size standing for a GPU outside the catalog carries its name."""
+def gpu_words(reading: Reading, counted: bool = True) -> str:
+    """The GPUs named, with their counts unless compared; a memory size standing for a GPU outside the catalog
+    carries its name."""
     sized = {memory: name for name, memory in memory_of_unknown(reading).items()}
     unsized = [f"'{u}' (not in the catalog)" for u in reading.unknown_gpus[len(sized):]]
-    return ", ".join([f"'{sized[g]}' ({g}, not in the catalog)" if g in sized else g for g, _ in reading.gpus] + unsized)
+    return ", ".join([(f"{c or 1} × " if counted else "") + (f"'{sized[g]}' ({g}, not in the catalog)" if g in sized else g)
+                      for g, c in reading.gpus] + unsized)
 
 
 def interpretation(reading: Reading, journey: str, catalog: Catalog, calls: list[ToolCall]) -> str:
@@ -136,7 +132,7 @@ def read_as(reading: Reading, journey: str, catalog: Catalog, calls: list[ToolCa
     if journey == "biggest_model":
         return f"the largest catalog models that fit {gpu_words(reading)}"
     if journey in ("gpu_card", "cloud_cost", "rent_or_buy", "compare") and not has_subject(reading):
-        gpus = compared_names(reading) if journey == "compare" else ", ".join(  # a rent-or-buy weighs the count bought
+        gpus = gpu_words(reading, counted=False) if journey == "compare" else ", ".join(  # a rent-or-buy weighs the count bought
             f"{bought_count(reading, catalog) if journey == 'rent_or_buy' and i == 0 else c or 1} × {g}"
             for i, (g, c) in enumerate(reading.gpus))
         extra = {"cloud_cost": f", {number(reading.hours or ASSUMED_HOURS)} h"
@@ -147,7 +143,7 @@ def read_as(reading: Reading, journey: str, catalog: Catalog, calls: list[ToolCa
         return f"{journey.replace('_', ' ')}: {gpus}{extra.get(journey, '')}"
     workload = reading.workload or WORKLOAD
     method = f" ({reading.method})" if workload == "training" and reading.method and journey != "cheapest_method" else ""
-    pieces = ["compare " + compared_names(reading) + " for"] if journey == "compare" else []
+    pieces = ["compare " + gpu_words(reading, counted=False) + " for"] if journey == "compare" else []
     pieces += [subject_words(reading), workload + method, weights_reading(reading, workload, catalog, calls),
                f"batch {number(reading.batch_size or BATCH_SIZE)}", context_words(reading, journey, catalog)[0]]
     for value, label in ((reading.kv_cache_dtype, "KV cache in {}"), (reading.sharding, "sharding {}"),
