@@ -243,7 +243,7 @@ def answer_understood(understood: Understood, catalog: Catalog, previous: AskAns
                      if follow is not None and previous is not None and previous._reading is not None else reading.asked)
         lines, answered, not_answered, second = answer_lines(reading, journey, asked_now, catalog, calls, follow is None)
         defaults = defaults_used(reading, journey.name, catalog, calls)
-        text = interpretation(reading, journey.name, catalog, calls)
+        text = "I read this as: " + interpretation(reading, journey.name, catalog, calls)
         if follow is not None:
             text = "Follow-up of the previous question. " + text
         if second is not None:

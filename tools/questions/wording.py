@@ -101,10 +101,6 @@ def gpu_words(reading: Reading, counted: bool = True) -> str:
 
 
 def interpretation(reading: Reading, journey: str, catalog: Catalog, calls: list[ToolCall]) -> str:
-    return "I read this as: " + read_as(reading, journey, catalog, calls)
-
-
-def read_as(reading: Reading, journey: str, catalog: Catalog, calls: list[ToolCall]) -> str:
     """The reading in one line: what the journey's tools were asked, with the values they used."""
     engine = serving_engine(reading) or SERVING_ENGINE
     if journey == "serving":
