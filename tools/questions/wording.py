@@ -108,8 +108,7 @@ def interpretation(reading: Reading, journey: str, catalog: Catalog, calls: list
                    else f"{number(reading.users or reading.batch_size or 1)} concurrent users")
         target = f", at least {number(reading.tokens_per_s_per_user)} tokens/s each" if reading.tokens_per_s_per_user else ""
         where = f" on {reading.gpu}" if reading.gpu else " on every catalog GPU"
-        return (f"serve {subject_words(reading)} with {engine} to {traffic}, {number(reading.seq_len or PROMPT_TOKENS)}-token "
-                f"prompts, {number(reading.output_tokens or OUTPUT_TOKENS)} output tokens{target}{where}")
+        return f"serve {subject_words(reading)} with {engine} to {traffic}, {request_words(reading)}{target}{where}"
     if journey == "training_time":
         gpus = ", ".join(f"{training_count(catalog, g, c)} × {g}" for g, c in reading.gpus)
         asked = any(s.kind == "tokens_asked" for s in reading.spans)  # 'how many tokens for $10k', 'Chinchilla-optimal'
