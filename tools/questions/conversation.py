@@ -17,59 +17,15 @@ from . import vocabulary as v
 from .answers import AskAnswer
 from .reading import EPOCHS, Reading, epoch_count, sibling_of
 from .slots import Span
-from .turns import BARE_COUNT, asks_anything, choose
+from .turns import BARE_COUNT, choose
 
-FOLLOW_UP_OPENING = (r"^(?:(?:ok(?:ay)?|fine|alright|cool|great|hmm|right|so|thanks|thank you|thx|ty|got it|perfect|nice|sweet|awesome"
-                     r"|actually|damn|dang|yeah|yep|ugh|wow|oof|makes sense|figured|yeah figured|lol|haha|ehh?|ah|oh|welp|well|hmm+"
-                     r") ?[,.!]? ?)?"
-                     r"(?:and|what about|how about|same|now|then|follow[- ]?up|versus|vs\.?|(?:going |go )?back to"
-                     r"|ok(?:ay)?|also|with|at|on|in|using|instead|what if|if|but|try|or|drop|raise|make it|switch|swap|stretch"
-                     r"|how much (?:faster|slower|quicker|more|less|cheaper|longer)|how many of (?:those|these|them|the))\b")
-POINTS_BACK = r"\binstead\b|\b(?:it|that|this one|the same|them|those)\b|\b(?:for|with|on) this\b|\b(?:in|on) there\b"
-STRONG_POINTER = (r"\b(?:that|this|the same) (?:one )?(?:card|gpu|box|setup|node|machine|model|config)\b"  # 'on that one card'
-                  r"|\bon (?:one|1|two|2|both|each|all|any) of (?:those|these|them)\b"
-                  r"|\b(?:those|these|the) same (?:\d+ )?(?:gpus|cards|nodes|machines|boxes)\b"
-                  r"|\bsame (?:model|load|traffic|users|setup|config|workload|math|question)\b"
-                  r"|\b(?:those|these|the same) (?:\d+ )?(?:users|people|requests|sequences|seqs|sessions)\b"
-                  r"|\bof (?:that|this|the same) data\b"
-                  r"|\b(?:redo|re-do|recompute|rerun|re-run|recalculate|rework) (?:the|that|it|this)\b"
-                  r"|\bdoes (?:that|this|it) change (?:the answer|anything|things|the math|the picture|your answer|the result)\b"
-                  r"|\bthe \d+(?:\.\d+)?b\b(?! (?:model|dense|moe|params|parameters|tokens)\b)"  # 'does the 20b fit?' after the 120b
-                  r"|\b(?:buy|rent|get) the \d+ [a-z]*\d+\w*s\b")  # 'should we just buy the four a100s?'
-POINTS_AT_GPUS = r"\b(?:instead|then|that|those|these)\b"  # 'that mi300x'
-MONEY_ASK = "|".join((j.BUY, j.RENT_OR_OWN, j.COST_ASK))
 UNSET = Reading(text="")  # every field at its default: a field said by a question differs from it (0 and False are said)
-SPEC_ASK = r"\b(?:specs?|bandwidth|tdp|tflops|flops)\b|\bwhat(?: is|'s|s) an? ·"  # 'what are the specs of the b200?' asks of the card
-CARD_ASK = SPEC_ASK + r"|\bwhat(?: is|'s|s) (?:this |that |the )·|\bhow much (?:memory|vram|bandwidth)\b"  # of the card named
-SHORT_CHANGES = ("gpus", "weights_dtype", "seq_len", "users", "engine", "tokens_per_s_per_user", "kv_cache_dtype", "hours", "years",
-                 "utilization", "pricing", "batch_size")  # 'at 8k?', 'on spot?': a short question that changes one of these
 KEPT_FROM_BEFORE = ("text", "asked", "asking", "aside", "reports_count", "spans", "ignored", "notes", "method", "method_said",
                     "workload", "params_billions")  # set by carried_over itself, not copied when the new question says them
 
 
-def names_a_model(reading: Reading) -> bool:
-    return bool(reading.models or reading.unknown_models or reading.params_billions is not None)
-
-
-def prices_other_gpus(previous: Reading, new: Reading) -> bool:
-    """GPUs the last question did not name, priced or bought, with nothing pointing back: a question of their own."""
-    return (not {g for g, _ in new.gpus} & {g for g, _ in previous.gpus} and not rx.search(POINTS_AT_GPUS, new.text)
-            and rx.search(MONEY_ASK, new.asked) is not None)
-
-
-def asks_of_its_own(previous: Reading, new: Reading) -> bool:
-    """A whole question, whatever came before: a GPU and which models it holds ('whats the biggest model i can run on a
-    3090 with ollama' after a QLoRA question is not about QLoRA), GPUs of its own priced ('how much does it cost to rent
-    4 a100s for a day?'), a GPU's or a model's own card ('what is an mi300x and how much bandwidth does it have?')."""
-    name = getattr(choose(new), "name", None)
-    card = rx.search(CARD_ASK, new.asked) or name == "model_card" and j.said(new, j.CARD_FIRST)
-    return bool(new.gpus and (j.biggest_model_asked(new) or name in ("cloud_cost", "rent_or_buy") and prices_other_gpus(previous, new)
-                              and not rx.search(STRONG_POINTER, new.text)) or name in ("gpu_card", "model_card") and card)
-
-
 def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
-    """The previous reading with what the new question changes, when the new question reads as a follow-up: it opens
-    with 'and', 'what about', 'same but'..., or it is short and points back ('will it fit on a 4090?')."""
+    """The previous reading with what the new question changes, when the new question reads as a follow-up."""
     if not reads_as_follow_up(previous, new):
         return None
     merged = carried_over(previous, new)
@@ -78,38 +34,37 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     return merged
 
 
+# A question names its own subject when it names what its journey is about, and the last question did not: GPUs for a
+# card, a price or the biggest model they hold; otherwise a model, with a GPU where it asks a fit, a speed or a limit.
+GPU_SUBJECT = ("gpu_card", "biggest_model", "cloud_cost", "rent_or_buy", "compare")
+CARD_ASK = r"\b(?:specs?|bandwidth|tdp|t?flops)\b|\bwhat(?: is|'s|s) (?:an?|this|that|the) ·|\bhow much (?:memory|vram)\b"
+# ... and even then it carries on when it opens as a follow-up or points back at the last one
+FOLLOW_UP_CUES = (r"^(?:(?:ok(?:ay)?|so|actually|lol|yeah|figured|alright|well|oh|hmm)\W+){0,3}(?:and|what about|how about|what if"
+                  r"|same|back to|(?:let's )?say|forget)\b|\binstead\b|\bthen\W*$|\b(?:for|with|on|into) (?:this|that)\b|\bthe same\b"
+                  r"|\b(?:does|do|would) (?:that|it|this) (?:compare|stack up)\b")
+
+
+def names_a_model(reading: Reading) -> bool:
+    return bool(reading.models or reading.unknown_models or reading.params_billions is not None)
+
+
 def reads_as_follow_up(previous: Reading, new: Reading) -> bool:
-    """The cues that a question changes the last one, against those that it is a whole question of its own."""
-    opens = rx.match(FOLLOW_UP_OPENING, new.text)
-    length = 20 if rx.search(r"\b(?:instead|then|for this|for that)\b", new.text) else 14  # '... for this instead?'
-    points_back = (rx.search(POINTS_BACK, new.text) and len(new.text.split()) <= length and not new.models
-                   or rx.search(STRONG_POINTER, new.text) and not (new.models and new.gpus))
-    short_change = (len(new.text.split()) <= 8 and not new.models and new.params_billions is None and bool(previous.models)
-                    and any(getattr(new, name) for name in SHORT_CHANGES))
-    same_talk = rx.search(r"\b(?:then|instead|still)\W*$|\b(?:how )?(?:does|do|would) (?:that|it|this|they|those) (?:compare|stack up)\b",
-                          new.text)  # 'would gemma 3 27b fit on the 5090 at q5_k_m then', 'how does that compare to a 3090 ti?'
-    returns = rx.match(r"(?:\W*(?:ok(?:ay)?|so|now|alright|right|cool)\W+)?(?:(?:going |go |switch(?:ing)? )?back to"
-                       r"|same (?:but|thing|setup)"
-                       r"|but with)\b", new.text)  # 'back to the h100 but with gpt oss 20b': the rest of the setup stays
-    if new.models and new.gpus and not (same_talk or returns):
-        return False  # a model and a GPU of its own: a whole question
-    if same_talk or returns or opens:
-        return True
-    cues = points_back or short_change or subjectless(previous, new) or on_the_same_gpus(previous, new)
-    return bool(cues) and not asks_of_its_own(previous, new)
+    """Issue #35's rule: a question that names its own subject and journey starts afresh ('how much does it cost to
+    rent 4 a100s for a day?' after a QLoRA fit), unless it opens as a follow-up or points back ('what if i rent an
+    h100 instead'); any other question changes the last one ('would gemma 3 27b fit?' after a card was said)."""
+    return not names_its_own_subject(previous, new) or rx.search(FOLLOW_UP_CUES, new.text) is not None
 
 
-def subjectless(previous: Reading, new: Reading) -> bool:
-    """'nice. how many tok/s would i get': it asks, names no model, and the last question had one (not 'Rent vs buy
-    for a single RTX 5090' after an H100 fit: a whole question of other GPUs' money)."""
-    return (not names_a_model(new) and names_a_model(previous) and asks_anything(new.text) and not rx.search(SPEC_ASK, new.asked)
-            and not ((new.gpus or new.unknown_gpus) and prices_other_gpus(previous, new)))
-
-
-def on_the_same_gpus(previous: Reading, new: Reading) -> bool:
-    """'would gemma 3 27b fit?' after the card was said: a model and a fit, speed or limit, no GPU of its own."""
-    return bool(new.models and not new.gpus and not new.unknown_gpus and previous.gpus
-                and rx.search(j.FIT_ASK + "|" + j.SPEED + "|" + j.LIMIT, new.asked) and not rx.search(j.ESTIMATE_ASK, new.asked))
+def names_its_own_subject(previous: Reading, new: Reading) -> bool:
+    journey = choose(new)
+    gpus = bool(new.gpus or new.unknown_gpus)
+    if journey is None or journey.name in GPU_SUBJECT:
+        own_gpus = gpus and not {g for g, _ in new.gpus} & {g for g, _ in previous.gpus}
+        return journey is not None and own_gpus and (journey.name != "gpu_card" or rx.search(CARD_ASK, new.asked) is not None)
+    # a bare size after a model is its sibling ('does the 20b fit?' after gpt-oss-120b), not a model of its own
+    model = new.models or new.unknown_models or new.params_billions is not None and not previous.models
+    needs_gpu = rx.search(j.FIT_ASK + "|" + j.SPEED + "|" + j.LIMIT, new.asked) and not rx.search(j.ESTIMATE_ASK, new.asked)
+    return bool(model) and (gpus or not needs_gpu)
 
 
 def carried_over(previous: Reading, new: Reading) -> Reading:
@@ -144,6 +99,11 @@ FORGETS_GPUS = (r"\b(?:forget|ignore|never ?mind|leave aside|set aside) (?:about
                 r"|node|nodes|server|machine|rig|hardware|cluster)\b")  # 'ok forget the box for a sec'
 
 
+POINTER = (r"\bon (?:one|1|two|2|both|each|all|any) of (?:those|these|them)\b"  # the words a follow-up points back with
+           r"|\b(?:of )?(?:that|this|the same)(?: one)? (?:card|gpu|box|setup|node|machine|model|config|data)\b"
+           r"|\b(?:all )?(?:that|it|them|those)\b")
+
+
 def what_is_asked_again(merged: Reading, previous: Reading, new: Reading) -> None:
     """A field the follow-up asks for is no longer the one told before: the GPU, the model, the batch, the context, and
     whether the GPU count is the question."""
@@ -157,7 +117,7 @@ def what_is_asked_again(merged: Reading, previous: Reading, new: Reading) -> Non
     if rx.search(j.BIGGEST, new.asked) and not names_a_model(new):  # 'if i grab a second 3090, whats the biggest model?'
         merged.models, merged.model_at, merged.params_billions, merged.unknown_models = [], [], None, []
     if not new.spans:  # 'on that one card then?', 'the cheapest card that'd hold all that?': the reading before
-        pointer = rx.search(STRONG_POINTER + r"|\b(?:all )?(?:that|it|them|those)\b", new.text)
+        pointer = rx.search(POINTER, new.text)
         merged.spans = [Span(pointer.group(0) if pointer else new.text, "what the previous question asked about")]
     limit = rx.search(j.LIMIT, new.asked)
     if limit is None or limit.group(0) == "how long" and (new.training_tokens or merged.workload == "training"):
