@@ -34,8 +34,9 @@ def follow_up_of(previous: Reading, new: Reading) -> Reading | None:
     return merged
 
 
-# A question names its own subject when it names what its journey is about, and the last question did not: GPUs for a
-# card, a price or the biggest model they hold; otherwise a model, with a GPU where it asks a fit, a speed or a limit.
+# A question names its own subject when it names what its journey is about: a GPU whose card it asks; GPUs the last
+# question did not name for a price, a comparison or the biggest model they hold; otherwise a model, and a GPU where
+# it asks a fit, a speed or a limit.
 GPU_SUBJECT = ("gpu_card", "biggest_model", "cloud_cost", "rent_or_buy", "compare")
 CARD_ASK = r"\b(?:specs?|bandwidth|tdp|t?flops)\b|\bwhat(?: is|'s|s) (?:an?|this|that|the) ·|\bhow much (?:memory|vram)\b"
 # ... and even then it carries on when it opens as a follow-up or points back at the last one
@@ -58,9 +59,10 @@ def reads_as_follow_up(previous: Reading, new: Reading) -> bool:
 def names_its_own_subject(previous: Reading, new: Reading) -> bool:
     journey = choose(new)
     gpus = bool(new.gpus or new.unknown_gpus)
-    if journey is None or journey.name in GPU_SUBJECT:
-        own_gpus = gpus and not {g for g, _ in new.gpus} & {g for g, _ in previous.gpus}
-        return journey is not None and own_gpus and (journey.name != "gpu_card" or rx.search(CARD_ASK, new.asked) is not None)
+    if journey is None or journey.name == "gpu_card":  # a card's own question: 'what is an mi300x?', whatever came before
+        return journey is not None and rx.search(CARD_ASK, new.asked) is not None
+    if journey.name in GPU_SUBJECT:
+        return gpus and not {g for g, _ in new.gpus} & {g for g, _ in previous.gpus}
     # a bare size after a model is its sibling ('does the 20b fit?' after gpt-oss-120b), not a model of its own
     model = new.models or new.unknown_models or new.params_billions is not None and not previous.models
     needs_gpu = rx.search(j.FIT_ASK + "|" + j.SPEED + "|" + j.LIMIT, new.asked) and not rx.search(j.ESTIMATE_ASK, new.asked)
