@@ -18,13 +18,7 @@ from . import journeys as j
 from . import regex as rx
 from . import vocabulary as v
 from .answers import AskAnswer, ToolCall, call
-from .conversation import (
-    back_to_an_earlier_model,
-    conversation_models,
-    follow_up_of,
-    relative_size_follow_up,
-    sibling_follow_up,
-)
+from .conversation import conversation_models, follow_up_of, model_of_the_follow_up
 from .reading import Reading, facts, read_question, set_aside_told, word_starts
 from .second_readings import LABELS, PARTS, hesitation, second_reading
 from .turns import FOLLOW_UP_JOURNEY_RULES, SETTLE_RULES, TRAINING_TIME_ASK, Turn, asks_anything, choose
@@ -183,9 +177,7 @@ def understand(question: str, catalog: Catalog, previous: AskAnswer | None = Non
     follow = follow_up_of(earlier, reading) if earlier is not None else None
     fresh, seen = reading, conversation_models(previous)
     if follow is not None and earlier is not None:
-        reading = follow if not earlier.models else relative_size_follow_up(
-            sibling_follow_up(follow, reading.text, earlier.models[0], catalog), reading.text, earlier.models, catalog)
-        reading = back_to_an_earlier_model(reading, fresh, seen)
+        reading = model_of_the_follow_up(follow, fresh, earlier, seen, catalog)
     elif reading.asking:
         set_aside_the_story(reading)
     journey = choose(reading)

@@ -226,38 +226,52 @@ def read_again(merged: Reading, words: str, meaning: str) -> None:
     merged.spans = [*merged.spans, Span(words, meaning)]
 
 
-def sibling_follow_up(follow: Reading, new_text: str, model_id: str, catalog: Catalog) -> Reading:
-    """'and the 235b one?' after a question about qwen3 30b a3b: the size names that family's sibling, when the catalog
-    holds it, not a generic model of that size."""
-    if follow.models or follow.params_billions is None or follow.unknown_models:
-        return follow
-    size = next((span for span in follow.spans if span.meaning == f"a {follow.params_billions:g}B-parameter model"), None)
-    same = rx.search(rf"(?<![\d.]){follow.params_billions:g}b", model_id.split("/")[-1].lower())  # 'the 14b' after Qwen2.5-14B
-    sibling = model_id if same else sibling_of(catalog, model_id, f"{follow.params_billions:g}")
-    if sibling is None or size is None or rx.search(r"\b(?:models?|dense|moe|params?|parameters)\b", new_text):
-        return follow  # 'what about a 13b model?': any model of that size
-    return with_model(follow, sibling, size.words, f"model {sibling} (the one asked about before)" if same
-                      else f"model {sibling} (the {follow.params_billions:g}B sibling of {model_id})")
-
-
 EARLIER = "(asked about earlier in the conversation)"
 RELATIVE_SIZE = r"\bthe (bigger|larger|smaller|big|small) (?:one|model|variant|version|sibling)\b"
+FAMILY_WORD = (r"\b(?:back to|go back to|return to|switch back to|revert to|again with|the) (?:the )?([a-z][a-z0-9.]{2,})"
+               r"(?: one| model| again)?\b")  # 'ok back to mistral', 'the mistral one'
 
 
-def relative_size_follow_up(follow: Reading, new_text: str, named: list[str], catalog: Catalog) -> Reading:
-    """'and the bigger one?' after 'either qwen2.5 32b or 72b ... starting with the 32b': the other model named that is
-    bigger (or smaller), nearest first; with none named, the family's nearest bigger (smaller) model in the catalog."""
-    said = rx.search(RELATIVE_SIZE, new_text)
-    if said is None or not follow.models or follow.models != named:
-        return follow
-    bigger = said.group(1) in ("bigger", "larger", "big")
-    size = {m: count_parameters(catalog.model_by_id[m]).total for m in catalog.model_by_id}
-    now = follow.models[0]
-    others = [m for m in named[1:] if m in size] or [m for m in size if catalog.model_by_id[m].family == catalog.model_by_id[now].family]
-    candidates = sorted((m for m in others if (size[m] > size[now] if bigger else size[m] < size[now])), key=lambda m: size[m],
-                        reverse=not bigger)
-    return with_model(follow, candidates[0], said[0], f"model {candidates[0]} (the {said[1]} of the models asked about before)"
-                      ) if candidates else follow
+def of_size(model_id: str, size: str) -> bool:
+    return rx.search(rf"(?<![\d.]){re.escape(size)}b", model_id.split("/")[-1].lower()) is not None
+
+
+def model_of_the_follow_up(follow: Reading, fresh: Reading, earlier: Reading, seen: list[str], catalog: Catalog) -> Reading:
+    """A model a follow-up names by a size or a word, not in full, read in turn (a later way reads the model an earlier
+    one picked): a size is the last model's sibling ('and the 235b one?' after qwen3 30b a3b, when the catalog holds
+    it); 'the bigger one' is the nearest bigger model named before ('either qwen2.5 32b or 72b ... starting with the
+    32b'), else of its family; a size or a family word is the model the conversation asked about last that has it
+    ('ok back to the 8b' after the 70b, 'ok back to mistral' after Mistral Small 24B then Qwen2.5 32B)."""
+    reading, text, last = follow, fresh.text, earlier.models[:1]
+    size = f"{follow.params_billions:g}" if follow.params_billions is not None else ""
+    said = next((span for span in follow.spans if span.meaning == f"a {size}B-parameter model"), None)
+    if last and said and not (follow.models or follow.unknown_models or rx.search(r"\b(?:models?|dense|moe|params?|parameters)\b",
+                                                                                  text)):  # 'a 13b model': any of that size
+        sibling = last[0] if of_size(last[0], size) else sibling_of(catalog, last[0], size)  # 'the 14b' after Qwen2.5-14B
+        if sibling is not None:
+            reading = with_model(follow, sibling, said.words, f"model {sibling} (the one asked about before)" if sibling == last[0]
+                                 else f"model {sibling} (the {size}B sibling of {last[0]})")
+    relative = rx.search(RELATIVE_SIZE, text)
+    if relative and last and reading.models == earlier.models:
+        bigger = relative[1] in ("bigger", "larger", "big")
+        sizes = {m: count_parameters(catalog.model_by_id[m]).total for m in catalog.model_by_id}
+        now = reading.models[0]
+        others = [m for m in earlier.models[1:] if m in sizes] or [
+            m for m in sizes if catalog.model_by_id[m].family == catalog.model_by_id[now].family]
+        nearest = sorted((m for m in others if (sizes[m] > sizes[now] if bigger else sizes[m] < sizes[now])), key=lambda m: sizes[m],
+                         reverse=not bigger)
+        if nearest:
+            reading = with_model(reading, nearest[0], relative[0],
+                                 f"model {nearest[0]} (the {relative[1]} of the models asked about before)")
+    if fresh.models:
+        return reading
+    names = {m: m.split("/")[-1].lower() for m in reversed(seen) if m not in reading.models[:1]}  # the latest first
+    back = rx.search(r"\b(?:back to |again with |on )?the (\d+(?:\.\d+)?)b\b", text)
+    picked = back and next((m for m in names if of_size(m, back[1])), None)
+    if not picked and reading.models:  # 'the mistral one'
+        back = rx.search(FAMILY_WORD, text)
+        picked = back and next((m for m, name in names.items() if name.split("-")[0].startswith(back[1])), None)
+    return with_model(reading, picked, back[0], f"model {picked} {EARLIER}") if back and picked else reading
 
 
 def with_model(reading: Reading, model: str, words: str, meaning: str) -> Reading:
@@ -275,18 +289,3 @@ def conversation_models(previous: AskAnswer | None) -> list[str]:
         return []
     named = [*previous._models_seen, *(previous._reading.models[:1] if previous._reading is not None else [])]
     return [m for n, m in enumerate(named) if m not in named[n + 1:]]
-
-
-def back_to_an_earlier_model(reading: Reading, fresh: Reading, seen: list[str]) -> Reading:
-    """'ok back to the 8b' after the 70b, 'ok back to mistral' after Mistral Small 24B then Qwen2.5 32B: a size or a bare
-    family word names the model the conversation asked about last that has it, not a new one."""
-    if fresh.models:
-        return reading
-    names = {m: m.split("/")[-1].lower() for m in reversed(seen) if m not in reading.models[:1]}  # the latest first
-    said = rx.search(r"\b(?:back to |again with |on )?the (\d+(?:\.\d+)?)b\b", fresh.text)
-    earlier = said and next((m for m, name in names.items() if rx.search(rf"(?<![\d.]){re.escape(said[1])}b", name)), None)
-    if not earlier and reading.models:  # 'the mistral one'
-        said = rx.search(r"\b(?:back to|go back to|return to|switch back to|revert to|again with|the) (?:the )?([a-z][a-z0-9.]{2,})"
-                         r"(?: one| model| again)?\b", fresh.text)
-        earlier = said and next((m for m, name in names.items() if name.split("-")[0].startswith(said[1])), None)
-    return with_model(reading, earlier, said[0], f"model {earlier} {EARLIER}") if said and earlier else reading
