@@ -1140,10 +1140,6 @@ def read_traffic(words: Words, reading: Reading) -> None:
     '16k sequences', 'full-length 40k requests' are a length, not a count of users."""
     take_told(words, ((r"(?<![\w.$])(?:1|2|4|8|16|32|64|128|256|(?<=full-length )\d+) ?k[ -]?(?:token )?" + PER_SEQUENCE + r"\b",
                        "a sequence length"),))
-    peak = any(span.kind == "users" for span in words.spans)  # read at once by the slot rows
-    headcount = peak and words.search(rf"(?<![\w.$])\d+ (?:users?|{v.STAFF})\b")
-    if headcount:  # of '200 devs, 60 of them hitting it at once', the 200 once the 60 are read
-        words.take(headcount, "the people in all (the concurrent ones are counted)")
     served = rx.search(r"\b(?:serv\w*|host\w*|deploy\w*|chat ?bots?|chat tool|assistant|for (?:a|our|the|my) [\w-]+ (?:[\w-]+ )?"
                        rf"(?:{v.ORGANISATIONS}))\b", words.text) is not None
     apart = "(?:, )?" if served else "(?:, )?(?:of )?"  # 'legal-tech startup, 6 people': who asks; 'serve it to a team of 15': users
@@ -1152,28 +1148,22 @@ def read_traffic(words: Words, reading: Reading) -> None:
     team = team or words.search(r"\b(?:we're|we are|i'm at|i work at|i'm with) an? (\d[\d,]*)[ -]?(?:person|people|employee|staff)\b")
     if team:  # 'We're a 300-person law firm'
         words.take(team, f"an organisation of {team.group(1)} (its size, not concurrent users)")
+    peak = any(span.kind == "users" for span in words.spans)  # read at once by the slot rows
+    headcount = peak and words.search(rf"(?<!than )(?<![\w.$])\d+ (?:users?|{v.STAFF})\b")
+    if headcount:  # of '200 devs, 60 of them hitting it at once', the 200 once the 60 are read
+        words.take(headcount, "the people in all (the concurrent ones are counted)")
     read_users(words, reading, served, peak, any(span.kind == "requests_per_s" for span in words.spans))
 
 
-# '60 concurrent sessions', '50 concurrent at peak', '~25 underwriters at once', '150 clinicians at the morning peak'
-CONCURRENT_COUNT = (rf"{FIGURE_K} {IN_PARALLEL} (?:(?:[a-z]+ )?(?:users?|requests"
-           r"|sessions|streams|people|chats|connections|clients)\b|(?=(?:at (?:the )?peak |at once )?(?:[,?!]|$|what|how)))"
-           r"|(?<!how many )(?<![\w.$])(\d+) ?(k)? (?!tokens|gpus|cards|models|layers|experts|requests)[a-z]+s(?: \w+){0,5}?"
-           rf" (?:{AT_THE_SAME_TIME}|at (?:the )?(?:\w+ )?peak)\b")
-# 'IT expects 100 at once', 'if all 40 of us used it at the same time'
-EXPECTED_CONCURRENT = (r"\b(?:expects?|expecting|expected|peaks? (?:at|of)|maybe|about|around|up to|roughly|~) ?"
-                    rf"(\d+)() {AT_THE_SAME_TIME}\b|\ball (\d+)() of us\b[^.?!]{{0,80}}?\b{AT_THE_SAME_TIME}\b")
-
-
 def read_users(words: Words, reading: Reading, served: bool, peak: bool, rate: bool) -> None:
-    """'1000 concurrent users', 'team of 5'; the load planned for over today's."""
-    at_once = words.search(CONCURRENT_COUNT) or words.search(EXPECTED_CONCURRENT)
+    """'1000 concurrent users', '60 concurrent sessions', 'team of 5' (a count said as at once is read first); the load
+    planned for over today's."""
     staff = (r"(?:" + v.ORGANISATIONS + r")\b" if served  # 'serve it to our 10-person QA team': the team are the users
              else r"(?:[\w-]+ ){0,2}(?:" + v.ORGANISATIONS + r")\b")  # 'our 3-person ML team runs ...': who asks
-    users = at_once or words.search(
+    users = words.search(
+        rf"{FIGURE_K} (?:{IN_PARALLEL} (?:[a-z]+ )?(?:{USERS}|chats|connections)\b|(?:concurrent|parallel|simultaneous)\b)",
         rf"{FIGURE_K} (?:{IN_PARALLEL} |internal |daily |paying |beta |external |total )?"
-        rf"(?!person {staff})(?:{USERS})\b(?: {AT_THE_SAME_TIME})?"
-        r"|(\d+) (?:concurrent|parallel|simultaneous)\b|\b(a single|single|one|1) (?:user|person|stream|request)\b"
+        rf"(?!person {staff})(?:{USERS})\b(?: {AT_THE_SAME_TIME})?|\b(a single|single|one|1) (?:user|person|stream|request)\b"
         r"|\b(?:just|only) (?:for )?(me|myself)\b"
         r"|(?<!we're a )(?<!we are a )(?<!i'm on a )(?<!i am on a )\bteam of (\d+)\b(?! here\b)")  # 'team of 5 here': who asks
     today = users and rx.search(r"\b(?:today|currently|right now|at the moment|these days)\b",
@@ -1186,11 +1176,11 @@ def read_users(words: Words, reading: Reading, served: bool, peak: bool, rate: b
         words.take_range(goal.start(1), goal.end(), f"{goal.group(1)} concurrent users")
         reading.users = int(goal.group(1))
         users = None
-    headcount_only = users and rate and not at_once and not rx.search(f"{IN_PARALLEL}|{AT_THE_SAME_TIME}", users.group(0))
+    headcount_only = users and rate and not rx.search(f"{IN_PARALLEL}|{AT_THE_SAME_TIME}", users.group(0))
     if users and headcount_only:  # '~600 staff ... 5 requests per second': the rate is the load, the staff its source
         words.take(users, "people in all (the load is the request rate)")
     elif users and not peak:
-        value = users.group(1) or users.group(3) or users.group(6) or "1"  # 'a single user', 'just for me'
+        value = next((g for g in users.groups() if g and g[0].isdigit()), "1")  # 'a single user', 'just for me'
         reading.users = int(float(value) * (1000 if users.group(2) else 1))
         words.take(users, f"{reading.users:,} concurrent users")
 

@@ -179,14 +179,14 @@ SLOTS: tuple[Slot, ...] = (
                 r"|\b(one|1|a single) (?:sequence|request|prompt) at a time\b|\bfor (a single|one) sequence\b"),
     ), batch_value, lambda size: f"batch {size}", priority=50,
         example="full fine-tune of llama 3.2 3b at batch size 8 on a 4090?", told_flag="batch_told", find=sequences_in_flight),
-    *rows("users", (  # 'of 200 devs, 60 of them hitting it at once': the 60 (read_traffic reads the plain counts), 'maybe 40 at once'
-        r"\b(\d+) of (?:them|those|these|us) (?:\w+ ){0,2}?" + v.AT_ONCE,
-        r"(?<!than )(?<!over )(?<!above )\b(\d+) (?:people|users|devs?|developers|engineers|employees|staff)"
-        rf" (?:\w+ ){{0,5}}?{AT_THE_SAME_TIME}\b",
-        r"\bconcurrency (?:estimate |target |is |of |at |around |about |roughly |~ ?)*(\d+)\b",
-        r"\b(?:maybe |about |around |only |perhaps |roughly |approximately |some |up to |figure |say |assume |assuming |expect )"
-        rf"(\d+) (?:of (?:them|us) )?(?:\w+ing|online|active|are|will be|would be|might be) (?:\w+ ){{0,4}}?{AT_THE_SAME_TIME}\b",
-    ), lambda found: int(found.group(1)), lambda users: f"{users:,} concurrent users (of the people named, those at once)",
+    *rows("users", (  # people at once ('of 200 devs, 60 of them hitting it at once': the 60; read_traffic reads the plain
+        # counts): 'if all 40 of us used it at the same time', '150 clinicians at the morning peak', 'IT expects 100 at once'
+        r"\b(\d+)() of (?:them|those|these|us) (?:\S+ ){0,8}?" + v.AT_ONCE,
+        r"(?<!how many )(?<!than )(?<!over )(?<!above )" + FIGURE_K
+        + rf" (?:(?!tokens|gpus|cards|models|layers|experts|requests)[a-z]+ (?:\w+ ){{0,5}}?)?(?:{AT_THE_SAME_TIME}|at (?:the )?(?:\w+ )?peak)\b",
+        r"\bconcurrency (?:estimate |target |is |of |at |around |about |roughly |~ ?)*(\d+)()\b",
+    ), lambda found: int(float(found[1]) * (1000 if found[2] else 1)),
+        lambda users: f"{users:,} concurrent users (of the people named, those at once)",
         priority=46, example="we're 200 devs, maybe 60 of them hitting it at once: how many h100s for qwen3 32b?"),
     *rows("tokens_per_s_per_user", (
         r"(?:each (?:wanting|needing|getting|at|expects?|expecting|wants?|needs?"
