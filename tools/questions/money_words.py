@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from gpusizer.tools.speed.training_time import CHINCHILLA_TOKENS_PER_PARAMETER
 
-from .slots import NUMBER_K
+from .number_words import NUMBER_K
 
 PRICE = r"\$ ?\d[\d,.]* ?k?\b"  # '$8,500', '$25k'
 EACH = r"(?:each|apiece|per card|per gpu(?![ -]?h| per h)|a card|a pop)"  # a price per card, not per GPU-hour
-PER_GPU_HOUR = r" ?(?:/ ?|per |an? |each )(?:gpu[ -]?(?:/ ?)?)?h(?:ou)?r?\b"  # '/hr', ' per gpu hour', ' an hour'
+PER_GPU_HOUR = r" ?(?:/ ?|per |an? |each )(?:gpu[ -]?(?:/ ?|per )?)?h(?:ou)?r?\b(?: per gpu)?"  # '/hr', ' per gpu per hour', '/hr per gpu'
 # The price to buy one GPU ('$8,500 each'); number, k: groups 1, 2.
 PURCHASE_PRICE = (
     rf"\$ ?{NUMBER_K}\b ?(?:{EACH}|a gpu|to buy|purchase"

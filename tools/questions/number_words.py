@@ -9,6 +9,11 @@ import re
 
 from . import regex as rx
 
+# How a figure is written in the patterns that read one
+NUMBER_K = r"(\d+(?:\.\d+)?) ?(k)?"  # a number and its thousands: '8k', '8 k', '8000', '1.5k'
+FIGURE = r"(?<![\w.$])(\d+(?:\.\d+)?)"  # a number on its own: not part of a word, a decimal or a price
+FIGURE_K = r"(?<![\w.$])" + NUMBER_K
+
 UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
          "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
          "seventeen": 17, "eighteen": 18, "nineteen": 19}
