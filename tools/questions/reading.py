@@ -1168,14 +1168,12 @@ def read_users(words: Words, reading: Reading, served: bool, peak: bool, rate: b
         r"|(?<!we're a )(?<!we are a )(?<!i'm on a )(?<!i am on a )\bteam of (\d+)\b(?! here\b)")  # 'team of 5 here': who asks
     today = users and rx.search(r"\b(?:today|currently|right now|at the moment|these days)\b",
                                 words.text[max(0, users.start() - 40):users.end() + 20])
-    goal = today and words.search(r"\b(?:roll(?:ing)? (?:it |this )?out to|scal(?:e|ing) (?:it |this )?(?:up )?to|grow(?:ing)? to|"
-                                  r"expand(?:ing)? to|going to|need(?:s)? to (?:handle|serve|support)|target(?:ing)?)(?: about| around)?"
-                                  rf" (\d+) (?:{IN_PARALLEL} )?(?:{USERS}|chats)\b")
-    if goal and users:  # 'about 40 concurrent users today ... roll it out to 300 concurrent users': the load planned for
+    said_at = users.start() if users else -1
+    goal = today and next((m for m in words.finditer(rf"(?<![\w.$])(\d+)() (?:{IN_PARALLEL} )?(?:{USERS}|chats)\b")
+                           if m.start() != said_at), None)
+    if goal and users:  # 'about 40 concurrent users today ... roll it out to 300 concurrent users': the other count is the load planned for
         words.take(users, "today's load (not the one planned for)")
-        words.take_range(goal.start(1), goal.end(), f"{goal.group(1)} concurrent users")
-        reading.users = int(goal.group(1))
-        users = None
+        users = goal
     headcount_only = users and rate and not rx.search(f"{IN_PARALLEL}|{AT_THE_SAME_TIME}", users.group(0))
     if users and headcount_only:  # '~600 staff ... 5 requests per second': the rate is the load, the staff its source
         words.take(users, "people in all (the load is the request rate)")

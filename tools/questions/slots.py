@@ -15,7 +15,9 @@ from typing import Any, Protocol
 from . import money_words as phrases
 from . import regex as rx
 from . import vocabulary as v
-from .number_words import FIGURE, FIGURE_K, NUMBER_K
+from .number_words import FIGURE as FIGURE  # re-exported for reading.py
+from .number_words import FIGURE_K as FIGURE_K
+from .number_words import NUMBER_K as NUMBER_K
 
 SCOPES = ("asks", "tells", "aside")  # the sentence that asks, one that tells (a setup), one that reports others or the past
 EVERYWHERE = frozenset(SCOPES)
@@ -147,13 +149,14 @@ RATE = r"(?<![\d.])(\d+(?:\.\d+)?)\+? ?(?:tok(?:en)?s? ?(?:/|per|a) ?s(?:ec\w*)?
 OBSERVED = (r"(?<!seeing )(?<!getting )(?<!get )(?<!got )(?<!only )(?<!currently )(?<!see )(?<!gives )(?<!give )"
             r"(?<!shows )(?<!showing )(?<!measured )(?<!reports )(?<!clocking )")  # 'grafana shows ~35 tok/s per stream'
 PER_SEQUENCE = r"(?:sequences?|seqs?|sessions?|requests?|chats?|conversations?|prompts?)"
+REPLIES = r"repl(?:y|ies)|responses?|answers?|completions?|outputs?"  # what a model's output is called
 AT_THE_SAME_TIME = r"(?:at once|at the same (?:time|moment)|concurrently|simultaneously)"
 SLOTS: tuple[Slot, ...] = (
     Slot("seq_len", (
-        Pattern(r"(?:(?<=concurrent )|(?<=parallel ))(\d+) ?(k)[ -]?(?:tokens? )?(?=requests|prompts|sequences|chats)"),
+        Pattern(r"(?<![\w.$])(1|2|4|8|16|32|64|128|256|(?<=concurrent )\d+|(?<=parallel )\d+) ?(k)[ -]?(?:tokens? )?"
+                + PER_SEQUENCE + r"\b"),  # 'how many concurrent 8k-token requests', 'how many 32k sessions'
         Pattern(FIGURE_K + r"(?: total)? tokens? (?:per|each|a|for each) (?:sequence|seq|request|conversation)\b"),
         Pattern(r"(?<=\bbatch )(?:size )?\d+ (?:at|of|x) (\d{3,6})()\b(?! ?(?:tok|users|requests|\$|ms\b|s\b))"),  # 'batch 8 at 4096'
-        Pattern(r"(?<![\w.$])(1|2|4|8|16|32|64|128|256) ?(k)[ -]?(?:token )?" + PER_SEQUENCE + r"\b"),  # 'how many 32k sessions'
         Pattern(r"\bcontext per (?:conversation|chat|request|user|session|npc) ,? ?(\d+) ?(k)?\b"),
         Pattern(r"\b(?:sequences|requests|chats|prompts|sessions) (?:\S+ ){0,8}?(?:at|of|with) (\d+) ?(k)(?: tokens?)? each\b"),
         Pattern(r"(?<!batch )(?<!batch size )(?<!bs )" + FIGURE_K + r"(?: tokens?)? (?:context|ctx|context window"
@@ -170,7 +173,7 @@ SLOTS: tuple[Slot, ...] = (
     ), pair_tokens, lambda tokens: f"{tokens:,} tokens of context", priority=60,
         example="how much vram for llama 3.1 70b at 8k context?", claims=context_claims, told_flag="seq_len_told",
         find=lambda words: words.search(  # 'how many full-length 20k requests fit?', when nothing else says a context
-            r"(?<=full[- ]length )(\d+) ?(k)[ -]?(?:tokens? )?(?=requests|prompts|sequences|chats|sessions|conversations)")),
+            r"(?<=full[- ]length )(\d+) ?(k)[ -]?(?:tokens? )?" + PER_SEQUENCE + r"\b")),
     Slot("batch_size", (
         Pattern(r"(?:micro[ _-]?|per[ _-]device[ _-]?(?:train[ _-])?)?(?:batch(?:[ _-]?size)?|bs)(?: of| =| is| at)? "
                 r"(\d+|one)\b"
@@ -182,7 +185,8 @@ SLOTS: tuple[Slot, ...] = (
         # counts): 'if all 40 of us used it at the same time', '150 clinicians at the morning peak', 'IT expects 100 at once'
         r"\b(\d+)() of (?:them|those|these|us) (?:\S+ ){0,8}?" + v.AT_ONCE,
         r"(?<!how many )(?<!than )(?<!over )(?<!above )" + FIGURE_K
-        + rf" (?:(?!tokens|gpus|cards|models|layers|experts|requests)[a-z]+ (?:\w+ ){{0,5}}?)?(?:{AT_THE_SAME_TIME}|at (?:the )?(?:\w+ )?peak)\b",
+        + rf" (?:(?!tokens|gpus|cards|models|layers|experts|requests)[a-z]+ (?:\w+ ){{0,5}}?)?"
+        rf"(?:{AT_THE_SAME_TIME}|at (?:the )?(?:\w+ )?peak)\b",
         r"\bconcurrency (?:estimate |target |is |of |at |around |about |roughly |~ ?)*(\d+)()\b",
     ), lambda found: int(float(found[1]) * (1000 if found[2] else 1)),
         lambda users: f"{users:,} concurrent users (of the people named, those at once)",
@@ -192,7 +196,8 @@ SLOTS: tuple[Slot, ...] = (
         # each user above 25 t/s', 'nobody should see less than 20 tokens/sec'; not what each gets now ('each gets ~35 tok/s')
         r"(?:\b(?:each|every|keep(?:ing)?|nobody|no one|no user|none)(?: [a-z']+){0,4}?"
         r" (?:want\w*|need\w*|expect\w*|getting|should|must|ought|to|at|above|than)\b(?: [a-z'>=≥]+){0,3}?"
-        r"|at least|min(?:imum)?|target(?:ing)?(?: to| of)?|>=?|≥|no less than|above|over) (?:maybe |about |around |roughly |like )?" + RATE,
+        r"|at least|min(?:imum)?|target(?:ing)?(?: to| of)?|>=?|≥|no less than|above|over)"
+        r" (?:maybe |about |around |roughly |like )?" + RATE,
         RATE + r" or (?:better|more|faster|above|higher)\b",
         OBSERVED + RATE + r"(?: per user| each| for each user| per stream| per person| for every user"  # '~12 tok/s per stream,
         r"| per reply| per response| per request)",  # we're seeing' is no target
@@ -200,11 +205,11 @@ SLOTS: tuple[Slot, ...] = (
         example="how many h100s to serve llama 3.1 70b to 100 users at 20 tok/s each?"),
     *rows("output_tokens", (
         FIGURE_K + r"(?: (?:output|generated|new|completion|response) tokens?\b| tokens? generated\b"
-        r"|[ -]tokens? (?:repl(?:y|ies)|responses?|answers?|outputs?|completions?)\b)",
+        r"|[ -]tokens? (?:" + REPLIES + r")\b)",
         r"\b(?:generat\w*|output\w*|respon\w*|answers? of)(?: len(?:gth)?s?| size)?"  # 'output len ~200 tokens'
         r" (?:about |around |up to |is |of |= )?" + NUMBER_K + r" tokens?\b",
         FIGURE_K + r"(?: tokens?)? (?:out|of output|output)\b",
-        r"\b(?:repl(?:y|ies)|responses?|answers?|completions?|outputs?)(?: of| about| around| are| is| ~"
+        r"\b(?:" + REPLIES + r")(?: of| about| around| are| is| ~"
         r"| roughly| usually| typically| average| averaging| avg| run| short| brief| maybe| probably| like"
         r"| generally| on average| approximately| tend to be| tends to be| come out at| ,)* " + NUMBER_K + r"\b",
         r"\b(?:gets?|getting|receives?|returns?|sends?) (?:about |around |roughly )?" + NUMBER_K
