@@ -3,7 +3,7 @@ holds no prices for, so a question naming one is told so instead of being answer
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from .instances import instance_types, machine_key, machines
 
@@ -34,14 +34,17 @@ class Cloud(NamedTuple):
 def cloud_names(catalog: Catalog, words: Iterable[str] = ()) -> dict[str, Cloud]:
     """Every name a cloud goes by, longest first (so 'lambda labs' is read before 'lambda'), then those of `words` that
     name a machine the catalog's offers sell (by machine_key: a question's words are read so)."""
-    known = {p.provider for p in catalog.providers}
-    names = {name: Cloud(name, True) for name in known} | {a: Cloud(p, True) for a, p in ALIASES.items() if p in known}
-    names |= {name: Cloud(shown, False) for name, shown in UNPRICED.items() if name not in names}
-    listed = {machine_key(row.instance_type): Cloud(row.provider, True, row.instance_type, False)
-              for row in instance_types().values() if row.provider in known}
-    machine = listed | {key: Cloud(m.provider, True, m.instance_type) for key, m in machines(catalog).items()}
-    return dict(sorted(names.items(), key=lambda item: (-len(item[0]), item[0]))) | {
-        word: machine[word] for word in dict.fromkeys(words) if word in machine}
+    key = ("cloud_names",)
+    if key not in catalog.derived:  # the catalog's rows never change after loading: built once, read per question
+        known = {p.provider for p in catalog.providers}
+        names = {name: Cloud(name, True) for name in known} | {a: Cloud(p, True) for a, p in ALIASES.items() if p in known}
+        names |= {name: Cloud(shown, False) for name, shown in UNPRICED.items() if name not in names}
+        listed = {machine_key(row.instance_type): Cloud(row.provider, True, row.instance_type, False)
+                  for row in instance_types().values() if row.provider in known}
+        catalog.derived[key] = (dict(sorted(names.items(), key=lambda item: (-len(item[0]), item[0]))),
+                                listed | {k: Cloud(m.provider, True, m.instance_type) for k, m in machines(catalog).items()})
+    names, machine = cast("tuple[dict[str, Cloud], dict[str, Cloud]]", catalog.derived[key])
+    return names | {word: machine[word] for word in dict.fromkeys(words) if word in machine}
 
 
 def priced_providers(catalog: Catalog) -> list[str]:
