@@ -32,3 +32,10 @@ def test_a_serving_plan_card_says_the_fleet_and_its_month(catalog):
 def test_a_cheapest_way_card_names_the_pick(catalog):
     answer = ask("cheapest way to fine-tune llama 3.1 8b?", catalog)
     assert key_figures(answer.calls[0]) == f"cheapest: {answer.calls[0].result['pick']}"
+
+
+def test_a_biggest_model_card_names_the_largest_model_of_each_format(catalog):
+    answer = ask("whats the biggest model i can run on a 3090 with ollama", catalog)
+    call = next(c for c in answer.calls if c.tool == "biggest_model")
+    first = [f for f in call.result["formats"] if f["models"]][0]
+    assert key_figures(call).startswith(f"{first['models'][0]['model']} ({first['weights_dtype']})")

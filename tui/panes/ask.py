@@ -54,6 +54,8 @@ def key_figures(call: ToolCall) -> str:
         return f"{best['total_gpus']} × {best['gpu_id']}" + (f", {usd(best['usd_per_month'])}/month" if best.get("usd_per_month") else "")
     if call.tool == "cheapest_way":
         return f"cheapest: {result.get('pick') or 'none priced'}"
+    if call.tool == "biggest_model" and (formats := [f for f in result.get("formats", []) if f.get("models")]):
+        return ", ".join(f"{f['models'][0]['model']} ({f['weights_dtype']})" for f in formats[:2])
     if call.tool == "compare_gpus":
         return ", ".join(row["gpu_id"] for row in result.get("gpus", []))
     return ""
