@@ -186,3 +186,11 @@ def test_a_gpu_that_holds_it_by_itself_lists_single_gpus_not_a_split_over_cheape
 def test_a_model_that_needs_several_gpus_said_nothing_of_alone_still_lists_every_way(catalog):
     answer = ask("cheapest way to run mixtral 8x22b in fp8?", catalog)
     assert "Cheapest single GPUs" not in answer.answer
+
+
+def test_how_many_pcie_cards_for_a_model_larger_than_a_machine_of_them_says_why_not_up_to_64(catalog):
+    """'How many RTX 3090s for DeepSeek V3 at Q4_K_M?': 377 GiB is more than the 8 cards one machine holds (192 GB); the
+    answer says so, not that it fails on up to 64 of them, which it never tried."""
+    answer = ask("How many RTX 3090s would it take to run DeepSeek V3 at Q4_K_M entirely in VRAM?", catalog)
+    assert answer.answer.startswith("On rtx-3090: it does not fit on the 8 one machine holds; more of them means several")
+    assert "up to 64" not in answer.answer

@@ -272,3 +272,9 @@ def test_a_payback_past_the_horizon_is_not_said_as_a_payback(catalog):
     result = rent_vs_buy("h100", gpu_count=8, utilization=0.6, years=3, catalog=catalog)
     assert result.recommendation == "rent" and (result.payback_months is None or result.payback_months > 36)
     assert "Pays for itself" not in rent_vs_buy_answer(result)
+
+
+def test_a_payback_within_the_first_month_is_said_so_not_as_zero_months(catalog):
+    result = rent_vs_buy("h100", gpu_count=8, utilization=1.0, rent_usd_per_gpu_hour=98, catalog=catalog)
+    assert result.payback_months is not None and result.payback_months < 1
+    assert "Pays for itself in under a month" in rent_vs_buy_answer(result)

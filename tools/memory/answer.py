@@ -6,13 +6,16 @@ bytes, verdict first. Priced fits are listed cheapest first, the way a person pi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpusizer.tools.figures import best_of, gib, number, usd, within_limit
 from gpusizer.tools.memory.engine_settings import ENGINE_NAMES
-from gpusizer.tools.memory.fitting import MAX_GPUS, split_of
+from gpusizer.tools.memory.fitting import MAX_GPUS, most_gpus, split_of
 from gpusizer.tools.memory.model.formats import FORMATS
 from gpusizer.tools.memory.request import GpuFit, VramEstimate
+
+if TYPE_CHECKING:
+    from gpusizer.catalog import Catalog
 
 FITS_SHOWN = 5
 # a Mac outside the catalog: its GPU's share of unified memory (the catalog's Apple rows hold the same limit as usable memory)
@@ -158,13 +161,18 @@ def gpus_label(result: VramEstimate, gpus: int, name: str, asked_dtype: str | No
     return label
 
 
-def count_answer(gpu_id: str, fits: list[GpuFit], claimed: int | None = None) -> str:
+def count_answer(gpu_id: str, fits: list[GpuFit], claimed: int | None = None, catalog: Catalog | None = None,
+                 workload: str | None = None) -> str:
     """'How many H100s?': the fewest of that GPU, how the job spreads over them, and whether a count someone claimed
-    ('8 is plenty') holds it."""
+    ('8 is plenty') holds it; with the catalog, a GPU one machine holds only so many of (PCIe cards) says so."""
     fit = next((f for f in fits if f.gpu_id == gpu_id), None)
     enough = fit is not None and claimed is not None and claimed >= fit.gpus_needed
     verdict = "" if claimed is None else f"{'Yes' if enough else 'No'}, {claimed} is {'' if enough else 'not '}enough. "
     if fit is None:
+        most = most_gpus(catalog.find_gpu(gpu_id), workload or "inference") if catalog else MAX_GPUS
+        if most < MAX_GPUS:  # 'how many 3090s for DeepSeek V3?': more than one machine of PCIe cards holds
+            return (f"{verdict}On {gpu_id}: it does not fit on the {most} one machine holds; more of them means several "
+                    "machines joined over the network (llama.cpp's RPC, a multi-node engine), which this estimate does not size. ")
         return f"{verdict}On {gpu_id}: it does not fit on up to {MAX_GPUS} of them. "
     price = f" ({usd(fit.usd_per_hour)}/h on {fit.provider})" if fit.usd_per_hour else ""
     return f"{verdict}On {gpu_id}: {fit.gpus_needed} GPU(s){price}{f': {fit.note}' if fit.note else ''}. "

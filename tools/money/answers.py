@@ -225,7 +225,8 @@ def rent_vs_buy_answer(result: RentVsBuy) -> str:
              f" over {number(result.years)} years at {percent(result.utilization)} utilization for "
              f"{number(result.gpu_count)} x {result.gpu_id}", breakeven(result)]
     if result.payback_months is not None and result.payback_months <= 12 * result.years:  # past it, break-even says why
-        lines.append(f"Pays for itself in about {number(result.payback_months, 0)} months at {percent(result.utilization)} "
+        when = f"about {number(result.payback_months, 0)} months" if result.payback_months >= 1 else "under a month"
+        lines.append(f"Pays for itself in {when} at {percent(result.utilization)} "
                      "utilization, when the rent it saves has covered the purchase and the running costs (before resale)")
     lines.append(f"Rent rate: {usd(result.rent_usd_per_gpu_hour)}/GPU-hour"
                  + (f", the cheapest {CLASS_WORDS.get(result.rent_offer_class, result.rent_offer_class)} on-demand offer: "

@@ -213,16 +213,16 @@ def answer_which_gpu(reading: Reading, catalog: Catalog, calls: list[ToolCall]) 
             else cheapest_ways(cheapest_fits(catalog, result.fits), reading.rent_usd_per_gpu_hour, reading.hours, reading.one_gpu))
     named = [g for g, _ in named_gpus(reading)]
     candidates = named_candidates(named, result.fits) if len(named) > 1 and not reading.how_many_gpus else ""
-    return (f"{named_gpu_count(reading, result.fits)}It needs {gib(result.total_bytes)} on a single GPU. "
+    return (f"{named_gpu_count(reading, result.fits, catalog)}It needs {gib(result.total_bytes)} on a single GPU. "
             f"{candidates}{memory_gpu_count(reading, catalog, calls)}{ways}")
 
 
-def named_gpu_count(reading: Reading, fits: list[tools.GpuFit]) -> str:
+def named_gpu_count(reading: Reading, fits: list[tools.GpuFit], catalog: Catalog) -> str:
     """'How many H100s for X?': the count on the GPU asked about comes first, before the catalog's cheapest ways."""
     if not reading.how_many_gpus or not reading.gpus or reading.gpus[0][0].endswith("GB"):
         return ""
     claim = rx.search(ENOUGH, reading.text)  # 'colleague says 8 is plenty'
-    return count_answer(reading.gpus[0][0], fits, int(claim.group(1)) if claim else None)
+    return count_answer(reading.gpus[0][0], fits, int(claim.group(1)) if claim else None, catalog, reading.workload)
 
 
 def memory_gpu_count(reading: Reading, catalog: Catalog, calls: list[ToolCall]) -> str:

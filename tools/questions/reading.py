@@ -67,7 +67,7 @@ class Reading:
     training_tokens: float | None = None
     engine: str | None = None
     providers: list[str] = field(default_factory=list)
-    one_gpu: bool = False  # 'a GPU that holds it by itself': one card, not a split over several
+    one_gpu: bool = False  # 'a GPU that holds it by itself': one card, no split
     jurisdiction: str | None = None  # 'EU-only', 'because of GDPR': the data law the offers must fall under
     instances: list[str] = field(default_factory=list)  # cloud instance types named ('p4d.24xlarge'), read as their GPUs
     serving_words: bool = False  # 'serve', 'host', 'deploy': a server, not one generate() call

@@ -243,10 +243,10 @@ SLOTS: tuple[Slot, ...] = (
         phrases.RATE_WORDS, FIGURE + r" ?(?:bucks? |dollars? |usd )?" + phrases.PER_GPU_HOUR,
     ), lambda found: float(found.group(1)), lambda usd: f"rent ${usd:g} per GPU-hour", priority=100,
         example="rent 8 h100s at $2.10/hr or buy at $25k each?"),
-    Slot("one_gpu", (Pattern(r"\b(?:hold|fit|run|load|serve)s?\b(?: \S+){0,6}? (?P<alone>by itself|on its own|single-handedly)\b"
+    Slot("one_gpu", (Pattern(r"\b(?:hold|fit|run|load|serve)s?\b(?: \S+){0,6}? (?P<alone>by itself|on its own)\b"
                              r"|\bsingle (?:cloud )?(?:gpu|card)\b"),), lambda found: True, lambda _: "one GPU alone", priority=25,
          example="cheapest gpu that holds mixtral 8x22b by itself?", scope=frozenset({"asks"}),
-         claims=lambda found, text: found.span("alone") if found["alone"] else found.span()),
+         claims=lambda found, text: found.span(found.lastgroup or 0)),
     Slot("requests_per_s", tuple(Pattern(prefix + (  # '20 requests per second', '50 rps', 'QPS target 25'
         r"(?P<rate>(?<![\d.])(?P<count>\d+(?:\.\d+)?) ?(?:rps|qps|req/s|(?:requests?|reqs?) ?(?:per|/|an?|each|every) ?"
         r"(?:(?:s\b|sec\w*|second)|(?P<minute>min\w*)|(?P<hour>h\b|hr|hour)|(?P<day>day))|queries (?:per|a) second)"
