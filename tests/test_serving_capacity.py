@@ -102,3 +102,17 @@ def test_a_plans_capacity_covers_its_planned_load_and_its_rate_follows_littles_l
     assert option.concurrency_per_replica <= option.largest_concurrency_per_replica <= option.max_concurrency_per_replica
     assert option.largest_concurrency_per_replica * option.replicas >= users
     assert option.capacity_requests_per_s > 0
+
+
+def test_a_window_too_long_for_the_kv_cache_names_the_longest_that_fits_as_vllm_does(catalog):
+    """'vllm serve Llama-3.1-8B --max-model-len 32768 on one L4': vLLM refuses and names its estimated maximum model
+    length (about 28k here); the refusal says that figure, not 0 (the capacity scan skips the search when a length fits)."""
+    from gpusizer.tools import estimate_vram
+
+    result = serving_capacity("llama-3.1-8b", gpu="l4", prompt_tokens=32_512, output_tokens=256, catalog=catalog)
+    assert not result.layouts
+    named = estimate_vram(model="llama-3.1-8b", gpu="l4", engine="vllm", seq_len=32_768, catalog=catalog).serving
+    assert named is not None and named.reason and "estimated maximum model length is 0" not in named.reason
+    fits = int(named.reason.split("estimated maximum model length is ")[1].split(":")[0].replace(",", ""))
+    assert 20_000 < fits < 32_768
+    assert any(f"is {fits:,}:" in why for why in result.infeasible)

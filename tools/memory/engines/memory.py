@@ -17,7 +17,13 @@ from gpusizer.tools.memory.engines.llama_cpp import (
     pad_cells,
 )
 from gpusizer.tools.memory.engines.sglang import SglangBudget, sglang_budget
-from gpusizer.tools.memory.engines.vllm import CUDA_GRAPH_PER_SIZE_AND_LAYER, graphs_note, profile_peak_bytes, vllm_budget
+from gpusizer.tools.memory.engines.vllm import (
+    CUDA_GRAPH_PER_SIZE_AND_LAYER,
+    VllmBudget,
+    graphs_note,
+    profile_peak_bytes,
+    vllm_budget,
+)
 from gpusizer.tools.memory.model.gguf import GgufLayout, gguf_layout
 from gpusizer.tools.memory.overhead import CUDA_CONTEXT_BYTES, WORKSPACE_BYTES
 from gpusizer.tools.memory.plan import Plan
@@ -81,10 +87,14 @@ def vllm_memory(plan: Plan, gpu: GpuSpec, tp: int, pp: int, *, quick: bool = Fal
     version, shown = version_key("vllm", r.engine_version)
     utilization = r.gpu_memory_utilization or 0.9
     max_len = context_of(plan)
-    b = vllm_budget(arch, gpu, weights_bytes=plan.weights_total_bytes, kv_bytes_per_value=plan.kv_bytes, tp=tp, pp=pp,
-                    utilization=utilization, max_model_len=max_len, batched=r.max_num_batched_tokens, seqs=r.max_num_seqs,
-                    eager=bool(r.enforce_eager), version=version, memo=plan.memo, longest=not quick)
+    def budget(longest: bool) -> VllmBudget:
+        return vllm_budget(arch, gpu, weights_bytes=plan.weights_total_bytes, kv_bytes_per_value=plan.kv_bytes, tp=tp, pp=pp,
+                           utilization=utilization, max_model_len=max_len, batched=r.max_num_batched_tokens,
+                           seqs=r.max_num_seqs, eager=bool(r.enforce_eager), version=version, memo=plan.memo, longest=longest)
+    b = budget(not quick)
     needed_kv = b.blocks_per_request
+    if quick and 0 < b.blocks < needed_kv:  # a refusal names the longest length that fits, as vLLM's own error does
+        b = budget(True)
     reason = None
     if b.kv_bytes <= 0 or b.blocks == 0:
         graphs = f" + CUDA graphs {b.cuda_graphs / GIB:.2f} GiB" if b.graphs_in_budget and b.cuda_graphs else ""
