@@ -75,8 +75,9 @@ def cheapest_ways(ranked: list[FitCost], rate_cap: float | None = None, hours: f
     """The cheapest ways to run a workload (its fits ranked by `cheapest_fits`), on-demand; a rate cap ('my budget is
     $2/hr') leaves out what costs more and says so; hours ('around the clock for a month') add each way's bill; `one_gpu`
     ('a GPU that holds it by itself') keeps the single GPUs that hold it, where any does."""
+    title = "Cheapest ways to run it"
     if one_gpu and (alone := [c for c in ranked if c.gpus_needed == 1]):
-        return cheapest_ways(alone, rate_cap, hours).replace("Cheapest ways to run it", "Cheapest single GPUs that hold it", 1)
+        ranked, title = alone, "Cheapest single GPUs that hold it"
     priced = [c for c in ranked if c.usd_per_hour]
     within = [c for c in priced if rate_cap is None or (c.usd_per_hour or 0) <= rate_cap]
     if rate_cap is not None and not within:
@@ -86,7 +87,7 @@ def cheapest_ways(ranked: list[FitCost], rate_cap: float | None = None, hours: f
              + (f", {usd((c.usd_per_hour or 0) * hours)} for {number(hours)} h" if hours else "") for c in within[:5]]
     unpriced = [f"{c.gpus_needed} × {c.gpu_id}" for c in ranked if not c.usd_per_hour][:4] if rate_cap is None else []
     cap = f" within your {usd(rate_cap)}/h" if rate_cap is not None else ""
-    return (f"Cheapest ways to run it{cap} (on-demand): " + "; ".join(lines or ["none priced"])
+    return (f"{title}{cap} (on-demand): " + "; ".join(lines or ["none priced"])
             + (f". Also fits (no cloud price in the catalog): {', '.join(unpriced)}" if unpriced else "") + ".")
 
 
