@@ -18,6 +18,7 @@ from gpusizer.catalog import Catalog
 from gpusizer.tools.figures import gib, usd
 from gpusizer.tools.memory.answer import partly_in_system_ram
 from gpusizer.tools.questions import AskAnswer, ToolCall, ask
+from gpusizer.tools.serving.capacity import ServingCapacity, best_layout
 
 from ..form_input import FormInput
 from ..safe_text import esc
@@ -47,8 +48,9 @@ def key_figures(call: ToolCall) -> str:
         return f"{result.get('recommendation')}: own {usd(result.get('own_total_usd'))} vs rent {usd(result.get('rent_total_usd'))}"
     if call.tool == "serving_capacity" and result.get("layouts"):
         best = result["layouts"][0]
-        most = max(layout["aggregate_tokens_per_s"] for layout in result["layouts"])  # a throughput question's figure
-        return f"{best['requests_at_once']:,} requests at once, {best['requests_per_s']:.1f} requests/s, up to {most:,.0f} output tok/s"
+        most = best_layout(ServingCapacity.model_validate(result), "throughput")  # the tools' pick, as the answer's
+        tokens = f", up to {most.aggregate_tokens_per_s:,.0f} output tok/s" if most else ""
+        return f"{best['requests_at_once']:,} requests at once, {best['requests_per_s']:.1f} requests/s{tokens}"
     if call.tool == "plan_serving" and result.get("options"):
         best = result["options"][0]
         return f"{best['total_gpus']} × {best['gpu_id']}" + (f", {usd(best['usd_per_month'])}/month" if best.get("usd_per_month") else "")
